@@ -1,0 +1,2247 @@
+-- ==== sql/00_roles.sql ================================================
+
+-- footnote-pg: roles.
+--
+-- Three group roles, all NOLOGIN. Roles are cluster-wide, so creating them is
+-- idempotent: a second database on the same server reuses them.
+--   footnote_owner    owns every object of ours and reads the source views
+--   footnote_service  executes catalog operations and the gate, nothing else
+--   footnote_auditor  reads the call log, the ledger and the auditor views
+-- Login roles are made members of a group, e.g.
+--   CREATE ROLE assistant LOGIN PASSWORD '...' IN ROLE footnote_service;
+
+DO $roles$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'footnote_owner') THEN
+        CREATE ROLE footnote_owner NOLOGIN;
+    END IF;
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'footnote_service') THEN
+        CREATE ROLE footnote_service NOLOGIN;
+    END IF;
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'footnote_auditor') THEN
+        CREATE ROLE footnote_auditor NOLOGIN;
+    END IF;
+    -- A non-superuser installer must be able to act as the owner while installing.
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user)
+       AND NOT pg_catalog.pg_has_role(current_user, 'footnote_owner', 'MEMBER') THEN
+        EXECUTE pg_catalog.format('GRANT footnote_owner TO %I', current_user);
+    END IF;
+END
+$roles$;
+
+-- Everything below is created by, and so owned by, footnote_owner.
+CREATE SCHEMA footnote AUTHORIZATION footnote_owner;
+COMMENT ON SCHEMA footnote IS 'footnote-pg: catalog operations, call log, ledger, auditor views';
+
+CREATE SCHEMA footnote_src AUTHORIZATION footnote_owner;
+COMMENT ON SCHEMA footnote_src IS 'footnote-pg: source views mapping the ERP onto the columns the catalog reads';
+
+REVOKE ALL ON SCHEMA footnote FROM PUBLIC;
+REVOKE ALL ON SCHEMA footnote_src FROM PUBLIC;
+GRANT USAGE ON SCHEMA footnote TO footnote_service, footnote_auditor;
+
+SET ROLE footnote_owner;
+
+-- ==== sql/01_settings.sql =============================================
+
+-- footnote-pg: settings and errors.
+--
+-- Settings live in one table the DBA edits with plain SQL. A session may
+-- override the display locale with SET footnote.locale = 'en-US'; nothing else
+-- is read from the session.
+--
+-- Errors raised by footnote-pg carry SQLSTATEs of class FN:
+--   FN001 invalid argument       FN002 unknown entity      FN003 ambiguous entity
+--   FN004 unknown operation      FN005 evidence limit
+-- The DETAIL of each is a JSON object (argument, value, alternatives, ...) so
+-- clients can act on it; the MESSAGE is one line for a person.
+
+CREATE TABLE footnote.settings (
+    key         text PRIMARY KEY,
+    value       text,
+    description text NOT NULL
+);
+COMMENT ON TABLE footnote.settings IS 'footnote-pg settings; edit with UPDATE as the installer or footnote_owner';
+
+INSERT INTO footnote.settings (key, value, description) VALUES
+    ('locale', 'de-DE', 'number and date format of every figure: de-DE (43.805,00 €) or en-US (€43,805.00)'),
+    ('currency', 'EUR', 'ISO 4217 code of the amounts in the source views'),
+    ('as_of', NULL, 'date used when an operation is called without as_of; NULL means the current date'),
+    ('fiscal_year_start_month', '1', 'month (1-12) in which the fiscal year starts; FY2026 is the fiscal year that ends in 2026'),
+    ('max_evidence_rows', '10000', 'most evidence rows one call returns; beyond it the call fails with FN005'),
+    ('dso_window_days', '90', 'default window, in days, of days sales outstanding');
+
+-- The value of a setting: the session's footnote.locale for 'locale' if set, else the table.
+CREATE FUNCTION footnote.setting(setting_key text)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE
+        WHEN setting_key = 'locale'
+             AND coalesce(pg_catalog.current_setting('footnote.locale', true), '') <> ''
+            THEN pg_catalog.current_setting('footnote.locale', true)
+        ELSE (SELECT s.value FROM footnote.settings s WHERE s.key = setting_key)
+    END
+$$;
+
+-- Raise FN001 naming the argument; detail carries argument, value and reason as JSON.
+CREATE FUNCTION footnote._invalid(argument text, reason text, value text DEFAULT NULL)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE EXCEPTION USING
+        ERRCODE = 'FN001',
+        MESSAGE = pg_catalog.format('invalid argument %s: %s', argument, reason),
+        DETAIL = pg_catalog.jsonb_build_object(
+            'argument', argument, 'reason', reason,
+            'value', pg_catalog.left(value, 200))::text;
+END
+$$;
+
+-- ==== sql/02_format.sql ===============================================
+
+-- footnote-pg: the one formatter.
+--
+-- Every figure a catalog operation returns is formatted here and nowhere else,
+-- so the gate can compare a claim's text with the returned text exactly.
+-- Kinds: amount, count, days, percent, date, quantity, text, period.
+-- Locales: de-DE (43.805,00 €, 02.05.2026, 12,5 %) and en-US (€43,805.00,
+-- May 2, 2026, 12.5%). The words around figures are English in both.
+
+-- Digits of a non-negative numeric with a group separator and fixed decimals.
+CREATE FUNCTION footnote._group_digits(v numeric, decimals integer, group_sep text, decimal_sep text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.regexp_replace(pg_catalog.split_part(t, '.', 1), '(\d)(?=(\d{3})+$)', '\1' || group_sep, 'g')
+        || CASE WHEN decimals > 0 THEN decimal_sep || pg_catalog.split_part(t, '.', 2) ELSE '' END
+    FROM (SELECT pg_catalog.round(pg_catalog.abs(v), decimals)::text AS t) s
+$$;
+
+-- Format a raw value (as text) of the given kind for a locale (default: the locale setting).
+CREATE FUNCTION footnote.format(kind text, raw text, locale text DEFAULT NULL)
+RETURNS text
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    loc  text := coalesce(locale, footnote.setting('locale'), 'de-DE');
+    de   boolean;
+    n    numeric;
+    d    date;
+    sign text;
+    cur  text := coalesce(footnote.setting('currency'), 'EUR');
+    sym  text;
+BEGIN
+    IF raw IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF loc NOT IN ('de-DE', 'en-US') THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN001',
+            MESSAGE = format('invalid argument locale: %s is not supported (use de-DE or en-US)', loc),
+            DETAIL = jsonb_build_object('argument', 'locale', 'value', loc,
+                                        'reason', 'unsupported locale')::text;
+    END IF;
+    de := loc = 'de-DE';
+    IF kind IN ('text', 'period') THEN
+        RETURN raw;
+    ELSIF kind = 'date' THEN
+        d := raw::date;
+        RETURN CASE WHEN de THEN to_char(d, 'DD.MM.YYYY') ELSE to_char(d, 'FMMonth FMDD, YYYY') END;
+    END IF;
+
+    n := raw::numeric;
+    sign := CASE WHEN n < 0 THEN '-' ELSE '' END;
+    sym := CASE cur WHEN 'EUR' THEN '€' WHEN 'USD' THEN '$' WHEN 'GBP' THEN '£' ELSE cur END;
+    CASE kind
+    WHEN 'amount' THEN
+        RETURN CASE WHEN de
+            THEN sign || footnote._group_digits(n, 2, '.', ',') || ' ' || sym
+            ELSE sign || sym || footnote._group_digits(n, 2, ',', '.') END;
+    WHEN 'count' THEN
+        RETURN sign || CASE WHEN de THEN footnote._group_digits(n, 0, '.', ',')
+                            ELSE footnote._group_digits(n, 0, ',', '.') END;
+    WHEN 'days' THEN
+        -- whole days as integers, fractional days (days sales outstanding) with one decimal
+        RETURN sign || CASE WHEN de THEN footnote._group_digits(n, CASE WHEN n = trunc(n) THEN 0 ELSE 1 END, '.', ',')
+                            ELSE footnote._group_digits(n, CASE WHEN n = trunc(n) THEN 0 ELSE 1 END, ',', '.') END
+            || CASE WHEN abs(n) = 1 THEN ' day' ELSE ' days' END;
+    WHEN 'percent' THEN
+        RETURN CASE WHEN de
+            THEN sign || footnote._group_digits(n, 1, '.', ',') || ' %'
+            ELSE sign || footnote._group_digits(n, 1, ',', '.') || '%' END;
+    WHEN 'quantity' THEN
+        RETURN sign || rtrim(rtrim(CASE WHEN de
+            THEN footnote._group_digits(n, 3, '.', ',')
+            ELSE footnote._group_digits(n, 3, ',', '.') END, '0'), ',.');
+    ELSE
+        RAISE EXCEPTION USING ERRCODE = 'FN001',
+            MESSAGE = format('invalid argument kind: unknown value kind %s', kind),
+            DETAIL = jsonb_build_object('argument', 'kind', 'value', kind,
+                                        'reason', 'unknown value kind')::text;
+    END CASE;
+END
+$$;
+
+-- ==== sql/03_canonical.sql ============================================
+
+-- footnote-pg: canonical JSON and hashing (see docs/hash-spec.md).
+--
+-- jsonb::text is not a stable serialisation, so anything we hash is first
+-- written in this canonical form: object keys sorted by code point, no
+-- whitespace, strings escaped as JSON requires, numbers as their exact decimal
+-- text. Amounts are stored as strings, so no binary float ever enters a hash.
+
+-- Canonical JSON text of a jsonb value.
+CREATE FUNCTION footnote.canonical_json(j jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE pg_catalog.jsonb_typeof(j)
+        WHEN 'object' THEN '{' || coalesce((
+            SELECT pg_catalog.string_agg(pg_catalog.to_json(e.key)::text || ':' || footnote.canonical_json(e.value), ','
+                                         ORDER BY e.key COLLATE "C")
+            FROM pg_catalog.jsonb_each(j) AS e), '') || '}'
+        WHEN 'array' THEN '[' || coalesce((
+            SELECT pg_catalog.string_agg(footnote.canonical_json(a.value), ',' ORDER BY a.n)
+            FROM pg_catalog.jsonb_array_elements(j) WITH ORDINALITY AS a(value, n)), '') || ']'
+        WHEN 'string' THEN pg_catalog.to_json(j #>> '{}')::text
+        WHEN 'number' THEN (j #>> '{}')
+        WHEN 'boolean' THEN (j #>> '{}')
+        ELSE 'null'
+    END
+$$;
+
+-- Lower-case hex SHA-256 of the UTF-8 bytes of a text.
+CREATE FUNCTION footnote.sha256_hex(t text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(t, 'UTF8')), 'hex')
+$$;
+
+-- ==== sql/04_sources.sql ==============================================
+
+-- footnote-pg: source views, the contract between an ERP and the catalog.
+--
+-- The catalog reads ERP data only through these views. Installed, they are
+-- empty placeholders that fix each column's name and type; a DBA replaces each
+-- with a mapping onto the ERP's own tables, as footnote_owner:
+--
+--   SET ROLE footnote_owner;
+--   CREATE OR REPLACE VIEW footnote_src.customers AS
+--       SELECT k.kunnr::bigint AS id, k.name1::text AS name, ... FROM sap.kna1 k;
+--
+-- CREATE OR REPLACE VIEW keeps the column list and types, so a mapping that
+-- does not match the contract fails at once. sql/sample/30_mapping.sql maps
+-- the sample ERP. Every view has a uri column: the deep link of the record
+-- (erp://invoice/8812) that answers cite.
+
+-- Customers (debtors).
+CREATE VIEW footnote_src.customers AS SELECT
+    NULL::bigint  AS id,
+    NULL::text    AS name,
+    NULL::text    AS customer_number,
+    NULL::text    AS country,
+    NULL::text    AS city,
+    NULL::integer AS payment_terms_days,
+    NULL::text    AS account_owner,
+    NULL::numeric AS credit_limit,
+    NULL::text    AS uri
+WHERE false;
+
+-- Sales invoices; amounts in the settings currency.
+CREATE VIEW footnote_src.invoices AS SELECT
+    NULL::bigint  AS id,
+    NULL::text    AS number,
+    NULL::bigint  AS customer_id,
+    NULL::date    AS issue_date,
+    NULL::date    AS due_date,
+    NULL::numeric AS net,
+    NULL::numeric AS tax,
+    NULL::numeric AS gross,
+    NULL::text    AS uri
+WHERE false;
+
+-- Incoming payments, each allocated to one invoice.
+CREATE VIEW footnote_src.payments AS SELECT
+    NULL::bigint  AS id,
+    NULL::bigint  AS invoice_id,
+    NULL::bigint  AS customer_id,
+    NULL::date    AS paid_on,
+    NULL::numeric AS amount,
+    NULL::text    AS method,
+    NULL::text    AS uri
+WHERE false;
+
+-- Credit notes, each against one invoice; they reduce revenue and the balance.
+CREATE VIEW footnote_src.credit_notes AS SELECT
+    NULL::bigint  AS id,
+    NULL::text    AS number,
+    NULL::bigint  AS invoice_id,
+    NULL::bigint  AS customer_id,
+    NULL::date    AS issue_date,
+    NULL::numeric AS net,
+    NULL::numeric AS tax,
+    NULL::numeric AS gross,
+    NULL::text    AS uri
+WHERE false;
+
+-- Support tickets; open as of D when opened_on <= D and (closed_on IS NULL or closed_on > D).
+-- severity is one of low, medium, high, critical.
+CREATE VIEW footnote_src.tickets AS SELECT
+    NULL::bigint  AS id,
+    NULL::bigint  AS customer_id,
+    NULL::text    AS subject,
+    NULL::text    AS severity,
+    NULL::text    AS status,
+    NULL::date    AS opened_on,
+    NULL::date    AS closed_on,
+    NULL::text    AS uri
+WHERE false;
+
+-- Suppliers (creditors), with the phone number on file and how it was verified.
+CREATE VIEW footnote_src.suppliers AS SELECT
+    NULL::bigint  AS id,
+    NULL::text    AS name,
+    NULL::text    AS supplier_number,
+    NULL::text    AS country,
+    NULL::text    AS phone,
+    NULL::date    AS phone_since,
+    NULL::boolean AS phone_verified,
+    NULL::text    AS phone_verification,
+    NULL::text    AS uri
+WHERE false;
+
+-- Bank accounts on file for suppliers; account_ending is the last four digits.
+CREATE VIEW footnote_src.supplier_bank_accounts AS SELECT
+    NULL::bigint  AS id,
+    NULL::bigint  AS supplier_id,
+    NULL::text    AS iban_masked,
+    NULL::text    AS account_ending,
+    NULL::date    AS added_on,
+    NULL::boolean AS verified,
+    NULL::text    AS verification,
+    NULL::text    AS uri
+WHERE false;
+
+-- Outgoing payments to suppliers.
+CREATE VIEW footnote_src.supplier_payments AS SELECT
+    NULL::bigint  AS id,
+    NULL::bigint  AS supplier_id,
+    NULL::bigint  AS bank_account_id,
+    NULL::date    AS paid_on,
+    NULL::numeric AS amount,
+    NULL::text    AS reference,
+    NULL::text    AS uri
+WHERE false;
+
+-- Requests to change a supplier's bank details; status pending, approved or rejected.
+CREATE VIEW footnote_src.bank_change_requests AS SELECT
+    NULL::bigint  AS id,
+    NULL::bigint  AS supplier_id,
+    NULL::date    AS requested_on,
+    NULL::text    AS channel,
+    NULL::text    AS sender,
+    NULL::text    AS sender_domain,
+    NULL::date    AS domain_registered_on,
+    NULL::text    AS requested_iban_masked,
+    NULL::text    AS requested_account_ending,
+    NULL::text    AS status,
+    NULL::boolean AS verified,
+    NULL::text    AS verification,
+    NULL::text    AS uri
+WHERE false;
+
+-- Purchase orders; open when status is open or partially_received.
+CREATE VIEW footnote_src.purchase_orders AS SELECT
+    NULL::bigint  AS id,
+    NULL::text    AS number,
+    NULL::bigint  AS supplier_id,
+    NULL::date    AS ordered_on,
+    NULL::date    AS expected_on,
+    NULL::text    AS status,
+    NULL::numeric AS net,
+    NULL::text    AS uri
+WHERE false;
+
+-- Items (products, materials).
+CREATE VIEW footnote_src.items AS SELECT
+    NULL::bigint  AS id,
+    NULL::text    AS sku,
+    NULL::text    AS name,
+    NULL::text    AS unit,
+    NULL::numeric AS reorder_level,
+    NULL::text    AS uri
+WHERE false;
+
+-- Stock of an item in one warehouse.
+CREATE VIEW footnote_src.stock AS SELECT
+    NULL::bigint  AS id,
+    NULL::bigint  AS item_id,
+    NULL::text    AS warehouse,
+    NULL::numeric AS quantity,
+    NULL::date    AS counted_on,
+    NULL::text    AS uri
+WHERE false;
+
+-- Balance of every invoice issued on or before as_of: paid, credited and outstanding as of that day.
+-- Derived from the views above only; a plain SQL function so the planner inlines it.
+CREATE FUNCTION footnote_src.invoice_balances(as_of date)
+RETURNS TABLE (
+    invoice_id bigint, number text, customer_id bigint, issue_date date, due_date date,
+    net numeric, gross numeric, paid numeric, credited numeric, outstanding numeric,
+    days_past_due integer, uri text)
+LANGUAGE sql STABLE
+AS $$
+    SELECT i.id, i.number, i.customer_id, i.issue_date, i.due_date, i.net, i.gross,
+           coalesce(p.paid, 0), coalesce(c.credited, 0),
+           i.gross - coalesce(p.paid, 0) - coalesce(c.credited, 0),
+           as_of - i.due_date, i.uri
+    FROM footnote_src.invoices AS i
+    LEFT JOIN LATERAL (
+        SELECT sum(p.amount) AS paid FROM footnote_src.payments AS p
+        WHERE p.invoice_id = i.id AND p.paid_on <= as_of) AS p ON true
+    LEFT JOIN LATERAL (
+        SELECT sum(c.gross) AS credited FROM footnote_src.credit_notes AS c
+        WHERE c.invoice_id = i.id AND c.issue_date <= as_of) AS c ON true
+    WHERE i.issue_date <= as_of
+$$;
+
+-- ==== sql/05_arguments.sql ============================================
+
+-- footnote-pg: argument validation and entity resolution.
+--
+-- Every catalog operation validates each argument here before it reads any
+-- data, and resolves names to records before querying: an unknown name is an
+-- error (FN002) listing the closest real names, a name that fits several
+-- records is an error (FN003) listing them. Nothing is guessed.
+
+-- A resolved entity.
+CREATE TYPE footnote.entity AS (id bigint, name text, uri text);
+
+-- A resolved period: [starts, ends) and the label answers show.
+CREATE TYPE footnote.period AS (label text, kind text, starts date, ends date);
+
+-- A required or optional text argument: not empty, at most max_len characters, no control characters.
+CREATE FUNCTION footnote._text_arg(argument text, value text, required boolean, max_len integer DEFAULT 200)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL THEN
+        IF required THEN
+            PERFORM footnote._invalid(argument, 'is required');
+        END IF;
+        RETURN NULL;
+    END IF;
+    IF length(value) > max_len THEN
+        PERFORM footnote._invalid(argument,
+            format('is too long (%s characters; at most %s)', length(value), max_len), value);
+    END IF;
+    IF value ~ '[\x01-\x1f\x7f]' THEN
+        PERFORM footnote._invalid(argument, 'contains control characters', value);
+    END IF;
+    IF btrim(value) = '' THEN
+        PERFORM footnote._invalid(argument, 'must not be empty', value);
+    END IF;
+    RETURN btrim(value);
+END
+$$;
+
+-- A date argument within 1900-01-01 .. 2199-12-31; NULL means the as_of setting, or today.
+CREATE FUNCTION footnote._date_arg(argument text, value date)
+RETURNS date
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL THEN
+        RETURN coalesce(footnote.setting('as_of')::date, current_date);
+    END IF;
+    IF value < date '1900-01-01' OR value > date '2199-12-31' THEN
+        PERFORM footnote._invalid(argument,
+            format('%s is outside the supported range 1900-01-01 to 2199-12-31', value), value::text);
+    END IF;
+    RETURN value;
+END
+$$;
+
+-- An integer argument within [min_value, max_value]; NULL means default_value.
+CREATE FUNCTION footnote._int_arg(argument text, value integer, min_value integer, max_value integer, default_value integer)
+RETURNS integer
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL THEN
+        RETURN default_value;
+    END IF;
+    IF value < min_value OR value > max_value THEN
+        PERFORM footnote._invalid(argument,
+            format('%s is out of range (%s to %s)', value, min_value, max_value), value::text);
+    END IF;
+    RETURN value;
+END
+$$;
+
+-- A period within the supported range 1900 to 2199, or FN001.
+CREATE FUNCTION footnote._period_range(argument text, value text, p footnote.period)
+RETURNS footnote.period
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF p.starts < date '1900-01-01' OR p.ends > date '2200-01-01' THEN
+        PERFORM footnote._invalid(argument, format('%s is outside the supported range 1900 to 2199', value), value);
+    END IF;
+    RETURN p;
+END
+$$;
+
+-- A period argument: 2026-07 (month), 2026-Q2 or Q2 2026 (calendar quarter), FY2026 (fiscal year), 2026 (calendar year).
+CREATE FUNCTION footnote._period_arg(argument text, value text)
+RETURNS footnote.period
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v   text := upper(regexp_replace(footnote._text_arg(argument, value, true, 40), '\s+', ' ', 'g'));
+    m   text[];
+    y   integer;
+    fsm integer := coalesce(footnote.setting('fiscal_year_start_month')::integer, 1);
+    p   footnote.period;
+BEGIN
+    y := substring(v FROM '(\d{4})')::integer;
+    IF y NOT BETWEEN 1900 AND 2199 THEN
+        PERFORM footnote._invalid(argument, format('%s is outside the supported range 1900 to 2199', value), value);
+    END IF;
+    m := regexp_match(v, '^(\d{4})-(\d{2})$');
+    IF m IS NOT NULL THEN
+        IF m[2]::integer NOT BETWEEN 1 AND 12 THEN
+            PERFORM footnote._invalid(argument, format('%s has no month %s', value, m[2]), value);
+        END IF;
+        p.kind := 'month';
+        p.starts := make_date(m[1]::integer, m[2]::integer, 1);
+        p.ends := (p.starts + interval '1 month')::date;
+        p.label := to_char(p.starts, 'FMMonth YYYY');
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := coalesce(regexp_match(v, '^(\d{4})-?Q([1-4])$'),
+                  (SELECT ARRAY[x[2], x[1]] FROM regexp_match(v, '^Q([1-4]) (\d{4})$') AS x WHERE x IS NOT NULL));
+    IF m IS NOT NULL THEN
+        p.kind := 'quarter';
+        p.starts := make_date(m[1]::integer, (m[2]::integer - 1) * 3 + 1, 1);
+        p.ends := (p.starts + interval '3 months')::date;
+        p.label := format('Q%s %s', m[2], m[1]);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := regexp_match(v, '^FY ?(\d{4})$');
+    IF m IS NOT NULL THEN
+        y := m[1]::integer;
+        p.kind := 'fiscal_year';
+        p.starts := make_date(CASE WHEN fsm = 1 THEN y ELSE y - 1 END, fsm, 1);
+        p.ends := (p.starts + interval '1 year')::date;
+        p.label := format('FY%s', y);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := regexp_match(v, '^(\d{4})$');
+    IF m IS NOT NULL THEN
+        p.kind := 'year';
+        p.starts := make_date(m[1]::integer, 1, 1);
+        p.ends := (p.starts + interval '1 year')::date;
+        p.label := m[1];
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    PERFORM footnote._invalid(argument,
+        format('%s is not a period; use 2026-07, 2026-Q2, FY2026 or 2026', value), value);
+    RETURN NULL;
+END
+$$;
+
+-- Lower case, accents folded, punctuation to spaces: the form names are compared in.
+CREATE FUNCTION footnote._fold(s text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT btrim(regexp_replace(regexp_replace(
+        translate(replace(replace(replace(replace(lower(s), 'ß', 'ss'), 'æ', 'ae'), 'œ', 'oe'), 'ø', 'o'),
+                  'äöüáàâãåāçčćđéèêëēěíìîïłñńňóòôõōřšśşťúùûůūýÿžźż',
+                  'aouaaaaaacccdeeeeeeiiiilnnnooooorsssttuuuuuyyzzz'),
+        '[^a-z0-9]+', ' ', 'g'), '\s+', ' ', 'g'))
+$$;
+
+-- The folded name without legal-form words (GmbH, AG, Ltd, ...), for matching what people type.
+CREATE FUNCTION footnote._core_name(s text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(string_agg(w, ' ' ORDER BY n), '')
+    FROM regexp_split_to_table(footnote._fold(s), ' ') WITH ORDINALITY AS t(w, n)
+    WHERE w <> '' AND w NOT IN ('gmbh', 'ag', 'kg', 'se', 'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv',
+                                'ab', 'as', 'asa', 'oy', 'oyj', 'ltd', 'plc', 'llc', 'inc', 'corp', 'co',
+                                'kft', 'sro', 'sp', 'z', 'o', 'doo', 'aps', 'the')
+$$;
+
+-- Trigram similarity of two strings in [0, 1] (plain SQL, no extension needed).
+CREATE FUNCTION footnote._similarity(a text, b text)
+RETURNS numeric
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH x AS (SELECT DISTINCT substr(s, g, 3) AS t
+               FROM (SELECT '  ' || a || ' ' AS s) AS p, generate_series(1, length(a) + 1) AS g),
+         y AS (SELECT DISTINCT substr(s, g, 3) AS t
+               FROM (SELECT '  ' || b || ' ' AS s) AS p, generate_series(1, length(b) + 1) AS g)
+    SELECT CASE WHEN count(*) = 0 THEN 0
+                ELSE round(count(*) FILTER (WHERE x.t IS NOT NULL AND y.t IS NOT NULL)::numeric / count(*), 4) END
+    FROM x FULL JOIN y ON x.t = y.t
+$$;
+
+-- Names the resolver knows: customers, suppliers and items, with the code people also use.
+CREATE VIEW footnote._entity_names AS
+    SELECT 'customer'::text AS entity, c.id, c.name, c.customer_number AS code, c.uri FROM footnote_src.customers AS c
+    UNION ALL
+    SELECT 'supplier', s.id, s.name, s.supplier_number, s.uri FROM footnote_src.suppliers AS s
+    UNION ALL
+    SELECT 'item', i.id, i.name, i.sku, i.uri FROM footnote_src.items AS i;
+
+-- Resolve a name, code, id or erp:// link to exactly one entity, or raise FN002 / FN003.
+CREATE FUNCTION footnote._resolve(entity text, argument text, value text)
+RETURNS footnote.entity
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v      text := footnote._text_arg(argument, value, true);
+    folded text := footnote._fold(v);
+    core   text := footnote._core_name(v);
+    hits   footnote.entity[];
+    alts   jsonb;
+BEGIN
+    -- 1. id, or its deep link
+    IF v ~ '^\d{1,18}$' OR v ~ ('^erp://' || entity || '/\d{1,18}$') THEN
+        SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.id) INTO hits
+        FROM footnote._entity_names AS e
+        WHERE e.entity = $1 AND e.id = substring(v FROM '(\d+)$')::bigint;
+    END IF;
+    -- 2. exact name or code, ignoring case and accents
+    IF hits IS NULL THEN
+        SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.name, e.id) INTO hits
+        FROM footnote._entity_names AS e
+        WHERE e.entity = $1 AND (footnote._fold(e.name) = folded OR lower(e.code) = lower(v));
+    END IF;
+    -- 3. the name without its legal form
+    IF hits IS NULL AND core <> '' THEN
+        SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.name, e.id) INTO hits
+        FROM footnote._entity_names AS e
+        WHERE e.entity = $1 AND footnote._core_name(e.name) = core;
+    END IF;
+    -- 4. every word typed starts a word of the name ("Bergmann", "bergmann log")
+    IF hits IS NULL AND core <> '' THEN
+        SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.name, e.id) INTO hits
+        FROM footnote._entity_names AS e
+        WHERE e.entity = $1
+          AND NOT EXISTS (
+              SELECT FROM regexp_split_to_table(core, ' ') AS q(w)
+              WHERE NOT (' ' || footnote._fold(e.name)) LIKE ('% ' || q.w || '%'));
+    END IF;
+
+    IF cardinality(hits) = 1 THEN
+        RETURN hits[1];
+    ELSIF cardinality(hits) > 1 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'FN003',
+            MESSAGE = format('%s "%s" is ambiguous: it matches %s', argument, v,
+                             (SELECT string_agg(h.name, ', ' ORDER BY ord) FROM unnest(hits) WITH ORDINALITY AS h(id, name, uri, ord))),
+            DETAIL = jsonb_build_object(
+                'argument', argument, 'entity', entity, 'value', v,
+                'candidates', (SELECT jsonb_agg(jsonb_build_object('id', h.id::text, 'name', h.name, 'uri', h.uri) ORDER BY ord)
+                               FROM unnest(hits) WITH ORDINALITY AS h(id, name, uri, ord)))::text;
+    END IF;
+
+    SELECT jsonb_agg(jsonb_build_object('id', a.id::text, 'name', a.name, 'uri', a.uri) ORDER BY a.sim DESC, a.name, a.id)
+    INTO alts
+    FROM (SELECT e.id, e.name, e.uri, footnote._similarity(folded, footnote._fold(e.name)) AS sim
+          FROM footnote._entity_names AS e
+          WHERE e.entity = $1
+          ORDER BY sim DESC, e.name, e.id
+          LIMIT 5) AS a;
+    RAISE EXCEPTION USING
+        ERRCODE = 'FN002',
+        MESSAGE = format('unknown %s "%s"%s', entity, v,
+                         coalesce('; closest: ' || (SELECT string_agg(x->>'name', ', ') FROM jsonb_array_elements(alts) AS x), '')),
+        DETAIL = jsonb_build_object('argument', argument, 'entity', entity, 'value', v,
+                                    'alternatives', coalesce(alts, '[]'::jsonb))::text;
+END
+$$;
+
+-- ==== sql/06_calls.sql ================================================
+
+-- footnote-pg: the call log and the result document.
+--
+-- Every successful catalog call appends one row here before it returns. The
+-- gate later checks claims against these rows, never against what a caller
+-- says a call returned. Only footnote_owner writes it (through the catalog
+-- functions); footnote_auditor reads it.
+
+CREATE TABLE footnote.call_log (
+    call_id      uuid PRIMARY KEY,
+    called_at    timestamptz NOT NULL,
+    db_role      text NOT NULL,
+    backend_pid  integer NOT NULL,
+    actor_id     text,
+    actor_role   text,
+    operation    text NOT NULL,
+    arguments    jsonb NOT NULL,
+    evidence_ids text[] NOT NULL,
+    result       jsonb NOT NULL,
+    result_hash  text NOT NULL CHECK (result_hash ~ '^[0-9a-f]{64}$'),
+    duration_ms  numeric NOT NULL
+);
+CREATE INDEX call_log_called_at_idx ON footnote.call_log (called_at);
+COMMENT ON TABLE footnote.call_log IS 'one row per catalog call: who called what with which arguments, and exactly what it returned';
+
+-- The call log is append-only for every role: UPDATE, DELETE and TRUNCATE raise FN101.
+CREATE FUNCTION footnote._append_only()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE EXCEPTION USING
+        ERRCODE = 'FN101',
+        MESSAGE = format('%s.%s is append-only: %s is not allowed', TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_OP);
+END
+$$;
+
+CREATE TRIGGER call_log_append_only BEFORE UPDATE OR DELETE ON footnote.call_log
+    FOR EACH ROW EXECUTE FUNCTION footnote._append_only();
+CREATE TRIGGER call_log_no_truncate BEFORE TRUNCATE ON footnote.call_log
+    FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
+
+-- The application actor of this session: footnote.actor and footnote.actor_role, checked.
+CREATE FUNCTION footnote._actor()
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    a text := nullif(btrim(coalesce(current_setting('footnote.actor', true), '')), '');
+    r text := nullif(btrim(coalesce(current_setting('footnote.actor_role', true), '')), '');
+BEGIN
+    IF length(a) > 100 OR a ~ '[\x01-\x1f\x7f]' THEN
+        PERFORM footnote._invalid('footnote.actor', 'must be at most 100 printable characters', a);
+    END IF;
+    IF length(r) > 100 OR r ~ '[\x01-\x1f\x7f]' THEN
+        PERFORM footnote._invalid('footnote.actor_role', 'must be at most 100 printable characters', r);
+    END IF;
+    RETURN jsonb_build_object('id', a, 'role', r);
+END
+$$;
+
+-- One figure of a result: raw value (as text), formatted text, kind and the evidence ids behind it.
+CREATE FUNCTION footnote._value(kind text, raw text, evidence text[], extra jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object('kind', kind, 'raw', raw, 'text', footnote.format(kind, raw),
+                              'evidence', to_jsonb(coalesce(evidence, '{}'::text[]))) || coalesce(extra, '{}')
+$$;
+
+-- One evidence row: id "type:record_id", type, record id, deep link and the field values that stand alone.
+CREATE FUNCTION footnote._evidence(type text, record_id bigint, uri text, fields jsonb, verified boolean DEFAULT true)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object('id', type || ':' || record_id, 'type', type, 'record_id', record_id::text,
+                              'uri', uri, 'verified', verified, 'fields', fields)
+$$;
+
+-- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; append to the call log; return the document.
+CREATE FUNCTION footnote._finish(operation text, arguments jsonb, started timestamptz, body jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    call_id  uuid := gen_random_uuid();
+    actor    jsonb := footnote._actor();
+    ev       jsonb := coalesce(body->'evidence', '[]');
+    ev_ids   text[];
+    lim      integer := coalesce(footnote.setting('max_evidence_rows')::integer, 10000);
+    doc      jsonb;
+    now_ts   timestamptz := clock_timestamp();
+    ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
+BEGIN
+    IF jsonb_array_length(ev) > lim THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'FN005',
+            MESSAGE = format('%s would cite %s evidence rows, more than max_evidence_rows (%s); narrow the arguments',
+                             operation, jsonb_array_length(ev), lim),
+            DETAIL = jsonb_build_object('operation', operation, 'evidence_rows', jsonb_array_length(ev),
+                                        'max_evidence_rows', lim)::text;
+    END IF;
+    SELECT coalesce(array_agg(e->>'id' ORDER BY n), '{}') INTO ev_ids
+    FROM jsonb_array_elements(ev) WITH ORDINALITY AS x(e, n);
+
+    doc := jsonb_build_object(
+        'operation', operation,
+        'call_id', call_id::text,
+        'called_at', to_char(started AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+        'arguments', arguments,
+        'actor', actor,
+        'locale', footnote.setting('locale'),
+        'values', '{}'::jsonb,
+        'rows', '[]'::jsonb,
+        'evidence', '[]'::jsonb,
+        'empty_reason', NULL,
+        'duration_ms', ms::text) || body;
+
+    INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, actor_id, actor_role, operation,
+                                   arguments, evidence_ids, result, result_hash, duration_ms)
+    VALUES (call_id, started, session_user, pg_backend_pid(), actor->>'id', actor->>'role', operation,
+            arguments, ev_ids, doc, footnote.sha256_hex(footnote.canonical_json(doc)), ms);
+    RETURN doc;
+END
+$$;
+
+-- psql form of a result: one row per figure (top-level values, then each row's values).
+CREATE FUNCTION footnote.result_values(result jsonb)
+RETURNS TABLE (name text, text text, raw text, kind text, evidence text[])
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT v.key, v.value->>'text', v.value->>'raw', v.value->>'kind',
+           ARRAY(SELECT jsonb_array_elements_text(v.value->'evidence'))
+    FROM jsonb_each(result->'values') AS v
+    UNION ALL
+    SELECT format('rows[%s].%s', r.n, v.key), v.value->>'text', v.value->>'raw', v.value->>'kind',
+           ARRAY(SELECT jsonb_array_elements_text(v.value->'evidence'))
+    FROM jsonb_array_elements(result->'rows') WITH ORDINALITY AS r(row, n), jsonb_each(r.row) AS v
+$$;
+
+-- psql form of a result's evidence: one row per record cited.
+CREATE FUNCTION footnote.result_evidence(result jsonb)
+RETURNS TABLE (id text, type text, record_id text, uri text, verified boolean, fields jsonb)
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT e->>'id', e->>'type', e->>'record_id', e->>'uri', (e->>'verified')::boolean, e->'fields'
+    FROM jsonb_array_elements(result->'evidence') WITH ORDINALITY AS x(e, n)
+    ORDER BY x.n
+$$;
+
+-- Evidence from a query row (as jsonb): the listed fields, numbers written as strings.
+CREATE FUNCTION footnote._row_evidence(type text, id_key text, r jsonb, fields text[], verified boolean DEFAULT true)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._evidence(type, (r->>id_key)::bigint, r->>'uri',
+        (SELECT coalesce(jsonb_object_agg(f.name,
+                    CASE jsonb_typeof(r->f.name) WHEN 'number' THEN to_jsonb(r->>f.name) ELSE r->f.name END
+                    ORDER BY f.n), '{}'::jsonb)
+         FROM unnest(fields) WITH ORDINALITY AS f(name, n)
+         WHERE r ? f.name),
+        verified)
+$$;
+
+-- ==== sql/07_queries.sql ==============================================
+
+-- footnote-pg: the queries behind the catalog.
+--
+-- Every query a catalog operation runs is a row here, read by name and run
+-- with EXECUTE ... USING (parameters are never spliced into the text). The
+-- same text goes into each result as the SQL that reproduces it, and the
+-- contract test parses every row: source views only, SELECT only, and every
+-- list ordered by a unique key.
+
+CREATE TABLE footnote.queries (
+    name        text PRIMARY KEY,
+    description text NOT NULL,
+    params      text[] NOT NULL,
+    sql         text NOT NULL
+);
+COMMENT ON TABLE footnote.queries IS 'named read-only queries over the source views, run by the catalog operations';
+
+-- The text of a named query.
+CREATE FUNCTION footnote._query(query_name text)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT q.sql FROM footnote.queries AS q WHERE q.name = query_name
+$$;
+
+-- A reference to a query as a result shows it: name, SQL and the parameter values it ran with.
+CREATE FUNCTION footnote._query_ref(query_name text, param_values jsonb)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object('name', q.name, 'sql', q.sql, 'params', param_values)
+    FROM footnote.queries AS q WHERE q.name = query_name
+$$;
+
+INSERT INTO footnote.queries (name, description, params, sql) VALUES
+('customers',
+ 'customers whose name contains $1 (all when NULL), by name, at most $2',
+ '{name_contains,limit}',
+ $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.uri,
+       count(*) OVER () AS matching
+FROM footnote_src.customers AS c
+WHERE $1::text IS NULL OR strpos(lower(c.name), lower($1::text)) > 0
+ORDER BY c.name, c.id
+LIMIT $2$q$),
+
+('customer',
+ 'one customer by id',
+ '{customer_id}',
+ $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.credit_limit, c.uri
+FROM footnote_src.customers AS c
+WHERE c.id = $1
+ORDER BY c.id$q$),
+
+('overdue_invoices',
+ 'invoices of customer $1 past due and not settled as of $2, oldest due first, with totals',
+ '{customer_id,as_of}',
+ $q$SELECT b.invoice_id, b.number, b.issue_date, b.due_date, b.gross, b.paid, b.credited, b.outstanding,
+       b.days_past_due, b.uri,
+       sum(b.outstanding) OVER () AS total_outstanding,
+       count(*) OVER () AS invoice_count,
+       max(b.days_past_due) OVER () AS oldest_days_past_due
+FROM footnote_src.invoice_balances($2) AS b
+WHERE b.customer_id = $1 AND b.due_date < $2 AND b.outstanding > 0
+ORDER BY b.due_date, b.invoice_id$q$),
+
+('open_invoices_aged',
+ 'open invoices as of $1 (of customer $2, or all when NULL) in aging buckets by days past due, with bucket totals',
+ '{as_of,customer_id}',
+ $q$SELECT a.invoice_id, a.number, a.customer_id, a.customer_name, a.issue_date, a.due_date, a.gross, a.paid,
+       a.credited, a.outstanding, a.days_past_due, a.uri, a.bucket,
+       sum(a.outstanding) OVER (PARTITION BY a.bucket) AS bucket_total,
+       count(*) OVER (PARTITION BY a.bucket) AS bucket_count,
+       sum(a.outstanding) OVER () AS total_outstanding,
+       count(*) OVER () AS invoice_count
+FROM (
+    SELECT b.invoice_id, b.number, b.customer_id, c.name AS customer_name, b.issue_date, b.due_date, b.gross,
+           b.paid, b.credited, b.outstanding, b.days_past_due, b.uri,
+           CASE WHEN b.days_past_due <= 0 THEN 'current'
+                WHEN b.days_past_due <= 30 THEN '1-30'
+                WHEN b.days_past_due <= 60 THEN '31-60'
+                WHEN b.days_past_due <= 90 THEN '61-90'
+                ELSE 'over_90' END AS bucket
+    FROM footnote_src.invoice_balances($1) AS b
+    JOIN footnote_src.customers AS c ON c.id = b.customer_id
+    WHERE b.outstanding > 0 AND ($2::bigint IS NULL OR b.customer_id = $2)
+) AS a
+ORDER BY a.due_date, a.invoice_id$q$),
+
+('open_tickets',
+ 'tickets of customer $1 open as of $2, most severe first, with counts',
+ '{customer_id,as_of}',
+ $q$SELECT t.id, t.subject, t.severity, t.status, t.opened_on, t.uri,
+       $2 - t.opened_on AS age_days,
+       count(*) OVER () AS open_count,
+       count(*) FILTER (WHERE t.severity IN ('high', 'critical')) OVER () AS high_count
+FROM footnote_src.tickets AS t
+WHERE t.customer_id = $1 AND t.opened_on <= $2 AND (t.closed_on IS NULL OR t.closed_on > $2)
+ORDER BY CASE t.severity WHEN 'critical' THEN 1 WHEN 'high' THEN 2 WHEN 'medium' THEN 3 ELSE 4 END,
+         t.opened_on, t.id$q$),
+
+('revenue_documents',
+ 'invoices (net) and credit notes (minus net) issued in [$1, $2), of customer $3 or all when NULL, with totals',
+ '{starts,ends,customer_id}',
+ $q$SELECT d.type, d.id, d.number, d.customer_id, d.issue_date, d.amount, d.uri,
+       sum(d.amount) OVER () AS revenue,
+       count(*) FILTER (WHERE d.type = 'invoice') OVER () AS invoice_count,
+       count(*) FILTER (WHERE d.type = 'credit_note') OVER () AS credit_note_count
+FROM (
+    SELECT 'invoice'::text AS type, i.id, i.number, i.customer_id, i.issue_date, i.net AS amount, i.uri
+    FROM footnote_src.invoices AS i
+    WHERE i.issue_date >= $1 AND i.issue_date < $2 AND ($3::bigint IS NULL OR i.customer_id = $3)
+    UNION ALL
+    SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, -n.net, n.uri
+    FROM footnote_src.credit_notes AS n
+    WHERE n.issue_date >= $1 AND n.issue_date < $2 AND ($3::bigint IS NULL OR n.customer_id = $3)
+) AS d
+ORDER BY d.issue_date, d.type, d.id$q$),
+
+('change',
+ 'absolute change from $1 to $2 and the change in percent of |$1| (NULL when $1 is 0)',
+ '{from_value,to_value}',
+ $q$SELECT $2::numeric - $1::numeric AS change,
+       CASE WHEN $1::numeric = 0 THEN NULL
+            ELSE round(($2::numeric - $1::numeric) / abs($1::numeric) * 100, 2) END AS change_percent$q$),
+
+('top_customers',
+ 'customers ranked by revenue (net invoices minus net credit notes) issued in [$1, $2), at most $3',
+ '{starts,ends,limit}',
+ $q$SELECT r.customer_id, c.name, c.uri, r.revenue, r.invoice_count, r.documents,
+       rank() OVER (ORDER BY r.revenue DESC) AS rank
+FROM (
+    SELECT d.customer_id, sum(d.amount) AS revenue, count(*) FILTER (WHERE d.type = 'invoice') AS invoice_count,
+           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
+    FROM (
+        SELECT 'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
+        FROM footnote_src.invoices AS i WHERE i.issue_date >= $1 AND i.issue_date < $2
+        UNION ALL
+        SELECT 'credit_note', n.id, n.customer_id, -n.net
+        FROM footnote_src.credit_notes AS n WHERE n.issue_date >= $1 AND n.issue_date < $2
+    ) AS d
+    GROUP BY d.customer_id
+) AS r
+JOIN footnote_src.customers AS c ON c.id = r.customer_id
+ORDER BY r.revenue DESC, r.customer_id
+LIMIT $3$q$),
+
+('documents_by_id',
+ 'invoices $1 and credit notes $2 by id, for evidence',
+ '{invoice_ids,credit_note_ids}',
+ $q$SELECT 'invoice'::text AS type, i.id, i.number, i.customer_id, i.issue_date, i.net, i.gross, i.uri
+FROM footnote_src.invoices AS i WHERE i.id = ANY ($1::bigint[])
+UNION ALL
+SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, n.net, n.gross, n.uri
+FROM footnote_src.credit_notes AS n WHERE n.id = ANY ($2::bigint[])
+ORDER BY 1, 2$q$),
+
+('sales_in_window',
+ 'invoices issued in ($1 - $2 days, $1], gross, with the total: the sales input of days sales outstanding',
+ '{as_of,window_days}',
+ $q$SELECT i.id, i.number, i.customer_id, i.issue_date, i.gross, i.uri,
+       sum(i.gross) OVER () AS gross_sales,
+       count(*) OVER () AS invoice_count
+FROM footnote_src.invoices AS i
+WHERE i.issue_date > $1::date - $2::integer AND i.issue_date <= $1
+ORDER BY i.issue_date, i.id$q$),
+
+('dso',
+ 'days sales outstanding: receivables $1 divided by gross sales $2 of the window, times the window $3 in days',
+ '{receivables,gross_sales,window_days}',
+ $q$SELECT CASE WHEN $2::numeric = 0 THEN NULL
+            ELSE round($1::numeric / $2::numeric * $3::integer, 1) END AS dso$q$),
+
+('invoice_by_number',
+ 'the invoice whose number is $1 (ignoring case), or whose id is $2',
+ '{number,invoice_id}',
+ $q$SELECT i.id, i.number, i.customer_id, c.name AS customer_name, i.issue_date, i.due_date, i.net, i.tax,
+       i.gross, i.uri, c.uri AS customer_uri
+FROM footnote_src.invoices AS i
+JOIN footnote_src.customers AS c ON c.id = i.customer_id
+WHERE upper(i.number) = upper($1::text) OR i.id = $2::bigint
+ORDER BY i.id$q$),
+
+('invoice_balance',
+ 'balance of invoice $1 as of $2',
+ '{invoice_id,as_of}',
+ $q$SELECT b.invoice_id, b.gross, b.paid, b.credited, b.outstanding, b.days_past_due
+FROM footnote_src.invoice_balances($2) AS b
+WHERE b.invoice_id = $1
+ORDER BY b.invoice_id$q$),
+
+('invoice_settlements',
+ 'payments and credit notes against invoice $1 on or before $2',
+ '{invoice_id,as_of}',
+ $q$SELECT 'payment'::text AS type, p.id, p.paid_on AS on_date, p.amount, p.method AS detail, p.uri
+FROM footnote_src.payments AS p WHERE p.invoice_id = $1 AND p.paid_on <= $2
+UNION ALL
+SELECT 'credit_note', n.id, n.issue_date, n.gross, n.number, n.uri
+FROM footnote_src.credit_notes AS n WHERE n.invoice_id = $1 AND n.issue_date <= $2
+ORDER BY 3, 1, 2$q$),
+
+('nearest_invoices',
+ 'up to five invoices whose id is nearest to $1: alternatives for an unknown invoice number',
+ '{invoice_id}',
+ $q$SELECT n.id, n.number, n.uri
+FROM (
+    (SELECT i.id, i.number, i.uri FROM footnote_src.invoices AS i WHERE i.id >= $1 ORDER BY i.id LIMIT 3)
+    UNION ALL
+    (SELECT i.id, i.number, i.uri FROM footnote_src.invoices AS i WHERE i.id < $1 ORDER BY i.id DESC LIMIT 3)
+) AS n
+ORDER BY abs(n.id - $1), n.id
+LIMIT 5$q$),
+
+('open_purchase_orders',
+ 'purchase orders open or partially received (of supplier $1, or all when NULL), by expected date, with totals',
+ '{supplier_id}',
+ $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
+       po.net, po.uri,
+       sum(po.net) OVER () AS open_total,
+       count(*) OVER () AS open_count
+FROM footnote_src.purchase_orders AS po
+JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
+WHERE po.status IN ('open', 'partially_received') AND ($1::bigint IS NULL OR po.supplier_id = $1)
+ORDER BY po.expected_on, po.id$q$),
+
+('item',
+ 'one item by id',
+ '{item_id}',
+ $q$SELECT it.id, it.sku, it.name, it.unit, it.reorder_level, it.uri
+FROM footnote_src.items AS it
+WHERE it.id = $1
+ORDER BY it.id$q$),
+
+('stock_of_item',
+ 'stock of item $1 per warehouse, with the total',
+ '{item_id}',
+ $q$SELECT st.id, st.warehouse, st.quantity, st.counted_on, st.uri,
+       sum(st.quantity) OVER () AS total_quantity,
+       count(*) OVER () AS warehouse_count
+FROM footnote_src.stock AS st
+WHERE st.item_id = $1
+ORDER BY st.warehouse, st.id$q$),
+
+('supplier',
+ 'one supplier by id, with the phone number on file',
+ '{supplier_id}',
+ $q$SELECT s.id, s.name, s.supplier_number, s.country, s.phone, s.phone_since, s.phone_verified,
+       s.phone_verification, s.uri
+FROM footnote_src.suppliers AS s
+WHERE s.id = $1
+ORDER BY s.id$q$),
+
+('supplier_payments',
+ 'payments to supplier $1 on or before $2, oldest first, with totals',
+ '{supplier_id,as_of}',
+ $q$SELECT sp.id, sp.paid_on, sp.amount, sp.reference, sp.bank_account_id, sp.uri,
+       count(*) OVER () AS payment_count,
+       sum(sp.amount) OVER () AS total_paid,
+       min(sp.paid_on) OVER () AS first_paid_on,
+       max(sp.paid_on) OVER () AS last_paid_on
+FROM footnote_src.supplier_payments AS sp
+WHERE sp.supplier_id = $1 AND sp.paid_on <= $2
+ORDER BY sp.paid_on, sp.id$q$),
+
+('supplier_bank_accounts',
+ 'bank accounts of supplier $1 added on or before $2, with the payments made to each',
+ '{supplier_id,as_of}',
+ $q$SELECT ba.id, ba.iban_masked, ba.account_ending, ba.added_on, ba.verified, ba.verification, ba.uri,
+       (SELECT count(*) FROM footnote_src.supplier_payments AS sp
+        WHERE sp.bank_account_id = ba.id AND sp.paid_on <= $2) AS payments
+FROM footnote_src.supplier_bank_accounts AS ba
+WHERE ba.supplier_id = $1 AND ba.added_on <= $2
+ORDER BY ba.added_on, ba.id$q$),
+
+('bank_change_requests',
+ 'requests to change the bank details of supplier $1 made on or before $2, newest first',
+ '{supplier_id,as_of}',
+ $q$SELECT r.id, r.requested_on, r.channel, r.sender, r.sender_domain, r.domain_registered_on,
+       r.requested_on - r.domain_registered_on AS domain_age_days,
+       r.requested_iban_masked, r.requested_account_ending, r.status, r.verified, r.verification, r.uri
+FROM footnote_src.bank_change_requests AS r
+WHERE r.supplier_id = $1 AND r.requested_on <= $2
+ORDER BY r.requested_on DESC, r.id DESC$q$);
+
+-- ==== sql/10_customers.sql ============================================
+
+-- footnote-pg: catalog operations about customers.
+--
+-- Each operation validates its arguments, resolves the customer, runs named
+-- queries from footnote.queries, and returns one result document through
+-- footnote._finish, which appends it to the call log. SECURITY DEFINER, owned
+-- by footnote_owner, search_path pinned; EXECUTE is granted in 90_grants.sql.
+
+-- Evidence row of one customer, and the query that fetched it.
+CREATE FUNCTION footnote._customer_evidence(customer_id bigint, OUT evidence jsonb, OUT facts jsonb, OUT query jsonb)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    EXECUTE format('SELECT to_jsonb(c) FROM (%s) AS c', footnote._query('customer')) INTO facts USING customer_id;
+    evidence := footnote._row_evidence('customer', 'id', facts,
+        ARRAY['name', 'customer_number', 'country', 'city', 'payment_terms_days', 'account_owner', 'credit_limit']);
+    query := footnote._query_ref('customer', jsonb_build_array(customer_id));
+END
+$$;
+
+-- Customers by name (optionally those whose name contains name_contains), at most limit.
+CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    filter  text := footnote._text_arg('name_contains', name_contains, false);
+    lim     integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
+    r       record;
+    j       jsonb;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    matching bigint := 0;
+BEGIN
+    FOR r IN EXECUTE footnote._query('customers') USING filter, lim LOOP
+        j := to_jsonb(r);
+        ids := ids || ('customer:' || r.id);
+        ev := ev || footnote._row_evidence('customer', 'id', j,
+            ARRAY['name', 'customer_number', 'country', 'city', 'payment_terms_days', 'account_owner']);
+        rws := rws || jsonb_build_object(
+            'name', footnote._value('text', r.name, ARRAY['customer:' || r.id]),
+            'customer_number', footnote._value('text', r.customer_number, ARRAY['customer:' || r.id]),
+            'payment_terms', footnote._value('days', r.payment_terms_days::text, ARRAY['customer:' || r.id]),
+            'account_owner', footnote._value('text', r.account_owner, ARRAY['customer:' || r.id]));
+        matching := r.matching;
+    END LOOP;
+    RETURN footnote._finish('list_customers',
+        jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
+            'values', jsonb_build_object(
+                'listed', footnote._value('count', cardinality(ids)::text, ids),
+                'matching', footnote._value('count', matching::text, ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_customers' END,
+            'queries', jsonb_build_array(footnote._query_ref('customers', jsonb_build_array(filter, lim)))));
+END
+$$;
+
+-- Overdue invoices of one customer as of a date: total outstanding, count, oldest days past due, one row per invoice.
+CREATE FUNCTION footnote.customer_overdue(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity := footnote._resolve('customer', 'customer', customer);
+    cust    record;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    total   numeric := 0.00;
+    n       bigint := 0;
+    oldest  integer;
+    oldest_id text;
+    vals    jsonb;
+BEGIN
+    SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    ev := ev || cust.evidence;
+    FOR r IN EXECUTE footnote._query('overdue_invoices') USING c.id, d LOOP
+        ids := ids || ('invoice:' || r.invoice_id);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
+        rws := rws || jsonb_build_object(
+            'number', footnote._value('text', r.number, ARRAY['invoice:' || r.invoice_id]),
+            'due_date', footnote._value('date', r.due_date::text, ARRAY['invoice:' || r.invoice_id]),
+            'outstanding', footnote._value('amount', r.outstanding::text, ARRAY['invoice:' || r.invoice_id]),
+            'days_past_due', footnote._value('days', r.days_past_due::text, ARRAY['invoice:' || r.invoice_id]));
+        total := r.total_outstanding;
+        n := r.invoice_count;
+        IF oldest IS NULL THEN
+            oldest := r.oldest_days_past_due;
+            oldest_id := 'invoice:' || r.invoice_id;
+        END IF;
+    END LOOP;
+    vals := jsonb_build_object(
+        'customer', footnote._value('text', c.name, ARRAY['customer:' || c.id]),
+        'as_of', footnote._value('date', d::text, '{}'),
+        'overdue_total', footnote._value('amount', total::text, ids),
+        'invoice_count', footnote._value('count', n::text, ids));
+    IF n > 0 THEN
+        vals := vals || jsonb_build_object('oldest_days_past_due', footnote._value('days', oldest::text, ARRAY[oldest_id]));
+    END IF;
+    RETURN footnote._finish('customer_overdue',
+        jsonb_build_object('customer', customer, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('customer', c.uri, 'as_of', d),
+            'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_overdue_invoices' END,
+            'queries', jsonb_build_array(cust.query,
+                                         footnote._query_ref('overdue_invoices', jsonb_build_array(c.id, d)))));
+END
+$$;
+
+-- Open support tickets of one customer as of a date, most severe first, with counts.
+CREATE FUNCTION footnote.open_tickets(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity := footnote._resolve('customer', 'customer', customer);
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    high_ids text[] := '{}';
+    n       bigint := 0;
+BEGIN
+    FOR r IN EXECUTE footnote._query('open_tickets') USING c.id, d LOOP
+        ids := ids || ('ticket:' || r.id);
+        IF r.severity IN ('high', 'critical') THEN
+            high_ids := high_ids || ('ticket:' || r.id);
+        END IF;
+        ev := ev || footnote._row_evidence('ticket', 'id', to_jsonb(r),
+            ARRAY['subject', 'severity', 'status', 'opened_on', 'age_days']);
+        rws := rws || jsonb_build_object(
+            'subject', footnote._value('text', r.subject, ARRAY['ticket:' || r.id]),
+            'severity', footnote._value('text', r.severity, ARRAY['ticket:' || r.id]),
+            'opened_on', footnote._value('date', r.opened_on::text, ARRAY['ticket:' || r.id]),
+            'age', footnote._value('days', r.age_days::text, ARRAY['ticket:' || r.id]));
+        n := r.open_count;
+    END LOOP;
+    RETURN footnote._finish('open_tickets',
+        jsonb_build_object('customer', customer, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('customer', c.uri, 'as_of', d),
+            'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
+            'values', jsonb_build_object(
+                'customer', footnote._value('text', c.name, '{}'),
+                'as_of', footnote._value('date', d::text, '{}'),
+                'open_count', footnote._value('count', n::text, ids),
+                'high_severity_count', footnote._value('count', cardinality(high_ids)::text, high_ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_open_tickets' END,
+            'queries', jsonb_build_array(footnote._query_ref('open_tickets', jsonb_build_array(c.id, d)))));
+END
+$$;
+
+-- The facts behind a customer's risk as of a date: overdue balance, open tickets and their severity, payment terms, account owner.
+CREATE FUNCTION footnote.customer_risk(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity := footnote._resolve('customer', 'customer', customer);
+    cust    record;
+    r       record;
+    ev      jsonb[] := '{}';
+    inv_ids text[] := '{}';
+    tk_ids  text[] := '{}';
+    high_ids text[] := '{}';
+    total   numeric := 0.00;
+    n_inv   bigint := 0;
+    n_tk    bigint := 0;
+    oldest  integer;
+    oldest_id text;
+    cid     text;
+    vals    jsonb;
+BEGIN
+    SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    cid := 'customer:' || c.id;
+    ev := ev || cust.evidence;
+    FOR r IN EXECUTE footnote._query('overdue_invoices') USING c.id, d LOOP
+        inv_ids := inv_ids || ('invoice:' || r.invoice_id);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
+        total := r.total_outstanding;
+        n_inv := r.invoice_count;
+        IF oldest IS NULL THEN
+            oldest := r.oldest_days_past_due;
+            oldest_id := 'invoice:' || r.invoice_id;
+        END IF;
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('open_tickets') USING c.id, d LOOP
+        tk_ids := tk_ids || ('ticket:' || r.id);
+        IF r.severity IN ('high', 'critical') THEN
+            high_ids := high_ids || ('ticket:' || r.id);
+        END IF;
+        ev := ev || footnote._row_evidence('ticket', 'id', to_jsonb(r),
+            ARRAY['subject', 'severity', 'status', 'opened_on', 'age_days']);
+        n_tk := r.open_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'customer', footnote._value('text', c.name, ARRAY[cid]),
+        'as_of', footnote._value('date', d::text, '{}'),
+        'overdue_total', footnote._value('amount', total::text, inv_ids),
+        'overdue_invoice_count', footnote._value('count', n_inv::text, inv_ids),
+        'open_ticket_count', footnote._value('count', n_tk::text, tk_ids),
+        'high_severity_ticket_count', footnote._value('count', cardinality(high_ids)::text, high_ids),
+        'payment_terms', footnote._value('days', cust.facts->>'payment_terms_days', ARRAY[cid]),
+        'account_owner', footnote._value('text', cust.facts->>'account_owner', ARRAY[cid]));
+    IF n_inv > 0 THEN
+        vals := vals || jsonb_build_object('oldest_days_past_due', footnote._value('days', oldest::text, ARRAY[oldest_id]));
+    END IF;
+    RETURN footnote._finish('customer_risk',
+        jsonb_build_object('customer', customer, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('customer', c.uri, 'as_of', d),
+            'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
+            'values', vals,
+            'evidence', to_jsonb(ev),
+            'queries', jsonb_build_array(cust.query,
+                footnote._query_ref('overdue_invoices', jsonb_build_array(c.id, d)),
+                footnote._query_ref('open_tickets', jsonb_build_array(c.id, d)))));
+END
+$$;
+
+-- ==== sql/11_receivables.sql ==========================================
+
+-- footnote-pg: catalog operations about receivables: aging, days sales outstanding, one invoice.
+
+-- Accounts-receivable aging as of a date (all customers, or one): current, 1-30, 31-60, 61-90 and over 90 days past due.
+CREATE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    b_ids   jsonb := '{}';
+    b_total jsonb := '{}';
+    b_count jsonb := '{}';
+    b       text;
+    total   numeric := 0.00;
+    n       bigint := 0;
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, c.id LOOP
+        ids := ids || ('invoice:' || r.invoice_id);
+        b_ids := jsonb_set(b_ids, ARRAY[r.bucket], coalesce(b_ids->r.bucket, '[]') || to_jsonb('invoice:' || r.invoice_id));
+        b_total := b_total || jsonb_build_object(r.bucket, r.bucket_total::text);
+        b_count := b_count || jsonb_build_object(r.bucket, r.bucket_count::text);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid', 'credited',
+                  'outstanding', 'days_past_due', 'bucket']);
+        total := r.total_outstanding;
+        n := r.invoice_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'total_outstanding', footnote._value('amount', total::text, ids),
+        'invoice_count', footnote._value('count', n::text, ids));
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    FOREACH b IN ARRAY ARRAY['current', '1-30', '31-60', '61-90', 'over_90'] LOOP
+        rws := rws || jsonb_build_object(
+            'bucket', footnote._value('text', CASE b WHEN 'current' THEN 'current' WHEN 'over_90' THEN 'over 90 days'
+                                                     ELSE b || ' days' END, '{}'),
+            'outstanding', footnote._value('amount', coalesce(b_total->>b, '0.00'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))),
+            'invoice_count', footnote._value('count', coalesce(b_count->>b, '0'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))));
+    END LOOP;
+    RETURN footnote._finish('ar_aging',
+        jsonb_build_object('as_of', as_of, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('as_of', d, 'customer', c.uri),
+            'subject', CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer',
+                jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)) END,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
+            'queries', jsonb_build_array(footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)))));
+END
+$$;
+
+-- Days sales outstanding as of a date: receivables / gross sales of the window * window days.
+CREATE FUNCTION footnote.days_sales_outstanding(as_of date DEFAULT NULL, window_days integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    w       integer := footnote._int_arg('window_days', window_days, 1, 3660,
+                                         coalesce(footnote.setting('dso_window_days')::integer, 90));
+    r       record;
+    ev      jsonb[] := '{}';
+    ar_ids  text[] := '{}';
+    s_ids   text[] := '{}';
+    ar      numeric := 0.00;
+    sales   numeric := 0.00;
+    dso     numeric;
+    vals    jsonb;
+BEGIN
+    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, NULL::bigint LOOP
+        ar_ids := ar_ids || ('invoice:' || r.invoice_id);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding']);
+        ar := r.total_outstanding;
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('sales_in_window') USING d, w LOOP
+        s_ids := s_ids || ('invoice:' || r.id);
+        IF NOT ('invoice:' || r.id) = ANY (ar_ids) THEN
+            ev := ev || footnote._row_evidence('invoice', 'id', to_jsonb(r),
+                ARRAY['number', 'customer_id', 'issue_date', 'gross']);
+        END IF;
+        sales := r.gross_sales;
+    END LOOP;
+    EXECUTE footnote._query('dso') INTO dso USING ar, sales, w;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'window', footnote._value('days', w::text, '{}'),
+        'receivables', footnote._value('amount', ar::text, ar_ids),
+        'gross_sales', footnote._value('amount', sales::text, s_ids));
+    IF dso IS NOT NULL THEN
+        vals := vals || jsonb_build_object('dso', footnote._value('days', dso::text, ar_ids || s_ids));
+    END IF;
+    RETURN footnote._finish('days_sales_outstanding',
+        jsonb_build_object('as_of', as_of, 'window_days', window_days), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('as_of', d, 'window_days', w),
+            'formula', 'DSO = receivables outstanding as of the date / gross sales invoiced in the window ending that day * days in the window',
+            'values', vals,
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN dso IS NULL THEN 'no_sales_in_window' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('open_invoices_aged', jsonb_build_array(d, NULL)),
+                footnote._query_ref('sales_in_window', jsonb_build_array(d, w)),
+                footnote._query_ref('dso', jsonb_build_array(ar::text, sales::text, w)))));
+END
+$$;
+
+-- One invoice by number (INV-2026-8812), id or deep link, with its balance as of a date and what settled it.
+CREATE FUNCTION footnote.invoice(number text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    v       text := footnote._text_arg('number', number, true, 60);
+    d       date := footnote._date_arg('as_of', as_of);
+    wanted_id bigint := CASE WHEN v ~ '^(erp://invoice/)?\d{1,18}$' THEN substring(v FROM '(\d+)$')::bigint END;
+    inv     record;
+    bal     record;
+    r       record;
+    iid     text;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    alts    jsonb;
+    vals    jsonb;
+BEGIN
+    EXECUTE footnote._query('invoice_by_number') INTO inv USING v, wanted_id;
+    IF inv.id IS NULL THEN
+        EXECUTE format('SELECT jsonb_agg(jsonb_build_object(''id'', n.id::text, ''name'', n.number, ''uri'', n.uri)) FROM (%s) AS n',
+                       footnote._query('nearest_invoices'))
+            INTO alts USING coalesce(wanted_id, substring(v FROM '(\d{1,18})\D*$')::bigint, 0);
+        RAISE EXCEPTION USING
+            ERRCODE = 'FN002',
+            MESSAGE = format('unknown invoice "%s"%s', v,
+                coalesce('; closest: ' || (SELECT string_agg(x->>'name', ', ') FROM jsonb_array_elements(alts) AS x), '')),
+            DETAIL = jsonb_build_object('argument', 'number', 'entity', 'invoice', 'value', v,
+                                        'alternatives', coalesce(alts, '[]'::jsonb))::text;
+    END IF;
+    iid := 'invoice:' || inv.id;
+    EXECUTE footnote._query('invoice_balance') INTO bal USING inv.id, d;
+    ev := ev || footnote._row_evidence('invoice', 'id',
+        to_jsonb(inv) || jsonb_build_object('paid', bal.paid, 'credited', bal.credited,
+                                            'outstanding', bal.outstanding, 'days_past_due', bal.days_past_due),
+        ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'net', 'tax', 'gross',
+              'paid', 'credited', 'outstanding', 'days_past_due']);
+    FOR r IN EXECUTE footnote._query('invoice_settlements') USING inv.id, d LOOP
+        ev := ev || footnote._row_evidence(r.type, 'id', to_jsonb(r), ARRAY['on_date', 'amount', 'detail']);
+        rws := rws || jsonb_build_object(
+            'type', footnote._value('text', replace(r.type, '_', ' '), ARRAY[r.type || ':' || r.id]),
+            'date', footnote._value('date', r.on_date::text, ARRAY[r.type || ':' || r.id]),
+            'amount', footnote._value('amount', r.amount::text, ARRAY[r.type || ':' || r.id]));
+    END LOOP;
+    vals := jsonb_build_object(
+        'number', footnote._value('text', inv.number, ARRAY[iid]),
+        'customer', footnote._value('text', inv.customer_name, ARRAY[iid]),
+        'as_of', footnote._value('date', d::text, '{}'),
+        'issue_date', footnote._value('date', inv.issue_date::text, ARRAY[iid]),
+        'due_date', footnote._value('date', inv.due_date::text, ARRAY[iid]),
+        'net', footnote._value('amount', inv.net::text, ARRAY[iid]),
+        'tax', footnote._value('amount', inv.tax::text, ARRAY[iid]),
+        'gross', footnote._value('amount', inv.gross::text, ARRAY[iid]));
+    IF bal.invoice_id IS NOT NULL THEN
+        vals := vals || jsonb_build_object(
+            'paid', footnote._value('amount', bal.paid::text, ARRAY[iid]),
+            'credited', footnote._value('amount', bal.credited::text, ARRAY[iid]),
+            'outstanding', footnote._value('amount', bal.outstanding::text, ARRAY[iid]));
+        IF bal.outstanding > 0 AND bal.days_past_due > 0 THEN
+            vals := vals || jsonb_build_object('days_past_due', footnote._value('days', bal.days_past_due::text, ARRAY[iid]));
+        END IF;
+    END IF;
+    RETURN footnote._finish('invoice',
+        jsonb_build_object('number', number, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('number', inv.number, 'as_of', d),
+            'subject', jsonb_build_object('invoice', jsonb_build_object('id', inv.id::text, 'name', inv.number, 'uri', inv.uri),
+                                          'customer', jsonb_build_object('id', inv.customer_id::text, 'name', inv.customer_name,
+                                                                         'uri', inv.customer_uri)),
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN bal.invoice_id IS NULL THEN 'not_issued_as_of' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('invoice_by_number', jsonb_build_array(v, wanted_id)),
+                footnote._query_ref('invoice_balance', jsonb_build_array(inv.id, d)),
+                footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))));
+END
+$$;
+
+-- ==== sql/12_revenue.sql ==============================================
+
+-- footnote-pg: catalog operations about revenue.
+--
+-- Revenue of a period = net amount of invoices issued in it minus net amount
+-- of credit notes issued in it (by issue date, in the settings currency).
+
+-- Revenue documents of a period (optionally one customer): total, counts, evidence and the query.
+CREATE FUNCTION footnote._revenue(p footnote.period, customer_id bigint,
+    OUT total numeric, OUT invoice_count bigint, OUT credit_note_count bigint,
+    OUT ids text[], OUT evidence jsonb[], OUT query jsonb)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r record;
+BEGIN
+    total := 0.00;
+    invoice_count := 0;
+    credit_note_count := 0;
+    ids := '{}';
+    evidence := '{}';
+    FOR r IN EXECUTE footnote._query('revenue_documents') USING p.starts, p.ends, customer_id LOOP
+        ids := ids || (r.type || ':' || r.id);
+        evidence := evidence || footnote._row_evidence(r.type, 'id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'issue_date', 'amount']);
+        total := r.revenue;
+        invoice_count := r.invoice_count;
+        credit_note_count := r.credit_note_count;
+    END LOOP;
+    query := footnote._query_ref('revenue_documents', jsonb_build_array(p.starts, p.ends, customer_id));
+END
+$$;
+
+-- Revenue for a period (month 2026-07, quarter 2026-Q2, fiscal year FY2026, year 2026), of all customers or one.
+CREATE FUNCTION footnote.revenue(period text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    p       footnote.period := footnote._period_arg('period', period);
+    c       footnote.entity;
+    rv      record;
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    SELECT * INTO rv FROM footnote._revenue(p, c.id);
+    vals := jsonb_build_object(
+        'period', footnote._value('period', p.label, '{}'),
+        'revenue', footnote._value('amount', rv.total::text, rv.ids),
+        'invoice_count', footnote._value('count', rv.invoice_count::text,
+            ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'invoice:%')),
+        'credit_note_count', footnote._value('count', rv.credit_note_count::text,
+            ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'credit_note:%')));
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    RETURN footnote._finish('revenue',
+        jsonb_build_object('period', period, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period', p.label, 'customer', c.uri),
+            'subject', jsonb_build_object('period', jsonb_build_object('label', p.label, 'kind', p.kind,
+                                                                       'starts', p.starts, 'ends', p.ends))
+                       || CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer',
+                              jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)) ELSE '{}' END,
+            'values', vals,
+            'evidence', to_jsonb(rv.evidence),
+            'empty_reason', CASE WHEN cardinality(rv.ids) = 0 THEN 'no_documents_in_period' END,
+            'queries', jsonb_build_array(rv.query)));
+END
+$$;
+
+-- Revenue change between two periods (of all customers or one): both revenues, the absolute change and the change in percent.
+CREATE FUNCTION footnote.revenue_change(period_from text, period_to text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    pa      footnote.period := footnote._period_arg('period_from', period_from);
+    pb      footnote.period := footnote._period_arg('period_to', period_to);
+    c       footnote.entity;
+    ra      record;
+    rb      record;
+    chg     record;
+    both_ids text[];
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    SELECT * INTO ra FROM footnote._revenue(pa, c.id);
+    SELECT * INTO rb FROM footnote._revenue(pb, c.id);
+    EXECUTE footnote._query('change') INTO chg USING ra.total, rb.total;
+    both_ids := ra.ids || ARRAY(SELECT x FROM unnest(rb.ids) AS x WHERE NOT x = ANY (ra.ids));
+    vals := jsonb_build_object(
+        'period_from', footnote._value('period', pa.label, '{}'),
+        'period_to', footnote._value('period', pb.label, '{}'),
+        'revenue_from', footnote._value('amount', ra.total::text, ra.ids),
+        'revenue_to', footnote._value('amount', rb.total::text, rb.ids),
+        'change', footnote._value('amount', abs(chg.change)::text, both_ids,
+                                  jsonb_build_object('signed_raw', chg.change::text)),
+        'direction', footnote._value('text', CASE sign(chg.change) WHEN 1 THEN 'up' WHEN -1 THEN 'down'
+                                                 ELSE 'unchanged' END, both_ids));
+    IF chg.change_percent IS NOT NULL THEN
+        vals := vals || jsonb_build_object('change_percent', footnote._value('percent', abs(chg.change_percent)::text,
+            both_ids, jsonb_build_object('signed_raw', chg.change_percent::text)));
+    END IF;
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    RETURN footnote._finish('revenue_change',
+        jsonb_build_object('period_from', period_from, 'period_to', period_to, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period_from', pa.label, 'period_to', pb.label, 'customer', c.uri),
+            'values', vals,
+            'evidence', to_jsonb(ra.evidence || ARRAY(SELECT e FROM unnest(rb.evidence) AS e
+                                                      WHERE NOT (e->>'id') = ANY (ra.ids))),
+            'empty_reason', CASE WHEN chg.change_percent IS NULL THEN 'no_revenue_in_base_period' END,
+            'queries', jsonb_build_array(ra.query, rb.query,
+                footnote._query_ref('change', jsonb_build_array(ra.total::text, rb.total::text)))));
+END
+$$;
+
+-- Customers ranked by revenue in a period, at most limit (ties share a rank; order is revenue, then customer id).
+CREATE FUNCTION footnote.top_customers(period text, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    p       footnote.period := footnote._period_arg('period', period);
+    lim     integer := footnote._int_arg('limit', "limit", 1, 100, 5);
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    all_ids text[] := '{}';
+    inv_ids bigint[] := '{}';
+    cn_ids  bigint[] := '{}';
+    cid     text;
+BEGIN
+    FOR r IN EXECUTE footnote._query('top_customers') USING p.starts, p.ends, lim LOOP
+        cid := 'customer:' || r.customer_id;
+        ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
+        all_ids := all_ids || cid || r.documents;
+        inv_ids := inv_ids || ARRAY(SELECT substring(x FROM 9)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'invoice:%');
+        cn_ids := cn_ids || ARRAY(SELECT substring(x FROM 13)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'credit_note:%');
+        rws := rws || jsonb_build_object(
+            'rank', footnote._value('count', r.rank::text, r.documents),
+            'customer', footnote._value('text', r.name, ARRAY[cid]),
+            'revenue', footnote._value('amount', r.revenue::text, r.documents),
+            'invoice_count', footnote._value('count', r.invoice_count::text,
+                ARRAY(SELECT x FROM unnest(r.documents) AS x WHERE x LIKE 'invoice:%')));
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('documents_by_id') USING inv_ids, cn_ids LOOP
+        ev := ev || footnote._row_evidence(r.type, 'id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'issue_date', 'net', 'gross']);
+    END LOOP;
+    RETURN footnote._finish('top_customers',
+        jsonb_build_object('period', period, 'limit', "limit"), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period', p.label, 'limit', lim),
+            'values', jsonb_build_object(
+                'period', footnote._value('period', p.label, '{}'),
+                'listed', footnote._value('count', cardinality(rws)::text, all_ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('top_customers', jsonb_build_array(p.starts, p.ends, lim)),
+                footnote._query_ref('documents_by_id', jsonb_build_array(to_jsonb(inv_ids), to_jsonb(cn_ids))))));
+END
+$$;
+
+-- ==== sql/13_supply.sql ===============================================
+
+-- footnote-pg: catalog operations about purchasing, stock and supplier payments.
+
+-- Purchase orders open or partially received, of all suppliers or one, by expected date.
+CREATE FUNCTION footnote.open_purchase_orders(supplier text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    s       footnote.entity;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    total   numeric := 0.00;
+    n       bigint := 0;
+    vals    jsonb;
+BEGIN
+    IF supplier IS NOT NULL THEN
+        s := footnote._resolve('supplier', 'supplier', supplier);
+    END IF;
+    FOR r IN EXECUTE footnote._query('open_purchase_orders') USING s.id LOOP
+        ids := ids || ('purchase_order:' || r.id);
+        ev := ev || footnote._row_evidence('purchase_order', 'id', to_jsonb(r),
+            ARRAY['number', 'supplier_id', 'supplier_name', 'ordered_on', 'expected_on', 'status', 'net']);
+        rws := rws || jsonb_build_object(
+            'number', footnote._value('text', r.number, ARRAY['purchase_order:' || r.id]),
+            'supplier', footnote._value('text', r.supplier_name, ARRAY['purchase_order:' || r.id]),
+            'expected_on', footnote._value('date', r.expected_on::text, ARRAY['purchase_order:' || r.id]),
+            'status', footnote._value('text', replace(r.status, '_', ' '), ARRAY['purchase_order:' || r.id]),
+            'net', footnote._value('amount', r.net::text, ARRAY['purchase_order:' || r.id]));
+        total := r.open_total;
+        n := r.open_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'open_count', footnote._value('count', n::text, ids),
+        'open_total', footnote._value('amount', total::text, ids));
+    IF s.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('supplier', footnote._value('text', s.name, '{}'));
+    END IF;
+    RETURN footnote._finish('open_purchase_orders',
+        jsonb_build_object('supplier', supplier), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('supplier', s.uri),
+            'subject', CASE WHEN s.id IS NOT NULL THEN jsonb_build_object('supplier',
+                jsonb_build_object('id', s.id::text, 'name', s.name, 'uri', s.uri)) END,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_open_purchase_orders' END,
+            'queries', jsonb_build_array(footnote._query_ref('open_purchase_orders', jsonb_build_array(s.id)))));
+END
+$$;
+
+-- Stock on hand of one item (by name or SKU), per warehouse and in total, against its reorder level.
+CREATE FUNCTION footnote.stock_on_hand(item text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    i       footnote.entity := footnote._resolve('item', 'item', item);
+    it      jsonb;
+    iid     text := 'item:' || i.id;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    total   numeric := 0;
+    n       bigint := 0;
+BEGIN
+    EXECUTE format('SELECT to_jsonb(x) FROM (%s) AS x', footnote._query('item')) INTO it USING i.id;
+    ev := ev || footnote._row_evidence('item', 'id', it, ARRAY['sku', 'name', 'unit', 'reorder_level']);
+    FOR r IN EXECUTE footnote._query('stock_of_item') USING i.id LOOP
+        ids := ids || ('stock:' || r.id);
+        ev := ev || footnote._row_evidence('stock', 'id', to_jsonb(r), ARRAY['warehouse', 'quantity', 'counted_on']);
+        rws := rws || jsonb_build_object(
+            'warehouse', footnote._value('text', r.warehouse, ARRAY['stock:' || r.id]),
+            'quantity', footnote._value('quantity', r.quantity::text, ARRAY['stock:' || r.id]),
+            'counted_on', footnote._value('date', r.counted_on::text, ARRAY['stock:' || r.id]));
+        total := r.total_quantity;
+        n := r.warehouse_count;
+    END LOOP;
+    RETURN footnote._finish('stock_on_hand',
+        jsonb_build_object('item', item), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('item', i.uri),
+            'subject', jsonb_build_object('item', jsonb_build_object('id', i.id::text, 'name', i.name, 'uri', i.uri)),
+            'values', jsonb_build_object(
+                'item', footnote._value('text', i.name, ARRAY[iid]),
+                'sku', footnote._value('text', it->>'sku', ARRAY[iid]),
+                'unit', footnote._value('text', it->>'unit', ARRAY[iid]),
+                'quantity', footnote._value('quantity', total::text, ids),
+                'reorder_level', footnote._value('quantity', it->>'reorder_level', ARRAY[iid]),
+                'below_reorder_level', footnote._value('text',
+                    CASE WHEN total < (it->>'reorder_level')::numeric THEN 'yes' ELSE 'no' END, ids || iid),
+                'warehouse_count', footnote._value('count', n::text, ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_stock_records' END,
+            'queries', jsonb_build_array(footnote._query_ref('item', jsonb_build_array(i.id)),
+                                         footnote._query_ref('stock_of_item', jsonb_build_array(i.id)))));
+END
+$$;
+
+-- A supplier's payment facts as of a date: payment history, bank accounts used, pending bank-detail
+-- changes and the phone on file, each fact with how it was verified.
+CREATE FUNCTION footnote.supplier_payment_facts(supplier text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    s       footnote.entity := footnote._resolve('supplier', 'supplier', supplier);
+    sup     jsonb;
+    sid     text := 'supplier:' || s.id;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    pay_ids text[] := '{}';
+    acc_ids text[] := '{}';
+    req_ids text[] := '{}';
+    pend_ids text[] := '{}';
+    n_pay   bigint := 0;
+    paid    numeric := 0.00;
+    first_on date;
+    last_on date;
+    endings text[] := '{}';
+    pend    record;
+    have_pend boolean := false;
+    vals    jsonb;
+    v_ok    boolean;
+BEGIN
+    EXECUTE format('SELECT to_jsonb(x) FROM (%s) AS x', footnote._query('supplier')) INTO sup USING s.id;
+    ev := ev || footnote._row_evidence('supplier', 'id', sup,
+        ARRAY['name', 'supplier_number', 'country', 'phone', 'phone_since', 'phone_verified', 'phone_verification'],
+        coalesce((sup->>'phone_verified')::boolean, false));
+    FOR r IN EXECUTE footnote._query('supplier_payments') USING s.id, d LOOP
+        pay_ids := pay_ids || ('supplier_payment:' || r.id);
+        ev := ev || footnote._row_evidence('supplier_payment', 'id', to_jsonb(r),
+            ARRAY['paid_on', 'amount', 'reference', 'bank_account_id']);
+        n_pay := r.payment_count;
+        paid := r.total_paid;
+        first_on := r.first_paid_on;
+        last_on := r.last_paid_on;
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('supplier_bank_accounts') USING s.id, d LOOP
+        acc_ids := acc_ids || ('bank_account:' || r.id);
+        IF r.payments > 0 THEN
+            endings := endings || r.account_ending;
+        END IF;
+        ev := ev || footnote._row_evidence('bank_account', 'id', to_jsonb(r),
+            ARRAY['iban_masked', 'account_ending', 'added_on', 'verified', 'verification', 'payments'],
+            coalesce(r.verified, false));
+        rws := rws || jsonb_build_object(
+            'fact', footnote._value('text', 'bank account on file', ARRAY['bank_account:' || r.id]),
+            'account_ending', footnote._value('text', r.account_ending, ARRAY['bank_account:' || r.id],
+                jsonb_build_object('verified', coalesce(r.verified, false), 'verification', r.verification)),
+            'payments', footnote._value('count', r.payments::text, ARRAY['bank_account:' || r.id]),
+            'added_on', footnote._value('date', r.added_on::text, ARRAY['bank_account:' || r.id]));
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('bank_change_requests') USING s.id, d LOOP
+        req_ids := req_ids || ('bank_change_request:' || r.id);
+        v_ok := coalesce(r.verified, false);
+        IF r.status = 'pending' THEN
+            pend_ids := pend_ids || ('bank_change_request:' || r.id);
+            IF NOT have_pend THEN
+                pend := r;
+                have_pend := true;
+            END IF;
+        END IF;
+        ev := ev || footnote._row_evidence('bank_change_request', 'id', to_jsonb(r),
+            ARRAY['requested_on', 'channel', 'sender', 'sender_domain', 'domain_registered_on', 'domain_age_days',
+                  'requested_iban_masked', 'requested_account_ending', 'status', 'verified', 'verification'], v_ok);
+        rws := rws || jsonb_build_object(
+            'fact', footnote._value('text', 'bank detail change request', ARRAY['bank_change_request:' || r.id]),
+            'account_ending', footnote._value('text', r.requested_account_ending, ARRAY['bank_change_request:' || r.id],
+                jsonb_build_object('verified', v_ok, 'verification', r.verification)),
+            'status', footnote._value('text', r.status, ARRAY['bank_change_request:' || r.id]),
+            'requested_on', footnote._value('date', r.requested_on::text, ARRAY['bank_change_request:' || r.id]),
+            'channel', footnote._value('text', r.channel, ARRAY['bank_change_request:' || r.id]),
+            'domain_age', footnote._value('days', r.domain_age_days::text, ARRAY['bank_change_request:' || r.id],
+                jsonb_build_object('verified', v_ok, 'verification', r.verification)));
+    END LOOP;
+    vals := jsonb_build_object(
+        'supplier', footnote._value('text', s.name, ARRAY[sid]),
+        'as_of', footnote._value('date', d::text, '{}'),
+        'payment_count', footnote._value('count', n_pay::text, pay_ids, jsonb_build_object('verified', true, 'verification', 'payment records')),
+        'total_paid', footnote._value('amount', paid::text, pay_ids, jsonb_build_object('verified', true, 'verification', 'payment records')),
+        'accounts_paid_count', footnote._value('count', cardinality(endings)::text, acc_ids),
+        'pending_change_count', footnote._value('count', cardinality(pend_ids)::text, pend_ids),
+        'phone', footnote._value('text', sup->>'phone', ARRAY[sid],
+            jsonb_build_object('verified', coalesce((sup->>'phone_verified')::boolean, false),
+                               'verification', sup->>'phone_verification')),
+        'phone_unchanged_since', footnote._value('date', sup->>'phone_since', ARRAY[sid],
+            jsonb_build_object('verified', coalesce((sup->>'phone_verified')::boolean, false),
+                               'verification', sup->>'phone_verification')));
+    IF n_pay > 0 THEN
+        vals := vals || jsonb_build_object(
+            'first_payment_on', footnote._value('date', first_on::text, pay_ids),
+            'last_payment_on', footnote._value('date', last_on::text, pay_ids));
+    END IF;
+    IF cardinality(endings) = 1 THEN
+        vals := vals || jsonb_build_object('paid_account_ending', footnote._value('text', endings[1], acc_ids || pay_ids,
+            jsonb_build_object('verified', true, 'verification', 'every payment went to this account')));
+    END IF;
+    IF have_pend THEN
+        vals := vals || jsonb_build_object(
+            'pending_account_ending', footnote._value('text', pend.requested_account_ending,
+                ARRAY['bank_change_request:' || pend.id],
+                jsonb_build_object('verified', coalesce(pend.verified, false), 'verification', pend.verification)),
+            'pending_requested_on', footnote._value('date', pend.requested_on::text, ARRAY['bank_change_request:' || pend.id]),
+            'pending_channel', footnote._value('text', pend.channel, ARRAY['bank_change_request:' || pend.id]),
+            'pending_domain_age', footnote._value('days', pend.domain_age_days::text, ARRAY['bank_change_request:' || pend.id],
+                jsonb_build_object('verified', coalesce(pend.verified, false), 'verification', pend.verification)));
+    END IF;
+    RETURN footnote._finish('supplier_payment_facts',
+        jsonb_build_object('supplier', supplier, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('supplier', s.uri, 'as_of', d),
+            'subject', jsonb_build_object('supplier', jsonb_build_object('id', s.id::text, 'name', s.name, 'uri', s.uri)),
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n_pay = 0 THEN 'no_payments' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('supplier', jsonb_build_array(s.id)),
+                footnote._query_ref('supplier_payments', jsonb_build_array(s.id, d)),
+                footnote._query_ref('supplier_bank_accounts', jsonb_build_array(s.id, d)),
+                footnote._query_ref('bank_change_requests', jsonb_build_array(s.id, d)))));
+END
+$$;
+
+-- ==== sql/50_catalog.sql ==============================================
+
+-- footnote-pg: the catalog of operations and the one entry point clients use.
+--
+-- footnote.catalog lists every operation with its arguments, types and
+-- descriptions (written for a model to read), so the Python client and the MCP
+-- server build typed tool schemas from the database itself. footnote.call
+-- checks a JSON object of arguments against it and calls the operation; a
+-- drift test keeps these rows equal to the functions' real signatures.
+
+CREATE TABLE footnote.operations (
+    name        text PRIMARY KEY,
+    title       text NOT NULL,
+    description text NOT NULL,
+    returns     text NOT NULL
+);
+
+CREATE TABLE footnote.operation_arguments (
+    operation   text NOT NULL REFERENCES footnote.operations (name),
+    position    integer NOT NULL CHECK (position > 0),
+    name        text NOT NULL,
+    type        text NOT NULL CHECK (type IN ('text', 'date', 'integer', 'period')),
+    required    boolean NOT NULL,
+    description text NOT NULL,
+    example     text,
+    PRIMARY KEY (operation, position),
+    UNIQUE (operation, name)
+);
+
+INSERT INTO footnote.operations (name, title, description, returns) VALUES
+('list_customers', 'List customers',
+ 'Lists customers by name (then id), optionally only those whose name contains a text. Use it to find the exact name of a customer.',
+ 'values: listed, matching (counts); rows: name, customer_number, payment_terms, account_owner'),
+('customer_overdue', 'Overdue invoices of a customer',
+ 'Invoices of one customer that are past their due date and not fully settled as of a date: the overdue total, how many invoices, the oldest days past due, and one row per invoice (oldest due first). Answers "how much does X owe", "what is overdue for X".',
+ 'values: customer, as_of, overdue_total, invoice_count, oldest_days_past_due; rows: number, due_date, outstanding, days_past_due'),
+('ar_aging', 'Accounts-receivable aging',
+ 'Open receivables as of a date, of all customers or one, in aging buckets by days past due: current (not yet due), 1-30, 31-60, 61-90 and over 90 days.',
+ 'values: as_of, total_outstanding, invoice_count; rows (one per bucket, in that order): bucket, outstanding, invoice_count'),
+('customer_risk', 'Customer risk facts',
+ 'The facts behind a customer''s risk as of a date: overdue balance and invoices, oldest days past due, open support tickets and how many are high or critical severity, agreed payment terms and the account owner. It states facts, not a conclusion.',
+ 'values: customer, as_of, overdue_total, overdue_invoice_count, oldest_days_past_due, open_ticket_count, high_severity_ticket_count, payment_terms, account_owner'),
+('open_tickets', 'Open support tickets of a customer',
+ 'Support tickets of one customer that are open as of a date, most severe first, with the number open and the number of high or critical severity.',
+ 'values: customer, as_of, open_count, high_severity_count; rows: subject, severity, opened_on, age'),
+('revenue', 'Revenue for a period',
+ 'Revenue of a month, quarter, fiscal year or calendar year, of all customers or one: net amount of invoices issued in the period minus net amount of credit notes issued in it.',
+ 'values: period, revenue, invoice_count, credit_note_count'),
+('revenue_change', 'Revenue change between two periods',
+ 'Revenue of two periods and the change between them, absolute and in percent of the first period, computed in the database; of all customers or one.',
+ 'values: period_from, period_to, revenue_from, revenue_to, change (absolute, unsigned), direction (up, down, unchanged), change_percent (unsigned)'),
+('top_customers', 'Top customers by revenue',
+ 'Customers ranked by revenue in a period (net invoices minus net credit notes), highest first; ties share a rank.',
+ 'values: period, listed; rows: rank, customer, revenue, invoice_count'),
+('days_sales_outstanding', 'Days sales outstanding',
+ 'Days sales outstanding (DSO) as of a date: receivables outstanding on that day divided by gross sales invoiced in the window ending that day, times the days in the window (default 90). Both inputs are returned and cited.',
+ 'values: as_of, window, receivables, gross_sales, dso'),
+('invoice', 'One invoice',
+ 'One invoice by its number (INV-2026-8812), id or deep link, with amounts, due date, and its balance as of a date: paid, credited, outstanding, days past due, and the payments and credit notes that settled it.',
+ 'values: number, customer, issue_date, due_date, net, tax, gross, paid, credited, outstanding, days_past_due; rows: type, date, amount'),
+('open_purchase_orders', 'Open purchase orders',
+ 'Purchase orders that are open or partially received, of all suppliers or one, by expected delivery date, with their count and net total.',
+ 'values: open_count, open_total; rows: number, supplier, expected_on, status, net'),
+('stock_on_hand', 'Stock on hand of an item',
+ 'Stock of one item (by name or SKU) per warehouse and in total, and whether it is below its reorder level.',
+ 'values: item, sku, unit, quantity, reorder_level, below_reorder_level, warehouse_count; rows: warehouse, quantity, counted_on'),
+('supplier_payment_facts', 'Supplier payment facts',
+ 'Facts for deciding whether to pay a supplier: payment history (count, total, first and last payment), bank accounts on file and paid, pending requests to change bank details (channel, requested account, age of the sender''s domain), and the phone number on file. Every fact says whether it was verified and how.',
+ 'values: supplier, payment_count, total_paid, first_payment_on, last_payment_on, paid_account_ending, pending_change_count, pending_account_ending, pending_channel, pending_domain_age, phone, phone_unchanged_since; rows: bank accounts and change requests, each with verified');
+
+INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
+('list_customers', 1, 'name_contains', 'text', false, 'only customers whose name contains this text, ignoring case', 'Bergmann'),
+('list_customers', 2, 'limit', 'integer', false, 'at most this many customers, 1 to 1000 (default 100)', '20'),
+('customer_overdue', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_overdue', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('ar_aging', 1, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('ar_aging', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('customer_risk', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_risk', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('open_tickets', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('open_tickets', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('revenue', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a fiscal year FY2026 or a calendar year 2026', '2026-Q2'),
+('revenue', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('revenue_change', 1, 'period_from', 'period', true, 'the earlier period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q1'),
+('revenue_change', 2, 'period_to', 'period', true, 'the later period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q2'),
+('revenue_change', 3, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('top_customers', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a fiscal year FY2026 or a calendar year 2026', 'FY2025'),
+('top_customers', 2, 'limit', 'integer', false, 'how many customers, 1 to 100 (default 5)', '5'),
+('days_sales_outstanding', 1, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('days_sales_outstanding', 2, 'window_days', 'integer', false, 'days of sales in the denominator, 1 to 3660 (default: the dso_window_days setting, 90)', '90'),
+('invoice', 1, 'number', 'text', true, 'invoice number such as INV-2026-8812, its id, or erp://invoice/<id>', 'INV-2026-8812'),
+('invoice', 2, 'as_of', 'date', false, 'the day the balance is evaluated, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('open_purchase_orders', 1, 'supplier', 'text', false, 'only this supplier (name, supplier number, id or erp:// link)', 'Northwind Supply'),
+('stock_on_hand', 1, 'item', 'text', true, 'item name (or the start of each word of it), SKU, id or erp://item/<id>', NULL),
+('supplier_payment_facts', 1, 'supplier', 'text', true, 'supplier name (or the start of each word of it), supplier number, id or erp://supplier/<id>', 'Northwind Supply'),
+('supplier_payment_facts', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14');
+
+-- Every operation with its arguments (in call order), for building typed tool schemas.
+CREATE VIEW footnote.catalog AS
+SELECT o.name AS operation, o.title, o.description, o.returns,
+       coalesce((SELECT jsonb_agg(jsonb_build_object('name', a.name, 'type', a.type, 'required', a.required,
+                                                     'description', a.description, 'example', a.example)
+                                  ORDER BY a.position)
+                 FROM footnote.operation_arguments AS a WHERE a.operation = o.name), '[]') AS arguments,
+       ('footnote.' || o.name)::regproc::regprocedure::text AS signature
+FROM footnote.operations AS o;
+COMMENT ON VIEW footnote.catalog IS 'every catalog operation with its typed arguments and descriptions';
+
+-- Call a catalog operation by name with a JSON object of arguments: checks names and types, then calls it.
+CREATE FUNCTION footnote.call(operation text, arguments jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    op     footnote.operations;
+    a      footnote.operation_arguments;
+    k      text;
+    v      jsonb;
+    t      text;
+    vals   text[] := '{}';
+    parts  text[] := '{}';
+    result jsonb;
+BEGIN
+    SELECT * INTO op FROM footnote.operations AS o WHERE o.name = operation;
+    IF op.name IS NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'FN004',
+            MESSAGE = format('unknown operation %s; available: %s', coalesce(operation, 'NULL'),
+                             (SELECT string_agg(o.name, ', ' ORDER BY o.name) FROM footnote.operations AS o)),
+            DETAIL = jsonb_build_object('operation', left(operation, 200),
+                'available', (SELECT jsonb_agg(o.name ORDER BY o.name) FROM footnote.operations AS o))::text;
+    END IF;
+    arguments := coalesce(arguments, '{}');
+    IF jsonb_typeof(arguments) <> 'object' THEN
+        PERFORM footnote._invalid('arguments', 'must be a JSON object of argument names and values');
+    END IF;
+    FOR k IN SELECT jsonb_object_keys(arguments) LOOP
+        IF NOT EXISTS (SELECT FROM footnote.operation_arguments AS x WHERE x.operation = op.name AND x.name = k) THEN
+            PERFORM footnote._invalid(left(k, 100), format('is not an argument of %s; it takes %s', op.name,
+                coalesce((SELECT string_agg(x.name, ', ' ORDER BY x.position)
+                          FROM footnote.operation_arguments AS x WHERE x.operation = op.name), 'none')));
+        END IF;
+    END LOOP;
+    FOR a IN SELECT * FROM footnote.operation_arguments AS x WHERE x.operation = op.name ORDER BY x.position LOOP
+        v := arguments -> a.name;
+        IF v IS NULL OR jsonb_typeof(v) = 'null' THEN
+            IF a.required THEN
+                PERFORM footnote._invalid(a.name, 'is required');
+            END IF;
+            CONTINUE;
+        END IF;
+        t := v #>> '{}';
+        IF a.type IN ('text', 'period') THEN
+            IF jsonb_typeof(v) <> 'string' THEN
+                PERFORM footnote._invalid(a.name, format('must be a string, not %s', jsonb_typeof(v)), left(v::text, 200));
+            END IF;
+        ELSIF a.type = 'date' THEN
+            IF jsonb_typeof(v) <> 'string' OR t !~ '^\d{4}-\d{2}-\d{2}$' THEN
+                PERFORM footnote._invalid(a.name, 'must be a date written YYYY-MM-DD', left(v::text, 200));
+            END IF;
+            BEGIN
+                PERFORM t::date;
+            EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
+                PERFORM footnote._invalid(a.name, format('%s is not a valid date', t), t);
+            END;
+        ELSIF a.type = 'integer' THEN
+            IF jsonb_typeof(v) NOT IN ('number', 'string') OR t !~ '^\s*-?\d+\s*$' THEN
+                PERFORM footnote._invalid(a.name, 'must be a whole number', left(v::text, 200));
+            END IF;
+            IF length(btrim(t)) > 11 OR btrim(t)::numeric NOT BETWEEN -2147483648 AND 2147483647 THEN
+                PERFORM footnote._invalid(a.name, format('%s is out of range', left(btrim(t), 30)), left(t, 200));
+            END IF;
+        END IF;
+        vals := vals || t;
+        parts := parts || format('%I => $1[%s]::%s', a.name, cardinality(vals),
+                                 CASE a.type WHEN 'period' THEN 'text' ELSE a.type END);
+    END LOOP;
+    EXECUTE format('SELECT footnote.%I(%s)', op.name, array_to_string(parts, ', ')) INTO result USING vals;
+    RETURN result;
+END
+$$;
+
+-- ==== sql/90_grants.sql ===============================================
+
+-- footnote-pg: privileges. Nothing of ours is reachable by PUBLIC; each group gets exactly what it needs.
+
+REVOKE ALL ON ALL TABLES IN SCHEMA footnote FROM PUBLIC;
+REVOKE ALL ON ALL TABLES IN SCHEMA footnote_src FROM PUBLIC;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA footnote FROM PUBLIC;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA footnote_src FROM PUBLIC;
+REVOKE ALL ON TYPE footnote.entity, footnote.period FROM PUBLIC;
+
+-- footnote_service: the catalog operations and the entry point, nothing else.
+GRANT SELECT ON footnote.catalog TO footnote_service, footnote_auditor;
+GRANT EXECUTE ON FUNCTION
+    footnote.call(text, jsonb),
+    footnote.list_customers(text, integer),
+    footnote.customer_overdue(text, date),
+    footnote.ar_aging(date, text),
+    footnote.customer_risk(text, date),
+    footnote.open_tickets(text, date),
+    footnote.revenue(text, text),
+    footnote.revenue_change(text, text, text),
+    footnote.top_customers(text, integer),
+    footnote.days_sales_outstanding(date, integer),
+    footnote.invoice(text, date),
+    footnote.open_purchase_orders(text),
+    footnote.stock_on_hand(text),
+    footnote.supplier_payment_facts(text, date)
+TO footnote_service;
+
+-- Pure helpers anyone of ours may use to read results and settings.
+GRANT EXECUTE ON FUNCTION
+    footnote.result_values(jsonb),
+    footnote.result_evidence(jsonb),
+    footnote.canonical_json(jsonb),
+    footnote.sha256_hex(text)
+TO footnote_service, footnote_auditor;
+
+-- footnote_auditor: reads the call log, the settings, the queries and the catalog.
+GRANT SELECT ON footnote.call_log, footnote.settings, footnote.queries, footnote.operations,
+                footnote.operation_arguments TO footnote_auditor;
+
+RESET ROLE;
+

@@ -1,0 +1,268 @@
+-- footnote-pg: argument validation and entity resolution.
+--
+-- Every catalog operation validates each argument here before it reads any
+-- data, and resolves names to records before querying: an unknown name is an
+-- error (FN002) listing the closest real names, a name that fits several
+-- records is an error (FN003) listing them. Nothing is guessed.
+
+-- A resolved entity.
+CREATE TYPE footnote.entity AS (id bigint, name text, uri text);
+
+-- A resolved period: [starts, ends) and the label answers show.
+CREATE TYPE footnote.period AS (label text, kind text, starts date, ends date);
+
+-- A required or optional text argument: not empty, at most max_len characters, no control characters.
+CREATE FUNCTION footnote._text_arg(argument text, value text, required boolean, max_len integer DEFAULT 200)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL THEN
+        IF required THEN
+            PERFORM footnote._invalid(argument, 'is required');
+        END IF;
+        RETURN NULL;
+    END IF;
+    IF length(value) > max_len THEN
+        PERFORM footnote._invalid(argument,
+            format('is too long (%s characters; at most %s)', length(value), max_len), value);
+    END IF;
+    IF value ~ '[\x01-\x1f\x7f]' THEN
+        PERFORM footnote._invalid(argument, 'contains control characters', value);
+    END IF;
+    IF btrim(value) = '' THEN
+        PERFORM footnote._invalid(argument, 'must not be empty', value);
+    END IF;
+    RETURN btrim(value);
+END
+$$;
+
+-- A date argument within 1900-01-01 .. 2199-12-31; NULL means the as_of setting, or today.
+CREATE FUNCTION footnote._date_arg(argument text, value date)
+RETURNS date
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL THEN
+        RETURN coalesce(footnote.setting('as_of')::date, current_date);
+    END IF;
+    IF value < date '1900-01-01' OR value > date '2199-12-31' THEN
+        PERFORM footnote._invalid(argument,
+            format('%s is outside the supported range 1900-01-01 to 2199-12-31', value), value::text);
+    END IF;
+    RETURN value;
+END
+$$;
+
+-- An integer argument within [min_value, max_value]; NULL means default_value.
+CREATE FUNCTION footnote._int_arg(argument text, value integer, min_value integer, max_value integer, default_value integer)
+RETURNS integer
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL THEN
+        RETURN default_value;
+    END IF;
+    IF value < min_value OR value > max_value THEN
+        PERFORM footnote._invalid(argument,
+            format('%s is out of range (%s to %s)', value, min_value, max_value), value::text);
+    END IF;
+    RETURN value;
+END
+$$;
+
+-- A period within the supported range 1900 to 2199, or FN001.
+CREATE FUNCTION footnote._period_range(argument text, value text, p footnote.period)
+RETURNS footnote.period
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF p.starts < date '1900-01-01' OR p.ends > date '2200-01-01' THEN
+        PERFORM footnote._invalid(argument, format('%s is outside the supported range 1900 to 2199', value), value);
+    END IF;
+    RETURN p;
+END
+$$;
+
+-- A period argument: 2026-07 (month), 2026-Q2 or Q2 2026 (calendar quarter), FY2026 (fiscal year), 2026 (calendar year).
+CREATE FUNCTION footnote._period_arg(argument text, value text)
+RETURNS footnote.period
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v   text := upper(regexp_replace(footnote._text_arg(argument, value, true, 40), '\s+', ' ', 'g'));
+    m   text[];
+    y   integer;
+    fsm integer := coalesce(footnote.setting('fiscal_year_start_month')::integer, 1);
+    p   footnote.period;
+BEGIN
+    y := substring(v FROM '(\d{4})')::integer;
+    IF y NOT BETWEEN 1900 AND 2199 THEN
+        PERFORM footnote._invalid(argument, format('%s is outside the supported range 1900 to 2199', value), value);
+    END IF;
+    m := regexp_match(v, '^(\d{4})-(\d{2})$');
+    IF m IS NOT NULL THEN
+        IF m[2]::integer NOT BETWEEN 1 AND 12 THEN
+            PERFORM footnote._invalid(argument, format('%s has no month %s', value, m[2]), value);
+        END IF;
+        p.kind := 'month';
+        p.starts := make_date(m[1]::integer, m[2]::integer, 1);
+        p.ends := (p.starts + interval '1 month')::date;
+        p.label := to_char(p.starts, 'FMMonth YYYY');
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := coalesce(regexp_match(v, '^(\d{4})-?Q([1-4])$'),
+                  (SELECT ARRAY[x[2], x[1]] FROM regexp_match(v, '^Q([1-4]) (\d{4})$') AS x WHERE x IS NOT NULL));
+    IF m IS NOT NULL THEN
+        p.kind := 'quarter';
+        p.starts := make_date(m[1]::integer, (m[2]::integer - 1) * 3 + 1, 1);
+        p.ends := (p.starts + interval '3 months')::date;
+        p.label := format('Q%s %s', m[2], m[1]);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := regexp_match(v, '^FY ?(\d{4})$');
+    IF m IS NOT NULL THEN
+        y := m[1]::integer;
+        p.kind := 'fiscal_year';
+        p.starts := make_date(CASE WHEN fsm = 1 THEN y ELSE y - 1 END, fsm, 1);
+        p.ends := (p.starts + interval '1 year')::date;
+        p.label := format('FY%s', y);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := regexp_match(v, '^(\d{4})$');
+    IF m IS NOT NULL THEN
+        p.kind := 'year';
+        p.starts := make_date(m[1]::integer, 1, 1);
+        p.ends := (p.starts + interval '1 year')::date;
+        p.label := m[1];
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    PERFORM footnote._invalid(argument,
+        format('%s is not a period; use 2026-07, 2026-Q2, FY2026 or 2026', value), value);
+    RETURN NULL;
+END
+$$;
+
+-- Lower case, accents folded, punctuation to spaces: the form names are compared in.
+CREATE FUNCTION footnote._fold(s text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT btrim(regexp_replace(regexp_replace(
+        translate(replace(replace(replace(replace(lower(s), 'ß', 'ss'), 'æ', 'ae'), 'œ', 'oe'), 'ø', 'o'),
+                  'äöüáàâãåāçčćđéèêëēěíìîïłñńňóòôõōřšśşťúùûůūýÿžźż',
+                  'aouaaaaaacccdeeeeeeiiiilnnnooooorsssttuuuuuyyzzz'),
+        '[^a-z0-9]+', ' ', 'g'), '\s+', ' ', 'g'))
+$$;
+
+-- The folded name without legal-form words (GmbH, AG, Ltd, ...), for matching what people type.
+CREATE FUNCTION footnote._core_name(s text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(string_agg(w, ' ' ORDER BY n), '')
+    FROM regexp_split_to_table(footnote._fold(s), ' ') WITH ORDINALITY AS t(w, n)
+    WHERE w <> '' AND w NOT IN ('gmbh', 'ag', 'kg', 'se', 'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv',
+                                'ab', 'as', 'asa', 'oy', 'oyj', 'ltd', 'plc', 'llc', 'inc', 'corp', 'co',
+                                'kft', 'sro', 'sp', 'z', 'o', 'doo', 'aps', 'the')
+$$;
+
+-- Trigram similarity of two strings in [0, 1] (plain SQL, no extension needed).
+CREATE FUNCTION footnote._similarity(a text, b text)
+RETURNS numeric
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH x AS (SELECT DISTINCT substr(s, g, 3) AS t
+               FROM (SELECT '  ' || a || ' ' AS s) AS p, generate_series(1, length(a) + 1) AS g),
+         y AS (SELECT DISTINCT substr(s, g, 3) AS t
+               FROM (SELECT '  ' || b || ' ' AS s) AS p, generate_series(1, length(b) + 1) AS g)
+    SELECT CASE WHEN count(*) = 0 THEN 0
+                ELSE round(count(*) FILTER (WHERE x.t IS NOT NULL AND y.t IS NOT NULL)::numeric / count(*), 4) END
+    FROM x FULL JOIN y ON x.t = y.t
+$$;
+
+-- Names the resolver knows: customers, suppliers and items, with the code people also use.
+CREATE VIEW footnote._entity_names AS
+    SELECT 'customer'::text AS entity, c.id, c.name, c.customer_number AS code, c.uri FROM footnote_src.customers AS c
+    UNION ALL
+    SELECT 'supplier', s.id, s.name, s.supplier_number, s.uri FROM footnote_src.suppliers AS s
+    UNION ALL
+    SELECT 'item', i.id, i.name, i.sku, i.uri FROM footnote_src.items AS i;
+
+-- Resolve a name, code, id or erp:// link to exactly one entity, or raise FN002 / FN003.
+CREATE FUNCTION footnote._resolve(entity text, argument text, value text)
+RETURNS footnote.entity
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v      text := footnote._text_arg(argument, value, true);
+    folded text := footnote._fold(v);
+    core   text := footnote._core_name(v);
+    hits   footnote.entity[];
+    alts   jsonb;
+BEGIN
+    -- 1. id, or its deep link
+    IF v ~ '^\d{1,18}$' OR v ~ ('^erp://' || entity || '/\d{1,18}$') THEN
+        SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.id) INTO hits
+        FROM footnote._entity_names AS e
+        WHERE e.entity = $1 AND e.id = substring(v FROM '(\d+)$')::bigint;
+    END IF;
+    -- 2. exact name or code, ignoring case and accents
+    IF hits IS NULL THEN
+        SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.name, e.id) INTO hits
+        FROM footnote._entity_names AS e
+        WHERE e.entity = $1 AND (footnote._fold(e.name) = folded OR lower(e.code) = lower(v));
+    END IF;
+    -- 3. the name without its legal form
+    IF hits IS NULL AND core <> '' THEN
+        SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.name, e.id) INTO hits
+        FROM footnote._entity_names AS e
+        WHERE e.entity = $1 AND footnote._core_name(e.name) = core;
+    END IF;
+    -- 4. every word typed starts a word of the name ("Bergmann", "bergmann log")
+    IF hits IS NULL AND core <> '' THEN
+        SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.name, e.id) INTO hits
+        FROM footnote._entity_names AS e
+        WHERE e.entity = $1
+          AND NOT EXISTS (
+              SELECT FROM regexp_split_to_table(core, ' ') AS q(w)
+              WHERE NOT (' ' || footnote._fold(e.name)) LIKE ('% ' || q.w || '%'));
+    END IF;
+
+    IF cardinality(hits) = 1 THEN
+        RETURN hits[1];
+    ELSIF cardinality(hits) > 1 THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'FN003',
+            MESSAGE = format('%s "%s" is ambiguous: it matches %s', argument, v,
+                             (SELECT string_agg(h.name, ', ' ORDER BY ord) FROM unnest(hits) WITH ORDINALITY AS h(id, name, uri, ord))),
+            DETAIL = jsonb_build_object(
+                'argument', argument, 'entity', entity, 'value', v,
+                'candidates', (SELECT jsonb_agg(jsonb_build_object('id', h.id::text, 'name', h.name, 'uri', h.uri) ORDER BY ord)
+                               FROM unnest(hits) WITH ORDINALITY AS h(id, name, uri, ord)))::text;
+    END IF;
+
+    SELECT jsonb_agg(jsonb_build_object('id', a.id::text, 'name', a.name, 'uri', a.uri) ORDER BY a.sim DESC, a.name, a.id)
+    INTO alts
+    FROM (SELECT e.id, e.name, e.uri, footnote._similarity(folded, footnote._fold(e.name)) AS sim
+          FROM footnote._entity_names AS e
+          WHERE e.entity = $1
+          ORDER BY sim DESC, e.name, e.id
+          LIMIT 5) AS a;
+    RAISE EXCEPTION USING
+        ERRCODE = 'FN002',
+        MESSAGE = format('unknown %s "%s"%s', entity, v,
+                         coalesce('; closest: ' || (SELECT string_agg(x->>'name', ', ') FROM jsonb_array_elements(alts) AS x), '')),
+        DETAIL = jsonb_build_object('argument', argument, 'entity', entity, 'value', v,
+                                    'alternatives', coalesce(alts, '[]'::jsonb))::text;
+END
+$$;

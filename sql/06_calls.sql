@@ -1,0 +1,170 @@
+-- footnote-pg: the call log and the result document.
+--
+-- Every successful catalog call appends one row here before it returns. The
+-- gate later checks claims against these rows, never against what a caller
+-- says a call returned. Only footnote_owner writes it (through the catalog
+-- functions); footnote_auditor reads it.
+
+CREATE TABLE footnote.call_log (
+    call_id      uuid PRIMARY KEY,
+    called_at    timestamptz NOT NULL,
+    db_role      text NOT NULL,
+    backend_pid  integer NOT NULL,
+    actor_id     text,
+    actor_role   text,
+    operation    text NOT NULL,
+    arguments    jsonb NOT NULL,
+    evidence_ids text[] NOT NULL,
+    result       jsonb NOT NULL,
+    result_hash  text NOT NULL CHECK (result_hash ~ '^[0-9a-f]{64}$'),
+    duration_ms  numeric NOT NULL
+);
+CREATE INDEX call_log_called_at_idx ON footnote.call_log (called_at);
+COMMENT ON TABLE footnote.call_log IS 'one row per catalog call: who called what with which arguments, and exactly what it returned';
+
+-- The call log is append-only for every role: UPDATE, DELETE and TRUNCATE raise FN101.
+CREATE FUNCTION footnote._append_only()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE EXCEPTION USING
+        ERRCODE = 'FN101',
+        MESSAGE = format('%s.%s is append-only: %s is not allowed', TG_TABLE_SCHEMA, TG_TABLE_NAME, TG_OP);
+END
+$$;
+
+CREATE TRIGGER call_log_append_only BEFORE UPDATE OR DELETE ON footnote.call_log
+    FOR EACH ROW EXECUTE FUNCTION footnote._append_only();
+CREATE TRIGGER call_log_no_truncate BEFORE TRUNCATE ON footnote.call_log
+    FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
+
+-- The application actor of this session: footnote.actor and footnote.actor_role, checked.
+CREATE FUNCTION footnote._actor()
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    a text := nullif(btrim(coalesce(current_setting('footnote.actor', true), '')), '');
+    r text := nullif(btrim(coalesce(current_setting('footnote.actor_role', true), '')), '');
+BEGIN
+    IF length(a) > 100 OR a ~ '[\x01-\x1f\x7f]' THEN
+        PERFORM footnote._invalid('footnote.actor', 'must be at most 100 printable characters', a);
+    END IF;
+    IF length(r) > 100 OR r ~ '[\x01-\x1f\x7f]' THEN
+        PERFORM footnote._invalid('footnote.actor_role', 'must be at most 100 printable characters', r);
+    END IF;
+    RETURN jsonb_build_object('id', a, 'role', r);
+END
+$$;
+
+-- One figure of a result: raw value (as text), formatted text, kind and the evidence ids behind it.
+CREATE FUNCTION footnote._value(kind text, raw text, evidence text[], extra jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object('kind', kind, 'raw', raw, 'text', footnote.format(kind, raw),
+                              'evidence', to_jsonb(coalesce(evidence, '{}'::text[]))) || coalesce(extra, '{}')
+$$;
+
+-- One evidence row: id "type:record_id", type, record id, deep link and the field values that stand alone.
+CREATE FUNCTION footnote._evidence(type text, record_id bigint, uri text, fields jsonb, verified boolean DEFAULT true)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object('id', type || ':' || record_id, 'type', type, 'record_id', record_id::text,
+                              'uri', uri, 'verified', verified, 'fields', fields)
+$$;
+
+-- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; append to the call log; return the document.
+CREATE FUNCTION footnote._finish(operation text, arguments jsonb, started timestamptz, body jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    call_id  uuid := gen_random_uuid();
+    actor    jsonb := footnote._actor();
+    ev       jsonb := coalesce(body->'evidence', '[]');
+    ev_ids   text[];
+    lim      integer := coalesce(footnote.setting('max_evidence_rows')::integer, 10000);
+    doc      jsonb;
+    now_ts   timestamptz := clock_timestamp();
+    ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
+BEGIN
+    IF jsonb_array_length(ev) > lim THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'FN005',
+            MESSAGE = format('%s would cite %s evidence rows, more than max_evidence_rows (%s); narrow the arguments',
+                             operation, jsonb_array_length(ev), lim),
+            DETAIL = jsonb_build_object('operation', operation, 'evidence_rows', jsonb_array_length(ev),
+                                        'max_evidence_rows', lim)::text;
+    END IF;
+    SELECT coalesce(array_agg(e->>'id' ORDER BY n), '{}') INTO ev_ids
+    FROM jsonb_array_elements(ev) WITH ORDINALITY AS x(e, n);
+
+    doc := jsonb_build_object(
+        'operation', operation,
+        'call_id', call_id::text,
+        'called_at', to_char(started AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+        'arguments', arguments,
+        'actor', actor,
+        'locale', footnote.setting('locale'),
+        'values', '{}'::jsonb,
+        'rows', '[]'::jsonb,
+        'evidence', '[]'::jsonb,
+        'empty_reason', NULL,
+        'duration_ms', ms::text) || body;
+
+    INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, actor_id, actor_role, operation,
+                                   arguments, evidence_ids, result, result_hash, duration_ms)
+    VALUES (call_id, started, session_user, pg_backend_pid(), actor->>'id', actor->>'role', operation,
+            arguments, ev_ids, doc, footnote.sha256_hex(footnote.canonical_json(doc)), ms);
+    RETURN doc;
+END
+$$;
+
+-- psql form of a result: one row per figure (top-level values, then each row's values).
+CREATE FUNCTION footnote.result_values(result jsonb)
+RETURNS TABLE (name text, text text, raw text, kind text, evidence text[])
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT v.key, v.value->>'text', v.value->>'raw', v.value->>'kind',
+           ARRAY(SELECT jsonb_array_elements_text(v.value->'evidence'))
+    FROM jsonb_each(result->'values') AS v
+    UNION ALL
+    SELECT format('rows[%s].%s', r.n, v.key), v.value->>'text', v.value->>'raw', v.value->>'kind',
+           ARRAY(SELECT jsonb_array_elements_text(v.value->'evidence'))
+    FROM jsonb_array_elements(result->'rows') WITH ORDINALITY AS r(row, n), jsonb_each(r.row) AS v
+$$;
+
+-- psql form of a result's evidence: one row per record cited.
+CREATE FUNCTION footnote.result_evidence(result jsonb)
+RETURNS TABLE (id text, type text, record_id text, uri text, verified boolean, fields jsonb)
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT e->>'id', e->>'type', e->>'record_id', e->>'uri', (e->>'verified')::boolean, e->'fields'
+    FROM jsonb_array_elements(result->'evidence') WITH ORDINALITY AS x(e, n)
+    ORDER BY x.n
+$$;
+
+-- Evidence from a query row (as jsonb): the listed fields, numbers written as strings.
+CREATE FUNCTION footnote._row_evidence(type text, id_key text, r jsonb, fields text[], verified boolean DEFAULT true)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._evidence(type, (r->>id_key)::bigint, r->>'uri',
+        (SELECT coalesce(jsonb_object_agg(f.name,
+                    CASE jsonb_typeof(r->f.name) WHEN 'number' THEN to_jsonb(r->>f.name) ELSE r->f.name END
+                    ORDER BY f.n), '{}'::jsonb)
+         FROM unnest(fields) WITH ORDINALITY AS f(name, n)
+         WHERE r ? f.name),
+        verified)
+$$;

@@ -1,0 +1,243 @@
+-- footnote-pg: catalog operations about customers.
+--
+-- Each operation validates its arguments, resolves the customer, runs named
+-- queries from footnote.queries, and returns one result document through
+-- footnote._finish, which appends it to the call log. SECURITY DEFINER, owned
+-- by footnote_owner, search_path pinned; EXECUTE is granted in 90_grants.sql.
+
+-- Evidence row of one customer, and the query that fetched it.
+CREATE FUNCTION footnote._customer_evidence(customer_id bigint, OUT evidence jsonb, OUT facts jsonb, OUT query jsonb)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    EXECUTE format('SELECT to_jsonb(c) FROM (%s) AS c', footnote._query('customer')) INTO facts USING customer_id;
+    evidence := footnote._row_evidence('customer', 'id', facts,
+        ARRAY['name', 'customer_number', 'country', 'city', 'payment_terms_days', 'account_owner', 'credit_limit']);
+    query := footnote._query_ref('customer', jsonb_build_array(customer_id));
+END
+$$;
+
+-- Customers by name (optionally those whose name contains name_contains), at most limit.
+CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    filter  text := footnote._text_arg('name_contains', name_contains, false);
+    lim     integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
+    r       record;
+    j       jsonb;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    matching bigint := 0;
+BEGIN
+    FOR r IN EXECUTE footnote._query('customers') USING filter, lim LOOP
+        j := to_jsonb(r);
+        ids := ids || ('customer:' || r.id);
+        ev := ev || footnote._row_evidence('customer', 'id', j,
+            ARRAY['name', 'customer_number', 'country', 'city', 'payment_terms_days', 'account_owner']);
+        rws := rws || jsonb_build_object(
+            'name', footnote._value('text', r.name, ARRAY['customer:' || r.id]),
+            'customer_number', footnote._value('text', r.customer_number, ARRAY['customer:' || r.id]),
+            'payment_terms', footnote._value('days', r.payment_terms_days::text, ARRAY['customer:' || r.id]),
+            'account_owner', footnote._value('text', r.account_owner, ARRAY['customer:' || r.id]));
+        matching := r.matching;
+    END LOOP;
+    RETURN footnote._finish('list_customers',
+        jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
+            'values', jsonb_build_object(
+                'listed', footnote._value('count', cardinality(ids)::text, ids),
+                'matching', footnote._value('count', matching::text, ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_customers' END,
+            'queries', jsonb_build_array(footnote._query_ref('customers', jsonb_build_array(filter, lim)))));
+END
+$$;
+
+-- Overdue invoices of one customer as of a date: total outstanding, count, oldest days past due, one row per invoice.
+CREATE FUNCTION footnote.customer_overdue(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity := footnote._resolve('customer', 'customer', customer);
+    cust    record;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    total   numeric := 0.00;
+    n       bigint := 0;
+    oldest  integer;
+    oldest_id text;
+    vals    jsonb;
+BEGIN
+    SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    ev := ev || cust.evidence;
+    FOR r IN EXECUTE footnote._query('overdue_invoices') USING c.id, d LOOP
+        ids := ids || ('invoice:' || r.invoice_id);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
+        rws := rws || jsonb_build_object(
+            'number', footnote._value('text', r.number, ARRAY['invoice:' || r.invoice_id]),
+            'due_date', footnote._value('date', r.due_date::text, ARRAY['invoice:' || r.invoice_id]),
+            'outstanding', footnote._value('amount', r.outstanding::text, ARRAY['invoice:' || r.invoice_id]),
+            'days_past_due', footnote._value('days', r.days_past_due::text, ARRAY['invoice:' || r.invoice_id]));
+        total := r.total_outstanding;
+        n := r.invoice_count;
+        IF oldest IS NULL THEN
+            oldest := r.oldest_days_past_due;
+            oldest_id := 'invoice:' || r.invoice_id;
+        END IF;
+    END LOOP;
+    vals := jsonb_build_object(
+        'customer', footnote._value('text', c.name, ARRAY['customer:' || c.id]),
+        'as_of', footnote._value('date', d::text, '{}'),
+        'overdue_total', footnote._value('amount', total::text, ids),
+        'invoice_count', footnote._value('count', n::text, ids));
+    IF n > 0 THEN
+        vals := vals || jsonb_build_object('oldest_days_past_due', footnote._value('days', oldest::text, ARRAY[oldest_id]));
+    END IF;
+    RETURN footnote._finish('customer_overdue',
+        jsonb_build_object('customer', customer, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('customer', c.uri, 'as_of', d),
+            'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_overdue_invoices' END,
+            'queries', jsonb_build_array(cust.query,
+                                         footnote._query_ref('overdue_invoices', jsonb_build_array(c.id, d)))));
+END
+$$;
+
+-- Open support tickets of one customer as of a date, most severe first, with counts.
+CREATE FUNCTION footnote.open_tickets(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity := footnote._resolve('customer', 'customer', customer);
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    high_ids text[] := '{}';
+    n       bigint := 0;
+BEGIN
+    FOR r IN EXECUTE footnote._query('open_tickets') USING c.id, d LOOP
+        ids := ids || ('ticket:' || r.id);
+        IF r.severity IN ('high', 'critical') THEN
+            high_ids := high_ids || ('ticket:' || r.id);
+        END IF;
+        ev := ev || footnote._row_evidence('ticket', 'id', to_jsonb(r),
+            ARRAY['subject', 'severity', 'status', 'opened_on', 'age_days']);
+        rws := rws || jsonb_build_object(
+            'subject', footnote._value('text', r.subject, ARRAY['ticket:' || r.id]),
+            'severity', footnote._value('text', r.severity, ARRAY['ticket:' || r.id]),
+            'opened_on', footnote._value('date', r.opened_on::text, ARRAY['ticket:' || r.id]),
+            'age', footnote._value('days', r.age_days::text, ARRAY['ticket:' || r.id]));
+        n := r.open_count;
+    END LOOP;
+    RETURN footnote._finish('open_tickets',
+        jsonb_build_object('customer', customer, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('customer', c.uri, 'as_of', d),
+            'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
+            'values', jsonb_build_object(
+                'customer', footnote._value('text', c.name, '{}'),
+                'as_of', footnote._value('date', d::text, '{}'),
+                'open_count', footnote._value('count', n::text, ids),
+                'high_severity_count', footnote._value('count', cardinality(high_ids)::text, high_ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_open_tickets' END,
+            'queries', jsonb_build_array(footnote._query_ref('open_tickets', jsonb_build_array(c.id, d)))));
+END
+$$;
+
+-- The facts behind a customer's risk as of a date: overdue balance, open tickets and their severity, payment terms, account owner.
+CREATE FUNCTION footnote.customer_risk(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity := footnote._resolve('customer', 'customer', customer);
+    cust    record;
+    r       record;
+    ev      jsonb[] := '{}';
+    inv_ids text[] := '{}';
+    tk_ids  text[] := '{}';
+    high_ids text[] := '{}';
+    total   numeric := 0.00;
+    n_inv   bigint := 0;
+    n_tk    bigint := 0;
+    oldest  integer;
+    oldest_id text;
+    cid     text;
+    vals    jsonb;
+BEGIN
+    SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    cid := 'customer:' || c.id;
+    ev := ev || cust.evidence;
+    FOR r IN EXECUTE footnote._query('overdue_invoices') USING c.id, d LOOP
+        inv_ids := inv_ids || ('invoice:' || r.invoice_id);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
+        total := r.total_outstanding;
+        n_inv := r.invoice_count;
+        IF oldest IS NULL THEN
+            oldest := r.oldest_days_past_due;
+            oldest_id := 'invoice:' || r.invoice_id;
+        END IF;
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('open_tickets') USING c.id, d LOOP
+        tk_ids := tk_ids || ('ticket:' || r.id);
+        IF r.severity IN ('high', 'critical') THEN
+            high_ids := high_ids || ('ticket:' || r.id);
+        END IF;
+        ev := ev || footnote._row_evidence('ticket', 'id', to_jsonb(r),
+            ARRAY['subject', 'severity', 'status', 'opened_on', 'age_days']);
+        n_tk := r.open_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'customer', footnote._value('text', c.name, ARRAY[cid]),
+        'as_of', footnote._value('date', d::text, '{}'),
+        'overdue_total', footnote._value('amount', total::text, inv_ids),
+        'overdue_invoice_count', footnote._value('count', n_inv::text, inv_ids),
+        'open_ticket_count', footnote._value('count', n_tk::text, tk_ids),
+        'high_severity_ticket_count', footnote._value('count', cardinality(high_ids)::text, high_ids),
+        'payment_terms', footnote._value('days', cust.facts->>'payment_terms_days', ARRAY[cid]),
+        'account_owner', footnote._value('text', cust.facts->>'account_owner', ARRAY[cid]));
+    IF n_inv > 0 THEN
+        vals := vals || jsonb_build_object('oldest_days_past_due', footnote._value('days', oldest::text, ARRAY[oldest_id]));
+    END IF;
+    RETURN footnote._finish('customer_risk',
+        jsonb_build_object('customer', customer, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('customer', c.uri, 'as_of', d),
+            'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
+            'values', vals,
+            'evidence', to_jsonb(ev),
+            'queries', jsonb_build_array(cust.query,
+                footnote._query_ref('overdue_invoices', jsonb_build_array(c.id, d)),
+                footnote._query_ref('open_tickets', jsonb_build_array(c.id, d)))));
+END
+$$;

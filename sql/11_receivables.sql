@@ -1,0 +1,207 @@
+-- footnote-pg: catalog operations about receivables: aging, days sales outstanding, one invoice.
+
+-- Accounts-receivable aging as of a date (all customers, or one): current, 1-30, 31-60, 61-90 and over 90 days past due.
+CREATE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    b_ids   jsonb := '{}';
+    b_total jsonb := '{}';
+    b_count jsonb := '{}';
+    b       text;
+    total   numeric := 0.00;
+    n       bigint := 0;
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, c.id LOOP
+        ids := ids || ('invoice:' || r.invoice_id);
+        b_ids := jsonb_set(b_ids, ARRAY[r.bucket], coalesce(b_ids->r.bucket, '[]') || to_jsonb('invoice:' || r.invoice_id));
+        b_total := b_total || jsonb_build_object(r.bucket, r.bucket_total::text);
+        b_count := b_count || jsonb_build_object(r.bucket, r.bucket_count::text);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid', 'credited',
+                  'outstanding', 'days_past_due', 'bucket']);
+        total := r.total_outstanding;
+        n := r.invoice_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'total_outstanding', footnote._value('amount', total::text, ids),
+        'invoice_count', footnote._value('count', n::text, ids));
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    FOREACH b IN ARRAY ARRAY['current', '1-30', '31-60', '61-90', 'over_90'] LOOP
+        rws := rws || jsonb_build_object(
+            'bucket', footnote._value('text', CASE b WHEN 'current' THEN 'current' WHEN 'over_90' THEN 'over 90 days'
+                                                     ELSE b || ' days' END, '{}'),
+            'outstanding', footnote._value('amount', coalesce(b_total->>b, '0.00'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))),
+            'invoice_count', footnote._value('count', coalesce(b_count->>b, '0'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))));
+    END LOOP;
+    RETURN footnote._finish('ar_aging',
+        jsonb_build_object('as_of', as_of, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('as_of', d, 'customer', c.uri),
+            'subject', CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer',
+                jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)) END,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
+            'queries', jsonb_build_array(footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)))));
+END
+$$;
+
+-- Days sales outstanding as of a date: receivables / gross sales of the window * window days.
+CREATE FUNCTION footnote.days_sales_outstanding(as_of date DEFAULT NULL, window_days integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    w       integer := footnote._int_arg('window_days', window_days, 1, 3660,
+                                         coalesce(footnote.setting('dso_window_days')::integer, 90));
+    r       record;
+    ev      jsonb[] := '{}';
+    ar_ids  text[] := '{}';
+    s_ids   text[] := '{}';
+    ar      numeric := 0.00;
+    sales   numeric := 0.00;
+    dso     numeric;
+    vals    jsonb;
+BEGIN
+    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, NULL::bigint LOOP
+        ar_ids := ar_ids || ('invoice:' || r.invoice_id);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding']);
+        ar := r.total_outstanding;
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('sales_in_window') USING d, w LOOP
+        s_ids := s_ids || ('invoice:' || r.id);
+        IF NOT ('invoice:' || r.id) = ANY (ar_ids) THEN
+            ev := ev || footnote._row_evidence('invoice', 'id', to_jsonb(r),
+                ARRAY['number', 'customer_id', 'issue_date', 'gross']);
+        END IF;
+        sales := r.gross_sales;
+    END LOOP;
+    EXECUTE footnote._query('dso') INTO dso USING ar, sales, w;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'window', footnote._value('days', w::text, '{}'),
+        'receivables', footnote._value('amount', ar::text, ar_ids),
+        'gross_sales', footnote._value('amount', sales::text, s_ids));
+    IF dso IS NOT NULL THEN
+        vals := vals || jsonb_build_object('dso', footnote._value('days', dso::text, ar_ids || s_ids));
+    END IF;
+    RETURN footnote._finish('days_sales_outstanding',
+        jsonb_build_object('as_of', as_of, 'window_days', window_days), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('as_of', d, 'window_days', w),
+            'formula', 'DSO = receivables outstanding as of the date / gross sales invoiced in the window ending that day * days in the window',
+            'values', vals,
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN dso IS NULL THEN 'no_sales_in_window' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('open_invoices_aged', jsonb_build_array(d, NULL)),
+                footnote._query_ref('sales_in_window', jsonb_build_array(d, w)),
+                footnote._query_ref('dso', jsonb_build_array(ar::text, sales::text, w)))));
+END
+$$;
+
+-- One invoice by number (INV-2026-8812), id or deep link, with its balance as of a date and what settled it.
+CREATE FUNCTION footnote.invoice(number text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    v       text := footnote._text_arg('number', number, true, 60);
+    d       date := footnote._date_arg('as_of', as_of);
+    wanted_id bigint := CASE WHEN v ~ '^(erp://invoice/)?\d{1,18}$' THEN substring(v FROM '(\d+)$')::bigint END;
+    inv     record;
+    bal     record;
+    r       record;
+    iid     text;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    alts    jsonb;
+    vals    jsonb;
+BEGIN
+    EXECUTE footnote._query('invoice_by_number') INTO inv USING v, wanted_id;
+    IF inv.id IS NULL THEN
+        EXECUTE format('SELECT jsonb_agg(jsonb_build_object(''id'', n.id::text, ''name'', n.number, ''uri'', n.uri)) FROM (%s) AS n',
+                       footnote._query('nearest_invoices'))
+            INTO alts USING coalesce(wanted_id, substring(v FROM '(\d{1,18})\D*$')::bigint, 0);
+        RAISE EXCEPTION USING
+            ERRCODE = 'FN002',
+            MESSAGE = format('unknown invoice "%s"%s', v,
+                coalesce('; closest: ' || (SELECT string_agg(x->>'name', ', ') FROM jsonb_array_elements(alts) AS x), '')),
+            DETAIL = jsonb_build_object('argument', 'number', 'entity', 'invoice', 'value', v,
+                                        'alternatives', coalesce(alts, '[]'::jsonb))::text;
+    END IF;
+    iid := 'invoice:' || inv.id;
+    EXECUTE footnote._query('invoice_balance') INTO bal USING inv.id, d;
+    ev := ev || footnote._row_evidence('invoice', 'id',
+        to_jsonb(inv) || jsonb_build_object('paid', bal.paid, 'credited', bal.credited,
+                                            'outstanding', bal.outstanding, 'days_past_due', bal.days_past_due),
+        ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'net', 'tax', 'gross',
+              'paid', 'credited', 'outstanding', 'days_past_due']);
+    FOR r IN EXECUTE footnote._query('invoice_settlements') USING inv.id, d LOOP
+        ev := ev || footnote._row_evidence(r.type, 'id', to_jsonb(r), ARRAY['on_date', 'amount', 'detail']);
+        rws := rws || jsonb_build_object(
+            'type', footnote._value('text', replace(r.type, '_', ' '), ARRAY[r.type || ':' || r.id]),
+            'date', footnote._value('date', r.on_date::text, ARRAY[r.type || ':' || r.id]),
+            'amount', footnote._value('amount', r.amount::text, ARRAY[r.type || ':' || r.id]));
+    END LOOP;
+    vals := jsonb_build_object(
+        'number', footnote._value('text', inv.number, ARRAY[iid]),
+        'customer', footnote._value('text', inv.customer_name, ARRAY[iid]),
+        'as_of', footnote._value('date', d::text, '{}'),
+        'issue_date', footnote._value('date', inv.issue_date::text, ARRAY[iid]),
+        'due_date', footnote._value('date', inv.due_date::text, ARRAY[iid]),
+        'net', footnote._value('amount', inv.net::text, ARRAY[iid]),
+        'tax', footnote._value('amount', inv.tax::text, ARRAY[iid]),
+        'gross', footnote._value('amount', inv.gross::text, ARRAY[iid]));
+    IF bal.invoice_id IS NOT NULL THEN
+        vals := vals || jsonb_build_object(
+            'paid', footnote._value('amount', bal.paid::text, ARRAY[iid]),
+            'credited', footnote._value('amount', bal.credited::text, ARRAY[iid]),
+            'outstanding', footnote._value('amount', bal.outstanding::text, ARRAY[iid]));
+        IF bal.outstanding > 0 AND bal.days_past_due > 0 THEN
+            vals := vals || jsonb_build_object('days_past_due', footnote._value('days', bal.days_past_due::text, ARRAY[iid]));
+        END IF;
+    END IF;
+    RETURN footnote._finish('invoice',
+        jsonb_build_object('number', number, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('number', inv.number, 'as_of', d),
+            'subject', jsonb_build_object('invoice', jsonb_build_object('id', inv.id::text, 'name', inv.number, 'uri', inv.uri),
+                                          'customer', jsonb_build_object('id', inv.customer_id::text, 'name', inv.customer_name,
+                                                                         'uri', inv.customer_uri)),
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN bal.invoice_id IS NULL THEN 'not_issued_as_of' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('invoice_by_number', jsonb_build_array(v, wanted_id)),
+                footnote._query_ref('invoice_balance', jsonb_build_array(inv.id, d)),
+                footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))));
+END
+$$;

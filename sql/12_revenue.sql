@@ -1,0 +1,177 @@
+-- footnote-pg: catalog operations about revenue.
+--
+-- Revenue of a period = net amount of invoices issued in it minus net amount
+-- of credit notes issued in it (by issue date, in the settings currency).
+
+-- Revenue documents of a period (optionally one customer): total, counts, evidence and the query.
+CREATE FUNCTION footnote._revenue(p footnote.period, customer_id bigint,
+    OUT total numeric, OUT invoice_count bigint, OUT credit_note_count bigint,
+    OUT ids text[], OUT evidence jsonb[], OUT query jsonb)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r record;
+BEGIN
+    total := 0.00;
+    invoice_count := 0;
+    credit_note_count := 0;
+    ids := '{}';
+    evidence := '{}';
+    FOR r IN EXECUTE footnote._query('revenue_documents') USING p.starts, p.ends, customer_id LOOP
+        ids := ids || (r.type || ':' || r.id);
+        evidence := evidence || footnote._row_evidence(r.type, 'id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'issue_date', 'amount']);
+        total := r.revenue;
+        invoice_count := r.invoice_count;
+        credit_note_count := r.credit_note_count;
+    END LOOP;
+    query := footnote._query_ref('revenue_documents', jsonb_build_array(p.starts, p.ends, customer_id));
+END
+$$;
+
+-- Revenue for a period (month 2026-07, quarter 2026-Q2, fiscal year FY2026, year 2026), of all customers or one.
+CREATE FUNCTION footnote.revenue(period text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    p       footnote.period := footnote._period_arg('period', period);
+    c       footnote.entity;
+    rv      record;
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    SELECT * INTO rv FROM footnote._revenue(p, c.id);
+    vals := jsonb_build_object(
+        'period', footnote._value('period', p.label, '{}'),
+        'revenue', footnote._value('amount', rv.total::text, rv.ids),
+        'invoice_count', footnote._value('count', rv.invoice_count::text,
+            ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'invoice:%')),
+        'credit_note_count', footnote._value('count', rv.credit_note_count::text,
+            ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'credit_note:%')));
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    RETURN footnote._finish('revenue',
+        jsonb_build_object('period', period, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period', p.label, 'customer', c.uri),
+            'subject', jsonb_build_object('period', jsonb_build_object('label', p.label, 'kind', p.kind,
+                                                                       'starts', p.starts, 'ends', p.ends))
+                       || CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer',
+                              jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)) ELSE '{}' END,
+            'values', vals,
+            'evidence', to_jsonb(rv.evidence),
+            'empty_reason', CASE WHEN cardinality(rv.ids) = 0 THEN 'no_documents_in_period' END,
+            'queries', jsonb_build_array(rv.query)));
+END
+$$;
+
+-- Revenue change between two periods (of all customers or one): both revenues, the absolute change and the change in percent.
+CREATE FUNCTION footnote.revenue_change(period_from text, period_to text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    pa      footnote.period := footnote._period_arg('period_from', period_from);
+    pb      footnote.period := footnote._period_arg('period_to', period_to);
+    c       footnote.entity;
+    ra      record;
+    rb      record;
+    chg     record;
+    both_ids text[];
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    SELECT * INTO ra FROM footnote._revenue(pa, c.id);
+    SELECT * INTO rb FROM footnote._revenue(pb, c.id);
+    EXECUTE footnote._query('change') INTO chg USING ra.total, rb.total;
+    both_ids := ra.ids || ARRAY(SELECT x FROM unnest(rb.ids) AS x WHERE NOT x = ANY (ra.ids));
+    vals := jsonb_build_object(
+        'period_from', footnote._value('period', pa.label, '{}'),
+        'period_to', footnote._value('period', pb.label, '{}'),
+        'revenue_from', footnote._value('amount', ra.total::text, ra.ids),
+        'revenue_to', footnote._value('amount', rb.total::text, rb.ids),
+        'change', footnote._value('amount', abs(chg.change)::text, both_ids,
+                                  jsonb_build_object('signed_raw', chg.change::text)),
+        'direction', footnote._value('text', CASE sign(chg.change) WHEN 1 THEN 'up' WHEN -1 THEN 'down'
+                                                 ELSE 'unchanged' END, both_ids));
+    IF chg.change_percent IS NOT NULL THEN
+        vals := vals || jsonb_build_object('change_percent', footnote._value('percent', abs(chg.change_percent)::text,
+            both_ids, jsonb_build_object('signed_raw', chg.change_percent::text)));
+    END IF;
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    RETURN footnote._finish('revenue_change',
+        jsonb_build_object('period_from', period_from, 'period_to', period_to, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period_from', pa.label, 'period_to', pb.label, 'customer', c.uri),
+            'values', vals,
+            'evidence', to_jsonb(ra.evidence || ARRAY(SELECT e FROM unnest(rb.evidence) AS e
+                                                      WHERE NOT (e->>'id') = ANY (ra.ids))),
+            'empty_reason', CASE WHEN chg.change_percent IS NULL THEN 'no_revenue_in_base_period' END,
+            'queries', jsonb_build_array(ra.query, rb.query,
+                footnote._query_ref('change', jsonb_build_array(ra.total::text, rb.total::text)))));
+END
+$$;
+
+-- Customers ranked by revenue in a period, at most limit (ties share a rank; order is revenue, then customer id).
+CREATE FUNCTION footnote.top_customers(period text, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    p       footnote.period := footnote._period_arg('period', period);
+    lim     integer := footnote._int_arg('limit', "limit", 1, 100, 5);
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    all_ids text[] := '{}';
+    inv_ids bigint[] := '{}';
+    cn_ids  bigint[] := '{}';
+    cid     text;
+BEGIN
+    FOR r IN EXECUTE footnote._query('top_customers') USING p.starts, p.ends, lim LOOP
+        cid := 'customer:' || r.customer_id;
+        ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
+        all_ids := all_ids || cid || r.documents;
+        inv_ids := inv_ids || ARRAY(SELECT substring(x FROM 9)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'invoice:%');
+        cn_ids := cn_ids || ARRAY(SELECT substring(x FROM 13)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'credit_note:%');
+        rws := rws || jsonb_build_object(
+            'rank', footnote._value('count', r.rank::text, r.documents),
+            'customer', footnote._value('text', r.name, ARRAY[cid]),
+            'revenue', footnote._value('amount', r.revenue::text, r.documents),
+            'invoice_count', footnote._value('count', r.invoice_count::text,
+                ARRAY(SELECT x FROM unnest(r.documents) AS x WHERE x LIKE 'invoice:%')));
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('documents_by_id') USING inv_ids, cn_ids LOOP
+        ev := ev || footnote._row_evidence(r.type, 'id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'issue_date', 'net', 'gross']);
+    END LOOP;
+    RETURN footnote._finish('top_customers',
+        jsonb_build_object('period', period, 'limit', "limit"), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period', p.label, 'limit', lim),
+            'values', jsonb_build_object(
+                'period', footnote._value('period', p.label, '{}'),
+                'listed', footnote._value('count', cardinality(rws)::text, all_ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('top_customers', jsonb_build_array(p.starts, p.ends, lim)),
+                footnote._query_ref('documents_by_id', jsonb_build_array(to_jsonb(inv_ids), to_jsonb(cn_ids))))));
+END
+$$;

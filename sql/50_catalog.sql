@@ -1,0 +1,180 @@
+-- footnote-pg: the catalog of operations and the one entry point clients use.
+--
+-- footnote.catalog lists every operation with its arguments, types and
+-- descriptions (written for a model to read), so the Python client and the MCP
+-- server build typed tool schemas from the database itself. footnote.call
+-- checks a JSON object of arguments against it and calls the operation; a
+-- drift test keeps these rows equal to the functions' real signatures.
+
+CREATE TABLE footnote.operations (
+    name        text PRIMARY KEY,
+    title       text NOT NULL,
+    description text NOT NULL,
+    returns     text NOT NULL
+);
+
+CREATE TABLE footnote.operation_arguments (
+    operation   text NOT NULL REFERENCES footnote.operations (name),
+    position    integer NOT NULL CHECK (position > 0),
+    name        text NOT NULL,
+    type        text NOT NULL CHECK (type IN ('text', 'date', 'integer', 'period')),
+    required    boolean NOT NULL,
+    description text NOT NULL,
+    example     text,
+    PRIMARY KEY (operation, position),
+    UNIQUE (operation, name)
+);
+
+INSERT INTO footnote.operations (name, title, description, returns) VALUES
+('list_customers', 'List customers',
+ 'Lists customers by name (then id), optionally only those whose name contains a text. Use it to find the exact name of a customer.',
+ 'values: listed, matching (counts); rows: name, customer_number, payment_terms, account_owner'),
+('customer_overdue', 'Overdue invoices of a customer',
+ 'Invoices of one customer that are past their due date and not fully settled as of a date: the overdue total, how many invoices, the oldest days past due, and one row per invoice (oldest due first). Answers "how much does X owe", "what is overdue for X".',
+ 'values: customer, as_of, overdue_total, invoice_count, oldest_days_past_due; rows: number, due_date, outstanding, days_past_due'),
+('ar_aging', 'Accounts-receivable aging',
+ 'Open receivables as of a date, of all customers or one, in aging buckets by days past due: current (not yet due), 1-30, 31-60, 61-90 and over 90 days.',
+ 'values: as_of, total_outstanding, invoice_count; rows (one per bucket, in that order): bucket, outstanding, invoice_count'),
+('customer_risk', 'Customer risk facts',
+ 'The facts behind a customer''s risk as of a date: overdue balance and invoices, oldest days past due, open support tickets and how many are high or critical severity, agreed payment terms and the account owner. It states facts, not a conclusion.',
+ 'values: customer, as_of, overdue_total, overdue_invoice_count, oldest_days_past_due, open_ticket_count, high_severity_ticket_count, payment_terms, account_owner'),
+('open_tickets', 'Open support tickets of a customer',
+ 'Support tickets of one customer that are open as of a date, most severe first, with the number open and the number of high or critical severity.',
+ 'values: customer, as_of, open_count, high_severity_count; rows: subject, severity, opened_on, age'),
+('revenue', 'Revenue for a period',
+ 'Revenue of a month, quarter, fiscal year or calendar year, of all customers or one: net amount of invoices issued in the period minus net amount of credit notes issued in it.',
+ 'values: period, revenue, invoice_count, credit_note_count'),
+('revenue_change', 'Revenue change between two periods',
+ 'Revenue of two periods and the change between them, absolute and in percent of the first period, computed in the database; of all customers or one.',
+ 'values: period_from, period_to, revenue_from, revenue_to, change (absolute, unsigned), direction (up, down, unchanged), change_percent (unsigned)'),
+('top_customers', 'Top customers by revenue',
+ 'Customers ranked by revenue in a period (net invoices minus net credit notes), highest first; ties share a rank.',
+ 'values: period, listed; rows: rank, customer, revenue, invoice_count'),
+('days_sales_outstanding', 'Days sales outstanding',
+ 'Days sales outstanding (DSO) as of a date: receivables outstanding on that day divided by gross sales invoiced in the window ending that day, times the days in the window (default 90). Both inputs are returned and cited.',
+ 'values: as_of, window, receivables, gross_sales, dso'),
+('invoice', 'One invoice',
+ 'One invoice by its number (INV-2026-8812), id or deep link, with amounts, due date, and its balance as of a date: paid, credited, outstanding, days past due, and the payments and credit notes that settled it.',
+ 'values: number, customer, issue_date, due_date, net, tax, gross, paid, credited, outstanding, days_past_due; rows: type, date, amount'),
+('open_purchase_orders', 'Open purchase orders',
+ 'Purchase orders that are open or partially received, of all suppliers or one, by expected delivery date, with their count and net total.',
+ 'values: open_count, open_total; rows: number, supplier, expected_on, status, net'),
+('stock_on_hand', 'Stock on hand of an item',
+ 'Stock of one item (by name or SKU) per warehouse and in total, and whether it is below its reorder level.',
+ 'values: item, sku, unit, quantity, reorder_level, below_reorder_level, warehouse_count; rows: warehouse, quantity, counted_on'),
+('supplier_payment_facts', 'Supplier payment facts',
+ 'Facts for deciding whether to pay a supplier: payment history (count, total, first and last payment), bank accounts on file and paid, pending requests to change bank details (channel, requested account, age of the sender''s domain), and the phone number on file. Every fact says whether it was verified and how.',
+ 'values: supplier, payment_count, total_paid, first_payment_on, last_payment_on, paid_account_ending, pending_change_count, pending_account_ending, pending_channel, pending_domain_age, phone, phone_unchanged_since; rows: bank accounts and change requests, each with verified');
+
+INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
+('list_customers', 1, 'name_contains', 'text', false, 'only customers whose name contains this text, ignoring case', 'Bergmann'),
+('list_customers', 2, 'limit', 'integer', false, 'at most this many customers, 1 to 1000 (default 100)', '20'),
+('customer_overdue', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_overdue', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('ar_aging', 1, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('ar_aging', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('customer_risk', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_risk', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('open_tickets', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('open_tickets', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('revenue', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a fiscal year FY2026 or a calendar year 2026', '2026-Q2'),
+('revenue', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('revenue_change', 1, 'period_from', 'period', true, 'the earlier period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q1'),
+('revenue_change', 2, 'period_to', 'period', true, 'the later period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q2'),
+('revenue_change', 3, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('top_customers', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a fiscal year FY2026 or a calendar year 2026', 'FY2025'),
+('top_customers', 2, 'limit', 'integer', false, 'how many customers, 1 to 100 (default 5)', '5'),
+('days_sales_outstanding', 1, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('days_sales_outstanding', 2, 'window_days', 'integer', false, 'days of sales in the denominator, 1 to 3660 (default: the dso_window_days setting, 90)', '90'),
+('invoice', 1, 'number', 'text', true, 'invoice number such as INV-2026-8812, its id, or erp://invoice/<id>', 'INV-2026-8812'),
+('invoice', 2, 'as_of', 'date', false, 'the day the balance is evaluated, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('open_purchase_orders', 1, 'supplier', 'text', false, 'only this supplier (name, supplier number, id or erp:// link)', 'Northwind Supply'),
+('stock_on_hand', 1, 'item', 'text', true, 'item name (or the start of each word of it), SKU, id or erp://item/<id>', NULL),
+('supplier_payment_facts', 1, 'supplier', 'text', true, 'supplier name (or the start of each word of it), supplier number, id or erp://supplier/<id>', 'Northwind Supply'),
+('supplier_payment_facts', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14');
+
+-- Every operation with its arguments (in call order), for building typed tool schemas.
+CREATE VIEW footnote.catalog AS
+SELECT o.name AS operation, o.title, o.description, o.returns,
+       coalesce((SELECT jsonb_agg(jsonb_build_object('name', a.name, 'type', a.type, 'required', a.required,
+                                                     'description', a.description, 'example', a.example)
+                                  ORDER BY a.position)
+                 FROM footnote.operation_arguments AS a WHERE a.operation = o.name), '[]') AS arguments,
+       ('footnote.' || o.name)::regproc::regprocedure::text AS signature
+FROM footnote.operations AS o;
+COMMENT ON VIEW footnote.catalog IS 'every catalog operation with its typed arguments and descriptions';
+
+-- Call a catalog operation by name with a JSON object of arguments: checks names and types, then calls it.
+CREATE FUNCTION footnote.call(operation text, arguments jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    op     footnote.operations;
+    a      footnote.operation_arguments;
+    k      text;
+    v      jsonb;
+    t      text;
+    vals   text[] := '{}';
+    parts  text[] := '{}';
+    result jsonb;
+BEGIN
+    SELECT * INTO op FROM footnote.operations AS o WHERE o.name = operation;
+    IF op.name IS NULL THEN
+        RAISE EXCEPTION USING
+            ERRCODE = 'FN004',
+            MESSAGE = format('unknown operation %s; available: %s', coalesce(operation, 'NULL'),
+                             (SELECT string_agg(o.name, ', ' ORDER BY o.name) FROM footnote.operations AS o)),
+            DETAIL = jsonb_build_object('operation', left(operation, 200),
+                'available', (SELECT jsonb_agg(o.name ORDER BY o.name) FROM footnote.operations AS o))::text;
+    END IF;
+    arguments := coalesce(arguments, '{}');
+    IF jsonb_typeof(arguments) <> 'object' THEN
+        PERFORM footnote._invalid('arguments', 'must be a JSON object of argument names and values');
+    END IF;
+    FOR k IN SELECT jsonb_object_keys(arguments) LOOP
+        IF NOT EXISTS (SELECT FROM footnote.operation_arguments AS x WHERE x.operation = op.name AND x.name = k) THEN
+            PERFORM footnote._invalid(left(k, 100), format('is not an argument of %s; it takes %s', op.name,
+                coalesce((SELECT string_agg(x.name, ', ' ORDER BY x.position)
+                          FROM footnote.operation_arguments AS x WHERE x.operation = op.name), 'none')));
+        END IF;
+    END LOOP;
+    FOR a IN SELECT * FROM footnote.operation_arguments AS x WHERE x.operation = op.name ORDER BY x.position LOOP
+        v := arguments -> a.name;
+        IF v IS NULL OR jsonb_typeof(v) = 'null' THEN
+            IF a.required THEN
+                PERFORM footnote._invalid(a.name, 'is required');
+            END IF;
+            CONTINUE;
+        END IF;
+        t := v #>> '{}';
+        IF a.type IN ('text', 'period') THEN
+            IF jsonb_typeof(v) <> 'string' THEN
+                PERFORM footnote._invalid(a.name, format('must be a string, not %s', jsonb_typeof(v)), left(v::text, 200));
+            END IF;
+        ELSIF a.type = 'date' THEN
+            IF jsonb_typeof(v) <> 'string' OR t !~ '^\d{4}-\d{2}-\d{2}$' THEN
+                PERFORM footnote._invalid(a.name, 'must be a date written YYYY-MM-DD', left(v::text, 200));
+            END IF;
+            BEGIN
+                PERFORM t::date;
+            EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
+                PERFORM footnote._invalid(a.name, format('%s is not a valid date', t), t);
+            END;
+        ELSIF a.type = 'integer' THEN
+            IF jsonb_typeof(v) NOT IN ('number', 'string') OR t !~ '^\s*-?\d+\s*$' THEN
+                PERFORM footnote._invalid(a.name, 'must be a whole number', left(v::text, 200));
+            END IF;
+            IF length(btrim(t)) > 11 OR btrim(t)::numeric NOT BETWEEN -2147483648 AND 2147483647 THEN
+                PERFORM footnote._invalid(a.name, format('%s is out of range', left(btrim(t), 30)), left(t, 200));
+            END IF;
+        END IF;
+        vals := vals || t;
+        parts := parts || format('%I => $1[%s]::%s', a.name, cardinality(vals),
+                                 CASE a.type WHEN 'period' THEN 'text' ELSE a.type END);
+    END LOOP;
+    EXECUTE format('SELECT footnote.%I(%s)', op.name, array_to_string(parts, ', ')) INTO result USING vals;
+    RETURN result;
+END
+$$;

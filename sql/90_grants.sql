@@ -1,0 +1,40 @@
+-- footnote-pg: privileges. Nothing of ours is reachable by PUBLIC; each group gets exactly what it needs.
+
+REVOKE ALL ON ALL TABLES IN SCHEMA footnote FROM PUBLIC;
+REVOKE ALL ON ALL TABLES IN SCHEMA footnote_src FROM PUBLIC;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA footnote FROM PUBLIC;
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA footnote_src FROM PUBLIC;
+REVOKE ALL ON TYPE footnote.entity, footnote.period FROM PUBLIC;
+
+-- footnote_service: the catalog operations and the entry point, nothing else.
+GRANT SELECT ON footnote.catalog TO footnote_service, footnote_auditor;
+GRANT EXECUTE ON FUNCTION
+    footnote.call(text, jsonb),
+    footnote.list_customers(text, integer),
+    footnote.customer_overdue(text, date),
+    footnote.ar_aging(date, text),
+    footnote.customer_risk(text, date),
+    footnote.open_tickets(text, date),
+    footnote.revenue(text, text),
+    footnote.revenue_change(text, text, text),
+    footnote.top_customers(text, integer),
+    footnote.days_sales_outstanding(date, integer),
+    footnote.invoice(text, date),
+    footnote.open_purchase_orders(text),
+    footnote.stock_on_hand(text),
+    footnote.supplier_payment_facts(text, date)
+TO footnote_service;
+
+-- Pure helpers anyone of ours may use to read results and settings.
+GRANT EXECUTE ON FUNCTION
+    footnote.result_values(jsonb),
+    footnote.result_evidence(jsonb),
+    footnote.canonical_json(jsonb),
+    footnote.sha256_hex(text)
+TO footnote_service, footnote_auditor;
+
+-- footnote_auditor: reads the call log, the settings, the queries and the catalog.
+GRANT SELECT ON footnote.call_log, footnote.settings, footnote.queries, footnote.operations,
+                footnote.operation_arguments TO footnote_auditor;
+
+RESET ROLE;

@@ -1,0 +1,189 @@
+-- footnote-pg sample ERP: the tables of a small European B2B wholesaler.
+--
+-- For the demo and the tests only. The catalog never reads these tables
+-- directly; sql/sample/30_mapping.sql maps them onto the footnote_src views.
+-- Amounts are numeric(14,2) in EUR, quantities numeric(14,3). Fill the tables
+-- with erp.generate_sample() (sql/sample/20_generate.sql).
+
+CREATE SCHEMA erp;
+COMMENT ON SCHEMA erp IS 'footnote-pg sample ERP (demo and tests only)';
+
+-- Staff who own customer accounts.
+CREATE TABLE erp.employees (
+    id    integer PRIMARY KEY,
+    name  text NOT NULL UNIQUE,
+    email text NOT NULL UNIQUE CHECK (email ~ '^[a-z0-9.-]+@[a-z0-9.-]+$'),
+    title text NOT NULL
+);
+
+-- Customers (debtors), each with payment terms and an account owner.
+CREATE TABLE erp.customers (
+    id                 bigint PRIMARY KEY,
+    customer_number    text NOT NULL UNIQUE CHECK (customer_number ~ '^C-[0-9]+$'),
+    name               text NOT NULL UNIQUE CHECK (btrim(name) <> ''),
+    country            text NOT NULL CHECK (country ~ '^[A-Z]{2}$'),
+    city               text NOT NULL,
+    payment_terms_days integer NOT NULL CHECK (payment_terms_days IN (14, 30, 45, 60)),
+    account_owner_id   integer NOT NULL REFERENCES erp.employees (id),
+    credit_limit       numeric(14,2) NOT NULL CHECK (credit_limit >= 0)
+);
+CREATE INDEX customers_account_owner_id_idx ON erp.customers (account_owner_id);
+
+-- Sales invoices; gross = net + tax.
+CREATE TABLE erp.invoices (
+    id          bigint PRIMARY KEY,
+    number      text NOT NULL UNIQUE CHECK (number ~ '^INV-[0-9]{4}-[0-9]+$'),
+    customer_id bigint NOT NULL REFERENCES erp.customers (id),
+    issue_date  date NOT NULL,
+    due_date    date NOT NULL,
+    net         numeric(14,2) NOT NULL CHECK (net >= 0),
+    tax         numeric(14,2) NOT NULL CHECK (tax >= 0),
+    gross       numeric(14,2) NOT NULL,
+    CONSTRAINT invoices_gross_check CHECK (gross = net + tax),
+    CONSTRAINT invoices_due_date_check CHECK (due_date >= issue_date),
+    CONSTRAINT invoices_id_customer_id_key UNIQUE (id, customer_id)
+);
+CREATE INDEX invoices_customer_id_idx ON erp.invoices (customer_id, issue_date);
+CREATE INDEX invoices_issue_date_idx ON erp.invoices (issue_date);
+
+-- Incoming payments, each allocated to one invoice of the same customer.
+CREATE TABLE erp.payments (
+    id          bigint PRIMARY KEY,
+    invoice_id  bigint NOT NULL,
+    customer_id bigint NOT NULL,
+    paid_on     date NOT NULL,
+    amount      numeric(14,2) NOT NULL CHECK (amount > 0),
+    method      text NOT NULL CHECK (method IN ('bank transfer', 'SEPA direct debit', 'card')),
+    CONSTRAINT payments_invoice_fkey FOREIGN KEY (invoice_id, customer_id)
+        REFERENCES erp.invoices (id, customer_id)
+);
+CREATE INDEX payments_invoice_id_idx ON erp.payments (invoice_id, paid_on);
+CREATE INDEX payments_customer_id_idx ON erp.payments (customer_id, paid_on);
+
+-- Credit notes, each against one invoice of the same customer; gross = net + tax.
+CREATE TABLE erp.credit_notes (
+    id          bigint PRIMARY KEY,
+    number      text NOT NULL UNIQUE CHECK (number ~ '^CN-[0-9]{4}-[0-9]+$'),
+    invoice_id  bigint NOT NULL,
+    customer_id bigint NOT NULL,
+    issue_date  date NOT NULL,
+    net         numeric(14,2) NOT NULL CHECK (net > 0),
+    tax         numeric(14,2) NOT NULL CHECK (tax >= 0),
+    gross       numeric(14,2) NOT NULL,
+    reason      text NOT NULL,
+    CONSTRAINT credit_notes_gross_check CHECK (gross = net + tax),
+    CONSTRAINT credit_notes_invoice_fkey FOREIGN KEY (invoice_id, customer_id)
+        REFERENCES erp.invoices (id, customer_id)
+);
+CREATE INDEX credit_notes_invoice_id_idx ON erp.credit_notes (invoice_id, issue_date);
+CREATE INDEX credit_notes_customer_id_idx ON erp.credit_notes (customer_id);
+
+-- Customer support tickets; closed_on is set exactly when status is closed.
+CREATE TABLE erp.tickets (
+    id          bigint PRIMARY KEY,
+    customer_id bigint NOT NULL REFERENCES erp.customers (id),
+    subject     text NOT NULL,
+    severity    text NOT NULL CHECK (severity IN ('low', 'medium', 'high', 'critical')),
+    status      text NOT NULL CHECK (status IN ('open', 'in_progress', 'closed')),
+    opened_on   date NOT NULL,
+    closed_on   date,
+    CONSTRAINT tickets_closed_check CHECK ((status = 'closed') = (closed_on IS NOT NULL)),
+    CONSTRAINT tickets_closed_on_check CHECK (closed_on >= opened_on)
+);
+CREATE INDEX tickets_customer_id_idx ON erp.tickets (customer_id, opened_on);
+
+-- Suppliers (creditors), with the phone number on file and how it was verified.
+CREATE TABLE erp.suppliers (
+    id                 bigint PRIMARY KEY,
+    supplier_number    text NOT NULL UNIQUE CHECK (supplier_number ~ '^S-[0-9]+$'),
+    name               text NOT NULL UNIQUE CHECK (btrim(name) <> ''),
+    country            text NOT NULL CHECK (country ~ '^[A-Z]{2}$'),
+    city               text NOT NULL,
+    phone              text NOT NULL CHECK (phone ~ '^\+[0-9][0-9 ]+$'),
+    phone_since        date NOT NULL,
+    phone_verified     boolean NOT NULL,
+    phone_verification text NOT NULL
+);
+
+-- Bank accounts on file for suppliers; only the masked IBAN and its last four digits are stored.
+CREATE TABLE erp.supplier_bank_accounts (
+    id             bigint PRIMARY KEY,
+    supplier_id    bigint NOT NULL REFERENCES erp.suppliers (id),
+    iban_masked    text NOT NULL CHECK (iban_masked ~ '^[A-Z]{2}[0-9]{2}[ *0-9]+$'),
+    account_ending text NOT NULL CHECK (account_ending ~ '^[0-9]{4}$'),
+    added_on       date NOT NULL,
+    verified       boolean NOT NULL,
+    verification   text NOT NULL,
+    CONSTRAINT supplier_bank_accounts_ending_check
+        CHECK (replace(iban_masked, ' ', '') LIKE '%' || account_ending),
+    CONSTRAINT supplier_bank_accounts_id_supplier_id_key UNIQUE (id, supplier_id)
+);
+CREATE INDEX supplier_bank_accounts_supplier_id_idx ON erp.supplier_bank_accounts (supplier_id);
+
+-- Outgoing payments to suppliers, each to one of that supplier's bank accounts.
+CREATE TABLE erp.supplier_payments (
+    id              bigint PRIMARY KEY,
+    supplier_id     bigint NOT NULL,
+    bank_account_id bigint NOT NULL,
+    paid_on         date NOT NULL,
+    amount          numeric(14,2) NOT NULL CHECK (amount > 0),
+    reference       text NOT NULL,
+    CONSTRAINT supplier_payments_bank_account_fkey FOREIGN KEY (bank_account_id, supplier_id)
+        REFERENCES erp.supplier_bank_accounts (id, supplier_id)
+);
+CREATE INDEX supplier_payments_supplier_id_idx ON erp.supplier_payments (supplier_id, paid_on);
+CREATE INDEX supplier_payments_bank_account_id_idx ON erp.supplier_payments (bank_account_id);
+
+-- Requests to change a supplier's bank details, and how (whether) they were verified.
+CREATE TABLE erp.bank_change_requests (
+    id                       bigint PRIMARY KEY,
+    supplier_id              bigint NOT NULL REFERENCES erp.suppliers (id),
+    requested_on             date NOT NULL,
+    channel                  text NOT NULL CHECK (channel IN ('email', 'letter', 'phone', 'supplier portal')),
+    sender                   text NOT NULL,
+    sender_domain            text,
+    domain_registered_on     date,
+    requested_iban_masked    text NOT NULL CHECK (requested_iban_masked ~ '^[A-Z]{2}[0-9]{2}[ *0-9]+$'),
+    requested_account_ending text NOT NULL CHECK (requested_account_ending ~ '^[0-9]{4}$'),
+    status                   text NOT NULL CHECK (status IN ('pending', 'approved', 'rejected')),
+    verified                 boolean NOT NULL,
+    verification             text NOT NULL,
+    CONSTRAINT bank_change_requests_ending_check
+        CHECK (replace(requested_iban_masked, ' ', '') LIKE '%' || requested_account_ending),
+    CONSTRAINT bank_change_requests_approved_check CHECK (status <> 'approved' OR verified)
+);
+CREATE INDEX bank_change_requests_supplier_id_idx ON erp.bank_change_requests (supplier_id, requested_on);
+
+-- Purchase orders to suppliers; open while status is open or partially_received.
+CREATE TABLE erp.purchase_orders (
+    id          bigint PRIMARY KEY,
+    number      text NOT NULL UNIQUE CHECK (number ~ '^PO-[0-9]{4}-[0-9]+$'),
+    supplier_id bigint NOT NULL REFERENCES erp.suppliers (id),
+    ordered_on  date NOT NULL,
+    expected_on date NOT NULL,
+    status      text NOT NULL CHECK (status IN ('open', 'partially_received', 'received', 'cancelled')),
+    net         numeric(14,2) NOT NULL CHECK (net >= 0),
+    CONSTRAINT purchase_orders_expected_on_check CHECK (expected_on >= ordered_on)
+);
+CREATE INDEX purchase_orders_supplier_id_idx ON erp.purchase_orders (supplier_id, ordered_on);
+CREATE INDEX purchase_orders_open_idx ON erp.purchase_orders (expected_on)
+    WHERE status IN ('open', 'partially_received');
+
+-- Items (products and materials) kept in stock.
+CREATE TABLE erp.items (
+    id            bigint PRIMARY KEY,
+    sku           text NOT NULL UNIQUE CHECK (sku ~ '^SKU-[0-9]+$'),
+    name          text NOT NULL UNIQUE CHECK (btrim(name) <> ''),
+    unit          text NOT NULL CHECK (unit IN ('pcs', 'box', 'pack', 'kg', 'm', 'l', 'roll', 'pair', 'set')),
+    reorder_level numeric(14,3) NOT NULL CHECK (reorder_level >= 0)
+);
+
+-- Stock of an item in one warehouse, as last counted.
+CREATE TABLE erp.stock (
+    id         bigint PRIMARY KEY,
+    item_id    bigint NOT NULL REFERENCES erp.items (id),
+    warehouse  text NOT NULL CHECK (warehouse IN ('Hamburg', 'Rotterdam', 'Wrocław')),
+    quantity   numeric(14,3) NOT NULL CHECK (quantity >= 0),
+    counted_on date NOT NULL,
+    CONSTRAINT stock_item_id_warehouse_key UNIQUE (item_id, warehouse)
+);
