@@ -154,11 +154,13 @@ RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT btrim(regexp_replace(regexp_replace(
-        translate(replace(replace(replace(replace(lower(s), 'ß', 'ss'), 'æ', 'ae'), 'œ', 'oe'), 'ø', 'o'),
-                  'äöüáàâãåāçčćđéèêëēěíìîïłñńňóòôõōřšśşťúùûůūýÿžźż',
-                  'aouaaaaaacccdeeeeeeiiiilnnnooooorsssttuuuuuyyzzz'),
-        '[^a-z0-9]+', ' ', 'g'), '\s+', ' ', 'g'))
+    -- accents are folded before lower() so the result does not depend on the database's LC_CTYPE
+    SELECT btrim(regexp_replace(lower(
+        translate(replace(replace(replace(replace(replace(replace(replace(s,
+                      'ß', 'ss'), 'æ', 'ae'), 'Æ', 'AE'), 'œ', 'oe'), 'Œ', 'OE'), 'ø', 'o'), 'Ø', 'O'),
+                  'äöüáàâãåāçčćđéèêëēěíìîïłñńňóòôõōřšśşťúùûůūýÿžźżÄÖÜÁÀÂÃÅĀÇČĆĐÉÈÊËĒĚÍÌÎÏŁÑŃŇÓÒÔÕŌŘŠŚŞŤÚÙÛŮŪÝŸŽŹŻ',
+                  'aouaaaaaacccdeeeeeeiiiilnnnooooorssstuuuuuyyzzzAOUAAAAAACCCDEEEEEEIIIILNNNOOOOORSSSTUUUUUYYZZZ')),
+        '[^a-z0-9]+', ' ', 'g'))
 $$;
 
 -- The folded name without legal-form words (GmbH, AG, Ltd, ...), for matching what people type.

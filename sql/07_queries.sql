@@ -35,13 +35,13 @@ $$;
 
 INSERT INTO footnote.queries (name, description, params, sql) VALUES
 ('customers',
- 'customers whose name contains $1 (all when NULL), by name, at most $2',
+ 'customers whose name contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
  '{name_contains,limit}',
  $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.uri,
        count(*) OVER () AS matching
 FROM footnote_src.customers AS c
-WHERE $1::text IS NULL OR strpos(lower(c.name), lower($1::text)) > 0
-ORDER BY c.name, c.id
+WHERE $1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text)) > 0
+ORDER BY footnote._fold(c.name), c.name COLLATE "C", c.id
 LIMIT $2$q$),
 
 ('customer',

@@ -572,11 +572,13 @@ RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT btrim(regexp_replace(regexp_replace(
-        translate(replace(replace(replace(replace(lower(s), 'ß', 'ss'), 'æ', 'ae'), 'œ', 'oe'), 'ø', 'o'),
-                  'äöüáàâãåāçčćđéèêëēěíìîïłñńňóòôõōřšśşťúùûůūýÿžźż',
-                  'aouaaaaaacccdeeeeeeiiiilnnnooooorsssttuuuuuyyzzz'),
-        '[^a-z0-9]+', ' ', 'g'), '\s+', ' ', 'g'))
+    -- accents are folded before lower() so the result does not depend on the database's LC_CTYPE
+    SELECT btrim(regexp_replace(lower(
+        translate(replace(replace(replace(replace(replace(replace(replace(s,
+                      'ß', 'ss'), 'æ', 'ae'), 'Æ', 'AE'), 'œ', 'oe'), 'Œ', 'OE'), 'ø', 'o'), 'Ø', 'O'),
+                  'äöüáàâãåāçčćđéèêëēěíìîïłñńňóòôõōřšśşťúùûůūýÿžźżÄÖÜÁÀÂÃÅĀÇČĆĐÉÈÊËĒĚÍÌÎÏŁÑŃŇÓÒÔÕŌŘŠŚŞŤÚÙÛŮŪÝŸŽŹŻ',
+                  'aouaaaaaacccdeeeeeeiiiilnnnooooorssstuuuuuyyzzzAOUAAAAAACCCDEEEEEEIIIILNNNOOOOORSSSTUUUUUYYZZZ')),
+        '[^a-z0-9]+', ' ', 'g'))
 $$;
 
 -- The folded name without legal-form words (GmbH, AG, Ltd, ...), for matching what people type.
@@ -897,13 +899,13 @@ $$;
 
 INSERT INTO footnote.queries (name, description, params, sql) VALUES
 ('customers',
- 'customers whose name contains $1 (all when NULL), by name, at most $2',
+ 'customers whose name contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
  '{name_contains,limit}',
  $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.uri,
        count(*) OVER () AS matching
 FROM footnote_src.customers AS c
-WHERE $1::text IS NULL OR strpos(lower(c.name), lower($1::text)) > 0
-ORDER BY c.name, c.id
+WHERE $1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text)) > 0
+ORDER BY footnote._fold(c.name), c.name COLLATE "C", c.id
 LIMIT $2$q$),
 
 ('customer',

@@ -1,0 +1,248 @@
+"""The ``footnote-pg`` command line.
+
+Exit codes: 0 ok; 1 the check failed (a broken chain, a refused or unverified
+answer); 2 bad usage, bad input or no database. A user's mistake prints one
+line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from footnote_pg import errors
+
+app = typer.Typer(
+    name="footnote-pg",
+    help="Answers about ERP data whose every number is a citation, checked and recorded in PostgreSQL.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DatabaseUrl = Annotated[
+    str | None,
+    typer.Option("--database-url", envvar="DATABASE_URL", show_envvar=True,
+                 help="PostgreSQL URL; without it, an embedded PostgreSQL with the sample ERP."),
+]
+
+
+def friendly(func: F) -> F:
+    """Turn footnote-pg errors into one line on stderr and the error's exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except errors.FootnoteError as exc:
+            err.print(f"[red]error:[/red] {exc}", highlight=False, markup=True)
+            raise typer.Exit(exc.exit_code) from None
+        except Exception as exc:
+            mapped = errors.from_psycopg(exc)
+            if mapped is None:
+                raise
+            err.print(f"[red]error:[/red] {mapped}", highlight=False)
+            raise typer.Exit(mapped.exit_code) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _url(database_url: str | None) -> str:
+    from footnote_pg.client import resolve_database_url
+
+    return resolve_database_url(database_url)
+
+
+@app.command()
+@friendly
+def install(
+    database_url: DatabaseUrl = None,
+    sql: Annotated[bool, typer.Option("--sql", help="Print the SQL script for review; do not connect.")] = False,
+    sample: Annotated[bool, typer.Option("--sample", help="Also load the sample ERP and map the source views onto it.")] = False,
+    invoices: Annotated[int, typer.Option(help="Invoices in the sample ERP (with --sample).", min=1)] = 2400,
+) -> None:
+    """Install or upgrade footnote-pg in a database (a no-op when it is up to date)."""
+    from footnote_pg import install as installer
+
+    if sql:
+        sys.stdout.write(installer.offline_script())
+        return
+    url = database_url
+    if url is None:
+        from footnote_pg import embedded
+
+        url, _ = embedded.ensure_database(embedded.start(), embedded.DEMO_DATABASE)
+    before = installer.current_revision(url)
+    installer.upgrade(url)
+    after = installer.current_revision(url)
+    if before == after:
+        out.print(f"footnote-pg is up to date (revision {after})")
+    else:
+        out.print(f"footnote-pg installed: revision {before or 'none'} -> {after}")
+    if sample:
+        if installer.sample_installed(url):
+            out.print("sample ERP already present (schema erp); left as it is")
+        else:
+            counts = installer.load_sample(url, invoices=invoices)
+            out.print("sample ERP loaded: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
+
+
+@app.command()
+@friendly
+def uninstall(
+    database_url: Annotated[str, typer.Option("--database-url", envvar="DATABASE_URL", help="PostgreSQL URL.")],
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False,
+) -> None:
+    """Remove every object of footnote-pg (not the sample ERP, not any ERP table)."""
+    from footnote_pg import install as installer
+
+    if not yes:
+        typer.confirm("Remove footnote-pg, its call log and its ledger from this database?", abort=True)
+    installer.uninstall(database_url)
+    out.print("footnote-pg removed")
+
+
+@app.command()
+@friendly
+def sample(
+    database_url: DatabaseUrl = None,
+    invoices: Annotated[int, typer.Option(help="Number of invoices; the rest scales with it.", min=1, max=20_000_000)] = 2400,
+    seed: Annotated[int, typer.Option(help="Seed of the deterministic generator.")] = 42,
+) -> None:
+    """Create the sample ERP (schema erp) in a database where footnote-pg is installed."""
+    from footnote_pg import install as installer
+
+    url = database_url
+    if url is None:
+        from footnote_pg import embedded
+
+        url, _ = embedded.ensure_database(embedded.start(), f"footnote_sample_{invoices}")
+        installer.upgrade(url)
+    if installer.sample_installed(url):
+        raise errors.FootnoteError("schema erp exists already; the sample is loaded into a database only once")
+    counts = installer.load_sample(url, invoices=invoices, seed=seed)
+    out.print("sample ERP loaded: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
+    if database_url is None:
+        out.print(f"database: {url}")
+
+
+def _parse_arguments(pairs: list[str]) -> dict[str, Any]:
+    parsed: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise errors.InvalidArgument(f"invalid argument {pair!r}: write name=value")
+        key, value = pair.split("=", 1)
+        parsed[key.strip()] = value
+    return parsed
+
+
+@app.command()
+@friendly
+def call(
+    operation: Annotated[str, typer.Argument(help="Catalog operation, e.g. customer_overdue.")],
+    arguments: Annotated[list[str] | None, typer.Argument(help="Arguments as name=value.")] = None,
+    database_url: DatabaseUrl = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result document as JSON.")] = False,
+) -> None:
+    """Run one catalog operation and print its figures and evidence."""
+    from footnote_pg.client import Footnote
+
+    with Footnote(_url(database_url), min_size=1, max_size=1) as fn:
+        result = fn.call(operation, **_parse_arguments(arguments or []))
+    if as_json:
+        sys.stdout.write(json.dumps(result.document, ensure_ascii=False, indent=2) + "\n")
+        return
+    print_result(result)
+
+
+def print_result(result: Any) -> None:
+    table = Table(title=f"{result.operation}  (call {result.call_id[:8]}, {result.duration_ms:.1f} ms)",
+                  show_lines=False, title_justify="left")
+    table.add_column("figure")
+    table.add_column("value", style="bold")
+    table.add_column("evidence")
+    for value in result.values.values():
+        table.add_row(value.name, value.text or "", _evidence_label(value.evidence))
+    for i, row in enumerate(result.rows, 1):
+        for value in row.values():
+            table.add_row(f"{i}. {value.name}", value.text or "", _evidence_label(value.evidence))
+    out.print(table)
+    if result.empty_reason:
+        out.print(f"empty: {result.empty_reason}")
+    ev = Table(title="evidence", title_justify="left")
+    ev.add_column("id")
+    ev.add_column("uri")
+    ev.add_column("fields")
+    for e in result.evidence[:20]:
+        ev.add_row(e.id, e.uri or "", ", ".join(f"{k}={v}" for k, v in e.fields.items()))
+    if len(result.evidence) > 20:
+        ev.add_row("…", "", f"{len(result.evidence) - 20} more")
+    out.print(ev)
+
+
+def _evidence_label(ids: tuple[str, ...]) -> str:
+    if not ids:
+        return ""
+    if len(ids) <= 4:
+        return ", ".join(ids)
+    return f"{', '.join(ids[:3])} … ({len(ids)})"
+
+
+@app.command()
+@friendly
+def catalog(
+    database_url: DatabaseUrl = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print operations and JSON Schemas as JSON.")] = False,
+) -> None:
+    """List the catalog operations with their arguments."""
+    from footnote_pg.client import Footnote
+
+    with Footnote(_url(database_url), min_size=1, max_size=1) as fn:
+        operations = fn.catalog()
+    if as_json:
+        doc = [{"name": o.name, "title": o.title, "description": o.description, "input_schema": o.json_schema()}
+               for o in operations]
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        return
+    for o in operations:
+        args = ", ".join(f"{a.name}{'' if a.required else '?'}: {a.type}" for a in o.arguments)
+        out.print(f"[bold]{o.name}[/bold]({args})  {o.title}")
+
+
+@app.command()
+@friendly
+def demo(
+    database_url: DatabaseUrl = None,
+    data_dir: Annotated[Path | None, typer.Option(envvar="FOOTNOTE_DATA_DIR", help="Embedded PostgreSQL data directory.")] = None,
+) -> None:
+    """Start an embedded PostgreSQL with the sample ERP and answer a first question with citations."""
+    from footnote_pg import embedded
+    from footnote_pg.client import Footnote
+
+    url = database_url or embedded.demo_url(data_dir)
+    with Footnote(url, min_size=1, max_size=1, actor="demo", actor_role="viewer") as fn:
+        result = fn.call("customer_overdue", customer="Bergmann Logistik")
+    out.print("[bold]How much does Bergmann Logistik owe?[/bold]  ->  customer_overdue(customer='Bergmann Logistik')")
+    print_result(result)
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    app()
+
+
+if __name__ == "__main__":
+    main()

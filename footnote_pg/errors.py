@@ -1,0 +1,128 @@
+"""Errors of footnote-pg, mapped from PostgreSQL in one place.
+
+Every error a user can cause is a :class:`FootnoteError` whose ``str()`` is one
+line fit to print. Errors raised by our SQL carry SQLSTATEs of class ``FN``
+and a JSON DETAIL; :func:`from_psycopg` turns them into the typed classes
+below, keeping the detail (argument, value, alternatives) as attributes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import psycopg
+
+
+class FootnoteError(Exception):
+    """footnote-pg could not do what was asked."""
+
+    sqlstate: str | None = None
+    exit_code = 2
+
+    def __init__(self, message: str | None = None, detail: dict[str, Any] | None = None) -> None:
+        super().__init__(message or (self.__doc__ or "").strip())
+        self.detail: dict[str, Any] = detail or {}
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+class InvalidArgument(FootnoteError):
+    """An argument is missing, malformed or out of range."""
+
+    sqlstate = "FN001"
+
+    @property
+    def argument(self) -> str | None:
+        return self.detail.get("argument")
+
+
+class UnknownEntity(FootnoteError):
+    """No record matches the name given."""
+
+    sqlstate = "FN002"
+
+    @property
+    def alternatives(self) -> list[dict[str, str]]:
+        return list(self.detail.get("alternatives") or [])
+
+
+class AmbiguousEntity(FootnoteError):
+    """The name given matches several records."""
+
+    sqlstate = "FN003"
+
+    @property
+    def candidates(self) -> list[dict[str, str]]:
+        return list(self.detail.get("candidates") or [])
+
+
+class UnknownOperation(FootnoteError):
+    """No catalog operation has that name."""
+
+    sqlstate = "FN004"
+
+
+class EvidenceLimit(FootnoteError):
+    """The call would cite more evidence rows than max_evidence_rows allows."""
+
+    sqlstate = "FN005"
+
+
+class AppendOnly(FootnoteError):
+    """The table is append-only."""
+
+    sqlstate = "FN101"
+
+
+class ConnectionFailed(FootnoteError):
+    """The database could not be reached."""
+
+
+class PermissionDenied(FootnoteError):
+    """The database role may not do this."""
+
+
+class NotInstalled(FootnoteError):
+    """footnote-pg is not installed in this database (run footnote-pg install)."""
+
+
+_BY_SQLSTATE: dict[str, type[FootnoteError]] = {
+    cls.sqlstate: cls
+    for cls in (InvalidArgument, UnknownEntity, AmbiguousEntity, UnknownOperation, EvidenceLimit, AppendOnly)
+    if cls.sqlstate
+}
+
+
+def _detail(diag: Any) -> dict[str, Any]:
+    raw = getattr(diag, "message_detail", None)
+    if not raw:
+        return {}
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        return {"detail": raw}
+    return parsed if isinstance(parsed, dict) else {"detail": parsed}
+
+
+def from_psycopg(exc: Exception) -> FootnoteError | None:
+    """The typed error for a psycopg exception, or None when it is not one a user can cause."""
+    if not isinstance(exc, psycopg.Error):
+        return None
+    state = exc.sqlstate or ""
+    diag = exc.diag
+    message = diag.message_primary or (str(exc).strip().splitlines() or ["error"])[0]
+    if state in _BY_SQLSTATE:
+        return _BY_SQLSTATE[state](message, _detail(diag))
+    if state == "42501":
+        return PermissionDenied(f"permission denied: {message}")
+    if state in ("3F000", "42883", "42P01") and "footnote" in message:
+        return NotInstalled(f"footnote-pg is not installed here ({message}); run footnote-pg install")
+    if state == "22P05" or "NUL (0x00)" in message:
+        return InvalidArgument("invalid argument: text must not contain NUL (0x00) characters")
+    if isinstance(exc, psycopg.OperationalError) and (not state or state.startswith("08") or state.startswith("28")
+                                                      or state.startswith("57P")):
+        return ConnectionFailed(f"cannot connect to the database: {message}")
+    return None

@@ -1,0 +1,131 @@
+"""Typed views of the JSON documents catalog operations return."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Value:
+    """One figure: its kind, the raw value (text), the formatted text and the evidence behind it."""
+
+    name: str
+    kind: str
+    raw: str | None
+    text: str | None
+    evidence: tuple[str, ...]
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def from_json(cls, name: str, doc: dict[str, Any]) -> Value:
+        known = {"kind", "raw", "text", "evidence"}
+        return cls(
+            name=name,
+            kind=doc["kind"],
+            raw=doc.get("raw"),
+            text=doc.get("text"),
+            evidence=tuple(doc.get("evidence") or ()),
+            extra={k: v for k, v in doc.items() if k not in known},
+        )
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A record behind a figure, with the field values it had when it was read."""
+
+    id: str
+    type: str
+    record_id: str
+    uri: str | None
+    verified: bool
+    fields: dict[str, Any]
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Evidence:
+        return cls(
+            id=doc["id"],
+            type=doc["type"],
+            record_id=doc["record_id"],
+            uri=doc.get("uri"),
+            verified=bool(doc.get("verified", True)),
+            fields=dict(doc.get("fields") or {}),
+        )
+
+
+@dataclass(frozen=True)
+class OperationResult:
+    """What one catalog call returned, exactly as the call log holds it."""
+
+    operation: str
+    call_id: str
+    arguments: dict[str, Any]
+    values: dict[str, Value]
+    rows: list[dict[str, Value]]
+    evidence: list[Evidence]
+    empty_reason: str | None
+    queries: list[dict[str, Any]]
+    duration_ms: float
+    document: dict[str, Any] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> OperationResult:
+        return cls(
+            operation=doc["operation"],
+            call_id=doc["call_id"],
+            arguments=dict(doc.get("arguments") or {}),
+            values={k: Value.from_json(k, v) for k, v in (doc.get("values") or {}).items()},
+            rows=[{k: Value.from_json(k, v) for k, v in row.items()} for row in doc.get("rows") or []],
+            evidence=[Evidence.from_json(e) for e in doc.get("evidence") or []],
+            empty_reason=doc.get("empty_reason"),
+            queries=list(doc.get("queries") or []),
+            duration_ms=float(doc.get("duration_ms") or 0),
+            document=doc,
+        )
+
+    def evidence_by_id(self) -> dict[str, Evidence]:
+        return {e.id: e for e in self.evidence}
+
+
+@dataclass(frozen=True)
+class Argument:
+    name: str
+    type: str
+    required: bool
+    description: str
+    example: str | None
+
+
+@dataclass(frozen=True)
+class Operation:
+    """A catalog operation as ``footnote.catalog`` describes it."""
+
+    name: str
+    title: str
+    description: str
+    returns: str
+    arguments: tuple[Argument, ...]
+    signature: str
+
+    def json_schema(self) -> dict[str, Any]:
+        """A JSON Schema of the arguments, for typed tool definitions."""
+        properties: dict[str, Any] = {}
+        for arg in self.arguments:
+            prop: dict[str, Any] = {"description": arg.description}
+            if arg.type == "integer":
+                prop["type"] = "integer"
+            elif arg.type == "date":
+                prop.update(type="string", format="date", pattern=r"^\d{4}-\d{2}-\d{2}$")
+            elif arg.type == "period":
+                prop.update(type="string", pattern=r"^\s*(\d{4}(-\d{2}|-?[Qq][1-4])?|[Qq][1-4] \d{4}|[Ff][Yy] ?\d{4})\s*$")
+            else:
+                prop.update(type="string", minLength=1, maxLength=200)
+            if arg.example is not None:
+                prop["examples"] = [int(arg.example) if arg.type == "integer" else arg.example]
+            properties[arg.name] = prop
+        return {
+            "type": "object",
+            "properties": properties,
+            "required": [a.name for a in self.arguments if a.required],
+            "additionalProperties": False,
+        }

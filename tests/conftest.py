@@ -1,0 +1,143 @@
+"""Fixtures: a real PostgreSQL per backend, a template database per backend, a fresh clone per test."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from footnote_pg import install
+from tests import pgservers
+
+LOGIN_ROLES = {
+    "service": ("fn_test_service", "footnote_service"),
+    "auditor": ("fn_test_auditor", "footnote_auditor"),
+    "outsider": ("fn_test_outsider", None),
+}
+TEST_PASSWORD = "fn-test-password"
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    ok, why = pgservers.docker_reachable()
+    return f"footnote-pg backends: {', '.join(pgservers.available_backends())}; docker: {why}"
+
+
+class TestDatabase:
+    """A database cloned from the template: footnote-pg installed, sample ERP loaded."""
+
+    __test__ = False
+
+    def __init__(self, server: pgservers.Server, name: str) -> None:
+        self.server = server
+        self.name = name
+        self.url = server.url_for(name)
+        self._clients: list[Any] = []
+
+    def url_as(self, role: str) -> str:
+        user, _group = LOGIN_ROLES[role]
+        return self.server.url_for(self.name, user=user, password=TEST_PASSWORD)
+
+    @contextmanager
+    def connect(self, role: str | None = None, autocommit: bool = True) -> Iterator[psycopg.Connection[Any]]:
+        with psycopg.connect(self.url_as(role) if role else self.url, autocommit=autocommit) as conn:
+            yield conn
+
+    def scalar(self, query: str, params: Any = None, role: str | None = None) -> Any:
+        with self.connect(role) as conn:
+            row = conn.execute(query, params).fetchone()  # type: ignore[arg-type]
+        return None if row is None else row[0]
+
+    def rows(self, query: str, params: Any = None, role: str | None = None) -> list[tuple[Any, ...]]:
+        with self.connect(role) as conn:
+            return conn.execute(query, params).fetchall()  # type: ignore[arg-type]
+
+    def client(self, role: str | None = "service", **kwargs: Any) -> Any:
+        from footnote_pg import Footnote
+
+        fn = Footnote(self.url_as(role) if role else self.url, min_size=1, max_size=2, **kwargs)
+        self._clients.append(fn)
+        return fn
+
+    def close(self) -> None:
+        for fn in self._clients:
+            fn.close()
+
+
+def _create_database(server: pgservers.Server, name: str, template: str | None = None) -> None:
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        if template:
+            conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY").format(
+                sql.Identifier(name), sql.Identifier(template)))
+        else:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def _drop_database(server: pgservers.Server, name: str) -> None:
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def _ensure_login_roles(server: pgservers.Server) -> None:
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        for user, group in LOGIN_ROLES.values():
+            exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (user,)).fetchone()
+            if not exists:
+                conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(
+                    sql.Identifier(user), sql.Literal(TEST_PASSWORD)))
+            group_exists = group and conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (group,)).fetchone()
+            if group_exists:
+                conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(group), sql.Identifier(user)))
+
+
+@pytest.fixture(scope="session", params=pgservers.available_backends())
+def server(request: pytest.FixtureRequest) -> Iterator[pgservers.Server]:
+    with pgservers.start(request.param) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def template_db(server: pgservers.Server) -> Iterator[str]:
+    name = f"fn_tpl_{uuid.uuid4().hex[:8]}"
+    _create_database(server, name)
+    url = server.url_for(name)
+    install.upgrade(url)
+    install.load_sample(url)
+    _ensure_login_roles(server)
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        conn.execute(sql.SQL("ALTER DATABASE {} WITH IS_TEMPLATE true").format(sql.Identifier(name)))
+    yield name
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        conn.execute(sql.SQL("ALTER DATABASE {} WITH IS_TEMPLATE false").format(sql.Identifier(name)))
+    _drop_database(server, name)
+
+
+@pytest.fixture
+def db(server: pgservers.Server, template_db: str) -> Iterator[TestDatabase]:
+    """A fresh database with footnote-pg and the sample ERP, dropped after the test."""
+    name = f"fn_t_{uuid.uuid4().hex[:10]}"
+    _create_database(server, name, template=template_db)
+    database = TestDatabase(server, name)
+    try:
+        yield database
+    finally:
+        database.close()
+        _drop_database(server, name)
+
+
+@pytest.fixture
+def empty_db(server: pgservers.Server) -> Iterator[TestDatabase]:
+    """A fresh, empty database (nothing of ours in it), dropped after the test."""
+    name = f"fn_e_{uuid.uuid4().hex[:10]}"
+    _create_database(server, name)
+    _ensure_login_roles(server)
+    database = TestDatabase(server, name)
+    try:
+        yield database
+    finally:
+        database.close()
+        _drop_database(server, name)

@@ -1,0 +1,113 @@
+"""Independent computations over the sample ERP, in Python, for checking catalog results.
+
+Reads the erp tables directly (never the source views or footnote functions)
+and computes what each operation should return.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import psycopg
+
+AS_OF = dt.date(2026, 8, 14)
+
+
+def de_amount(value: Decimal) -> str:
+    q = abs(value).quantize(Decimal("0.01"))
+    whole, frac = f"{q:f}".split(".")
+    grouped = f"{int(whole):,}".replace(",", ".")
+    return f"{'-' if value < 0 else ''}{grouped},{frac} €"
+
+
+def de_count(value: int) -> str:
+    return f"{value:,}".replace(",", ".")
+
+
+def de_date(value: dt.date) -> str:
+    return value.strftime("%d.%m.%Y")
+
+
+def fold(name: str) -> str:
+    """Accent-folded lower case, punctuation as spaces (as people match names)."""
+    special = {"ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L",
+               "đ": "d", "Đ": "D"}
+    out = "".join(special.get(c, c) for c in name)
+    out = "".join(c for c in unicodedata.normalize("NFD", out) if not unicodedata.combining(c)).lower()
+    return " ".join("".join(c if c.isalnum() and c.isascii() else " " for c in out).split())
+
+
+@dataclass
+class Invoice:
+    id: int
+    number: str
+    customer_id: int
+    issue_date: dt.date
+    due_date: dt.date
+    net: Decimal
+    gross: Decimal
+
+
+class Erp:
+    """The sample ERP read into memory."""
+
+    def __init__(self, url: str) -> None:
+        with psycopg.connect(url) as conn:
+            self.customers = {r[0]: r for r in conn.execute(
+                "SELECT c.id, c.name, c.payment_terms_days, e.name FROM erp.customers c "
+                "JOIN erp.employees e ON e.id = c.account_owner_id").fetchall()}
+            self.invoices = {r[0]: Invoice(*r) for r in conn.execute(
+                "SELECT id, number, customer_id, issue_date, due_date, net, gross FROM erp.invoices").fetchall()}
+            self.payments = conn.execute("SELECT id, invoice_id, paid_on, amount FROM erp.payments").fetchall()
+            self.credit_notes = conn.execute(
+                "SELECT id, invoice_id, customer_id, issue_date, net, gross FROM erp.credit_notes").fetchall()
+            self.tickets = conn.execute(
+                "SELECT id, customer_id, severity, opened_on, closed_on FROM erp.tickets").fetchall()
+            self.purchase_orders = conn.execute(
+                "SELECT id, supplier_id, status, net FROM erp.purchase_orders").fetchall()
+            self.stock = conn.execute("SELECT id, item_id, quantity FROM erp.stock").fetchall()
+            self.items = {r[0]: r for r in conn.execute("SELECT id, sku, name, reorder_level FROM erp.items").fetchall()}
+
+    def outstanding(self, as_of: dt.date = AS_OF) -> dict[int, Decimal]:
+        """Outstanding balance per invoice issued on or before as_of."""
+        paid: dict[int, Decimal] = defaultdict(Decimal)
+        for _id, invoice_id, paid_on, amount in self.payments:
+            if paid_on <= as_of:
+                paid[invoice_id] += amount
+        for _id, invoice_id, _c, issue_date, _net, gross in self.credit_notes:
+            if issue_date <= as_of:
+                paid[invoice_id] += gross
+        return {i.id: i.gross - paid[i.id] for i in self.invoices.values() if i.issue_date <= as_of}
+
+    def overdue(self, customer_id: int, as_of: dt.date = AS_OF) -> list[tuple[Invoice, Decimal]]:
+        bal = self.outstanding(as_of)
+        rows = [(self.invoices[i], b) for i, b in bal.items()
+                if b > 0 and self.invoices[i].customer_id == customer_id and self.invoices[i].due_date < as_of]
+        return sorted(rows, key=lambda r: (r[0].due_date, r[0].id))
+
+    def open_tickets(self, customer_id: int, as_of: dt.date = AS_OF) -> list[tuple[Any, ...]]:
+        return [t for t in self.tickets
+                if t[1] == customer_id and t[3] <= as_of and (t[4] is None or t[4] > as_of)]
+
+    def revenue(self, starts: dt.date, ends: dt.date, customer_id: int | None = None) -> Decimal:
+        total = sum((i.net for i in self.invoices.values()
+                     if starts <= i.issue_date < ends and customer_id in (None, i.customer_id)), Decimal(0))
+        credits = sum((c[4] for c in self.credit_notes
+                       if starts <= c[3] < ends and customer_id in (None, c[2])), Decimal(0))
+        return total - credits
+
+    def aging(self, as_of: dt.date = AS_OF) -> dict[str, tuple[Decimal, int]]:
+        buckets: dict[str, list[Decimal]] = {k: [] for k in ("current", "1-30", "31-60", "61-90", "over_90")}
+        for invoice_id, balance in self.outstanding(as_of).items():
+            if balance <= 0:
+                continue
+            days = (as_of - self.invoices[invoice_id].due_date).days
+            key = ("current" if days <= 0 else "1-30" if days <= 30 else "31-60" if days <= 60
+                   else "61-90" if days <= 90 else "over_90")
+            buckets[key].append(balance)
+        return {k: (sum(v, Decimal(0)), len(v)) for k, v in buckets.items()}

@@ -1,0 +1,125 @@
+"""Installing footnote-pg: Alembic, the reviewed script, re-runs, removal, and drift against sql/."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from footnote_pg import install, sqlfiles
+from tests.conftest import TestDatabase
+from tests.snapshot import snapshot
+
+def erp_checksum(db: TestDatabase) -> dict[str, str]:
+    """md5 of every row of every erp table, by table."""
+    out = {}
+    with db.connect() as conn:
+        tables = [r[0] for r in conn.execute(
+            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = 'erp' AND c.relkind = 'r' ORDER BY 1").fetchall()]
+        for table in tables:
+            row = conn.execute(sql.SQL("SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM erp.{} t")
+                               .format(sql.Identifier(table))).fetchone()
+            out[table] = row[0] if row else ""
+    return out
+
+
+def test_install_creates_everything_and_rerun_is_a_no_op(empty_db: TestDatabase) -> None:
+    assert install.current_revision(empty_db.url) is None
+    install.upgrade(empty_db.url)
+    assert install.current_revision(empty_db.url) == install.head_revision()
+    first = snapshot(empty_db.url)
+    assert {r[1] for r in first["functions"]} >= {"call", "customer_overdue", "ar_aging", "supplier_payment_facts"}
+    install.upgrade(empty_db.url)
+    assert snapshot(empty_db.url) == first
+
+
+def test_install_never_creates_the_sample(empty_db: TestDatabase) -> None:
+    install.upgrade(empty_db.url)
+    assert empty_db.scalar("SELECT to_regnamespace('erp')") is None
+    # the source views are the empty contract until a mapping replaces them
+    assert empty_db.scalar("SELECT count(*) FROM footnote_src.invoices") == 0
+    assert not install.sample_installed(empty_db.url)
+
+
+def test_alembic_head_is_exactly_what_sql_describes(server, empty_db: TestDatabase) -> None:
+    """The drift test: upgrade head and a plain apply of sql/ give identical catalogs."""
+    install.upgrade(empty_db.url)
+    by_alembic = snapshot(empty_db.url)
+
+    other = f"{empty_db.name}_plain"
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{other}"')
+    try:
+        url = server.url_for(other)
+        with psycopg.connect(url) as conn:
+            for statement in sqlfiles.iter_statements(sqlfiles.schema_files()):
+                conn.execute(statement, prepare=False)
+        assert snapshot(url) == by_alembic
+    finally:
+        with psycopg.connect(server.url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE "{other}" WITH (FORCE)')
+
+
+def test_offline_script_needs_no_database_and_installs_the_same(empty_db: TestDatabase) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "PGHOST", "PGDATABASE")}
+    env["PGHOST"] = "/nonexistent-socket-dir"
+    done = subprocess.run([sys.executable, "-m", "footnote_pg.cli", "install", "--sql"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    script = done.stdout
+    assert script.lstrip().startswith("BEGIN;") and script.rstrip().endswith("COMMIT;")
+    assert "CREATE FUNCTION footnote.customer_overdue" in script
+    assert "INSERT INTO public.footnote_alembic_version" in script
+    assert "erp." not in script.split("-- ==== sql/90_grants.sql")[0].split("CREATE SCHEMA footnote")[0]
+
+    with psycopg.connect(empty_db.url, autocommit=True) as conn:
+        conn.execute(script)  # type: ignore[arg-type]
+    applied = snapshot(empty_db.url)
+    assert install.current_revision(empty_db.url) == install.head_revision()
+
+    reference = f"{empty_db.name}_ref"
+    with psycopg.connect(empty_db.server.url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{reference}"')
+    try:
+        url = empty_db.server.url_for(reference)
+        install.upgrade(url)
+        assert snapshot(url) == applied
+    finally:
+        with psycopg.connect(empty_db.server.url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE "{reference}" WITH (FORCE)')
+
+
+def test_downgrade_to_base_removes_ours_and_touches_no_erp_table(db: TestDatabase) -> None:
+    before = erp_checksum(db)
+    erp_columns = db.rows("""SELECT table_name, column_name, data_type FROM information_schema.columns
+                             WHERE table_schema = 'erp' ORDER BY 1, 2""")
+    assert before["invoices"] and len(before) >= 10
+
+    install.downgrade(db.url, "base")
+    assert db.scalar("SELECT count(*) FROM pg_namespace WHERE nspname IN ('footnote', 'footnote_src')") == 0
+    assert install.current_revision(db.url) is None
+    assert erp_checksum(db) == before
+    assert db.rows("""SELECT table_name, column_name, data_type FROM information_schema.columns
+                      WHERE table_schema = 'erp' ORDER BY 1, 2""") == erp_columns
+
+    install.uninstall(db.url)
+    assert db.scalar("SELECT to_regclass('public.footnote_alembic_version')") is None
+
+    # and it comes back cleanly
+    install.upgrade(db.url)
+    assert db.scalar("SELECT count(*) FROM footnote_src.invoices") == 0
+
+
+def test_downgrade_refuses_when_an_outside_object_depends_on_ours(db: TestDatabase) -> None:
+    with db.connect() as conn:
+        conn.execute("CREATE VIEW public.my_report AS SELECT operation FROM footnote.catalog")
+    with pytest.raises(Exception) as caught:
+        install.downgrade(db.url, "base")
+    assert "public.my_report" in str(caught.value) or "my_report" in str(caught.value)
+    assert install.current_revision(db.url) == install.head_revision()
+    assert db.scalar("SELECT count(*) FROM footnote.catalog") == 13

@@ -1,0 +1,267 @@
+"""Catalog operations: every figure equals an independent computation over the sample ERP."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from footnote_pg import Footnote
+from footnote_pg.results import OperationResult
+from tests.conftest import TestDatabase
+from tests.reference import AS_OF, Erp, de_amount, de_count, de_date, fold
+
+ERP_TABLE = {
+    "customer": "customers", "invoice": "invoices", "payment": "payments", "credit_note": "credit_notes",
+    "ticket": "tickets", "supplier": "suppliers", "bank_account": "supplier_bank_accounts",
+    "supplier_payment": "supplier_payments", "bank_change_request": "bank_change_requests",
+    "purchase_order": "purchase_orders", "item": "items", "stock": "stock",
+}
+
+
+@pytest.fixture
+def fn(db: TestDatabase) -> Footnote:
+    return db.client("service", actor="zoran", actor_role="controller")
+
+
+@pytest.fixture
+def erp(db: TestDatabase) -> Erp:
+    return Erp(db.url)
+
+
+def assert_evidence_is_real(db: TestDatabase, result: OperationResult) -> None:
+    """Every evidence id names a real ERP row, its URI is the deep link, its fields match the row."""
+    cited = {i for v in result.values.values() for i in v.evidence}
+    cited |= {i for row in result.rows for v in row.values() for i in v.evidence}
+    ids = {e.id for e in result.evidence}
+    assert cited <= ids, f"cited but not in evidence: {sorted(cited - ids)[:5]}"
+    assert len(ids) == len(result.evidence), "evidence ids are unique"
+    with db.connect() as conn:
+        for e in result.evidence:
+            assert e.id == f"{e.type}:{e.record_id}"
+            assert e.uri == f"erp://{e.type}/{e.record_id}"
+            cur = conn.execute(f"SELECT to_jsonb(t) FROM erp.{ERP_TABLE[e.type]} t WHERE id = %s",  # noqa: S608
+                               (int(e.record_id),))
+            row = cur.fetchone()
+            assert row is not None, f"{e.id} is not a row of erp.{ERP_TABLE[e.type]}"
+            for field, value in e.fields.items():
+                if field in row[0] and field != "id":
+                    assert str(row[0][field]) == str(value) or Decimal(str(row[0][field])) == Decimal(str(value)), \
+                        (e.id, field, row[0][field], value)
+
+
+def test_the_bergmann_case_exactly(db: TestDatabase, fn: Footnote) -> None:
+    r = fn.call("customer_overdue", customer="Bergmann Logistik")
+    v = r.values
+    assert v["customer"].text == "Bergmann Logistik GmbH"
+    assert v["as_of"].raw == "2026-08-14"
+    assert (v["overdue_total"].raw, v["overdue_total"].text) == ("43805.00", "43.805,00 €")
+    assert v["invoice_count"].text == "4"
+    assert v["oldest_days_past_due"].text == "104 days"
+    assert [row["number"].text for row in r.rows] == [
+        "INV-2026-8812", "INV-2026-8834", "INV-2026-8901", "INV-2026-8977"]
+    first = r.rows[0]
+    assert (first["due_date"].text, first["outstanding"].text) == ("02.05.2026", "18.450,00 €")
+    assert set(v["overdue_total"].evidence) == {"invoice:8812", "invoice:8834", "invoice:8901", "invoice:8977"}
+    assert v["oldest_days_past_due"].evidence == ("invoice:8812",)
+    assert sum(Decimal(e.fields["outstanding"]) for e in r.evidence if e.type == "invoice") == Decimal("43805.00")
+    assert r.empty_reason is None
+    assert_evidence_is_real(db, r)
+
+
+def test_customer_risk_facts_for_bergmann(db: TestDatabase, fn: Footnote) -> None:
+    r = fn.call("customer_risk", customer="erp://customer/4471")
+    got = {k: v.text for k, v in r.values.items()}
+    assert got["overdue_total"] == "43.805,00 €"
+    assert got["overdue_invoice_count"] == "4"
+    assert got["oldest_days_past_due"] == "104 days"
+    assert got["open_ticket_count"] == "2"
+    assert got["high_severity_ticket_count"] == "1"
+    assert got["payment_terms"] == "30 days"
+    assert got["account_owner"] == "Ana Kovač"
+    assert_evidence_is_real(db, r)
+
+
+def test_overdue_of_every_customer_matches_an_independent_computation(fn: Footnote, erp: Erp) -> None:
+    checked_nonempty = 0
+    for cid in sorted(erp.customers):
+        r = fn.call("customer_overdue", customer=str(cid))
+        expected = erp.overdue(cid)
+        total = sum((b for _, b in expected), Decimal(0))
+        assert r.values["overdue_total"].text == de_amount(total), cid
+        assert r.values["invoice_count"].text == de_count(len(expected)), cid
+        assert [row["number"].text for row in r.rows] == [i.number for i, _ in expected], cid
+        if expected:
+            checked_nonempty += 1
+            oldest = max((AS_OF - i.due_date).days for i, _ in expected)
+            assert r.values["oldest_days_past_due"].text == f"{oldest} days"
+            assert r.empty_reason is None
+        else:
+            assert r.empty_reason == "no_overdue_invoices"
+            assert "oldest_days_past_due" not in r.values
+    assert checked_nonempty >= 10, "the sample should have many customers with overdue invoices"
+
+
+def test_ar_aging_matches_and_buckets_are_in_order(db: TestDatabase, fn: Footnote, erp: Erp) -> None:
+    r = fn.call("ar_aging", as_of="2026-08-14")
+    expected = erp.aging()
+    labels = [row["bucket"].text for row in r.rows]
+    assert labels == ["current", "1-30 days", "31-60 days", "61-90 days", "over 90 days"]
+    for row, key in zip(r.rows, ("current", "1-30", "31-60", "61-90", "over_90"), strict=True):
+        total, count = expected[key]
+        assert row["outstanding"].text == de_amount(total), key
+        assert row["invoice_count"].text == de_count(count), key
+        assert count > 0, f"the sample has open invoices in bucket {key}"
+        assert len(row["outstanding"].evidence) == count
+    assert r.values["total_outstanding"].text == de_amount(sum((t for t, _ in expected.values()), Decimal(0)))
+    assert_evidence_is_real(db, r)
+
+
+def test_open_tickets_of_every_customer(fn: Footnote, erp: Erp) -> None:
+    for cid in sorted(erp.customers):
+        r = fn.call("open_tickets", customer=str(cid))
+        expected = erp.open_tickets(cid)
+        assert r.values["open_count"].text == str(len(expected))
+        assert r.values["high_severity_count"].text == str(sum(1 for t in expected if t[2] in ("high", "critical")))
+        assert (r.empty_reason == "no_open_tickets") == (not expected)
+        order = {"critical": 1, "high": 2, "medium": 3, "low": 4}
+        expected_ids = [t[0] for t in sorted(expected, key=lambda t: (order[t[2]], t[3], t[0]))]
+        assert [int(e.record_id) for e in r.evidence] == expected_ids
+
+
+@pytest.mark.parametrize("period,starts,ends", [
+    ("2026-07", dt.date(2026, 7, 1), dt.date(2026, 8, 1)),
+    ("2026-Q2", dt.date(2026, 4, 1), dt.date(2026, 7, 1)),
+    ("Q1 2025", dt.date(2025, 1, 1), dt.date(2025, 4, 1)),
+    ("FY2025", dt.date(2025, 1, 1), dt.date(2026, 1, 1)),
+    ("2026", dt.date(2026, 1, 1), dt.date(2027, 1, 1)),
+])
+def test_revenue_for_periods(db: TestDatabase, fn: Footnote, erp: Erp, period: str, starts: dt.date,
+                             ends: dt.date) -> None:
+    r = fn.call("revenue", period=period)
+    assert r.values["revenue"].text == de_amount(erp.revenue(starts, ends))
+    n_inv = sum(1 for i in erp.invoices.values() if starts <= i.issue_date < ends)
+    assert r.values["invoice_count"].text == de_count(n_inv)
+    if period == "2026-07":
+        assert_evidence_is_real(db, r)
+
+
+def test_revenue_of_one_customer_and_an_empty_period(fn: Footnote, erp: Erp) -> None:
+    r = fn.call("revenue", period="2026-Q1", customer="Bergmann Logistik GmbH")
+    assert r.values["revenue"].text == de_amount(erp.revenue(dt.date(2026, 1, 1), dt.date(2026, 4, 1), 4471))
+    assert r.values["customer"].text == "Bergmann Logistik GmbH"
+    empty = fn.call("revenue", period="2019-03")
+    assert empty.empty_reason == "no_documents_in_period"
+    assert empty.values["revenue"].text == "0,00 €"
+
+
+def test_revenue_change_is_computed_in_sql_with_sign_and_percent(fn: Footnote, erp: Erp) -> None:
+    r = fn.call("revenue_change", period_from="2026-Q1", period_to="2026-Q2")
+    a = erp.revenue(dt.date(2026, 1, 1), dt.date(2026, 4, 1))
+    b = erp.revenue(dt.date(2026, 4, 1), dt.date(2026, 7, 1))
+    assert r.values["revenue_from"].text == de_amount(a)
+    assert r.values["revenue_to"].text == de_amount(b)
+    assert r.values["change"].text == de_amount(abs(b - a))
+    assert Decimal(r.values["change"].extra["signed_raw"]) == b - a
+    assert r.values["direction"].text == ("up" if b > a else "down" if b < a else "unchanged")
+    pct = ((b - a) / abs(a) * 100).quantize(Decimal("0.01"))
+    assert Decimal(r.values["change_percent"].extra["signed_raw"]) == pct
+    assert r.values["period_from"].text == "Q1 2026" and r.values["period_to"].text == "Q2 2026"
+
+
+def test_top_customers_ranking(fn: Footnote, erp: Erp) -> None:
+    r = fn.call("top_customers", period="FY2025", limit=5)
+    per_customer = {cid: erp.revenue(dt.date(2025, 1, 1), dt.date(2026, 1, 1), cid) for cid in erp.customers}
+    expected = sorted(((rev, cid) for cid, rev in per_customer.items()), key=lambda x: (-x[0], x[1]))[:5]
+    assert [row["customer"].text for row in r.rows] == [erp.customers[cid][1] for _, cid in expected]
+    assert [row["revenue"].text for row in r.rows] == [de_amount(rev) for rev, _ in expected]
+    assert [row["rank"].text for row in r.rows] == ["1", "2", "3", "4", "5"]
+
+
+def test_days_sales_outstanding(fn: Footnote, erp: Erp) -> None:
+    r = fn.call("days_sales_outstanding", as_of="2026-08-14", window_days=90)
+    ar = sum((b for b in erp.outstanding().values() if b > 0), Decimal(0))
+    sales = sum((i.gross for i in erp.invoices.values()
+                 if AS_OF - dt.timedelta(days=90) < i.issue_date <= AS_OF), Decimal(0))
+    assert r.values["receivables"].text == de_amount(ar)
+    assert r.values["gross_sales"].text == de_amount(sales)
+    dso = (ar / sales * 90).quantize(Decimal("0.1"))
+    assert Decimal(r.values["dso"].raw) == dso
+    assert r.values["dso"].text == f"{dso}".replace(".", ",") + " days"
+    assert "receivables" in r.document["formula"]
+
+
+@pytest.mark.parametrize("number", ["INV-2026-8812", "inv-2026-8812", "8812", "erp://invoice/8812"])
+def test_invoice_lookup(db: TestDatabase, fn: Footnote, number: str) -> None:
+    r = fn.call("invoice", number=number)
+    v = {k: x.text for k, x in r.values.items()}
+    assert v["number"] == "INV-2026-8812"
+    assert v["customer"] == "Bergmann Logistik GmbH"
+    assert v["due_date"] == "02.05.2026"
+    assert v["gross"] == "24.450,00 €"
+    assert v["paid"] == "6.000,00 €"
+    assert v["outstanding"] == "18.450,00 €"
+    assert v["days_past_due"] == "104 days"
+    assert [row["type"].text for row in r.rows] == ["payment"]
+    assert_evidence_is_real(db, r)
+
+
+def test_open_purchase_orders(db: TestDatabase, fn: Footnote) -> None:
+    r = fn.call("open_purchase_orders")
+    count, total = db.rows("SELECT count(*), sum(net) FROM erp.purchase_orders "
+                           "WHERE status IN ('open', 'partially_received')")[0]
+    assert r.values["open_count"].text == de_count(count)
+    assert r.values["open_total"].text == de_amount(total)
+    nw = fn.call("open_purchase_orders", supplier="Northwind Supply")
+    count, = db.rows("SELECT count(*) FROM erp.purchase_orders p JOIN erp.suppliers s ON s.id = p.supplier_id "
+                     "WHERE s.name = 'Northwind Supply' AND status IN ('open', 'partially_received')")[0]
+    assert nw.values["open_count"].text == de_count(count)
+    assert_evidence_is_real(db, nw)
+
+
+def test_stock_on_hand_by_sku_and_by_name(db: TestDatabase, fn: Footnote, erp: Erp) -> None:
+    for item_id in sorted(erp.items)[:10]:
+        _id, sku, name, reorder = erp.items[item_id]
+        total = sum((q for _s, i, q in erp.stock if i == item_id), Decimal(0))
+        for key in (sku, name):
+            r = fn.call("stock_on_hand", item=key)
+            assert Decimal(r.values["quantity"].raw) == total
+            assert r.values["sku"].text == sku
+            assert r.values["below_reorder_level"].text == ("yes" if total < reorder else "no")
+
+
+def test_northwind_supplier_payment_facts(db: TestDatabase, fn: Footnote) -> None:
+    r = fn.call("supplier_payment_facts", supplier="Northwind")
+    v = r.values
+    assert v["supplier"].text == "Northwind Supply"
+    assert v["payment_count"].text == "14"
+    assert v["paid_account_ending"].text == "4471"
+    assert v["pending_change_count"].text == "1"
+    assert v["pending_account_ending"].text == "9086"
+    assert v["pending_account_ending"].extra["verified"] is False
+    assert v["pending_channel"].text == "email"
+    assert v["pending_domain_age"].text == "6 days"
+    assert v["phone_unchanged_since"].text == de_date(dt.date(2023, 7, 3))
+    assert v["phone"].extra["verified"] is True
+    flags = {e.type: e.verified for e in r.evidence if e.type in ("bank_account", "bank_change_request")}
+    assert flags == {"bank_account": True, "bank_change_request": False}
+    first, last = v["first_payment_on"].raw, v["last_payment_on"].raw
+    assert first >= "2023-08-14" and last <= "2026-08-14"
+    assert_evidence_is_real(db, r)
+
+
+def test_list_customers_order_is_deterministic(fn: Footnote, erp: Erp) -> None:
+    r = fn.call("list_customers", limit=1000)
+    expected = sorted(erp.customers.values(), key=lambda c: (fold(c[1]), c[1], c[0]))
+    assert [row["name"].text for row in r.rows] == [c[1] for c in expected]
+    assert r.values["listed"].text == de_count(len(erp.customers))
+    few = fn.call("list_customers", name_contains="bergmann")
+    assert [row["name"].text for row in few.rows] == ["Bergmann Bau AG", "Bergmann Logistik GmbH"]
+
+
+def test_locale_en_us(db: TestDatabase) -> None:
+    fn = db.client("service", locale="en-US")
+    r = fn.call("customer_overdue", customer="Bergmann Logistik")
+    assert r.values["overdue_total"].text == "€43,805.00"
+    assert r.rows[0]["due_date"].text == "May 2, 2026"

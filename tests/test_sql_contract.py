@@ -1,0 +1,91 @@
+"""The SQL contract, checked by parsing: catalog queries read only source views and only read."""
+
+from __future__ import annotations
+
+import re
+
+import sqlglot
+from sqlglot import exp
+
+from tests.conftest import TestDatabase
+
+SOURCE_VIEWS = {"customers", "invoices", "payments", "credit_notes", "tickets", "suppliers",
+                "supplier_bank_accounts", "supplier_payments", "bank_change_requests", "purchase_orders",
+                "items", "stock"}
+SCALAR_QUERIES = {"change", "dso"}  # arithmetic on parameters, no rows read
+ONE_ROW_BY_KEY = {"customer", "item", "supplier", "invoice_balance"}
+
+
+def _parse(sql: str) -> exp.Expression:
+    # $1 placeholders are PostgreSQL's; sqlglot reads them as parameters.
+    return sqlglot.parse_one(sql, read="postgres")
+
+
+def _table_name(table: exp.Table) -> str:
+    # a set-returning function in FROM (footnote_src.invoice_balances($1)) is a Table over an Anonymous call
+    return str(table.this.this) if isinstance(table.this, exp.Anonymous) else table.name
+
+
+def _tables(tree: exp.Expression) -> set[tuple[str, str]]:
+    ctes = {c.alias_or_name for c in tree.find_all(exp.CTE)}
+    names = {(t.db, _table_name(t)) for t in tree.find_all(exp.Table)}
+    return {(db, name) for db, name in names if name and name not in ctes}
+
+
+def test_every_catalog_query_reads_only_source_views_and_only_reads(db: TestDatabase) -> None:
+    queries = db.rows("SELECT name, sql FROM footnote.queries ORDER BY name")
+    assert len(queries) >= 20
+    for name, sql in queries:
+        tree = _parse(sql)
+        assert isinstance(tree, (exp.Select, exp.Union)), f"{name} is not a SELECT"
+        for forbidden in (exp.Insert, exp.Update, exp.Delete, exp.Create, exp.Drop, exp.Alter, exp.Command):
+            assert not list(tree.find_all(forbidden)), f"{name} contains {forbidden.__name__}"
+        tables = _tables(tree)
+        for schema, table in tables:
+            assert schema == "footnote_src", f"{name} reads {schema}.{table}"
+            assert table in SOURCE_VIEWS or table == "invoice_balances", f"{name} reads {table}"
+        if name in SCALAR_QUERIES:
+            assert not tables
+        else:
+            assert tables, f"{name} reads nothing"
+
+
+def test_every_list_query_orders_by_a_unique_key(db: TestDatabase) -> None:
+    for name, sql in db.rows("SELECT name, sql FROM footnote.queries ORDER BY name"):
+        if name in SCALAR_QUERIES:
+            continue
+        tree = _parse(sql)
+        order = tree.args.get("order")
+        assert order is not None, f"{name} has no ORDER BY"
+        keys = [o.this for o in order.expressions]
+        last = keys[-1]
+        if isinstance(last, exp.Literal):  # ORDER BY 1, 2: look the column up in the select list
+            first_select = tree.find(exp.Select)
+            assert first_select is not None
+            last = first_select.expressions[int(last.this) - 1]
+            key_name = last.alias_or_name
+        else:
+            key_name = last.name if isinstance(last, exp.Column) else ""
+        unique = key_name == "id" or key_name.endswith("_id")
+        assert unique, f"{name}: ORDER BY ends with {last.sql()}, not a unique key"
+        if name in ONE_ROW_BY_KEY:
+            assert re.search(r"WHERE \w+\.(\w+_)?id = \$1", sql), name
+
+
+def test_the_balance_function_reads_only_source_views(db: TestDatabase) -> None:
+    body = db.scalar("SELECT prosrc FROM pg_proc WHERE oid = 'footnote_src.invoice_balances'::regproc")
+    tree = _parse(body.replace("as_of", "CAST('2026-08-14' AS DATE)"))
+    assert _tables(tree) == {("footnote_src", "invoices"), ("footnote_src", "payments"),
+                             ("footnote_src", "credit_notes")}
+
+
+def test_functions_write_only_the_call_log_and_never_name_erp(db: TestDatabase) -> None:
+    rows = db.rows("""SELECT p.oid::regprocedure::text, p.prosrc FROM pg_proc p
+                      JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname IN ('footnote', 'footnote_src')""")
+    writers = {}
+    for signature, source in rows:
+        assert not re.search(r"\berp\.", source), f"{signature} names the ERP schema"
+        writes = re.findall(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE)\s+([\w.]+)", source, flags=re.I)
+        if writes:
+            writers[signature] = {w[1] for w in writes}
+    assert writers == {"footnote._finish(text,jsonb,timestamp with time zone,jsonb)": {"footnote.call_log"}}
