@@ -401,8 +401,8 @@ RETURNS TABLE (
 LANGUAGE sql STABLE
 AS $$
     SELECT i.id, i.number, i.customer_id, i.issue_date, i.due_date, i.net, i.gross,
-           coalesce(p.paid, 0), coalesce(c.credited, 0),
-           i.gross - coalesce(p.paid, 0) - coalesce(c.credited, 0),
+           coalesce(p.paid, 0.00), coalesce(c.credited, 0.00),
+           i.gross - coalesce(p.paid, 0.00) - coalesce(c.credited, 0.00),
            as_of - i.due_date, i.uri
     FROM footnote_src.invoices AS i
     LEFT JOIN LATERAL (

@@ -166,6 +166,7 @@ CREATE FUNCTION erp.generate_sample(invoices integer DEFAULT 2400, seed integer 
 RETURNS jsonb
 LANGUAGE plpgsql
 SET work_mem = '256MB'
+SET maintenance_work_mem = '256MB'
 AS $fn$
 DECLARE
     v_n      integer := invoices;
@@ -179,6 +180,8 @@ DECLARE
     v_po     integer;   -- purchase orders
     v_wsum   bigint;    -- total customer weight (invoice share)
     v_result jsonb;
+    v_ddl    record;
+    v_redo   text[] := '{}';   -- statements that re-create what the bulk load dropped
 BEGIN
     IF v_n IS NULL OR v_n < 4 OR v_seed IS NULL THEN
         RAISE EXCEPTION 'erp.generate_sample: invoices must be at least 4 and seed not null (got %, %)', v_n, v_seed;
@@ -186,6 +189,26 @@ BEGIN
     IF EXISTS (SELECT FROM erp.customers) OR EXISTS (SELECT FROM erp.invoices) OR EXISTS (SELECT FROM erp.employees) THEN
         RAISE EXCEPTION 'erp.generate_sample: the erp tables must be empty';
     END IF;
+
+    -- Bulk load as pg_restore does: drop the foreign keys and the plain (non-constraint)
+    -- indexes of the erp tables, load, then re-create them from their own definitions.
+    -- Nothing but DDL is dropped; a failure rolls everything back.
+    FOR v_ddl IN
+        SELECT 1 AS phase, format('DROP INDEX %s', i.indexrelid::regclass) AS drop_sql,
+               pg_get_indexdef(i.indexrelid) AS create_sql
+        FROM pg_index AS i JOIN pg_class AS t ON t.oid = i.indrelid
+        WHERE t.relnamespace = 'erp'::regnamespace
+          AND NOT EXISTS (SELECT FROM pg_constraint AS k WHERE k.conindid = i.indexrelid AND k.conrelid = i.indrelid)
+        UNION ALL
+        SELECT 2, format('ALTER TABLE %s DROP CONSTRAINT %I', k.conrelid::regclass, k.conname),
+               format('ALTER TABLE %s ADD CONSTRAINT %I %s', k.conrelid::regclass, k.conname, pg_get_constraintdef(k.oid))
+        FROM pg_constraint AS k
+        WHERE k.contype = 'f' AND k.connamespace = 'erp'::regnamespace
+        ORDER BY 1, 2
+    LOOP
+        EXECUTE v_ddl.drop_sql;
+        v_redo := v_redo || v_ddl.create_sql;
+    END LOOP;
 
     v_gen  := v_n - 4;
     v_cust := greatest(56, v_n / 45);
@@ -757,6 +780,11 @@ BEGIN
     ---------------------------------------------------------------- done
     DROP TABLE erp_sample_slot;
     DROP TABLE erp_sample_customer;
+
+    -- Indexes first, then the foreign keys (each validated in one pass).
+    FOR i IN 1 .. coalesce(array_length(v_redo, 1), 0) LOOP
+        EXECUTE v_redo[i];
+    END LOOP;
 
     ANALYZE erp.employees, erp.customers, erp.invoices, erp.payments, erp.credit_notes, erp.tickets,
             erp.suppliers, erp.supplier_bank_accounts, erp.supplier_payments, erp.bank_change_requests,

@@ -1,0 +1,80 @@
+"""The command line, run in-process: output, JSON, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from footnote_pg.cli import app
+from tests.conftest import TestDatabase
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_call_prints_figures_and_evidence(db: TestDatabase) -> None:
+    code, out, _ = run("call", "customer_overdue", "customer=Bergmann Logistik", "--database-url", db.url_as("service"))
+    assert code == 0
+    assert "43.805,00 €" in out and "104 days" in out and "erp://invoice/8812" in out
+
+
+def test_call_json_is_the_result_document(db: TestDatabase) -> None:
+    code, out, _ = run("call", "invoice", "number=INV-2026-8812", "--json", "--database-url", db.url_as("service"))
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["operation"] == "invoice"
+    assert doc["values"]["outstanding"]["text"] == "18.450,00 €"
+    assert db.scalar("SELECT count(*) FROM footnote.call_log WHERE call_id = %s", (doc["call_id"],)) == 1
+
+
+@pytest.mark.parametrize("args,expected", [
+    (["call", "customer_overdue", "customer=Acme Corporation"], 'unknown customer "Acme Corporation"; closest: '),
+    (["call", "customer_overdue", "customer=Bergmann"], 'customer "Bergmann" is ambiguous'),
+    (["call", "revenue", "period=next year"], "invalid argument period: next year is not a period"),
+    (["call", "revenue", "period"], "invalid argument 'period': write name=value"),
+    (["call", "forecast"], "unknown operation forecast"),
+])
+def test_user_mistakes_are_one_line_and_exit_2(db: TestDatabase, args: list[str], expected: str) -> None:
+    code, out, err = run(*args, "--database-url", db.url_as("service"))
+    assert code == 2
+    assert err.startswith("error: ") and expected in err
+    assert err.count("\n") == 1 and "Traceback" not in err + out
+
+
+def test_unreachable_database_is_one_line_and_exit_2(tmp_path) -> None:
+    code, _, err = run("call", "ar_aging", "--database-url", f"postgresql://nobody@/x?host={tmp_path}&connect_timeout=2")
+    assert code == 2
+    assert err.startswith("error: cannot connect to the database") and err.count("\n") == 1
+
+
+def test_catalog_json_has_typed_schemas(db: TestDatabase) -> None:
+    code, out, _ = run("catalog", "--json", "--database-url", db.url_as("service"))
+    assert code == 0
+    ops = {o["name"]: o for o in json.loads(out)}
+    assert len(ops) == 13
+    schema = ops["customer_overdue"]["input_schema"]
+    assert schema["required"] == ["customer"]
+    assert schema["properties"]["as_of"]["format"] == "date"
+    assert ops["top_customers"]["input_schema"]["properties"]["limit"]["type"] == "integer"
+
+
+def test_install_sql_prints_the_script(db: TestDatabase) -> None:
+    code, out, _ = run("install", "--sql")
+    assert code == 0 and "CREATE FUNCTION footnote.call" in out
+
+
+def test_install_is_a_no_op_when_up_to_date(db: TestDatabase) -> None:
+    code, out, _ = run("install", "--database-url", db.url)
+    assert code == 0 and "up to date" in out
+
+
+def test_demo_answers_the_first_question(db: TestDatabase) -> None:
+    code, out, _ = run("demo", "--database-url", db.url_as("service"))
+    assert code == 0
+    assert "How much does Bergmann Logistik owe?" in out and "43.805,00 €" in out
