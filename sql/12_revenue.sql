@@ -60,7 +60,7 @@ BEGIN
     RETURN footnote._finish('revenue',
         jsonb_build_object('period', period, 'customer', customer), started,
         jsonb_build_object(
-            'effective_arguments', jsonb_build_object('period', p.label, 'customer', c.uri),
+            'effective_arguments', jsonb_build_object('period', btrim(period), 'customer', c.uri),
             'subject', jsonb_build_object('period', jsonb_build_object('label', p.label, 'kind', p.kind,
                                                                        'starts', p.starts, 'ends', p.ends))
                        || CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer',
@@ -115,7 +115,7 @@ BEGIN
     RETURN footnote._finish('revenue_change',
         jsonb_build_object('period_from', period_from, 'period_to', period_to, 'customer', customer), started,
         jsonb_build_object(
-            'effective_arguments', jsonb_build_object('period_from', pa.label, 'period_to', pb.label, 'customer', c.uri),
+            'effective_arguments', jsonb_build_object('period_from', btrim(period_from), 'period_to', btrim(period_to), 'customer', c.uri),
             'values', vals,
             'evidence', to_jsonb(ra.evidence || ARRAY(SELECT e FROM unnest(rb.evidence) AS e
                                                       WHERE NOT (e->>'id') = ANY (ra.ids))),
@@ -163,7 +163,7 @@ BEGIN
     RETURN footnote._finish('top_customers',
         jsonb_build_object('period', period, 'limit', "limit"), started,
         jsonb_build_object(
-            'effective_arguments', jsonb_build_object('period', p.label, 'limit', lim),
+            'effective_arguments', jsonb_build_object('period', btrim(period), 'limit', lim),
             'values', jsonb_build_object(
                 'period', footnote._value('period', p.label, '{}'),
                 'listed', footnote._value('count', cardinality(rws)::text, all_ids)),

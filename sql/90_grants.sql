@@ -25,6 +25,21 @@ GRANT EXECUTE ON FUNCTION
     footnote.supplier_payment_facts(text, date)
 TO footnote_service;
 
+-- the gate, sealing and receipts
+GRANT EXECUTE ON FUNCTION
+    footnote.record_answer(text, text, jsonb, uuid[], text, jsonb),
+    footnote.record_decision(text, text, text, jsonb, uuid[]),
+    footnote.check_answer(text, jsonb, uuid[], text)
+TO footnote_service;
+GRANT EXECUTE ON FUNCTION
+    footnote.seal(),
+    footnote.receipt(uuid),
+    footnote.reattest(bigint),
+    footnote.verify_chain(),
+    footnote.chain_head(),
+    footnote.verify_digest(bigint, text)
+TO footnote_service, footnote_auditor;
+
 -- Pure helpers anyone of ours may use to read results and settings.
 GRANT EXECUTE ON FUNCTION
     footnote.result_values(jsonb),
@@ -33,8 +48,11 @@ GRANT EXECUTE ON FUNCTION
     footnote.sha256_hex(text)
 TO footnote_service, footnote_auditor;
 
--- footnote_auditor: reads the call log, the settings, the queries and the catalog.
+-- footnote_auditor: reads the call log, the settings, the queries, the catalog and the ledger.
 GRANT SELECT ON footnote.call_log, footnote.settings, footnote.queries, footnote.operations,
                 footnote.operation_arguments TO footnote_auditor;
+-- and the ledger with its views
+GRANT SELECT ON footnote.ledger, footnote.ledger_queue, footnote.call_use, footnote.answers, footnote.claims,
+                footnote.evidence, footnote.decisions, footnote.chain_status TO footnote_auditor;
 
 RESET ROLE;

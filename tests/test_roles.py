@@ -90,7 +90,7 @@ def test_call_log_is_append_only_even_for_its_owner(db: TestDatabase) -> None:
     with db.connect() as conn:
         conn.execute("SET ROLE footnote_owner")
         for statement in ("UPDATE footnote.call_log SET operation = 'x'", "DELETE FROM footnote.call_log",
-                          "TRUNCATE footnote.call_log"):
+                          "TRUNCATE footnote.call_log CASCADE"):
             with pytest.raises(psycopg.Error) as caught:
                 conn.execute(statement)  # type: ignore[arg-type]
             assert caught.value.sqlstate == "FN101"

@@ -79,7 +79,7 @@ def test_the_balance_function_reads_only_source_views(db: TestDatabase) -> None:
                              ("footnote_src", "credit_notes")}
 
 
-def test_functions_write_only_the_call_log_and_never_name_erp(db: TestDatabase) -> None:
+def test_only_the_call_log_and_the_gate_write_and_nothing_names_erp(db: TestDatabase) -> None:
     rows = db.rows("""SELECT p.oid::regprocedure::text, p.prosrc FROM pg_proc p
                       JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname IN ('footnote', 'footnote_src')""")
     writers = {}
@@ -88,4 +88,8 @@ def test_functions_write_only_the_call_log_and_never_name_erp(db: TestDatabase) 
         writes = re.findall(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE)\s+([\w.]+)", source, flags=re.I)
         if writes:
             writers[signature] = {w[1] for w in writes}
-    assert writers == {"footnote._finish(text,jsonb,timestamp with time zone,jsonb)": {"footnote.call_log"}}
+    assert writers == {
+        "footnote._finish(text,jsonb,timestamp with time zone,jsonb)": {"footnote.call_log"},
+        "footnote._queue_record(text,text,text,jsonb,uuid[],jsonb,jsonb)": {"footnote.ledger_queue", "footnote.call_use"},
+        "footnote._seal_queue()": {"footnote.ledger", "footnote.ledger_queue"},
+    }

@@ -1666,7 +1666,7 @@ BEGIN
     RETURN footnote._finish('revenue',
         jsonb_build_object('period', period, 'customer', customer), started,
         jsonb_build_object(
-            'effective_arguments', jsonb_build_object('period', p.label, 'customer', c.uri),
+            'effective_arguments', jsonb_build_object('period', btrim(period), 'customer', c.uri),
             'subject', jsonb_build_object('period', jsonb_build_object('label', p.label, 'kind', p.kind,
                                                                        'starts', p.starts, 'ends', p.ends))
                        || CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer',
@@ -1721,7 +1721,7 @@ BEGIN
     RETURN footnote._finish('revenue_change',
         jsonb_build_object('period_from', period_from, 'period_to', period_to, 'customer', customer), started,
         jsonb_build_object(
-            'effective_arguments', jsonb_build_object('period_from', pa.label, 'period_to', pb.label, 'customer', c.uri),
+            'effective_arguments', jsonb_build_object('period_from', btrim(period_from), 'period_to', btrim(period_to), 'customer', c.uri),
             'values', vals,
             'evidence', to_jsonb(ra.evidence || ARRAY(SELECT e FROM unnest(rb.evidence) AS e
                                                       WHERE NOT (e->>'id') = ANY (ra.ids))),
@@ -1769,7 +1769,7 @@ BEGIN
     RETURN footnote._finish('top_customers',
         jsonb_build_object('period', period, 'limit', "limit"), started,
         jsonb_build_object(
-            'effective_arguments', jsonb_build_object('period', p.label, 'limit', lim),
+            'effective_arguments', jsonb_build_object('period', btrim(period), 'limit', lim),
             'values', jsonb_build_object(
                 'period', footnote._value('period', p.label, '{}'),
                 'listed', footnote._value('count', cardinality(rws)::text, all_ids)),
@@ -2021,6 +2021,842 @@ BEGIN
 END
 $$;
 
+-- ==== sql/20_ledger.sql ===============================================
+
+-- footnote-pg: the provenance ledger.
+--
+-- One append-only, hash-chained table. Records enter only through the gate
+-- (footnote.record_answer / footnote.record_decision), which writes them to
+-- footnote.ledger_queue. They are sealed into footnote.ledger at COMMIT by a
+-- deferred constraint trigger: under an advisory lock held only while sealing,
+-- the ledger's BEFORE INSERT trigger assigns the next sequence number (from
+-- the committed head, read under that lock), the previous record's hash, the
+-- time (clock_timestamp(), never before the previous record's), the canonical
+-- text (docs/hash-spec.md) and its SHA-256.
+--
+-- Why it cannot fork or leave a gap:
+--  * the head is read under the lock, in a READ COMMITTED statement, so it is
+--    the latest committed head; a writer in REPEATABLE READ or SERIALIZABLE
+--    (whose snapshot may be older) does not seal at all: its records wait in
+--    the queue and the next READ COMMITTED seal (any commit, or footnote.seal())
+--    takes them;
+--  * sequence numbers come from the head, not a SEQUENCE, so a rollback
+--    consumes none; sealing happens inside the committing transaction, so a
+--    failed commit leaves neither record nor number;
+--  * UNIQUE (seq) and UNIQUE (prev_hash) make any fork fail loudly;
+--  * a long transaction holds no lock until its own commit.
+-- UPDATE, DELETE and TRUNCATE raise FN101 for every role. A superuser can
+-- disable triggers; footnote.verify_chain() and the digest catch what follows.
+
+-- Sealed records: the chain.
+CREATE TABLE footnote.ledger (
+    id           uuid PRIMARY KEY,
+    seq          bigint NOT NULL UNIQUE CHECK (seq > 0),
+    recorded_at  timestamptz NOT NULL,
+    db_role      text NOT NULL,
+    actor_id     text,
+    actor_role   text,
+    kind         text NOT NULL CHECK (kind IN ('answer', 'decision')),
+    question     text,
+    answer       text,
+    status       text NOT NULL,
+    claims       jsonb NOT NULL,
+    operations   jsonb NOT NULL,
+    evidence     jsonb NOT NULL,
+    findings     jsonb NOT NULL,
+    decision     jsonb,
+    details      jsonb,
+    prev_hash    text NOT NULL UNIQUE CHECK (prev_hash ~ '^[0-9a-f]{64}$'),
+    canonical    text NOT NULL,
+    hash         text NOT NULL UNIQUE CHECK (hash ~ '^[0-9a-f]{64}$'),
+    CHECK ((kind = 'decision') = (decision IS NOT NULL)),
+    CHECK (status IN ('verified', 'partially_verified', 'ambiguous', 'insufficient_evidence', 'refused',
+                      'grounded', 'unverified', 'fabricated', 'unsupported'))
+);
+CREATE INDEX ledger_recorded_at_idx ON footnote.ledger (recorded_at);
+COMMENT ON TABLE footnote.ledger IS 'the provenance ledger: append-only, hash-chained records of answers and decisions';
+
+-- Records written by the gate and not yet sealed (sealed at commit, or by footnote.seal()).
+CREATE TABLE footnote.ledger_queue (
+    id          uuid PRIMARY KEY,
+    queued_at   timestamptz NOT NULL,
+    db_role     text NOT NULL,
+    actor_id    text,
+    actor_role  text,
+    kind        text NOT NULL,
+    question    text,
+    answer      text,
+    status      text NOT NULL,
+    claims      jsonb NOT NULL,
+    operations  jsonb NOT NULL,
+    evidence    jsonb NOT NULL,
+    findings    jsonb NOT NULL,
+    decision    jsonb,
+    details     jsonb
+);
+COMMENT ON TABLE footnote.ledger_queue IS 'gate output awaiting its seal into footnote.ledger';
+
+-- Each catalog call may back one record: using it twice is a replay.
+CREATE TABLE footnote.call_use (
+    call_id   uuid PRIMARY KEY REFERENCES footnote.call_log (call_id),
+    record_id uuid NOT NULL
+);
+
+-- The JSON object a record's hash covers (docs/hash-spec.md), built from its columns.
+CREATE FUNCTION footnote._record_object(l footnote.ledger)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object(
+        'version', 1,
+        'id', l.id::text,
+        'seq', l.seq,
+        'recorded_at', to_char(l.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+        'db_role', l.db_role,
+        'actor', jsonb_build_object('id', l.actor_id, 'role', l.actor_role),
+        'kind', l.kind,
+        'question', l.question,
+        'answer', l.answer,
+        'status', l.status,
+        'claims', l.claims,
+        'operations', l.operations,
+        'evidence', l.evidence,
+        'findings', l.findings,
+        'decision', l.decision,
+        'details', l.details,
+        'prev_hash', l.prev_hash)
+$$;
+
+-- BEFORE INSERT on the ledger: take the chain lock, link to the committed head, stamp time, canonical text and hash.
+CREATE FUNCTION footnote._ledger_link()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    head footnote.ledger;
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN102',
+            MESSAGE = 'the ledger is sealed only in READ COMMITTED transactions (the head must be the latest committed one)';
+    END IF;
+    PERFORM pg_advisory_xact_lock(hashtext('footnote.ledger'));
+    SELECT * INTO head FROM footnote.ledger ORDER BY seq DESC LIMIT 1;
+    NEW.seq := coalesce(head.seq, 0) + 1;
+    NEW.prev_hash := coalesce(head.hash, repeat('0', 64));
+    NEW.recorded_at := greatest(clock_timestamp(), head.recorded_at);
+    NEW.canonical := footnote.canonical_json(footnote._record_object(NEW));
+    NEW.hash := footnote.sha256_hex(NEW.canonical);
+    RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER ledger_link BEFORE INSERT ON footnote.ledger
+    FOR EACH ROW EXECUTE FUNCTION footnote._ledger_link();
+CREATE TRIGGER ledger_append_only BEFORE UPDATE OR DELETE ON footnote.ledger
+    FOR EACH ROW EXECUTE FUNCTION footnote._append_only();
+CREATE TRIGGER ledger_no_truncate BEFORE TRUNCATE ON footnote.ledger
+    FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
+CREATE TRIGGER call_use_append_only BEFORE UPDATE OR DELETE ON footnote.call_use
+    FOR EACH ROW EXECUTE FUNCTION footnote._append_only();
+CREATE TRIGGER call_use_no_truncate BEFORE TRUNCATE ON footnote.call_use
+    FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
+
+-- Seal every committed (or own) queued record into the ledger, oldest first; a no-op outside READ COMMITTED.
+CREATE FUNCTION footnote._seal_queue()
+RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    q footnote.ledger_queue;
+    n integer := 0;
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RETURN 0;
+    END IF;
+    PERFORM pg_advisory_xact_lock(hashtext('footnote.ledger'));
+    FOR q IN SELECT * FROM footnote.ledger_queue ORDER BY queued_at, id FOR UPDATE SKIP LOCKED LOOP
+        INSERT INTO footnote.ledger (id, seq, recorded_at, db_role, actor_id, actor_role, kind, question, answer,
+                                     status, claims, operations, evidence, findings, decision, details,
+                                     prev_hash, canonical, hash)
+        VALUES (q.id, 0 + 1, clock_timestamp(), q.db_role, q.actor_id, q.actor_role, q.kind, q.question, q.answer,
+                q.status, q.claims, q.operations, q.evidence, q.findings, q.decision, q.details,
+                repeat('0', 64), '', repeat('0', 64));
+        DELETE FROM footnote.ledger_queue WHERE id = q.id;
+        n := n + 1;
+    END LOOP;
+    RETURN n;
+END
+$$;
+
+-- Deferred to COMMIT: seal what this transaction queued (and anything committed before it).
+-- SECURITY DEFINER: at COMMIT the current user is the caller again, who may not write the ledger.
+CREATE FUNCTION footnote._seal_at_commit()
+RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM footnote._seal_queue();
+    RETURN NULL;
+END
+$$;
+
+CREATE CONSTRAINT TRIGGER ledger_queue_seal AFTER INSERT ON footnote.ledger_queue
+    DEFERRABLE INITIALLY DEFERRED
+    FOR EACH ROW EXECUTE FUNCTION footnote._seal_at_commit();
+
+-- Seal waiting records now (run in READ COMMITTED); returns how many were sealed.
+CREATE FUNCTION footnote.seal()
+RETURNS integer
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN102',
+            MESSAGE = 'footnote.seal() must run in a READ COMMITTED transaction';
+    END IF;
+    RETURN footnote._seal_queue();
+END
+$$;
+
+-- Sequence, time and hash of a record after its commit (sealing waiting records first); NULL while it is not committed.
+CREATE FUNCTION footnote.receipt(record_id uuid)
+RETURNS TABLE (id uuid, seq bigint, recorded_at timestamptz, status text, prev_hash text, hash text)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM footnote._seal_queue();
+    RETURN QUERY SELECT l.id, l.seq, l.recorded_at, l.status, l.prev_hash, l.hash
+                 FROM footnote.ledger AS l WHERE l.id = record_id;
+END
+$$;
+
+-- ==== sql/21_gate.sql =================================================
+
+-- footnote-pg: the gate. Deterministic, inside PostgreSQL, no model.
+--
+-- A claim is a piece of the answer text that states a figure:
+--   {"text": "43.805,00 €", "span": {"start": 41, "end": 52}, "call_id": "<uuid>",
+--    "evidence": ["invoice:8812", ...], "origin": "structured" | "generated"}
+-- with answer[start:end] == text (0-based code points, end exclusive). Verdicts:
+--   grounded    the text equals a formatted value returned by the cited call, the call is one of
+--               this answer's calls (made by the same database role and actor), the span matches,
+--               and every evidence id was read by that call;
+--   unverified  call and evidence were read but the value does not match or the span is wrong
+--               (blocking), or the evidence is flagged unverified in the source (advisory);
+--   fabricated  it cites a call that was not made, not listed, or evidence the call never read.
+-- Any digit of the answer outside a grounded claim is a blocking finding (unsupported_digits).
+-- Answer status: refused, ambiguous (a clarification), insufficient_evidence (any blocking
+-- finding), partially_verified (advisory findings only), verified.
+-- Calls named in call_ids must belong to the caller (FN103) and back at most one record (FN104).
+
+-- A required JSON array argument of at most max_items elements.
+CREATE FUNCTION footnote._array_arg(argument text, value jsonb, max_items integer)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
+        RETURN '[]'::jsonb;
+    END IF;
+    IF jsonb_typeof(value) <> 'array' THEN
+        PERFORM footnote._invalid(argument, format('must be a JSON array, not %s', jsonb_typeof(value)));
+    END IF;
+    IF jsonb_array_length(value) > max_items THEN
+        PERFORM footnote._invalid(argument, format('has %s elements; at most %s', jsonb_array_length(value), max_items));
+    END IF;
+    RETURN value;
+END
+$$;
+
+-- The calls an answer relies on, checked: each made by this session's role and actor, none used before.
+CREATE FUNCTION footnote._answer_calls(call_ids uuid[])
+RETURNS TABLE (call_id uuid, made boolean, operation jsonb, result jsonb, evidence_ids text[])
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    actor jsonb := footnote._actor();
+    c     record;
+    wanted uuid;
+BEGIN
+    IF cardinality(call_ids) > 100 THEN
+        PERFORM footnote._invalid('call_ids', format('has %s calls; at most 100', cardinality(call_ids)));
+    END IF;
+    FOR wanted IN SELECT DISTINCT ON (x) x FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(x, n)
+                  WHERE x IS NOT NULL ORDER BY x, n LOOP
+        SELECT * INTO c FROM footnote.call_log AS l WHERE l.call_id = wanted;
+        IF c.call_id IS NULL THEN
+            call_id := wanted; made := false; operation := NULL; result := NULL; evidence_ids := '{}';
+            RETURN NEXT;
+            CONTINUE;
+        END IF;
+        IF c.db_role IS DISTINCT FROM session_user::text OR c.actor_id IS DISTINCT FROM actor->>'id'
+           OR c.actor_role IS DISTINCT FROM actor->>'role' THEN
+            RAISE EXCEPTION USING ERRCODE = 'FN103',
+                MESSAGE = format('call %s was made by another role or actor (%s / %s), not by %s / %s',
+                                 wanted, c.db_role, coalesce(c.actor_id, '-'), session_user,
+                                 coalesce(actor->>'id', '-')),
+                DETAIL = jsonb_build_object('argument', 'call_ids', 'call_id', wanted)::text;
+        END IF;
+        IF EXISTS (SELECT FROM footnote.call_use AS u WHERE u.call_id = wanted) THEN
+            RAISE EXCEPTION USING ERRCODE = 'FN104',
+                MESSAGE = format('call %s already backs a ledger record; make a new call', wanted),
+                DETAIL = jsonb_build_object('argument', 'call_ids', 'call_id', wanted,
+                    'record_id', (SELECT u.record_id FROM footnote.call_use AS u WHERE u.call_id = wanted))::text;
+        END IF;
+        call_id := wanted;
+        made := true;
+        operation := jsonb_build_object(
+            'call_id', c.call_id::text,
+            'operation', c.operation,
+            'called_at', c.result->'called_at',
+            'arguments', c.arguments,
+            'effective_arguments', c.result->'effective_arguments',
+            'queries', c.result->'queries',
+            'duration_ms', c.result->'duration_ms',
+            'result_hash', c.result_hash);
+        result := c.result;
+        evidence_ids := c.evidence_ids;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+-- Every formatted value of a result with its path: values.<name> and rows[<n>].<name> (n from 1).
+CREATE FUNCTION footnote._result_texts(result jsonb)
+RETURNS TABLE (path text, text text, evidence jsonb)
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT 'values.' || v.key, v.value->>'text', v.value->'evidence'
+    FROM jsonb_each(coalesce(result->'values', '{}')) AS v
+    UNION ALL
+    SELECT format('rows[%s].%s', r.n, v.key), v.value->>'text', v.value->'evidence'
+    FROM jsonb_array_elements(coalesce(result->'rows', '[]')) WITH ORDINALITY AS r(row, n),
+         jsonb_each(r.row) AS v
+$$;
+
+-- Grade an answer: claims with verdicts, findings, status, and the operations and evidence to record. Writes nothing.
+CREATE FUNCTION footnote._grade_answer(answer text, claims jsonb, call_ids uuid[], outcome text)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    calls     jsonb := '{}';
+    ops       jsonb := '[]';
+    c         record;
+    claim     jsonb;
+    i         integer := 0;
+    graded    jsonb := '[]';
+    findings  jsonb := '[]';
+    verdict   text;
+    reason    text;
+    path      text;
+    cid       text;
+    span_s    integer;
+    span_e    integer;
+    ev        text;
+    ev_ids    text[];
+    cited     text[] := '{}';
+    mask      text := answer;
+    digits    jsonb;
+    evidence  jsonb;
+    status    text;
+BEGIN
+    IF outcome NOT IN ('answer', 'clarification', 'refusal') THEN
+        PERFORM footnote._invalid('outcome', format('%s is not one of answer, clarification, refusal', outcome), outcome);
+    END IF;
+    PERFORM footnote._text_arg('answer', answer, true, 20000);
+    claims := footnote._array_arg('claims', claims, 500);
+
+    FOR c IN SELECT * FROM footnote._answer_calls(call_ids) LOOP
+        calls := calls || jsonb_build_object(c.call_id::text, jsonb_build_object(
+            'made', c.made, 'result', c.result, 'evidence_ids', to_jsonb(c.evidence_ids)));
+        IF c.made THEN
+            ops := ops || jsonb_build_array(c.operation);
+        ELSE
+            findings := findings || jsonb_build_array(jsonb_build_object(
+                'code', 'unknown_call', 'severity', 'blocking', 'call_id', c.call_id::text,
+                'message', format('call %s was never made', c.call_id)));
+        END IF;
+    END LOOP;
+
+    FOR claim IN SELECT value FROM jsonb_array_elements(claims) LOOP
+        i := i + 1;
+        IF jsonb_typeof(claim) <> 'object' OR jsonb_typeof(claim->'text') IS DISTINCT FROM 'string'
+           OR jsonb_typeof(claim->'span') IS DISTINCT FROM 'object'
+           OR jsonb_typeof(claim->'span'->'start') IS DISTINCT FROM 'number'
+           OR jsonb_typeof(claim->'span'->'end') IS DISTINCT FROM 'number'
+           OR (claim->'span'->>'start') !~ '^\d{1,9}$' OR (claim->'span'->>'end') !~ '^\d{1,9}$'
+           OR jsonb_typeof(claim->'call_id') IS DISTINCT FROM 'string'
+           OR coalesce(jsonb_typeof(claim->'evidence'), 'array') <> 'array'
+           OR coalesce(claim->>'origin', 'structured') NOT IN ('structured', 'generated') THEN
+            PERFORM footnote._invalid(format('claims[%s]', i - 1),
+                'must be {"text": string, "span": {"start": int, "end": int}, "call_id": string, '
+                || '"evidence": [string], "origin": "structured" | "generated"}', left(claim::text, 200));
+        END IF;
+        span_s := (claim->'span'->>'start')::integer;
+        span_e := (claim->'span'->>'end')::integer;
+        cid := claim->>'call_id';
+        ev_ids := ARRAY(SELECT jsonb_array_elements_text(coalesce(claim->'evidence', '[]')));
+        verdict := 'grounded';
+        reason := NULL;
+        path := NULL;
+
+        IF NOT calls ? cid THEN
+            verdict := 'fabricated';
+            reason := 'call_not_listed';
+        ELSIF NOT (calls->cid->>'made')::boolean THEN
+            verdict := 'fabricated';
+            reason := 'call_not_made';
+        ELSIF EXISTS (SELECT FROM unnest(ev_ids) AS e(id)
+                      WHERE NOT (calls->cid->'evidence_ids') ? e.id) THEN
+            verdict := 'fabricated';
+            reason := 'evidence_not_read';
+        ELSIF span_e < span_s OR span_e > length(answer)
+              OR substr(answer, span_s + 1, span_e - span_s) IS DISTINCT FROM claim->>'text' THEN
+            verdict := 'unverified';
+            reason := 'span_mismatch';
+        ELSE
+            SELECT t.path INTO path FROM footnote._result_texts(calls->cid->'result') AS t
+            WHERE t.text = claim->>'text' ORDER BY (t.path LIKE 'values.%') DESC, t.path LIMIT 1;
+            IF path IS NULL THEN
+                verdict := 'unverified';
+                reason := 'value_mismatch';
+            ELSIF EXISTS (SELECT FROM jsonb_array_elements(calls->cid->'result'->'evidence') AS e
+                          WHERE (e->>'id') = ANY (ev_ids) AND (e->>'verified')::boolean IS FALSE) THEN
+                verdict := 'unverified';
+                reason := 'source_unverified';
+            END IF;
+        END IF;
+
+        IF verdict = 'grounded' THEN
+            mask := overlay(mask PLACING repeat(' ', span_e - span_s) FROM span_s + 1 FOR span_e - span_s);
+        END IF;
+        IF verdict <> 'fabricated' THEN
+            cited := cited || ARRAY(SELECT x FROM unnest(ev_ids) AS x WHERE NOT x = ANY (cited));
+        END IF;
+        IF reason IS NOT NULL THEN
+            findings := findings || jsonb_build_array(jsonb_build_object(
+                'code', reason, 'claim', i - 1,
+                'severity', CASE WHEN reason = 'source_unverified' THEN 'advisory' ELSE 'blocking' END,
+                'message', format('claim %s (%s): %s', i - 1, left(claim->>'text', 60), replace(reason, '_', ' '))));
+        END IF;
+        graded := graded || jsonb_build_array(jsonb_build_object(
+            'text', claim->>'text',
+            'span', jsonb_build_object('start', span_s, 'end', span_e),
+            'call_id', cid,
+            'evidence', to_jsonb(ev_ids),
+            'origin', coalesce(claim->>'origin', 'structured'),
+            'verdict', verdict,
+            'reason', reason,
+            'value', path));
+    END LOOP;
+
+    SELECT jsonb_agg(jsonb_build_object('position', m.pos - 1, 'character', substr(answer, m.pos, 1)) ORDER BY m.pos)
+    INTO digits
+    FROM generate_series(1, length(mask)) AS m(pos)
+    WHERE substr(mask, m.pos, 1) ~ '[0-9]';
+    IF digits IS NOT NULL THEN
+        findings := findings || jsonb_build_array(jsonb_build_object(
+            'code', 'unsupported_digits', 'severity', 'blocking', 'positions', digits,
+            'message', format('%s digit(s) of the answer are outside any grounded claim, first at position %s',
+                              jsonb_array_length(digits), digits->0->>'position')));
+    END IF;
+
+    SELECT coalesce(jsonb_agg(e.value ORDER BY array_position(cited, e.value->>'id')), '[]') INTO evidence
+    FROM (SELECT DISTINCT ON (x.value->>'id') x.value
+          FROM jsonb_each(calls) AS k, jsonb_array_elements(coalesce(k.value->'result'->'evidence', '[]')) AS x
+          WHERE (x.value->>'id') = ANY (cited)) AS e;
+
+    status := CASE
+        WHEN outcome = 'refusal' THEN 'refused'
+        WHEN outcome = 'clarification' THEN 'ambiguous'
+        WHEN EXISTS (SELECT FROM jsonb_array_elements(findings) AS f WHERE f->>'severity' = 'blocking')
+            THEN 'insufficient_evidence'
+        WHEN jsonb_array_length(findings) > 0 THEN 'partially_verified'
+        ELSE 'verified' END;
+    RETURN jsonb_build_object('status', status, 'claims', graded, 'findings', findings,
+                              'operations', ops, 'evidence', evidence);
+END
+$$;
+
+-- Check an answer without recording it: what record_answer would decide.
+CREATE FUNCTION footnote.check_answer(answer text, claims jsonb, call_ids uuid[], outcome text DEFAULT 'answer')
+RETURNS jsonb
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    g jsonb := footnote._grade_answer(answer, claims, call_ids, outcome);
+BEGIN
+    RETURN jsonb_build_object('status', g->'status', 'claims', g->'claims', 'findings', g->'findings');
+END
+$$;
+
+-- Queue a graded record (sealed at commit) and mark its calls used; returns the record id.
+CREATE FUNCTION footnote._queue_record(kind text, question text, answer text, g jsonb, call_ids uuid[],
+                                       decision jsonb, details jsonb)
+RETURNS uuid
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    record_id uuid := gen_random_uuid();
+    actor     jsonb := footnote._actor();
+BEGIN
+    INSERT INTO footnote.ledger_queue (id, queued_at, db_role, actor_id, actor_role, kind, question, answer, status,
+                                       claims, operations, evidence, findings, decision, details)
+    VALUES (record_id, clock_timestamp(), session_user, actor->>'id', actor->>'role', kind, question, answer,
+            g->>'status', g->'claims', g->'operations', g->'evidence', g->'findings', decision, details);
+    INSERT INTO footnote.call_use (call_id, record_id)
+    SELECT (o->>'call_id')::uuid, record_id FROM jsonb_array_elements(g->'operations') AS o;
+    RETURN record_id;
+END
+$$;
+
+-- The gate for answers (and clarifications and refusals): grade, then append to the ledger at commit.
+CREATE FUNCTION footnote.record_answer(question text, answer text, claims jsonb, call_ids uuid[],
+                                       outcome text DEFAULT 'answer', details jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    g         jsonb;
+    record_id uuid;
+BEGIN
+    PERFORM footnote._text_arg('question', question, false, 2000);
+    IF details IS NOT NULL AND jsonb_typeof(details) <> 'object' THEN
+        PERFORM footnote._invalid('details', 'must be a JSON object');
+    END IF;
+    IF length(details::text) > 100000 THEN
+        PERFORM footnote._invalid('details', 'is larger than 100,000 characters');
+    END IF;
+    g := footnote._grade_answer(answer, claims, call_ids, outcome);
+    record_id := footnote._queue_record('answer', question, answer, g, call_ids, NULL,
+                                        coalesce(details, '{}') || jsonb_build_object('outcome', outcome));
+    RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'claims', g->'claims',
+                              'findings', g->'findings');
+END
+$$;
+
+-- The gate for agent decisions: grade each cited fact, then append to the ledger at commit.
+-- citations: [{"evidence": "bank_change_request:2", "call_id": "<uuid>", "fact": "pending_account_ending"}]
+-- outcome precedence: unsupported (nothing cited) > fabricated > unverified > grounded.
+CREATE FUNCTION footnote.record_decision(action text, subject text, rationale text, citations jsonb, call_ids uuid[])
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    calls     jsonb := '{}';
+    ops       jsonb := '[]';
+    c         record;
+    cit       jsonb;
+    i         integer := 0;
+    graded    jsonb := '[]';
+    findings  jsonb := '[]';
+    verdict   text;
+    reason    text;
+    cid       text;
+    ev_row    jsonb;
+    evidence  jsonb := '[]';
+    outcome   text;
+    g         jsonb;
+    record_id uuid;
+BEGIN
+    action := footnote._text_arg('action', action, true, 60);
+    PERFORM footnote._text_arg('subject', subject, true, 500);
+    PERFORM footnote._text_arg('rationale', rationale, false, 5000);
+    citations := footnote._array_arg('citations', citations, 200);
+
+    FOR c IN SELECT * FROM footnote._answer_calls(call_ids) LOOP
+        calls := calls || jsonb_build_object(c.call_id::text, jsonb_build_object(
+            'made', c.made, 'result', c.result, 'evidence_ids', to_jsonb(c.evidence_ids)));
+        IF c.made THEN
+            ops := ops || jsonb_build_array(c.operation);
+        END IF;
+    END LOOP;
+
+    FOR cit IN SELECT value FROM jsonb_array_elements(citations) LOOP
+        i := i + 1;
+        IF jsonb_typeof(cit) <> 'object' OR jsonb_typeof(cit->'evidence') IS DISTINCT FROM 'string'
+           OR jsonb_typeof(cit->'call_id') IS DISTINCT FROM 'string'
+           OR coalesce(jsonb_typeof(cit->'fact'), 'string') <> 'string' THEN
+            PERFORM footnote._invalid(format('citations[%s]', i - 1),
+                'must be {"evidence": string, "call_id": string, "fact": string}', left(cit::text, 200));
+        END IF;
+        cid := cit->>'call_id';
+        ev_row := NULL;
+        IF NOT calls ? cid OR NOT (calls->cid->>'made')::boolean THEN
+            verdict := 'fabricated';
+            reason := CASE WHEN calls ? cid THEN 'call_not_made' ELSE 'call_not_listed' END;
+        ELSIF NOT (calls->cid->'evidence_ids') ? (cit->>'evidence') THEN
+            verdict := 'fabricated';
+            reason := 'evidence_not_read';
+        ELSE
+            SELECT e INTO ev_row FROM jsonb_array_elements(calls->cid->'result'->'evidence') AS e
+            WHERE e->>'id' = cit->>'evidence' LIMIT 1;
+            IF (ev_row->>'verified')::boolean IS FALSE THEN
+                verdict := 'unverified';
+                reason := 'source_unverified';
+            ELSE
+                verdict := 'grounded';
+                reason := NULL;
+            END IF;
+        END IF;
+        IF ev_row IS NOT NULL AND NOT EXISTS (SELECT FROM jsonb_array_elements(evidence) AS x
+                                              WHERE x->>'id' = ev_row->>'id') THEN
+            evidence := evidence || jsonb_build_array(ev_row);
+        END IF;
+        IF reason IS NOT NULL THEN
+            findings := findings || jsonb_build_array(jsonb_build_object(
+                'code', reason, 'citation', i - 1, 'severity', 'blocking',
+                'message', format('citation %s (%s): %s', i - 1, cit->>'evidence', replace(reason, '_', ' '))));
+        END IF;
+        graded := graded || jsonb_build_array(jsonb_build_object(
+            'evidence', cit->>'evidence', 'call_id', cid, 'fact', cit->>'fact',
+            'verdict', verdict, 'reason', reason,
+            'verification', ev_row->'fields'->>'verification'));
+    END LOOP;
+
+    outcome := CASE
+        WHEN jsonb_array_length(graded) = 0 THEN 'unsupported'
+        WHEN EXISTS (SELECT FROM jsonb_array_elements(graded) AS x WHERE x->>'verdict' = 'fabricated') THEN 'fabricated'
+        WHEN EXISTS (SELECT FROM jsonb_array_elements(graded) AS x WHERE x->>'verdict' = 'unverified') THEN 'unverified'
+        ELSE 'grounded' END;
+    IF outcome = 'unsupported' THEN
+        findings := findings || jsonb_build_array(jsonb_build_object(
+            'code', 'nothing_cited', 'severity', 'blocking', 'message', 'the decision cites no evidence'));
+    END IF;
+    g := jsonb_build_object('status', outcome, 'claims', '[]'::jsonb, 'operations', ops,
+                            'evidence', evidence, 'findings', findings);
+    record_id := footnote._queue_record('decision', subject, rationale, g, call_ids,
+        jsonb_build_object('action', action, 'subject', subject, 'outcome', outcome, 'citations', graded), NULL);
+    RETURN jsonb_build_object('record_id', record_id, 'outcome', outcome, 'citations', graded, 'findings', findings);
+END
+$$;
+
+-- ==== sql/22_verify.sql ===============================================
+
+-- footnote-pg: verification, digests and re-attestation.
+--
+-- verify_chain() walks the ledger in sequence order and names the first bad
+-- record: sequence_gap (a record is missing), reordered (a record sits at
+-- another place than the one it was sealed at, or its time runs backwards),
+-- content_changed (a column differs from what was sealed, or the sealed text
+-- differs from its hash), link_broken (prev_hash is not the previous hash).
+-- A history rewritten consistently (every hash recomputed) passes it; only a
+-- digest kept outside the database catches that, with verify_digest().
+
+-- Walk the chain; one row: ok, counts, head, and the first bad record with the problem.
+CREATE FUNCTION footnote.verify_chain()
+RETURNS TABLE (ok boolean, records bigint, head_seq bigint, head_hash text, first_bad_seq bigint,
+               problem text, detail text, pending bigint)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r         footnote.ledger;
+    expected  bigint := 1;
+    prev      text := repeat('0', 64);
+    prev_time timestamptz;
+    sealed    jsonb;
+BEGIN
+    ok := true;
+    records := 0;
+    SELECT count(*) INTO pending FROM footnote.ledger_queue;
+    FOR r IN SELECT * FROM footnote.ledger ORDER BY seq LOOP
+        records := records + 1;
+        sealed := r.canonical::jsonb;
+        IF (sealed->>'seq')::bigint IS DISTINCT FROM r.seq OR r.recorded_at < prev_time THEN
+            problem := 'reordered';
+            detail := format('record %s was sealed as record %s', r.seq, coalesce(sealed->>'seq', '?'));
+        ELSIF r.seq > expected THEN
+            problem := 'sequence_gap';
+            detail := CASE WHEN r.seq = expected + 1 THEN format('record %s is missing', expected)
+                           ELSE format('records %s to %s are missing', expected, r.seq - 1) END;
+            r.seq := expected;
+        ELSIF sealed IS DISTINCT FROM footnote._record_object(r) THEN
+            problem := 'content_changed';
+            detail := format('record %s differs from what was sealed in: %s', r.seq,
+                (SELECT string_agg(k.key, ', ' ORDER BY k.key) FROM jsonb_each(footnote._record_object(r)) AS k
+                 WHERE k.value IS DISTINCT FROM sealed->k.key));
+        ELSIF footnote.sha256_hex(r.canonical) <> r.hash THEN
+            problem := 'content_changed';
+            detail := format('record %s: the sealed text does not hash to its hash', r.seq);
+        ELSIF r.prev_hash <> prev THEN
+            problem := 'link_broken';
+            detail := format('record %s points to %s…, but record %s has hash %s…', r.seq, left(r.prev_hash, 12),
+                             r.seq - 1, left(prev, 12));
+        END IF;
+        IF problem IS NOT NULL THEN
+            ok := false;
+            first_bad_seq := r.seq;
+            SELECT l.seq, l.hash INTO head_seq, head_hash FROM footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
+            RETURN NEXT;
+            RETURN;
+        END IF;
+        expected := r.seq + 1;
+        prev := r.hash;
+        prev_time := r.recorded_at;
+        head_seq := r.seq;
+        head_hash := r.hash;
+    END LOOP;
+    RETURN NEXT;
+END
+$$;
+
+-- The chain head: what a digest records (sequence, hash, time).
+CREATE FUNCTION footnote.chain_head()
+RETURNS TABLE (seq bigint, hash text, recorded_at timestamptz)
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT l.seq, l.hash, l.recorded_at FROM footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1
+$$;
+
+-- Does the chain still extend a digest taken earlier? ok, truncated (shorter now) or rewritten (another hash at that place).
+CREATE FUNCTION footnote.verify_digest(digest_seq bigint, digest_hash text)
+RETURNS TABLE (ok boolean, problem text, detail text)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    found_hash text;
+    head bigint;
+BEGIN
+    SELECT l.hash INTO found_hash FROM footnote.ledger AS l WHERE l.seq = digest_seq;
+    SELECT max(l.seq) INTO head FROM footnote.ledger AS l;
+    IF found_hash IS NULL THEN
+        RETURN QUERY SELECT false, 'truncated',
+            format('the digest names record %s, but the chain ends at %s', digest_seq, coalesce(head, 0));
+    ELSIF found_hash <> digest_hash THEN
+        RETURN QUERY SELECT false, 'rewritten',
+            format('record %s has hash %s…, the digest says %s…', digest_seq, left(found_hash, 12), left(digest_hash, 12));
+    ELSE
+        RETURN QUERY SELECT true, NULL::text, format('record %s matches the digest; the chain is now at %s', digest_seq, head);
+    END IF;
+END
+$$;
+
+-- Re-run the operations of a record with the arguments they ran with; per claim (or cited fact): still_holds or changed.
+CREATE FUNCTION footnote.reattest(record_seq bigint)
+RETURNS TABLE (item integer, kind text, text text, value_path text, verdict text, old_text text, new_text text,
+               operation text, new_call_id uuid)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    rec      footnote.ledger;
+    op       jsonb;
+    fresh    jsonb := '{}';
+    res      jsonb;
+    claim    jsonb;
+    cit      jsonb;
+    n        integer := 0;
+    args     jsonb;
+    old_ev   jsonb;
+    new_ev   jsonb;
+BEGIN
+    SELECT * INTO rec FROM footnote.ledger AS l WHERE l.seq = record_seq;
+    IF rec.id IS NULL THEN
+        PERFORM footnote._invalid('seq', format('there is no ledger record %s', record_seq), record_seq::text);
+    END IF;
+    FOR op IN SELECT value FROM jsonb_array_elements(rec.operations) LOOP
+        SELECT coalesce(jsonb_object_agg(a.key, CASE jsonb_typeof(a.value) WHEN 'number' THEN to_jsonb(a.value #>> '{}')
+                                                 ELSE a.value END), '{}')
+        INTO args
+        FROM jsonb_each(coalesce(op->'effective_arguments', op->'arguments')) AS a
+        WHERE jsonb_typeof(a.value) <> 'null';
+        res := footnote.call(op->>'operation', args);
+        fresh := fresh || jsonb_build_object(op->>'call_id', res);
+    END LOOP;
+    FOR claim IN SELECT value FROM jsonb_array_elements(rec.claims) LOOP
+        n := n + 1;
+        item := n;
+        kind := 'claim';
+        text := claim->>'text';
+        value_path := claim->>'value';
+        old_text := claim->>'text';
+        res := fresh->(claim->>'call_id');
+        operation := res->>'operation';
+        new_call_id := (res->>'call_id')::uuid;
+        SELECT t.text INTO new_text FROM footnote._result_texts(res) AS t WHERE t.path = claim->>'value';
+        verdict := CASE WHEN value_path IS NULL THEN 'not_grounded'
+                        WHEN new_text IS NULL THEN 'changed'
+                        WHEN new_text = old_text THEN 'still_holds' ELSE 'changed' END;
+        RETURN NEXT;
+    END LOOP;
+    FOR cit IN SELECT value FROM jsonb_array_elements(coalesce(rec.decision->'citations', '[]')) LOOP
+        n := n + 1;
+        item := n;
+        kind := 'citation';
+        text := cit->>'evidence';
+        value_path := cit->>'fact';
+        res := fresh->(cit->>'call_id');
+        operation := res->>'operation';
+        new_call_id := (res->>'call_id')::uuid;
+        SELECT e INTO old_ev FROM jsonb_array_elements(rec.evidence) AS e WHERE e->>'id' = cit->>'evidence';
+        SELECT e INTO new_ev FROM jsonb_array_elements(res->'evidence') AS e WHERE e->>'id' = cit->>'evidence';
+        old_text := old_ev->>'fields';
+        new_text := new_ev->>'fields';
+        verdict := CASE WHEN old_ev IS NULL THEN 'not_grounded'
+                        WHEN new_ev IS NULL THEN 'changed'
+                        WHEN old_ev = new_ev THEN 'still_holds' ELSE 'changed' END;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+-- ==== sql/23_audit.sql ================================================
+
+-- footnote-pg: views for auditors in psql.
+
+-- Answers (and clarifications and refusals), one row each.
+CREATE VIEW footnote.answers AS
+SELECT l.seq, l.recorded_at, l.db_role, l.actor_id, l.actor_role, l.question, l.answer, l.status,
+       l.details->>'outcome' AS outcome, jsonb_array_length(l.claims) AS claims,
+       (SELECT count(*) FROM jsonb_array_elements(l.claims) AS c WHERE c->>'verdict' = 'grounded') AS grounded_claims,
+       l.hash
+FROM footnote.ledger AS l
+WHERE l.kind = 'answer';
+
+-- Claims, one row per claim, with verdict and evidence.
+CREATE VIEW footnote.claims AS
+SELECT l.seq, c.n - 1 AS claim_no, c.claim->>'text' AS text, c.claim->>'verdict' AS verdict,
+       c.claim->>'reason' AS reason, (c.claim->'span'->>'start')::integer AS span_start,
+       (c.claim->'span'->>'end')::integer AS span_end, (c.claim->>'call_id') AS call_id,
+       ARRAY(SELECT jsonb_array_elements_text(c.claim->'evidence')) AS evidence,
+       c.claim->>'origin' AS origin, c.claim->>'value' AS value_path
+FROM footnote.ledger AS l, jsonb_array_elements(l.claims) WITH ORDINALITY AS c(claim, n);
+
+-- Evidence records kept with each ledger record, with the field values they had.
+CREATE VIEW footnote.evidence AS
+SELECT l.seq, e.value->>'id' AS evidence_id, e.value->>'type' AS type, e.value->>'record_id' AS record_id,
+       e.value->>'uri' AS uri, (e.value->>'verified')::boolean AS verified, e.value->'fields' AS fields
+FROM footnote.ledger AS l, jsonb_array_elements(l.evidence) AS e;
+
+-- Agent decisions with their outcome and graded citations.
+CREATE VIEW footnote.decisions AS
+SELECT l.seq, l.recorded_at, l.db_role, l.actor_id, l.actor_role, l.decision->>'action' AS action,
+       l.decision->>'subject' AS subject, l.status AS outcome, l.answer AS rationale,
+       l.decision->'citations' AS citations, l.hash
+FROM footnote.ledger AS l
+WHERE l.kind = 'decision';
+
+-- The result of footnote.verify_chain(), as a view.
+CREATE VIEW footnote.chain_status AS SELECT * FROM footnote.verify_chain();
+
 -- ==== sql/50_catalog.sql ==============================================
 
 -- footnote-pg: the catalog of operations and the one entry point clients use.
@@ -2233,6 +3069,21 @@ GRANT EXECUTE ON FUNCTION
     footnote.supplier_payment_facts(text, date)
 TO footnote_service;
 
+-- the gate, sealing and receipts
+GRANT EXECUTE ON FUNCTION
+    footnote.record_answer(text, text, jsonb, uuid[], text, jsonb),
+    footnote.record_decision(text, text, text, jsonb, uuid[]),
+    footnote.check_answer(text, jsonb, uuid[], text)
+TO footnote_service;
+GRANT EXECUTE ON FUNCTION
+    footnote.seal(),
+    footnote.receipt(uuid),
+    footnote.reattest(bigint),
+    footnote.verify_chain(),
+    footnote.chain_head(),
+    footnote.verify_digest(bigint, text)
+TO footnote_service, footnote_auditor;
+
 -- Pure helpers anyone of ours may use to read results and settings.
 GRANT EXECUTE ON FUNCTION
     footnote.result_values(jsonb),
@@ -2241,9 +3092,12 @@ GRANT EXECUTE ON FUNCTION
     footnote.sha256_hex(text)
 TO footnote_service, footnote_auditor;
 
--- footnote_auditor: reads the call log, the settings, the queries and the catalog.
+-- footnote_auditor: reads the call log, the settings, the queries, the catalog and the ledger.
 GRANT SELECT ON footnote.call_log, footnote.settings, footnote.queries, footnote.operations,
                 footnote.operation_arguments TO footnote_auditor;
+-- and the ledger with its views
+GRANT SELECT ON footnote.ledger, footnote.ledger_queue, footnote.call_use, footnote.answers, footnote.claims,
+                footnote.evidence, footnote.decisions, footnote.chain_status TO footnote_auditor;
 
 RESET ROLE;
 

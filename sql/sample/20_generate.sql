@@ -43,6 +43,16 @@ BEGIN
 END
 $$;
 
+-- A payment date moved off the weekend to the Friday before.
+CREATE FUNCTION erp._banking_day(d date)
+RETURNS date
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+BEGIN
+    RETURN d - CASE (d - date '2000-01-03') % 7 WHEN 5 THEN 1 WHEN 6 THEN 2 ELSE 0 END;
+END
+$$;
+
 -- A masked IBAN in groups of four: country, check digits, stars, last four digits.
 CREATE FUNCTION erp._mask_iban(country text, check_digits text, iban_length integer, last4 text)
 RETURNS text
@@ -165,6 +175,7 @@ $$;
 CREATE FUNCTION erp.generate_sample(invoices integer DEFAULT 2400, seed integer DEFAULT 42)
 RETURNS jsonb
 LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
 SET work_mem = '256MB'
 SET maintenance_work_mem = '256MB'
 AS $fn$
@@ -420,7 +431,8 @@ BEGIN
     ---------------------------------------------------------------- payments
     -- Each invoice is due (gross - credit notes); the payer profile decides when
     -- and how it is paid: pattern 0 unpaid, 1 one partial payment only, 2 two
-    -- instalments, 3 in full. Payments dated after today have not happened yet.
+    -- instalments, 3 in full. Payments fall on weekdays (never before the invoice:
+    -- issue and credit note dates are weekdays); those after today have not happened yet.
     INSERT INTO erp.payments (id, invoice_id, customer_id, paid_on, amount, method)
     WITH base AS (
         SELECT i.id, i.customer_id, i.issue_date, i.due_date, i.gross,
@@ -458,13 +470,13 @@ BEGIN
         WHERE b.target > 0),
     pay AS (
         SELECT p.id AS invoice_id, p.customer_id, 1 AS seq,
-               greatest(p.earliest, p.due_date + p.d1) AS paid_on,
+               erp._banking_day(greatest(p.earliest, p.due_date + p.d1)) AS paid_on,
                CASE WHEN p.pattern = 3 THEN p.target ELSE round(p.target * p.pct / 100, 2) END AS amount,
                p.method
         FROM plan AS p WHERE p.pattern >= 1
         UNION ALL
         SELECT p.id, p.customer_id, 2,
-               greatest(p.earliest, p.due_date + p.d1 + p.gap),
+               erp._banking_day(greatest(p.earliest, p.due_date + p.d1 + p.gap)),
                p.target - round(p.target * p.pct / 100, 2),
                p.method
         FROM plan AS p WHERE p.pattern = 2
@@ -484,7 +496,8 @@ BEGIN
         SELECT c.id AS customer_id, c.id * 8 + j AS key,
                v_day0 + erp._pick(c.id * 8 + j, v_seed + 62, v_days) AS opened_on,
                erp._rand(c.id * 8 + j, v_seed + 63) AS us,
-               erp._rand(c.id * 8 + j, v_seed + 65) < 0.05 AS stale
+               -- a few low or medium ones are never closed
+               erp._rand(c.id * 8 + j, v_seed + 65) < 0.05 AND erp._rand(c.id * 8 + j, v_seed + 63) < 0.75 AS stale
         FROM erp.customers AS c
         CROSS JOIN LATERAL generate_series(1, erp._pick(c.id, v_seed + 61, 6)) AS j
         WHERE c.id <> 4471
@@ -563,7 +576,7 @@ BEGIN
     SELECT y.id::bigint, 'S-' || y.id,
            y.surnames[1 + y.m % 20] || ' '
              || (ARRAY['Industrial Supply', 'Packaging', 'Steel Trading', 'Fasteners', 'Components',
-                       'Freight Services', 'Plastics', 'Electrical Wholesale', 'Chemicals', 'Tooling'])[1 + (y.m / 20) % 10]
+                       'Freight Services', 'Plastics', 'Electrical Wholesale', 'Chemicals', 'Tooling'])[1 + (y.m + y.m / 20) % 10]
              || CASE WHEN y.m >= 200 THEN ' ' || (y.m / 200 + 1) ELSE '' END
              || ' ' || y.forms[1],
            y.country, y.cities[1 + y.m % 10],
@@ -585,7 +598,7 @@ BEGIN
                CASE WHEN s.id = 310 THEN s.phone_since ELSE s.phone_since + erp._pick(s.id, v_seed + 77, 20) END AS added_on
         FROM erp.suppliers AS s JOIN erp._sample_countries() AS w ON w.country = s.country)
     SELECT a.id, a.supplier_id, erp._mask_iban(a.country, a.check_digits, a.iban_length, a.last4), a.last4,
-           a.added_on, true, 'callback to phone on file ' || to_char(a.added_on + 2, 'YYYY-MM-DD')
+           a.added_on, true, 'callback to phone on file ' || to_char(erp._weekday(a.added_on + 2), 'YYYY-MM-DD')
     FROM a
     UNION ALL
     SELECT 900 + v_supp + 1, 305, erp._mask_iban('IT', '60', 27, '3318'), '3318',

@@ -1,0 +1,169 @@
+-- footnote-pg: verification, digests and re-attestation.
+--
+-- verify_chain() walks the ledger in sequence order and names the first bad
+-- record: sequence_gap (a record is missing), reordered (a record sits at
+-- another place than the one it was sealed at, or its time runs backwards),
+-- content_changed (a column differs from what was sealed, or the sealed text
+-- differs from its hash), link_broken (prev_hash is not the previous hash).
+-- A history rewritten consistently (every hash recomputed) passes it; only a
+-- digest kept outside the database catches that, with verify_digest().
+
+-- Walk the chain; one row: ok, counts, head, and the first bad record with the problem.
+CREATE FUNCTION footnote.verify_chain()
+RETURNS TABLE (ok boolean, records bigint, head_seq bigint, head_hash text, first_bad_seq bigint,
+               problem text, detail text, pending bigint)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r         footnote.ledger;
+    expected  bigint := 1;
+    prev      text := repeat('0', 64);
+    prev_time timestamptz;
+    sealed    jsonb;
+BEGIN
+    ok := true;
+    records := 0;
+    SELECT count(*) INTO pending FROM footnote.ledger_queue;
+    FOR r IN SELECT * FROM footnote.ledger ORDER BY seq LOOP
+        records := records + 1;
+        sealed := r.canonical::jsonb;
+        IF (sealed->>'seq')::bigint IS DISTINCT FROM r.seq OR r.recorded_at < prev_time THEN
+            problem := 'reordered';
+            detail := format('record %s was sealed as record %s', r.seq, coalesce(sealed->>'seq', '?'));
+        ELSIF r.seq > expected THEN
+            problem := 'sequence_gap';
+            detail := CASE WHEN r.seq = expected + 1 THEN format('record %s is missing', expected)
+                           ELSE format('records %s to %s are missing', expected, r.seq - 1) END;
+            r.seq := expected;
+        ELSIF sealed IS DISTINCT FROM footnote._record_object(r) THEN
+            problem := 'content_changed';
+            detail := format('record %s differs from what was sealed in: %s', r.seq,
+                (SELECT string_agg(k.key, ', ' ORDER BY k.key) FROM jsonb_each(footnote._record_object(r)) AS k
+                 WHERE k.value IS DISTINCT FROM sealed->k.key));
+        ELSIF footnote.sha256_hex(r.canonical) <> r.hash THEN
+            problem := 'content_changed';
+            detail := format('record %s: the sealed text does not hash to its hash', r.seq);
+        ELSIF r.prev_hash <> prev THEN
+            problem := 'link_broken';
+            detail := format('record %s points to %s…, but record %s has hash %s…', r.seq, left(r.prev_hash, 12),
+                             r.seq - 1, left(prev, 12));
+        END IF;
+        IF problem IS NOT NULL THEN
+            ok := false;
+            first_bad_seq := r.seq;
+            SELECT l.seq, l.hash INTO head_seq, head_hash FROM footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
+            RETURN NEXT;
+            RETURN;
+        END IF;
+        expected := r.seq + 1;
+        prev := r.hash;
+        prev_time := r.recorded_at;
+        head_seq := r.seq;
+        head_hash := r.hash;
+    END LOOP;
+    RETURN NEXT;
+END
+$$;
+
+-- The chain head: what a digest records (sequence, hash, time).
+CREATE FUNCTION footnote.chain_head()
+RETURNS TABLE (seq bigint, hash text, recorded_at timestamptz)
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT l.seq, l.hash, l.recorded_at FROM footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1
+$$;
+
+-- Does the chain still extend a digest taken earlier? ok, truncated (shorter now) or rewritten (another hash at that place).
+CREATE FUNCTION footnote.verify_digest(digest_seq bigint, digest_hash text)
+RETURNS TABLE (ok boolean, problem text, detail text)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    found_hash text;
+    head bigint;
+BEGIN
+    SELECT l.hash INTO found_hash FROM footnote.ledger AS l WHERE l.seq = digest_seq;
+    SELECT max(l.seq) INTO head FROM footnote.ledger AS l;
+    IF found_hash IS NULL THEN
+        RETURN QUERY SELECT false, 'truncated',
+            format('the digest names record %s, but the chain ends at %s', digest_seq, coalesce(head, 0));
+    ELSIF found_hash <> digest_hash THEN
+        RETURN QUERY SELECT false, 'rewritten',
+            format('record %s has hash %s…, the digest says %s…', digest_seq, left(found_hash, 12), left(digest_hash, 12));
+    ELSE
+        RETURN QUERY SELECT true, NULL::text, format('record %s matches the digest; the chain is now at %s', digest_seq, head);
+    END IF;
+END
+$$;
+
+-- Re-run the operations of a record with the arguments they ran with; per claim (or cited fact): still_holds or changed.
+CREATE FUNCTION footnote.reattest(record_seq bigint)
+RETURNS TABLE (item integer, kind text, text text, value_path text, verdict text, old_text text, new_text text,
+               operation text, new_call_id uuid)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    rec      footnote.ledger;
+    op       jsonb;
+    fresh    jsonb := '{}';
+    res      jsonb;
+    claim    jsonb;
+    cit      jsonb;
+    n        integer := 0;
+    args     jsonb;
+    old_ev   jsonb;
+    new_ev   jsonb;
+BEGIN
+    SELECT * INTO rec FROM footnote.ledger AS l WHERE l.seq = record_seq;
+    IF rec.id IS NULL THEN
+        PERFORM footnote._invalid('seq', format('there is no ledger record %s', record_seq), record_seq::text);
+    END IF;
+    FOR op IN SELECT value FROM jsonb_array_elements(rec.operations) LOOP
+        SELECT coalesce(jsonb_object_agg(a.key, CASE jsonb_typeof(a.value) WHEN 'number' THEN to_jsonb(a.value #>> '{}')
+                                                 ELSE a.value END), '{}')
+        INTO args
+        FROM jsonb_each(coalesce(op->'effective_arguments', op->'arguments')) AS a
+        WHERE jsonb_typeof(a.value) <> 'null';
+        res := footnote.call(op->>'operation', args);
+        fresh := fresh || jsonb_build_object(op->>'call_id', res);
+    END LOOP;
+    FOR claim IN SELECT value FROM jsonb_array_elements(rec.claims) LOOP
+        n := n + 1;
+        item := n;
+        kind := 'claim';
+        text := claim->>'text';
+        value_path := claim->>'value';
+        old_text := claim->>'text';
+        res := fresh->(claim->>'call_id');
+        operation := res->>'operation';
+        new_call_id := (res->>'call_id')::uuid;
+        SELECT t.text INTO new_text FROM footnote._result_texts(res) AS t WHERE t.path = claim->>'value';
+        verdict := CASE WHEN value_path IS NULL THEN 'not_grounded'
+                        WHEN new_text IS NULL THEN 'changed'
+                        WHEN new_text = old_text THEN 'still_holds' ELSE 'changed' END;
+        RETURN NEXT;
+    END LOOP;
+    FOR cit IN SELECT value FROM jsonb_array_elements(coalesce(rec.decision->'citations', '[]')) LOOP
+        n := n + 1;
+        item := n;
+        kind := 'citation';
+        text := cit->>'evidence';
+        value_path := cit->>'fact';
+        res := fresh->(cit->>'call_id');
+        operation := res->>'operation';
+        new_call_id := (res->>'call_id')::uuid;
+        SELECT e INTO old_ev FROM jsonb_array_elements(rec.evidence) AS e WHERE e->>'id' = cit->>'evidence';
+        SELECT e INTO new_ev FROM jsonb_array_elements(res->'evidence') AS e WHERE e->>'id' = cit->>'evidence';
+        old_text := old_ev->>'fields';
+        new_text := new_ev->>'fields';
+        verdict := CASE WHEN old_ev IS NULL THEN 'not_grounded'
+                        WHEN new_ev IS NULL THEN 'changed'
+                        WHEN old_ev = new_ev THEN 'still_holds' ELSE 'changed' END;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
