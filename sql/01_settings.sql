@@ -54,3 +54,14 @@ BEGIN
             'value', pg_catalog.left(value, 200))::text;
 END
 $$;
+
+-- What clients may know of the settings: locale, currency, the default as-of date, the fiscal year start.
+CREATE FUNCTION footnote.client_settings()
+RETURNS TABLE (locale text, currency text, as_of date, fiscal_year_start_month integer)
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote.setting('locale'), footnote.setting('currency'),
+           coalesce(footnote.setting('as_of')::date, current_date),
+           coalesce(footnote.setting('fiscal_year_start_month')::integer, 1)
+$$;

@@ -44,6 +44,25 @@ WHERE $1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text
 ORDER BY footnote._fold(c.name), c.name COLLATE "C", c.id
 LIMIT $2$q$),
 
+('suppliers',
+ 'suppliers whose name contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit}',
+ $q$SELECT s.id, s.name, s.supplier_number, s.country, s.uri, count(*) OVER () AS matching
+FROM footnote_src.suppliers AS s
+WHERE $1::text IS NULL OR strpos(footnote._fold(s.name), footnote._fold($1::text)) > 0
+ORDER BY footnote._fold(s.name), s.name COLLATE "C", s.id
+LIMIT $2$q$),
+
+('items',
+ 'items whose name or SKU contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit}',
+ $q$SELECT it.id, it.sku, it.name, it.unit, it.uri, count(*) OVER () AS matching
+FROM footnote_src.items AS it
+WHERE $1::text IS NULL OR strpos(footnote._fold(it.name), footnote._fold($1::text)) > 0
+   OR strpos(lower(it.sku), lower($1::text)) > 0
+ORDER BY footnote._fold(it.name), it.name COLLATE "C", it.id
+LIMIT $2$q$),
+
 ('customer',
  'one customer by id',
  '{customer_id}',
@@ -144,6 +163,33 @@ FROM (
 JOIN footnote_src.customers AS c ON c.id = r.customer_id
 ORDER BY r.revenue DESC, r.customer_id
 LIMIT $3$q$),
+
+('revenue_drivers',
+ 'customers whose revenue changed most between [$1, $2) and [$3, $4), by absolute change, at most $5',
+ '{from_starts,from_ends,to_starts,to_ends,limit}',
+ $q$SELECT r.customer_id, c.name, c.uri, r.revenue_from, r.revenue_to, r.revenue_to - r.revenue_from AS change,
+       r.documents
+FROM (
+    SELECT d.customer_id,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'from'), 0.00) AS revenue_from,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'to'), 0.00) AS revenue_to,
+           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
+    FROM (
+        SELECT CASE WHEN i.issue_date >= $3 AND i.issue_date < $4 THEN 'to' ELSE 'from' END AS period,
+               'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
+        FROM footnote_src.invoices AS i
+        WHERE (i.issue_date >= $1 AND i.issue_date < $2) OR (i.issue_date >= $3 AND i.issue_date < $4)
+        UNION ALL
+        SELECT CASE WHEN n.issue_date >= $3 AND n.issue_date < $4 THEN 'to' ELSE 'from' END,
+               'credit_note', n.id, n.customer_id, -n.net
+        FROM footnote_src.credit_notes AS n
+        WHERE (n.issue_date >= $1 AND n.issue_date < $2) OR (n.issue_date >= $3 AND n.issue_date < $4)
+    ) AS d
+    GROUP BY d.customer_id
+) AS r
+JOIN footnote_src.customers AS c ON c.id = r.customer_id
+ORDER BY abs(r.revenue_to - r.revenue_from) DESC, r.customer_id
+LIMIT $5$q$),
 
 ('documents_by_id',
  'invoices $1 and credit notes $2 by id, for evidence',

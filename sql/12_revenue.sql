@@ -175,3 +175,59 @@ BEGIN
                 footnote._query_ref('documents_by_id', jsonb_build_array(to_jsonb(inv_ids), to_jsonb(cn_ids))))));
 END
 $$;
+
+-- Customers whose revenue changed most between two periods: revenue in each, the change (signed raw, unsigned text).
+CREATE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    pa      footnote.period := footnote._period_arg('period_from', period_from);
+    pb      footnote.period := footnote._period_arg('period_to', period_to);
+    lim     integer := footnote._int_arg('limit', "limit", 1, 100, 3);
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    all_ids text[] := '{}';
+    inv_ids bigint[] := '{}';
+    cn_ids  bigint[] := '{}';
+    cid     text;
+BEGIN
+    FOR r IN EXECUTE footnote._query('revenue_drivers') USING pa.starts, pa.ends, pb.starts, pb.ends, lim LOOP
+        cid := 'customer:' || r.customer_id;
+        ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
+        all_ids := all_ids || cid || r.documents;
+        inv_ids := inv_ids || ARRAY(SELECT substring(x FROM 9)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'invoice:%');
+        cn_ids := cn_ids || ARRAY(SELECT substring(x FROM 13)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'credit_note:%');
+        rws := rws || jsonb_build_object(
+            'customer', footnote._value('text', r.name, ARRAY[cid]),
+            'revenue_from', footnote._value('amount', r.revenue_from::text, r.documents),
+            'revenue_to', footnote._value('amount', r.revenue_to::text, r.documents),
+            'change', footnote._value('amount', abs(r.change)::text, r.documents,
+                                      jsonb_build_object('signed_raw', r.change::text)),
+            'direction', footnote._value('text', CASE sign(r.change) WHEN 1 THEN 'up' WHEN -1 THEN 'down'
+                                                     ELSE 'unchanged' END, r.documents));
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('documents_by_id') USING inv_ids, cn_ids LOOP
+        ev := ev || footnote._row_evidence(r.type, 'id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'issue_date', 'net', 'gross']);
+    END LOOP;
+    RETURN footnote._finish('revenue_drivers',
+        jsonb_build_object('period_from', period_from, 'period_to', period_to, 'limit', "limit"), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period_from', btrim(period_from), 'period_to', btrim(period_to),
+                                                      'limit', lim),
+            'values', jsonb_build_object(
+                'period_from', footnote._value('period', pa.label, '{}'),
+                'period_to', footnote._value('period', pb.label, '{}'),
+                'listed', footnote._value('count', cardinality(rws)::text, all_ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('revenue_drivers', jsonb_build_array(pa.starts, pa.ends, pb.starts, pb.ends, lim)),
+                footnote._query_ref('documents_by_id', jsonb_build_array(to_jsonb(inv_ids), to_jsonb(cn_ids))))));
+END
+$$;

@@ -11,6 +11,8 @@ GRANT SELECT ON footnote.catalog TO footnote_service, footnote_auditor;
 GRANT EXECUTE ON FUNCTION
     footnote.call(text, jsonb),
     footnote.list_customers(text, integer),
+    footnote.list_suppliers(text, integer),
+    footnote.list_items(text, integer),
     footnote.customer_overdue(text, date),
     footnote.ar_aging(date, text),
     footnote.customer_risk(text, date),
@@ -18,6 +20,7 @@ GRANT EXECUTE ON FUNCTION
     footnote.revenue(text, text),
     footnote.revenue_change(text, text, text),
     footnote.top_customers(text, integer),
+    footnote.revenue_drivers(text, text, integer),
     footnote.days_sales_outstanding(date, integer),
     footnote.invoice(text, date),
     footnote.open_purchase_orders(text),
@@ -42,6 +45,7 @@ TO footnote_service, footnote_auditor;
 
 -- Pure helpers anyone of ours may use to read results and settings.
 GRANT EXECUTE ON FUNCTION
+    footnote.client_settings(),
     footnote.result_values(jsonb),
     footnote.result_evidence(jsonb),
     footnote.canonical_json(jsonb),

@@ -265,3 +265,26 @@ def test_locale_en_us(db: TestDatabase) -> None:
     r = fn.call("customer_overdue", customer="Bergmann Logistik")
     assert r.values["overdue_total"].text == "€43,805.00"
     assert r.rows[0]["due_date"].text == "May 2, 2026"
+
+
+def test_revenue_drivers_rank_customers_by_absolute_change(db: TestDatabase, fn: Footnote, erp: Erp) -> None:
+    r = fn.call("revenue_drivers", period_from="2026-Q1", period_to="2026-Q2", limit=4)
+    q1, q2 = (dt.date(2026, 1, 1), dt.date(2026, 4, 1)), (dt.date(2026, 4, 1), dt.date(2026, 7, 1))
+    changes = []
+    for cid in erp.customers:
+        a, b = erp.revenue(*q1, cid), erp.revenue(*q2, cid)
+        active = any(i.customer_id == cid and (q1[0] <= i.issue_date < q2[1]) for i in erp.invoices.values())
+        if active:
+            changes.append((abs(b - a), cid, a, b))
+    expected = sorted(changes, key=lambda x: (-x[0], x[1]))[:4]
+    assert [row["customer"].text for row in r.rows] == [erp.customers[cid][1] for _, cid, _, _ in expected]
+    for row, (delta, _cid, a, b) in zip(r.rows, expected, strict=True):
+        assert row["revenue_from"].text == de_amount(a) and row["revenue_to"].text == de_amount(b)
+        assert row["change"].text == de_amount(delta)
+        assert row["direction"].text == ("up" if b > a else "down" if b < a else "unchanged")
+    assert_evidence_is_real(db, r)
+
+
+def test_client_settings_are_readable_by_the_service(db: TestDatabase) -> None:
+    rows = db.rows("SELECT * FROM footnote.client_settings()", role="service")
+    assert rows == [("de-DE", "EUR", dt.date(2026, 8, 14), 1)]

@@ -85,7 +85,7 @@ def test_only_the_call_log_and_the_gate_write_and_nothing_names_erp(db: TestData
     writers = {}
     for signature, source in rows:
         assert not re.search(r"\berp\.", source), f"{signature} names the ERP schema"
-        writes = re.findall(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE)\s+([\w.]+)", source, flags=re.I)
+        writes = re.findall(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE)\s+(\w+\.\w+)", source, flags=re.I)
         if writes:
             writers[signature] = {w[1] for w in writes}
     assert writers == {

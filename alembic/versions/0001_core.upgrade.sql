@@ -101,6 +101,17 @@ BEGIN
 END
 $$;
 
+-- What clients may know of the settings: locale, currency, the default as-of date, the fiscal year start.
+CREATE FUNCTION footnote.client_settings()
+RETURNS TABLE (locale text, currency text, as_of date, fiscal_year_start_month integer)
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote.setting('locale'), footnote.setting('currency'),
+           coalesce(footnote.setting('as_of')::date, current_date),
+           coalesce(footnote.setting('fiscal_year_start_month')::integer, 1)
+$$;
+
 -- ==== sql/02_format.sql ===============================================
 
 -- footnote-pg: the one formatter.
@@ -908,6 +919,25 @@ WHERE $1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text
 ORDER BY footnote._fold(c.name), c.name COLLATE "C", c.id
 LIMIT $2$q$),
 
+('suppliers',
+ 'suppliers whose name contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit}',
+ $q$SELECT s.id, s.name, s.supplier_number, s.country, s.uri, count(*) OVER () AS matching
+FROM footnote_src.suppliers AS s
+WHERE $1::text IS NULL OR strpos(footnote._fold(s.name), footnote._fold($1::text)) > 0
+ORDER BY footnote._fold(s.name), s.name COLLATE "C", s.id
+LIMIT $2$q$),
+
+('items',
+ 'items whose name or SKU contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit}',
+ $q$SELECT it.id, it.sku, it.name, it.unit, it.uri, count(*) OVER () AS matching
+FROM footnote_src.items AS it
+WHERE $1::text IS NULL OR strpos(footnote._fold(it.name), footnote._fold($1::text)) > 0
+   OR strpos(lower(it.sku), lower($1::text)) > 0
+ORDER BY footnote._fold(it.name), it.name COLLATE "C", it.id
+LIMIT $2$q$),
+
 ('customer',
  'one customer by id',
  '{customer_id}',
@@ -1008,6 +1038,33 @@ FROM (
 JOIN footnote_src.customers AS c ON c.id = r.customer_id
 ORDER BY r.revenue DESC, r.customer_id
 LIMIT $3$q$),
+
+('revenue_drivers',
+ 'customers whose revenue changed most between [$1, $2) and [$3, $4), by absolute change, at most $5',
+ '{from_starts,from_ends,to_starts,to_ends,limit}',
+ $q$SELECT r.customer_id, c.name, c.uri, r.revenue_from, r.revenue_to, r.revenue_to - r.revenue_from AS change,
+       r.documents
+FROM (
+    SELECT d.customer_id,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'from'), 0.00) AS revenue_from,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'to'), 0.00) AS revenue_to,
+           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
+    FROM (
+        SELECT CASE WHEN i.issue_date >= $3 AND i.issue_date < $4 THEN 'to' ELSE 'from' END AS period,
+               'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
+        FROM footnote_src.invoices AS i
+        WHERE (i.issue_date >= $1 AND i.issue_date < $2) OR (i.issue_date >= $3 AND i.issue_date < $4)
+        UNION ALL
+        SELECT CASE WHEN n.issue_date >= $3 AND n.issue_date < $4 THEN 'to' ELSE 'from' END,
+               'credit_note', n.id, n.customer_id, -n.net
+        FROM footnote_src.credit_notes AS n
+        WHERE (n.issue_date >= $1 AND n.issue_date < $2) OR (n.issue_date >= $3 AND n.issue_date < $4)
+    ) AS d
+    GROUP BY d.customer_id
+) AS r
+JOIN footnote_src.customers AS c ON c.id = r.customer_id
+ORDER BY abs(r.revenue_to - r.revenue_from) DESC, r.customer_id
+LIMIT $5$q$),
 
 ('documents_by_id',
  'invoices $1 and credit notes $2 by id, for evidence',
@@ -1782,9 +1839,143 @@ BEGIN
 END
 $$;
 
+-- Customers whose revenue changed most between two periods: revenue in each, the change (signed raw, unsigned text).
+CREATE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    pa      footnote.period := footnote._period_arg('period_from', period_from);
+    pb      footnote.period := footnote._period_arg('period_to', period_to);
+    lim     integer := footnote._int_arg('limit', "limit", 1, 100, 3);
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    all_ids text[] := '{}';
+    inv_ids bigint[] := '{}';
+    cn_ids  bigint[] := '{}';
+    cid     text;
+BEGIN
+    FOR r IN EXECUTE footnote._query('revenue_drivers') USING pa.starts, pa.ends, pb.starts, pb.ends, lim LOOP
+        cid := 'customer:' || r.customer_id;
+        ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
+        all_ids := all_ids || cid || r.documents;
+        inv_ids := inv_ids || ARRAY(SELECT substring(x FROM 9)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'invoice:%');
+        cn_ids := cn_ids || ARRAY(SELECT substring(x FROM 13)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'credit_note:%');
+        rws := rws || jsonb_build_object(
+            'customer', footnote._value('text', r.name, ARRAY[cid]),
+            'revenue_from', footnote._value('amount', r.revenue_from::text, r.documents),
+            'revenue_to', footnote._value('amount', r.revenue_to::text, r.documents),
+            'change', footnote._value('amount', abs(r.change)::text, r.documents,
+                                      jsonb_build_object('signed_raw', r.change::text)),
+            'direction', footnote._value('text', CASE sign(r.change) WHEN 1 THEN 'up' WHEN -1 THEN 'down'
+                                                     ELSE 'unchanged' END, r.documents));
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('documents_by_id') USING inv_ids, cn_ids LOOP
+        ev := ev || footnote._row_evidence(r.type, 'id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'issue_date', 'net', 'gross']);
+    END LOOP;
+    RETURN footnote._finish('revenue_drivers',
+        jsonb_build_object('period_from', period_from, 'period_to', period_to, 'limit', "limit"), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period_from', btrim(period_from), 'period_to', btrim(period_to),
+                                                      'limit', lim),
+            'values', jsonb_build_object(
+                'period_from', footnote._value('period', pa.label, '{}'),
+                'period_to', footnote._value('period', pb.label, '{}'),
+                'listed', footnote._value('count', cardinality(rws)::text, all_ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('revenue_drivers', jsonb_build_array(pa.starts, pa.ends, pb.starts, pb.ends, lim)),
+                footnote._query_ref('documents_by_id', jsonb_build_array(to_jsonb(inv_ids), to_jsonb(cn_ids))))));
+END
+$$;
+
 -- ==== sql/13_supply.sql ===============================================
 
 -- footnote-pg: catalog operations about purchasing, stock and supplier payments.
+
+-- Suppliers by name (optionally those whose name contains name_contains), at most limit.
+CREATE FUNCTION footnote.list_suppliers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    filter  text := footnote._text_arg('name_contains', name_contains, false);
+    lim     integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    matching bigint := 0;
+BEGIN
+    FOR r IN EXECUTE footnote._query('suppliers') USING filter, lim LOOP
+        ids := ids || ('supplier:' || r.id);
+        ev := ev || footnote._row_evidence('supplier', 'id', to_jsonb(r), ARRAY['name', 'supplier_number', 'country']);
+        rws := rws || jsonb_build_object(
+            'name', footnote._value('text', r.name, ARRAY['supplier:' || r.id]),
+            'supplier_number', footnote._value('text', r.supplier_number, ARRAY['supplier:' || r.id]),
+            'country', footnote._value('text', r.country, ARRAY['supplier:' || r.id]));
+        matching := r.matching;
+    END LOOP;
+    RETURN footnote._finish('list_suppliers',
+        jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
+            'values', jsonb_build_object(
+                'listed', footnote._value('count', cardinality(ids)::text, ids),
+                'matching', footnote._value('count', matching::text, ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_suppliers' END,
+            'queries', jsonb_build_array(footnote._query_ref('suppliers', jsonb_build_array(filter, lim)))));
+END
+$$;
+
+-- Items by name (optionally those whose name or SKU contains name_contains), at most limit.
+CREATE FUNCTION footnote.list_items(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    filter  text := footnote._text_arg('name_contains', name_contains, false);
+    lim     integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    matching bigint := 0;
+BEGIN
+    FOR r IN EXECUTE footnote._query('items') USING filter, lim LOOP
+        ids := ids || ('item:' || r.id);
+        ev := ev || footnote._row_evidence('item', 'id', to_jsonb(r), ARRAY['sku', 'name', 'unit']);
+        rws := rws || jsonb_build_object(
+            'name', footnote._value('text', r.name, ARRAY['item:' || r.id]),
+            'sku', footnote._value('text', r.sku, ARRAY['item:' || r.id]),
+            'unit', footnote._value('text', r.unit, ARRAY['item:' || r.id]));
+        matching := r.matching;
+    END LOOP;
+    RETURN footnote._finish('list_items',
+        jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
+            'values', jsonb_build_object(
+                'listed', footnote._value('count', cardinality(ids)::text, ids),
+                'matching', footnote._value('count', matching::text, ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_items' END,
+            'queries', jsonb_build_array(footnote._query_ref('items', jsonb_build_array(filter, lim)))));
+END
+$$;
 
 -- Purchase orders open or partially received, of all suppliers or one, by expected date.
 CREATE FUNCTION footnote.open_purchase_orders(supplier text DEFAULT NULL)
@@ -2890,6 +3081,12 @@ INSERT INTO footnote.operations (name, title, description, returns) VALUES
 ('list_customers', 'List customers',
  'Lists customers by name (then id), optionally only those whose name contains a text. Use it to find the exact name of a customer.',
  'values: listed, matching (counts); rows: name, customer_number, payment_terms, account_owner'),
+('list_suppliers', 'List suppliers',
+ 'Lists suppliers by name (then id), optionally only those whose name contains a text. Use it to find the exact name of a supplier.',
+ 'values: listed, matching (counts); rows: name, supplier_number, country'),
+('list_items', 'List items',
+ 'Lists items (products, materials) by name (then id), optionally only those whose name or SKU contains a text. Use it to find an item''s exact name or SKU.',
+ 'values: listed, matching (counts); rows: name, sku, unit'),
 ('customer_overdue', 'Overdue invoices of a customer',
  'Invoices of one customer that are past their due date and not fully settled as of a date: the overdue total, how many invoices, the oldest days past due, and one row per invoice (oldest due first). Answers "how much does X owe", "what is overdue for X".',
  'values: customer, as_of, overdue_total, invoice_count, oldest_days_past_due; rows: number, due_date, outstanding, days_past_due'),
@@ -2908,6 +3105,9 @@ INSERT INTO footnote.operations (name, title, description, returns) VALUES
 ('revenue_change', 'Revenue change between two periods',
  'Revenue of two periods and the change between them, absolute and in percent of the first period, computed in the database; of all customers or one.',
  'values: period_from, period_to, revenue_from, revenue_to, change (absolute, unsigned), direction (up, down, unchanged), change_percent (unsigned)'),
+('revenue_drivers', 'What drove a revenue change',
+ 'The customers whose revenue changed most between two periods (largest absolute change first), with each one''s revenue in both periods and the change: the facts behind "why did revenue fall/rise".',
+ 'values: period_from, period_to, listed; rows: customer, revenue_from, revenue_to, change (unsigned), direction'),
 ('top_customers', 'Top customers by revenue',
  'Customers ranked by revenue in a period (net invoices minus net credit notes), highest first; ties share a rank.',
  'values: period, listed; rows: rank, customer, revenue, invoice_count'),
@@ -2930,6 +3130,10 @@ INSERT INTO footnote.operations (name, title, description, returns) VALUES
 INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
 ('list_customers', 1, 'name_contains', 'text', false, 'only customers whose name contains this text, ignoring case', 'Bergmann'),
 ('list_customers', 2, 'limit', 'integer', false, 'at most this many customers, 1 to 1000 (default 100)', '20'),
+('list_suppliers', 1, 'name_contains', 'text', false, 'only suppliers whose name contains this text, ignoring case', 'Northwind'),
+('list_suppliers', 2, 'limit', 'integer', false, 'at most this many suppliers, 1 to 1000 (default 100)', '20'),
+('list_items', 1, 'name_contains', 'text', false, 'only items whose name or SKU contains this text, ignoring case', NULL),
+('list_items', 2, 'limit', 'integer', false, 'at most this many items, 1 to 1000 (default 100)', '20'),
 ('customer_overdue', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
 ('customer_overdue', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
 ('ar_aging', 1, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
@@ -2943,6 +3147,9 @@ INSERT INTO footnote.operation_arguments (operation, position, name, type, requi
 ('revenue_change', 1, 'period_from', 'period', true, 'the earlier period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q1'),
 ('revenue_change', 2, 'period_to', 'period', true, 'the later period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q2'),
 ('revenue_change', 3, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('revenue_drivers', 1, 'period_from', 'period', true, 'the earlier period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q1'),
+('revenue_drivers', 2, 'period_to', 'period', true, 'the later period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q2'),
+('revenue_drivers', 3, 'limit', 'integer', false, 'how many customers, 1 to 100 (default 3)', '3'),
 ('top_customers', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a fiscal year FY2026 or a calendar year 2026', 'FY2025'),
 ('top_customers', 2, 'limit', 'integer', false, 'how many customers, 1 to 100 (default 5)', '5'),
 ('days_sales_outstanding', 1, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
@@ -3055,6 +3262,8 @@ GRANT SELECT ON footnote.catalog TO footnote_service, footnote_auditor;
 GRANT EXECUTE ON FUNCTION
     footnote.call(text, jsonb),
     footnote.list_customers(text, integer),
+    footnote.list_suppliers(text, integer),
+    footnote.list_items(text, integer),
     footnote.customer_overdue(text, date),
     footnote.ar_aging(date, text),
     footnote.customer_risk(text, date),
@@ -3062,6 +3271,7 @@ GRANT EXECUTE ON FUNCTION
     footnote.revenue(text, text),
     footnote.revenue_change(text, text, text),
     footnote.top_customers(text, integer),
+    footnote.revenue_drivers(text, text, integer),
     footnote.days_sales_outstanding(date, integer),
     footnote.invoice(text, date),
     footnote.open_purchase_orders(text),
@@ -3086,6 +3296,7 @@ TO footnote_service, footnote_auditor;
 
 -- Pure helpers anyone of ours may use to read results and settings.
 GRANT EXECUTE ON FUNCTION
+    footnote.client_settings(),
     footnote.result_values(jsonb),
     footnote.result_evidence(jsonb),
     footnote.canonical_json(jsonb),
