@@ -239,6 +239,135 @@ def demo(
     print_result(result)
 
 
+def _connect(database_url: str | None) -> Any:
+    import psycopg
+
+    return psycopg.connect(_url(database_url))
+
+
+@app.command()
+@friendly
+def verify(
+    database_url: DatabaseUrl = None,
+    bundle: Annotated[Path | None, typer.Option("--bundle", help="Verify an exported bundle offline (no database).")] = None,
+    digest: Annotated[Path | None, typer.Option("--digest", help="Also prove the chain still extends this digest.")] = None,
+    public_key: Annotated[Path | None, typer.Option("--public-key", help="Ed25519 public key (PEM) the digest must be signed with.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+) -> None:
+    """Verify the ledger with the independent Python verifier (exit 0 intact, 1 broken)."""
+    from footnote_pg import ledger
+
+    try:
+        pinned = public_key.read_bytes() if public_key else None
+        wanted = ledger.read_digest(digest, pinned) if digest else None
+        if bundle is not None:
+            verdict = ledger.verify_bundle(bundle)
+            if verdict.ok and wanted is not None:
+                verdict = ledger.check_digest(wanted, ledger.bundle_hash_at(bundle, wanted["seq"]),
+                                              verdict.head_seq) or verdict
+        else:
+            with _connect(database_url) as conn:
+                conn.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+                verdict = ledger.verify_database(conn)
+                if verdict.ok and wanted is not None:
+                    row = conn.execute("SELECT hash FROM footnote.ledger WHERE seq = %s", (wanted["seq"],)).fetchone()
+                    verdict = ledger.check_digest(wanted, row[0] if row else None, verdict.head_seq) or verdict
+    except (ledger.BundleError, OSError) as exc:
+        raise errors.FootnoteError(str(exc)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(verdict.as_dict()) + "\n")
+    else:
+        (out if verdict.ok else err).print(verdict.line() + (" (digest matches)" if verdict.ok and digest else ""),
+                                         highlight=False)
+    raise typer.Exit(0 if verdict.ok else 1)
+
+
+@app.command()
+@friendly
+def export(
+    output: Annotated[Path, typer.Argument(help="Bundle file to write (JSON lines).")],
+    database_url: DatabaseUrl = None,
+    from_seq: Annotated[int, typer.Option("--from-seq", min=1, help="First record.")] = 1,
+    to_seq: Annotated[int | None, typer.Option("--to-seq", min=1, help="Last record.")] = None,
+    since: Annotated[str | None, typer.Option(help="Only records sealed at or after this time (ISO 8601).")] = None,
+    until: Annotated[str | None, typer.Option(help="Only records sealed before this time (ISO 8601).")] = None,
+) -> None:
+    """Write ledger records with their evidence to a bundle an auditor can verify offline."""
+    import datetime as dt
+
+    from footnote_pg import ledger
+
+    def moment(text: str | None, name: str) -> dt.datetime | None:
+        if text is None:
+            return None
+        try:
+            value = dt.datetime.fromisoformat(text)
+        except ValueError:
+            raise errors.InvalidArgument(f"invalid argument {name}: {text!r} is not an ISO 8601 time") from None
+        return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+
+    with _connect(database_url) as conn:
+        manifest = ledger.export_bundle(conn, output, from_seq=from_seq, to_seq=to_seq or 2**62,
+                                        since=moment(since, "since"), until=moment(until, "until"))
+    out.print(f"exported {manifest['count']} records ({manifest['first_seq']}..{manifest['last_seq']}) to {output}; "
+              f"records sha256 {manifest['records_sha256'][:16]}…", highlight=False)
+
+
+@app.command()
+@friendly
+def digest(
+    database_url: DatabaseUrl = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the digest here (default: print it).")] = None,
+    sign_key: Annotated[Path | None, typer.Option("--sign-key", help="Ed25519 private key (PEM) to sign the digest with.")] = None,
+) -> None:
+    """Print or write the chain head (sequence, hash, time): keep it outside the database."""
+    from footnote_pg import canonical, ledger
+
+    with _connect(database_url) as conn:
+        head = ledger.chain_head(conn)
+    if head is None:
+        raise errors.FootnoteError("the ledger is empty; there is nothing to digest yet")
+    made = ledger.make_digest(head, sign_key.read_bytes() if sign_key else None)
+    text = canonical.canonical_json(made) + "\n"
+    if output:
+        output.write_text(text, encoding="utf-8")
+        out.print(f"digest of record {made['seq']} written to {output}", highlight=False)
+    else:
+        sys.stdout.write(text)
+
+
+@app.command()
+@friendly
+def reattest(
+    seq: Annotated[int, typer.Argument(help="Ledger sequence number of the record.")],
+    database_url: DatabaseUrl = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Re-run a record's operations with their recorded arguments: does each claim still hold? (exit 1 if not)"""
+    from footnote_pg.client import Footnote
+
+    with Footnote(_url(database_url), min_size=1, max_size=1) as fn, fn.transaction() as conn:
+        rows = conn.execute(query_named("reattest"), {"seq": seq}).fetchall()
+    items = [dict(zip(("item", "kind", "text", "value_path", "verdict", "old_text", "new_text", "operation",
+                       "new_call_id"), r, strict=True)) for r in rows]
+    if as_json:
+        sys.stdout.write(json.dumps(items, ensure_ascii=False) + "\n")
+    else:
+        table = Table(title=f"re-attestation of record {seq}", title_justify="left")
+        for col in ("item", "text", "verdict", "old", "new"):
+            table.add_column(col)
+        for i in items:
+            table.add_row(str(i["item"]), i["text"] or "", i["verdict"], i["old_text"] or "", i["new_text"] or "")
+        out.print(table)
+    raise typer.Exit(0 if all(i["verdict"] == "still_holds" for i in items) else 1)
+
+
+def query_named(name: str) -> Any:
+    from footnote_pg.queries import query
+
+    return query(name)
+
+
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     app()

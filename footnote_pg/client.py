@@ -21,7 +21,7 @@ from psycopg_pool import ConnectionPool
 
 from footnote_pg import errors
 from footnote_pg.queries import query
-from footnote_pg.results import Argument, Operation, OperationResult
+from footnote_pg.results import Argument, Operation, OperationResult, Receipt
 
 log = logging.getLogger(__name__)
 
@@ -141,3 +141,67 @@ class Footnote:
             )
             for r in rows
         ]
+
+    # -- the gate -----------------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        """Locale, currency, default as-of date and fiscal year start of this database."""
+        with self.transaction() as conn:
+            row = conn.execute(query("client_settings")).fetchone()
+        assert row is not None
+        return {"locale": row[0], "currency": row[1], "as_of": row[2], "fiscal_year_start_month": row[3]}
+
+    def receipt(self, record_id: str) -> Receipt:
+        """Sequence, time and hash of a committed record (sealing any waiting records first)."""
+        try:
+            with self.pool.connection() as conn:
+                conn.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+                row = conn.execute(query("receipt"), {"record_id": record_id}).fetchone()
+                conn.commit()
+        except psycopg.Error as exc:
+            mapped = errors.from_psycopg(exc)
+            if mapped is None:
+                raise
+            raise mapped from exc
+        if row is None:
+            raise errors.FootnoteError(f"ledger record {record_id} is not committed")
+        return Receipt(record_id=row[0], seq=row[1], recorded_at=row[2], status=row[3], prev_hash=row[4], hash=row[5])
+
+    def decide(self, action: str, subject: str, rationale: str, citations: list[dict[str, str]],
+               call_ids: list[str], *, actor: str | None = None) -> dict[str, Any]:
+        """Record an agent decision citing evidence from calls made with this client; returns the graded result."""
+        from psycopg.types.json import Jsonb
+
+        with self.transaction(actor=actor) as conn:
+            row = conn.execute(query("record_decision"), {
+                "action": action, "subject": subject, "rationale": rationale,
+                "citations": Jsonb(citations), "call_ids": list(call_ids)}).fetchone()
+        assert row is not None
+        graded: dict[str, Any] = row[0]
+        graded["receipt"] = self.receipt(graded["record_id"])
+        return graded
+
+    def record_answer(self, question: str | None, answer: str, claims: list[dict[str, Any]], call_ids: list[str],
+                      *, outcome: str = "answer", details: dict[str, Any] | None = None,
+                      actor: str | None = None) -> dict[str, Any]:
+        """Hand an answer to the gate; returns its grading and, after commit, its receipt."""
+        from psycopg.types.json import Jsonb
+
+        with self.transaction(actor=actor) as conn:
+            row = conn.execute(query("record_answer"), {
+                "question": question, "answer": answer, "claims": Jsonb(claims), "call_ids": list(call_ids),
+                "outcome": outcome, "details": Jsonb(details) if details is not None else None}).fetchone()
+        assert row is not None
+        graded: dict[str, Any] = row[0]
+        graded["receipt"] = self.receipt(graded["record_id"])
+        return graded
+
+    def check_answer(self, answer: str, claims: list[dict[str, Any]], call_ids: list[str], *,
+                     outcome: str = "answer", actor: str | None = None) -> dict[str, Any]:
+        """What the gate would decide about an answer, without recording it."""
+        from psycopg.types.json import Jsonb
+
+        with self.transaction(actor=actor) as conn:
+            row = conn.execute(query("check_answer"), {
+                "answer": answer, "claims": Jsonb(claims), "call_ids": list(call_ids), "outcome": outcome}).fetchone()
+        assert row is not None
+        return dict(row[0])

@@ -77,6 +77,24 @@ class AppendOnly(FootnoteError):
     sqlstate = "FN101"
 
 
+class LedgerIsolation(FootnoteError):
+    """The ledger is sealed only in READ COMMITTED transactions."""
+
+    sqlstate = "FN102"
+
+
+class CallNotYours(FootnoteError):
+    """A call cited by an answer was made by another database role or actor."""
+
+    sqlstate = "FN103"
+
+
+class CallReplayed(FootnoteError):
+    """A call already backs a ledger record; each call backs at most one."""
+
+    sqlstate = "FN104"
+
+
 class ConnectionFailed(FootnoteError):
     """The database could not be reached."""
 
@@ -91,7 +109,8 @@ class NotInstalled(FootnoteError):
 
 _BY_SQLSTATE: dict[str, type[FootnoteError]] = {
     cls.sqlstate: cls
-    for cls in (InvalidArgument, UnknownEntity, AmbiguousEntity, UnknownOperation, EvidenceLimit, AppendOnly)
+    for cls in (InvalidArgument, UnknownEntity, AmbiguousEntity, UnknownOperation, EvidenceLimit, AppendOnly,
+                LedgerIsolation, CallNotYours, CallReplayed)
     if cls.sqlstate
 }
 

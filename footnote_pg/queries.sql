@@ -21,3 +21,49 @@ SELECT operation, title, description, returns, arguments, signature FROM footnot
 -- name: installed_revision
 -- The footnote-pg revision installed, if any.
 SELECT version_num FROM public.footnote_alembic_version
+
+-- name: ledger_rows
+-- Ledger records in sequence order, jsonb as text (numbers stay exact), for the independent verifier and exports.
+SELECT id::text, seq, recorded_at, db_role, actor_id, actor_role, kind, question, answer, status,
+       claims::text, operations::text, evidence::text, findings::text, decision::text, details::text,
+       prev_hash, hash
+FROM footnote.ledger
+WHERE seq >= %(from_seq)s AND seq <= %(to_seq)s
+  AND recorded_at >= %(since)s AND recorded_at < %(until)s
+ORDER BY seq
+
+-- name: seal
+-- Seal records still waiting in the queue (REPEATABLE READ / SERIALIZABLE writers).
+SELECT footnote.seal()
+
+-- name: chain_head
+-- The last sealed record: what a digest records.
+SELECT seq, hash, recorded_at FROM footnote.chain_head()
+
+-- name: verify_chain
+-- The database's own chain verification.
+SELECT ok, records, head_seq, head_hash, first_bad_seq, problem, detail, pending FROM footnote.verify_chain()
+
+-- name: record_answer
+-- The gate: grade an answer's claims against the call log and queue it for the ledger.
+SELECT footnote.record_answer(%(question)s, %(answer)s, %(claims)s::jsonb, %(call_ids)s::uuid[], %(outcome)s, %(details)s::jsonb)
+
+-- name: check_answer
+-- The gate without recording: what record_answer would decide.
+SELECT footnote.check_answer(%(answer)s, %(claims)s::jsonb, %(call_ids)s::uuid[], %(outcome)s)
+
+-- name: record_decision
+-- The gate for agent decisions.
+SELECT footnote.record_decision(%(action)s, %(subject)s, %(rationale)s, %(citations)s::jsonb, %(call_ids)s::uuid[])
+
+-- name: receipt
+-- Sequence, time and hash of a committed record.
+SELECT id::text, seq, recorded_at, status, prev_hash, hash FROM footnote.receipt(%(record_id)s::uuid)
+
+-- name: reattest
+-- Re-run a record's operations and compare its claims.
+SELECT item, kind, text, value_path, verdict, old_text, new_text, operation, new_call_id::text FROM footnote.reattest(%(seq)s)
+
+-- name: client_settings
+-- Locale, currency, default as-of date and fiscal year start.
+SELECT locale, currency, as_of, fiscal_year_start_month FROM footnote.client_settings()

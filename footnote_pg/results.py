@@ -88,6 +88,18 @@ class OperationResult:
 
 
 @dataclass(frozen=True)
+class Receipt:
+    """Where a record landed in the ledger."""
+
+    record_id: str
+    seq: int
+    recorded_at: Any
+    status: str
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True)
 class Argument:
     name: str
     type: str

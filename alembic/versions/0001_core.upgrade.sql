@@ -2441,7 +2441,8 @@ $$;
 --   unverified  call and evidence were read but the value does not match or the span is wrong
 --               (blocking), or the evidence is flagged unverified in the source (advisory);
 --   fabricated  it cites a call that was not made, not listed, or evidence the call never read.
--- Any digit of the answer outside a grounded claim is a blocking finding (unsupported_digits).
+-- Any digit of the answer outside a grounded claim (or a claim whose only fault is an unverified
+-- source fact) is a blocking finding (unsupported_digits).
 -- Answer status: refused, ambiguous (a clarification), insufficient_evidence (any blocking
 -- finding), partially_verified (advisory findings only), verified.
 -- Calls named in call_ids must belong to the caller (FN103) and back at most one record (FN104).
@@ -2629,7 +2630,8 @@ BEGIN
             END IF;
         END IF;
 
-        IF verdict = 'grounded' THEN
+        -- a figure read faithfully from an unverified source fact covers its digits; the finding is advisory
+        IF verdict = 'grounded' OR reason = 'source_unverified' THEN
             mask := overlay(mask PLACING repeat(' ', span_e - span_s) FROM span_s + 1 FOR span_e - span_s);
         END IF;
         IF verdict <> 'fabricated' THEN
