@@ -140,7 +140,7 @@ def test_a_claim_on_an_unverified_source_fact_is_advisory(fn: Footnote) -> None:
     claims = [claim(answer, r, p) for p in ("supplier", "pending_channel", "pending_account_ending")]
     graded = fn.record_answer("Should we pay Northwind Supply?", answer, claims, [r.call_id])
     assert graded["status"] == "partially_verified"
-    assert [c["verdict"] for c in graded["claims"]] == ["grounded", "grounded", "unverified"]
+    assert [c["verdict"] for c in graded["claims"]] == ["grounded", "unverified", "unverified"]
     assert graded["findings"][0]["code"] == "source_unverified" and graded["findings"][0]["severity"] == "advisory"
 
 
