@@ -73,6 +73,11 @@ class Footnote:
             self._owns_pool = False
         else:
             self.database_url = resolve_database_url(database_url)
+            try:  # fail fast, with the server's own words, when the database is unreachable
+                psycopg.connect(self.database_url, connect_timeout=10).close()
+            except psycopg.Error as exc:
+                raise errors.ConnectionFailed(
+                    f"cannot connect to the database: {str(exc).strip().splitlines()[-1]}") from exc
             try:
                 self.pool = ConnectionPool(
                     self.database_url, min_size=min_size, max_size=max_size, open=True,

@@ -1,0 +1,403 @@
+"""Period and date phrases of a question, resolved against a reference day.
+
+Pure and deterministic: ``scan(text, calendar)`` finds, in a lower-cased
+question, the days it names (``as of 30 June 2026``, ``30.06.2026``, ``at the
+end of June``), the periods it names (``last quarter``, ``Q2 2025``, ``July``,
+``FY2025``, ``2025``, ``year to date``), the phrases that name no period the
+catalog supports (``first half``, ``last 12 months``, ``recently``) and whether
+it asks about the future (``next quarter``). Every match keeps its span, so the
+router can blank it out and quote the user's own words back.
+
+Periods print in the catalog's syntax (``2026-07``, ``2026-Q2``, ``FY2026``,
+``2026``) and as a label a question can use (``July 2026``, ``Q2 2026``,
+``FY2026``, ``calendar year 2026``); a label scans back to the same period.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July",
+               "August", "September", "October", "November", "December")
+_MONTHS: dict[str, int] = {}
+for _i, _name in enumerate(MONTH_NAMES, start=1):
+    _MONTHS[_name.lower()] = _i
+    _MONTHS[_name.lower()[:3]] = _i
+_MONTHS["sept"] = 9
+_MONTH_RE = (r"(?:january|february|march|april|may|june|july|august|september|october|november"
+             r"|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)")
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+# "may" is a month only with a year or after a preposition ("in May", "end of May").
+_MAY_CONTEXT = re.compile(r"(?:\b(?:in|for|of|during|since|until|till|through|by|from|to|and|vs|last"
+                          r"|this|early|late|mid)\s+)$")
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """The reference day and the fiscal year's first month (FY named by the year it ends in)."""
+
+    as_of: dt.date
+    fiscal_year_start_month: int = 1
+
+    def month(self, day: dt.date) -> Period:
+        return Period("month", day.year, day.month)
+
+    def quarter(self, day: dt.date) -> Period:
+        return Period("quarter", day.year, (day.month - 1) // 3 + 1)
+
+    def fiscal_year(self, day: dt.date) -> Period:
+        m = self.fiscal_year_start_month
+        year = day.year if m == 1 or day.month < m else day.year + 1
+        return Period("fy", year, 0, m)
+
+    def year_period(self, year: int) -> Period:
+        """A bare year: the fiscal year when it is the calendar year, else the calendar year."""
+        if self.fiscal_year_start_month == 1:
+            return Period("fy", year, 0, 1)
+        return Period("year", year)
+
+    def current(self, kind: str) -> Period:
+        if kind == "month":
+            return self.month(self.as_of)
+        if kind == "quarter":
+            return self.quarter(self.as_of)
+        return self.fiscal_year(self.as_of)
+
+    def last_complete(self, kind: str) -> Period:
+        return self.current(kind).previous()
+
+
+@dataclass(frozen=True)
+class Period:
+    """A month, calendar quarter, fiscal year (``fy``) or calendar year (``year``)."""
+
+    kind: str
+    year: int
+    index: int = 0
+    fy_start: int = 1
+
+    def catalog(self) -> str:
+        if self.kind == "month":
+            return f"{self.year}-{self.index:02d}"
+        if self.kind == "quarter":
+            return f"{self.year}-Q{self.index}"
+        if self.kind == "fy":
+            return f"FY{self.year}"
+        return str(self.year)
+
+    def label(self) -> str:
+        if self.kind == "month":
+            return f"{MONTH_NAMES[self.index - 1]} {self.year}"
+        if self.kind == "quarter":
+            return f"Q{self.index} {self.year}"
+        if self.kind == "fy":
+            return f"FY{self.year}"
+        return f"calendar year {self.year}"
+
+    def start(self) -> dt.date:
+        if self.kind == "month":
+            return dt.date(self.year, self.index, 1)
+        if self.kind == "quarter":
+            return dt.date(self.year, 3 * self.index - 2, 1)
+        if self.kind == "fy" and self.fy_start != 1:
+            return dt.date(self.year - 1, self.fy_start, 1)
+        return dt.date(self.year, 1, 1)
+
+    def end(self) -> dt.date:
+        nxt = self.next()
+        return nxt.start() - dt.timedelta(days=1)
+
+    def next(self) -> Period:
+        return self._shift(1)
+
+    def previous(self) -> Period:
+        return self._shift(-1)
+
+    def year_ago(self) -> Period:
+        return Period(self.kind, self.year - 1, self.index, self.fy_start)
+
+    def _shift(self, step: int) -> Period:
+        if self.kind == "month":
+            n = self.year * 12 + self.index - 1 + step
+            return Period("month", n // 12, n % 12 + 1)
+        if self.kind == "quarter":
+            n = self.year * 4 + self.index - 1 + step
+            return Period("quarter", n // 4, n % 4 + 1)
+        return Period(self.kind, self.year + step, 0, self.fy_start)
+
+
+@dataclass(frozen=True)
+class PeriodMention:
+    period: Period
+    start: int
+    end: int
+    phrase: str
+    last_year: bool = False      # the phrase was "last year" / "previous year"
+
+
+@dataclass(frozen=True)
+class DateMention:
+    day: dt.date
+    start: int
+    end: int
+    phrase: str
+
+
+@dataclass(frozen=True)
+class Unclear:
+    start: int
+    end: int
+    phrase: str
+
+
+@dataclass(frozen=True)
+class TimeInfo:
+    """Everything time-related found in one question."""
+
+    dates: tuple[DateMention, ...]
+    periods: tuple[PeriodMention, ...]      # in the order they appear
+    unclear: tuple[Unclear, ...]
+    invalid_date: bool                        # a day that does not exist or is ambiguous (03/04/2026)
+    future: bool                              # "next quarter", "will", a period after the reference day
+    masked: str                               # the text with every matched span blanked out
+
+
+# --------------------------------------------------------------------------- patterns
+
+_YEAR = r"(?:19|20)\d\d"
+_ISO_DATE = re.compile(rf"\b({_YEAR})-(\d{{1,2}})-(\d{{1,2}})\b")
+_DOT_DATE = re.compile(rf"\b(\d{{1,2}})\.(\d{{1,2}})\.({_YEAR})\b")
+_SLASH_DATE = re.compile(rf"\b(\d{{1,2}})/(\d{{1,2}})/({_YEAR})\b")
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b\.?(?:,?\s+({_YEAR})\b)?")
+_MONTH_DAY = re.compile(
+    rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:days?|weeks?|months?|-day))"
+    rf"(?:,?\s+({_YEAR})\b)?")
+_YESTERDAY = re.compile(r"\byesterday\b")
+
+_UNCLEAR = re.compile(
+    r"\b(?:(?:the\s+)?(?:first|second|1st|2nd|last)\s+half(?:[\s-]year)?(?:\s+of\s+(?:the\s+)?(?:year|"
+    + _YEAR + r"|fy\s*" + _YEAR + r"))?|h[12](?:\s+" + _YEAR + r")?|half[\s-]year"
+    r"|(?:the\s+)?(?:last|past|previous|prior|trailing|rolling|recent)\s+(?:\d+|few|couple\s+of|several"
+    r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty[\s-]four)\s+"
+    r"(?:days|weeks|months|quarters|years)|ttm|ltm|trailing\s+twelve\s+months"
+    r"|recent(?:ly)?|lately|(?:in\s+)?recent\s+(?:times|months|weeks)|these\s+days|of\s+late"
+    r"|(?:this|last|past|previous)\s+week|the\s+other\s+day|a\s+while(?:\s+ago)?"
+    r"|since\s+(?:" + _MONTH_RE + r"|q[1-4]|" + _YEAR + r"|last\s+\w+)"
+    r"|over\s+time|historically|so\s+far)\b")
+_FUTURE = re.compile(r"\b(?:next|coming|upcoming|following)\s+(?:fiscal\s+year|financial\s+year|month|"
+                     r"quarter|year|week|fy)\b|\bin\s+the\s+future\b|\btomorrow\b")
+_YTD = re.compile(r"\b(?:year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+)?year)\b")
+_RELATIVE = re.compile(r"\b(?:the\s+)?(last|previous|prior|past|this|current|present)\s+"
+                       r"(fiscal\s+year|financial\s+year|fy|month|quarter|year)\b")
+_FY = re.compile(r"\b(?:fy|fiscal\s+year|financial\s+year|fiscal)\s*'?(\d{4}|\d{2})\b")
+_QUARTER_YEAR = re.compile(rf"\bq([1-4])(?:\s*(?:of\s+|/|-|\s)\s*(?:fy\s*)?('\d{{2}}|{_YEAR}))?\b")
+_YEAR_QUARTER = re.compile(rf"\b({_YEAR})\s*[-/ ]?\s*q([1-4])\b")
+_ORD_QUARTER = re.compile(rf"\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
+                          rf"(?:\s+(?:of\s+)?({_YEAR}))?\b")
+_MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\b\.?(?:\s*(?:of\s+)?(?:('\d{{2}})|({_YEAR})\b))?")
+_ISO_MONTH = re.compile(rf"\b({_YEAR})-(0[1-9]|1[0-2])\b")
+_SLASH_MONTH = re.compile(rf"\b(0?[1-9]|1[0-2])/({_YEAR})\b")
+_CAL_YEAR = re.compile(rf"\b(?:calendar\s+(?:year\s+)?|cy\s*)({_YEAR})\b")
+_BARE_YEAR = re.compile(rf"\b({_YEAR})\b")
+_YEAR_SUFFIX = re.compile(r"\s*,?\s+(?:of\s+)?(last|this|previous|prior|the\s+previous|the\s+last)\s+year\b")
+_END_BEFORE = re.compile(r"(?:(?:at|by|on|as\s+of|as\s+at)\s+)?(?:the\s+)?(?:end|close)\s+of\s+(?:the\s+)?$")
+_AS_OF_BEFORE = re.compile(r"(?:as\s+of|as\s+at)\s+(?:the\s+)?$")
+_END_AFTER = re.compile(r"^[\s-]*end\b")
+
+
+class _Scanner:
+    def __init__(self, text: str, cal: Calendar) -> None:
+        self.text = text
+        self.masked = text
+        self.cal = cal
+        self.dates: list[DateMention] = []
+        self.periods: list[PeriodMention] = []
+        self.unclear: list[Unclear] = []
+        self.invalid = False
+        self.future = False
+
+    def blank(self, start: int, end: int) -> None:
+        self.masked = self.masked[:start] + " " * (end - start) + self.masked[end:]
+
+    def each(self, pattern: re.Pattern[str], handle: Callable[[re.Match[str]], bool]) -> None:
+        for m in list(pattern.finditer(self.masked)):
+            if handle(m):
+                self.blank(m.start(), m.end())
+
+    # -- days ----------------------------------------------------------------
+    def day(self, year: int | None, month: int, day: int, m: re.Match[str]) -> bool:
+        if year is None:
+            year = self.cal.as_of.year
+            try:
+                if dt.date(year, month, day) > self.cal.as_of:
+                    year -= 1
+            except ValueError:
+                pass
+        try:
+            self.dates.append(DateMention(dt.date(year, month, day), m.start(), m.end(), m.group(0).strip()))
+        except ValueError:
+            self.invalid = True
+        return True
+
+    def iso(self, m: re.Match[str]) -> bool:
+        return self.day(int(m.group(1)), int(m.group(2)), int(m.group(3)), m)
+
+    def dotted(self, m: re.Match[str]) -> bool:
+        return self.day(int(m.group(3)), int(m.group(2)), int(m.group(1)), m)
+
+    def slashed(self, m: re.Match[str]) -> bool:
+        a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if a > 12 >= b:
+            return self.day(y, b, a, m)
+        if b > 12 >= a:
+            return self.day(y, a, b, m)
+        if a == b:
+            return self.day(y, a, b, m)
+        self.invalid = True          # 03/04/2026: March 4 or 3 April
+        return True
+
+    def day_month(self, m: re.Match[str]) -> bool:
+        month = _MONTHS[m.group(2)]
+        return self.day(int(m.group(3)) if m.group(3) else None, month, int(m.group(1)), m)
+
+    def month_day(self, m: re.Match[str]) -> bool:
+        if m.group(1) == "may" and not m.group(3) and not _MAY_CONTEXT.search(self.text[:m.start()]):
+            return False
+        month = _MONTHS[m.group(1)]
+        return self.day(int(m.group(3)) if m.group(3) else None, month, int(m.group(2)), m)
+
+    def yesterday(self, m: re.Match[str]) -> bool:
+        d = self.cal.as_of - dt.timedelta(days=1)
+        self.dates.append(DateMention(d, m.start(), m.end(), m.group(0)))
+        return True
+
+    # -- periods -------------------------------------------------------------
+    def add(self, period: Period, start: int, end: int, last_year: bool = False) -> bool:
+        """A period mention, or a day when "end of" / "as of" precedes it or "end" follows it."""
+        before = self.masked[:start]
+        end_before = _END_BEFORE.search(before) or _AS_OF_BEFORE.search(before)
+        end_after = _END_AFTER.match(self.masked[end:])
+        if end_before or end_after:
+            s = end_before.start() if end_before else start
+            e = end + end_after.end() if end_after else end
+            self.dates.append(DateMention(period.end(), s, e, self.text[s:e].strip()))
+            self.blank(s, e)
+            return False
+        if period.start() > self.cal.as_of:
+            self.future = True
+        self.periods.append(PeriodMention(period, start, end, self.text[start:end].strip(), last_year))
+        return True
+
+    def with_suffix(self, period: Period, m: re.Match[str], explicit_year: bool) -> bool:
+        """``Q2 last year``, ``July of this year``; else the latest such period that has started."""
+        end = m.end()
+        suffix = None if explicit_year else _YEAR_SUFFIX.match(self.masked[end:])
+        if suffix:
+            which = suffix.group(1)
+            year = self.cal.as_of.year - (0 if which == "this" else 1)
+            period = Period(period.kind, year, period.index)
+            end += suffix.end()
+        elif not explicit_year and period.start() > self.cal.as_of:
+            period = period.year_ago()
+        if self.add(period, m.start(), end):
+            self.blank(m.start(), end)
+        return False
+
+    def relative(self, m: re.Match[str]) -> bool:
+        which, unit = m.group(1), m.group(2)
+        unit = "fy" if "year" in unit or unit == "fy" else unit
+        current = self.cal.current(unit)
+        last = which in ("last", "previous", "prior", "past")
+        period = current.previous() if last else current
+        return self.add(period, m.start(), m.end(), last_year=last and unit == "fy")
+
+    def ytd(self, m: re.Match[str]) -> bool:
+        return self.add(self.cal.current("fy"), m.start(), m.end())
+
+    def fy(self, m: re.Match[str]) -> bool:
+        y = int(m.group(1))
+        year = y + 2000 if y < 100 else y
+        return self.add(Period("fy", year, 0, self.cal.fiscal_year_start_month), m.start(), m.end())
+
+    def quarter_year(self, m: re.Match[str]) -> bool:
+        y = m.group(2)
+        year = (2000 + int(y[1:]) if y.startswith("'") else int(y)) if y else self.cal.as_of.year
+        return self.with_suffix(Period("quarter", year, int(m.group(1))), m, y is not None)
+
+    def year_quarter(self, m: re.Match[str]) -> bool:
+        return self.add(Period("quarter", int(m.group(1)), int(m.group(2))), m.start(), m.end())
+
+    def ord_quarter(self, m: re.Match[str]) -> bool:
+        y = m.group(2)
+        year = int(y) if y else self.cal.as_of.year
+        return self.with_suffix(Period("quarter", year, _ORDINALS[m.group(1)]), m, y is not None)
+
+    def month_year(self, m: re.Match[str]) -> bool:
+        name, short, full = m.group(1), m.group(2), m.group(3)
+        if name == "may" and not (short or full) and not _MAY_CONTEXT.search(self.masked[:m.start()]):
+            return False
+        if name in ("mar", "jan", "dec", "oct", "sep") and not (short or full) \
+                and not _MAY_CONTEXT.search(self.masked[:m.start()]):
+            return False
+        year = int(full) if full else (2000 + int(short[1:]) if short else self.cal.as_of.year)
+        return self.with_suffix(Period("month", year, _MONTHS[name]), m, bool(short or full))
+
+    def iso_month(self, m: re.Match[str]) -> bool:
+        return self.add(Period("month", int(m.group(1)), int(m.group(2))), m.start(), m.end())
+
+    def slash_month(self, m: re.Match[str]) -> bool:
+        return self.add(Period("month", int(m.group(2)), int(m.group(1))), m.start(), m.end())
+
+    def cal_year(self, m: re.Match[str]) -> bool:
+        return self.add(Period("year", int(m.group(1))), m.start(), m.end())
+
+    def bare_year(self, m: re.Match[str]) -> bool:
+        return self.add(self.cal.year_period(int(m.group(1))), m.start(), m.end())
+
+    def unclear_phrase(self, m: re.Match[str]) -> bool:
+        self.unclear.append(Unclear(m.start(), m.end(), self.text[m.start():m.end()].strip()))
+        return True
+
+    def future_phrase(self, m: re.Match[str]) -> bool:
+        self.future = True
+        return True
+
+    def run(self) -> TimeInfo:
+        self.each(_ISO_DATE, self.iso)
+        self.each(_DOT_DATE, self.dotted)
+        self.each(_SLASH_DATE, self.slashed)
+        self.each(_DAY_MONTH, self.day_month)
+        self.each(_MONTH_DAY, self.month_day)
+        self.each(_YESTERDAY, self.yesterday)
+        self.each(_FUTURE, self.future_phrase)
+        self.each(_YTD, self.ytd)
+        self.each(_UNCLEAR, self.unclear_phrase)
+        self.each(_RELATIVE, self.relative)
+        self.each(_FY, self.fy)
+        self.each(_YEAR_QUARTER, self.year_quarter)
+        self.each(_QUARTER_YEAR, self.quarter_year)
+        self.each(_ORD_QUARTER, self.ord_quarter)
+        self.each(_ISO_MONTH, self.iso_month)
+        self.each(_SLASH_MONTH, self.slash_month)
+        self.each(_MONTH_YEAR, self.month_year)
+        self.each(_CAL_YEAR, self.cal_year)
+        self.each(_BARE_YEAR, self.bare_year)
+        for d in self.dates:
+            if d.day > self.cal.as_of:
+                self.future = True
+        return TimeInfo(
+            dates=tuple(sorted(self.dates, key=lambda d: d.start)),
+            periods=tuple(sorted(self.periods, key=lambda p: p.start)),
+            unclear=tuple(self.unclear),
+            invalid_date=self.invalid,
+            future=self.future,
+            masked=self.masked,
+        )
+
+
+def scan(text: str, cal: Calendar) -> TimeInfo:
+    """Find days, periods, unclear period phrases and future references in a lower-cased text."""
+    return _Scanner(text, cal).run()
