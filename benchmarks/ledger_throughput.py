@@ -1,0 +1,135 @@
+"""Ledger benchmark: appends per second through the gate, against plain INSERTs; verification speed.
+
+    .venv/bin/python benchmarks/ledger_throughput.py [--records 100000] [--seconds 5]
+
+Prints numbers; asserts nothing. Runs on a throwaway embedded PostgreSQL (or DATABASE_URL, which must be a
+superuser URL of an empty database).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.common import as_role, database  # noqa: E402
+from footnote_pg import ledger  # noqa: E402
+from footnote_pg.queries import query  # noqa: E402
+
+ANSWER = {"question": "What will revenue be next quarter?",
+          "answer": "I can't forecast: footnote-pg reports recorded figures only.",
+          "claims": Jsonb([]), "call_ids": [], "outcome": "refusal",
+          "details": Jsonb({"reason": "forecast", "route": {"kind": "refusal", "intent": "forecast"}})}
+
+
+def run_writers(url: str, writers: int, seconds: float, work: Any) -> float:
+    """Appends per second of ``writers`` threads, each committing one record per transaction."""
+    counts = [0] * writers
+    stop = time.monotonic() + seconds
+
+    def loop(k: int) -> None:
+        with psycopg.connect(url) as conn:
+            while time.monotonic() < stop:
+                with conn.transaction():
+                    work(conn, k)
+                counts[k] += 1
+
+    threads = [threading.Thread(target=loop, args=(k,)) for k in range(writers)]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(counts) / (time.monotonic() - started)
+
+
+def gate_append(conn: psycopg.Connection[Any], _k: int) -> None:
+    conn.execute(query("record_answer"), ANSWER)
+
+
+def call_and_gate(conn: psycopg.Connection[Any], _k: int) -> None:
+    doc = conn.execute("SELECT footnote.call('customer_overdue', '{\"customer\": \"4471\"}')").fetchone()[0]
+    v = doc["values"]["overdue_total"]
+    answer = f"Bergmann Logistik GmbH owes {v['text']} overdue."
+    start = answer.index(v["text"])
+    claims = [{"text": v["text"], "span": {"start": start, "end": start + len(v["text"])}, "call_id": doc["call_id"],
+               "evidence": v["evidence"]}]
+    conn.execute(query("record_answer"), {"question": "How much does Bergmann Logistik owe?", "answer": answer,
+                                          "claims": Jsonb(claims), "call_ids": [doc["call_id"]],
+                                          "outcome": "answer", "details": None})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--records", type=int, default=100_000, help="chain length for the verification figures")
+    parser.add_argument("--seconds", type=float, default=5.0, help="duration of each throughput run")
+    args = parser.parse_args()
+
+    with database(url=os.environ.get("DATABASE_URL")) as url:
+        service = as_role(url, "bench_service")
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE TABLE public.plain_ledger (LIKE footnote.ledger INCLUDING INDEXES INCLUDING CONSTRAINTS)")
+            conn.execute("GRANT INSERT ON public.plain_ledger TO bench_service")
+            conn.execute("CREATE SEQUENCE public.plain_seq; GRANT USAGE ON public.plain_seq TO bench_service")
+
+        def plain_insert(conn: psycopg.Connection[Any], k: int) -> None:
+            conn.execute("""
+                INSERT INTO public.plain_ledger (id, seq, recorded_at, db_role, kind, question, answer, status, claims,
+                                                 operations, evidence, findings, details, prev_hash, canonical, hash)
+                SELECT gen_random_uuid(), nextval('public.plain_seq'), clock_timestamp(), session_user, 'answer',
+                       %(question)s, %(answer)s, 'refused', '[]', '[]', '[]', '[]', %(details)s::jsonb,
+                       md5(random()::text) || md5(random()::text), '{}', md5(random()::text) || md5(random()::text)
+            """, ANSWER)
+
+        print("## appends per second (one record per transaction)")
+        print(f"{'writers':>8} {'record_answer':>14} {'call+record':>12} {'plain INSERT':>13} {'ratio':>6}")
+        for writers in (1, 8):
+            gated = run_writers(service, writers, args.seconds, gate_append)
+            with_call = run_writers(service, writers, args.seconds, call_and_gate)
+            plain = run_writers(service, writers, args.seconds, plain_insert)
+            print(f"{writers:>8} {gated:>14.0f} {with_call:>12.0f} {plain:>13.0f} {plain / gated:>5.1f}x")
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            have = conn.execute("SELECT count(*) FROM footnote.ledger").fetchone()[0]
+            missing = max(0, args.records - have)
+            t0 = time.monotonic()
+            conn.execute("""
+                INSERT INTO footnote.ledger (id, seq, recorded_at, db_role, kind, question, answer, status, claims,
+                                             operations, evidence, findings, prev_hash, canonical, hash)
+                SELECT gen_random_uuid(), 1, now(), 'bench', 'answer', 'q' || g, 'answer ' || g, 'refused',
+                       '[]', '[]', '[]', '[]', repeat('0', 64), '', repeat('0', 64)
+                FROM generate_series(1, %s) AS g""", (missing,))
+            fill = time.monotonic() - t0
+            total = conn.execute("SELECT count(*) FROM footnote.ledger").fetchone()[0]
+            print(f"\n(chain filled to {total:,} records in {fill:.1f} s through the sealing trigger: "
+                  f"{missing / fill if fill else 0:,.0f} records/s in one transaction)")
+
+            t0 = time.monotonic()
+            ok = conn.execute("SELECT ok FROM footnote.verify_chain()").fetchone()[0]
+            sql_s = time.monotonic() - t0
+        with psycopg.connect(url) as conn:
+            t0 = time.monotonic()
+            verdict = ledger.verify_database(conn)
+            py_s = time.monotonic() - t0
+            canon = [r[0].encode() for r in conn.execute("SELECT canonical FROM footnote.ledger ORDER BY seq")]
+        t0 = time.monotonic()
+        for text in canon:
+            hashlib.sha256(text).hexdigest()
+        raw_s = time.monotonic() - t0
+        print(f"\n## verification of {total:,} records")
+        print(f"{'SQL footnote.verify_chain()':<34} {total / sql_s:>10,.0f} records/s  (ok={ok})")
+        print(f"{'Python verifier (fetch + canonical)':<34} {total / py_s:>10,.0f} records/s  (ok={verdict.ok})")
+        print(f"{'raw hashlib SHA-256, same bytes':<34} {total / raw_s:>10,.0f} records/s")
+
+
+if __name__ == "__main__":
+    main()
