@@ -36,7 +36,8 @@ def sample_directory(path: Path = ROOT / "sql" / "sample" / "20_generate.sql") -
     customers = [m.group(1).replace("''", "'") for m in
                  re.finditer(rf"\(\d+,\s+{_STRING},\s+'[A-Z]{{2}}'", customers_block)]
     customers.append("Bergmann Logistik GmbH")
-    suppliers_block = sql[sql.index("WITH hand (id, name"):sql.index("syn AS (", sql.index("WITH hand (id, name"))]
+    start = sql.index("WITH hand (id, name")
+    suppliers_block = sql[start:sql.index("syn AS (", start)]
     suppliers = [m.group(1).replace("''", "'") for m in
                  re.finditer(rf"\(\d+(?:::bigint)?,\s+{_STRING},\s+'[A-Z]{{2}}'", suppliers_block)]
     items_block = sql[sql.index("INSERT INTO erp.items"):sql.index(") AS x (n, name")]

@@ -239,6 +239,52 @@ def demo(
     print_result(result)
 
 
+def render_answer(answer: Any) -> str:
+    """The answer with a footnote marker after each claim, then the numbered evidence."""
+    text = answer.answer
+    claims = sorted(enumerate(answer.claims, start=1), key=lambda c: c[1]["span"]["end"], reverse=True)
+    for n, c in claims:
+        end = c["span"]["end"]
+        text = text[:end] + f"[{n}]" + text[end:]
+    lines = [text, ""]
+    evidence = {e.id: e for e in answer.evidence}
+    for n, c in enumerate(answer.claims, start=1):
+        mark = "" if c["verdict"] == "grounded" else f"  ({c['verdict']}: {c.get('reason')})"
+        ids = c["evidence"]
+        if not ids:
+            lines.append(f"[{n}] {c['text']}{mark}")
+            continue
+        for k, eid in enumerate(ids):
+            e = evidence.get(eid)
+            head = f"[{n}] {c['text']}{mark}" if k == 0 else " " * (len(str(n)) + 3)
+            fields = ", ".join(f"{key}={val}" for key, val in list((e.fields if e else {}).items())[:6])
+            lines.append(f"{head} <- {eid} {e.uri if e else ''} {fields}".rstrip())
+    seq = f"ledger #{answer.receipt.seq} {answer.receipt.hash[:16]}…" if answer.receipt else "not recorded"
+    lines.append(f"status: {answer.status} · {seq}")
+    return "\n".join(lines)
+
+
+@app.command()
+@friendly
+def ask(
+    question: Annotated[str, typer.Argument(help="A question about the ERP data, in English.")],
+    database_url: DatabaseUrl = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON document.")] = False,
+    actor: Annotated[str | None, typer.Option(envvar="PROVENANCE_ACTOR", help="Application actor (id or id:role).")] = None,
+) -> None:
+    """Answer a question: every number a citation, the answer recorded in the ledger (exit 1 unless verified)."""
+    from footnote_pg.client import Footnote
+
+    actor_id, role = (actor.split(":", 1) + [None])[:2] if actor else (None, None)
+    with Footnote(_url(database_url), min_size=1, max_size=2, actor=actor_id, actor_role=role) as fn:
+        answer = fn.ask(question)
+    if as_json:
+        sys.stdout.write(json.dumps(answer.as_json(), ensure_ascii=False, indent=2, default=str) + "\n")
+    else:
+        out.print(render_answer(answer), highlight=False, markup=False)
+    raise typer.Exit(0 if answer.ok else 1)
+
+
 def _connect(database_url: str | None) -> Any:
     import psycopg
 

@@ -147,6 +147,19 @@ class Footnote:
             for r in rows
         ]
 
+    # -- answers ------------------------------------------------------------
+    def ask(self, question: str, *, actor: str | None = None, narrator: Any = None) -> Any:
+        """Route, call, compose and record one question; returns an :class:`footnote_pg.answers.Answer`."""
+        from footnote_pg.answers import Answerer
+
+        if not isinstance(question, str) or not question.strip():
+            raise errors.InvalidArgument("invalid argument question: must not be empty")
+        if len(question) > 2000 or "\x00" in question:
+            raise errors.InvalidArgument("invalid argument question: at most 2000 characters, no NUL")
+        if getattr(self, "_answerer", None) is None:
+            self._answerer = Answerer(self)
+        return self._answerer.ask(question, actor=actor, narrator=narrator)
+
     # -- the gate -----------------------------------------------------------
     def settings(self) -> dict[str, Any]:
         """Locale, currency, default as-of date and fiscal year start of this database."""

@@ -29,10 +29,11 @@ for _i, _name in enumerate(MONTH_NAMES, start=1):
 _MONTHS["sept"] = 9
 _MONTH_RE = (r"(?:january|february|march|april|may|june|july|august|september|october|november"
              r"|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)")
-_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3,
+             "fourth": 4, "4th": 4}
 # "may" is a month only with a year or after a preposition ("in May", "end of May").
-_MAY_CONTEXT = re.compile(r"(?:\b(?:in|for|of|during|since|until|till|through|by|from|to|and|vs|last"
-                          r"|this|early|late|mid)\s+)$")
+_MAY_CONTEXT = re.compile(r"(?:\b(?:in|for|of|during|since|until|till|through|by|from|to|and|vs"
+                          r"|last|this|early|late|mid)\s+)$")
 
 
 @dataclass(frozen=True)
@@ -160,9 +161,9 @@ class TimeInfo:
     dates: tuple[DateMention, ...]
     periods: tuple[PeriodMention, ...]      # in the order they appear
     unclear: tuple[Unclear, ...]
-    invalid_date: bool                        # a day that does not exist or is ambiguous (03/04/2026)
-    future: bool                              # "next quarter", "will", a period after the reference day
-    masked: str                               # the text with every matched span blanked out
+    invalid_date: bool          # a day that does not exist or is ambiguous (03/04/2026)
+    future: bool                # "next quarter", a period or day after the reference day
+    masked: str                 # the text with every matched span blanked out
 
 
 # --------------------------------------------------------------------------- patterns
@@ -171,7 +172,8 @@ _YEAR = r"(?:19|20)\d\d"
 _ISO_DATE = re.compile(rf"\b({_YEAR})-(\d{{1,2}})-(\d{{1,2}})\b")
 _DOT_DATE = re.compile(rf"\b(\d{{1,2}})\.(\d{{1,2}})\.({_YEAR})\b")
 _SLASH_DATE = re.compile(rf"\b(\d{{1,2}})/(\d{{1,2}})/({_YEAR})\b")
-_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b\.?(?:,?\s+({_YEAR})\b)?")
+_DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b\.?"
+                        rf"(?:,?\s+({_YEAR})\b)?")
 _MONTH_DAY = re.compile(
     rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:days?|weeks?|months?|-day))"
     rf"(?:,?\s+({_YEAR})\b)?")
@@ -187,12 +189,12 @@ _UNCLEAR = re.compile(
     r"|(?:this|last|past|previous)\s+week|the\s+other\s+day|a\s+while(?:\s+ago)?"
     r"|since\s+(?:" + _MONTH_RE + r"|q[1-4]|" + _YEAR + r"|last\s+\w+)"
     r"|over\s+time|historically|so\s+far)\b")
-_FUTURE = re.compile(r"\b(?:next|coming|upcoming|following)\s+(?:fiscal\s+year|financial\s+year|month|"
-                     r"quarter|year|week|fy)\b|\bin\s+the\s+future\b|\btomorrow\b")
+_FUTURE = re.compile(r"\b(?:next|coming|upcoming|following)\s+(?:fiscal\s+year|financial\s+year"
+                     r"|month|quarter|year|week|fy)\b|\bin\s+the\s+future\b|\btomorrow\b")
 _YTD = re.compile(r"\b(?:year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+)?year)\b")
 _RELATIVE = re.compile(r"\b(?:the\s+)?(last|previous|prior|past|this|current|present)\s+"
                        r"(fiscal\s+year|financial\s+year|fy|month|quarter|year)\b")
-_FY = re.compile(r"\b(?:fy|fiscal\s+year|financial\s+year|fiscal)\s*'?(\d{4}|\d{2})\b")
+_FY = re.compile(rf"\b(?:fy|fiscal\s+year|financial\s+year|fiscal)\s*'?({_YEAR}|\d{{2}})\b")
 _QUARTER_YEAR = re.compile(rf"\bq([1-4])(?:\s*(?:of\s+|/|-|\s)\s*(?:fy\s*)?('\d{{2}}|{_YEAR}))?\b")
 _YEAR_QUARTER = re.compile(rf"\b({_YEAR})\s*[-/ ]?\s*q([1-4])\b")
 _ORD_QUARTER = re.compile(rf"\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
@@ -202,15 +204,18 @@ _ISO_MONTH = re.compile(rf"\b({_YEAR})-(0[1-9]|1[0-2])\b")
 _SLASH_MONTH = re.compile(rf"\b(0?[1-9]|1[0-2])/({_YEAR})\b")
 _CAL_YEAR = re.compile(rf"\b(?:calendar\s+(?:year\s+)?|cy\s*)({_YEAR})\b")
 _BARE_YEAR = re.compile(rf"\b({_YEAR})\b")
-_YEAR_SUFFIX = re.compile(r"\s*,?\s+(?:of\s+)?(last|this|previous|prior|the\s+previous|the\s+last)\s+year\b")
-_END_BEFORE = re.compile(r"(?:(?:at|by|on|as\s+of|as\s+at)\s+)?(?:the\s+)?(?:end|close)\s+of\s+(?:the\s+)?$")
+_YEAR_SUFFIX = re.compile(r"\s*,?\s+(?:of\s+)?(last|this|previous|prior|the\s+previous|the\s+last)"
+                          r"\s+year\b")
+_END_BEFORE = re.compile(r"(?:(?:at|by|on|as\s+of|as\s+at)\s+)?(?:the\s+)?(?:end|close)\s+of\s+"
+                         r"(?:the\s+)?$")
 _AS_OF_BEFORE = re.compile(r"(?:as\s+of|as\s+at)\s+(?:the\s+)?$")
 _END_AFTER = re.compile(r"^[\s-]*end\b")
 
 
 class _Scanner:
-    def __init__(self, text: str, cal: Calendar) -> None:
+    def __init__(self, text: str, cal: Calendar, source: str) -> None:
         self.text = text
+        self.source = source
         self.masked = text
         self.cal = cal
         self.dates: list[DateMention] = []
@@ -218,6 +223,14 @@ class _Scanner:
         self.unclear: list[Unclear] = []
         self.invalid = False
         self.future = False
+
+    def month_context(self, m: re.Match[str]) -> bool:
+        """A preposition before a bare month name that is also a word ("in May", "end of Mar")."""
+        return _MAY_CONTEXT.search(self.masked[:m.start()]) is not None
+
+    def say(self, start: int, end: int) -> str:
+        """The user's own words for a span."""
+        return self.source[start:end].strip()
 
     def blank(self, start: int, end: int) -> None:
         self.masked = self.masked[:start] + " " * (end - start) + self.masked[end:]
@@ -237,7 +250,8 @@ class _Scanner:
             except ValueError:
                 pass
         try:
-            self.dates.append(DateMention(dt.date(year, month, day), m.start(), m.end(), m.group(0).strip()))
+            day_ = dt.date(year, month, day)
+            self.dates.append(DateMention(day_, m.start(), m.end(), self.say(m.start(), m.end())))
         except ValueError:
             self.invalid = True
         return True
@@ -264,14 +278,14 @@ class _Scanner:
         return self.day(int(m.group(3)) if m.group(3) else None, month, int(m.group(1)), m)
 
     def month_day(self, m: re.Match[str]) -> bool:
-        if m.group(1) == "may" and not m.group(3) and not _MAY_CONTEXT.search(self.text[:m.start()]):
+        if m.group(1) == "may" and not m.group(3) and not self.month_context(m):
             return False
         month = _MONTHS[m.group(1)]
         return self.day(int(m.group(3)) if m.group(3) else None, month, int(m.group(2)), m)
 
     def yesterday(self, m: re.Match[str]) -> bool:
         d = self.cal.as_of - dt.timedelta(days=1)
-        self.dates.append(DateMention(d, m.start(), m.end(), m.group(0)))
+        self.dates.append(DateMention(d, m.start(), m.end(), self.say(m.start(), m.end())))
         return True
 
     # -- periods -------------------------------------------------------------
@@ -283,12 +297,12 @@ class _Scanner:
         if end_before or end_after:
             s = end_before.start() if end_before else start
             e = end + end_after.end() if end_after else end
-            self.dates.append(DateMention(period.end(), s, e, self.text[s:e].strip()))
+            self.dates.append(DateMention(period.end(), s, e, self.say(s, e)))
             self.blank(s, e)
             return False
         if period.start() > self.cal.as_of:
             self.future = True
-        self.periods.append(PeriodMention(period, start, end, self.text[start:end].strip(), last_year))
+        self.periods.append(PeriodMention(period, start, end, self.say(start, end), last_year))
         return True
 
     def with_suffix(self, period: Period, m: re.Match[str], explicit_year: bool) -> bool:
@@ -337,10 +351,8 @@ class _Scanner:
 
     def month_year(self, m: re.Match[str]) -> bool:
         name, short, full = m.group(1), m.group(2), m.group(3)
-        if name == "may" and not (short or full) and not _MAY_CONTEXT.search(self.masked[:m.start()]):
-            return False
-        if name in ("mar", "jan", "dec", "oct", "sep") and not (short or full) \
-                and not _MAY_CONTEXT.search(self.masked[:m.start()]):
+        if name in ("may", "mar", "jan", "dec", "oct", "sep") and not (short or full) \
+                and not self.month_context(m):
             return False
         year = int(full) if full else (2000 + int(short[1:]) if short else self.cal.as_of.year)
         return self.with_suffix(Period("month", year, _MONTHS[name]), m, bool(short or full))
@@ -358,7 +370,7 @@ class _Scanner:
         return self.add(self.cal.year_period(int(m.group(1))), m.start(), m.end())
 
     def unclear_phrase(self, m: re.Match[str]) -> bool:
-        self.unclear.append(Unclear(m.start(), m.end(), self.text[m.start():m.end()].strip()))
+        self.unclear.append(Unclear(m.start(), m.end(), self.say(m.start(), m.end())))
         return True
 
     def future_phrase(self, m: re.Match[str]) -> bool:
@@ -375,7 +387,6 @@ class _Scanner:
         self.each(_FUTURE, self.future_phrase)
         self.each(_YTD, self.ytd)
         self.each(_UNCLEAR, self.unclear_phrase)
-        self.each(_RELATIVE, self.relative)
         self.each(_FY, self.fy)
         self.each(_YEAR_QUARTER, self.year_quarter)
         self.each(_QUARTER_YEAR, self.quarter_year)
@@ -383,6 +394,7 @@ class _Scanner:
         self.each(_ISO_MONTH, self.iso_month)
         self.each(_SLASH_MONTH, self.slash_month)
         self.each(_MONTH_YEAR, self.month_year)
+        self.each(_RELATIVE, self.relative)
         self.each(_CAL_YEAR, self.cal_year)
         self.each(_BARE_YEAR, self.bare_year)
         for d in self.dates:
@@ -398,6 +410,10 @@ class _Scanner:
         )
 
 
-def scan(text: str, cal: Calendar) -> TimeInfo:
-    """Find days, periods, unclear period phrases and future references in a lower-cased text."""
-    return _Scanner(text, cal).run()
+def scan(text: str, cal: Calendar, source: str | None = None) -> TimeInfo:
+    """Find days, periods, unclear period phrases and future references in a lower-cased text.
+
+    ``source`` is the text as the user wrote it (same length); phrases quote it.
+    """
+    same = source is not None and len(source) == len(text)
+    return _Scanner(text, cal, source if source is not None and same else text).run()

@@ -11,8 +11,10 @@ CREATE TYPE footnote.entity AS (id bigint, name text, uri text);
 -- A resolved period: [starts, ends) and the label answers show.
 CREATE TYPE footnote.period AS (label text, kind text, starts date, ends date);
 
--- A required or optional text argument: not empty, at most max_len characters, no control characters.
-CREATE FUNCTION footnote._text_arg(argument text, value text, required boolean, max_len integer DEFAULT 200)
+-- A required or optional text argument: not empty, at most max_len characters, no control characters
+-- (multiline text may contain line feeds and tabs).
+CREATE FUNCTION footnote._text_arg(argument text, value text, required boolean, max_len integer DEFAULT 200,
+                                   multiline boolean DEFAULT false)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -28,7 +30,7 @@ BEGIN
         PERFORM footnote._invalid(argument,
             format('is too long (%s characters; at most %s)', length(value), max_len), value);
     END IF;
-    IF value ~ '[\x01-\x1f\x7f]' THEN
+    IF (NOT multiline AND value ~ '[\x01-\x1f\x7f]') OR (multiline AND value ~ '[\x01-\x08\x0b-\x1f\x7f]') THEN
         PERFORM footnote._invalid(argument, 'contains control characters', value);
     END IF;
     IF btrim(value) = '' THEN

@@ -135,7 +135,7 @@ BEGIN
     IF outcome NOT IN ('answer', 'clarification', 'refusal') THEN
         PERFORM footnote._invalid('outcome', format('%s is not one of answer, clarification, refusal', outcome), outcome);
     END IF;
-    PERFORM footnote._text_arg('answer', answer, true, 20000);
+    PERFORM footnote._text_arg('answer', answer, true, 20000, true);
     claims := footnote._array_arg('claims', claims, 500);
 
     FOR c IN SELECT * FROM footnote._answer_calls(call_ids) LOOP
@@ -338,7 +338,7 @@ DECLARE
 BEGIN
     action := footnote._text_arg('action', action, true, 60);
     PERFORM footnote._text_arg('subject', subject, true, 500);
-    PERFORM footnote._text_arg('rationale', rationale, false, 5000);
+    PERFORM footnote._text_arg('rationale', rationale, false, 5000, true);
     citations := footnote._array_arg('citations', citations, 200);
 
     FOR c IN SELECT * FROM footnote._answer_calls(call_ids) LOOP

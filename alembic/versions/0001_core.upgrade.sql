@@ -449,8 +449,10 @@ CREATE TYPE footnote.entity AS (id bigint, name text, uri text);
 -- A resolved period: [starts, ends) and the label answers show.
 CREATE TYPE footnote.period AS (label text, kind text, starts date, ends date);
 
--- A required or optional text argument: not empty, at most max_len characters, no control characters.
-CREATE FUNCTION footnote._text_arg(argument text, value text, required boolean, max_len integer DEFAULT 200)
+-- A required or optional text argument: not empty, at most max_len characters, no control characters
+-- (multiline text may contain line feeds and tabs).
+CREATE FUNCTION footnote._text_arg(argument text, value text, required boolean, max_len integer DEFAULT 200,
+                                   multiline boolean DEFAULT false)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -466,7 +468,7 @@ BEGIN
         PERFORM footnote._invalid(argument,
             format('is too long (%s characters; at most %s)', length(value), max_len), value);
     END IF;
-    IF value ~ '[\x01-\x1f\x7f]' THEN
+    IF (NOT multiline AND value ~ '[\x01-\x1f\x7f]') OR (multiline AND value ~ '[\x01-\x08\x0b-\x1f\x7f]') THEN
         PERFORM footnote._invalid(argument, 'contains control characters', value);
     END IF;
     IF btrim(value) = '' THEN
@@ -2575,7 +2577,7 @@ BEGIN
     IF outcome NOT IN ('answer', 'clarification', 'refusal') THEN
         PERFORM footnote._invalid('outcome', format('%s is not one of answer, clarification, refusal', outcome), outcome);
     END IF;
-    PERFORM footnote._text_arg('answer', answer, true, 20000);
+    PERFORM footnote._text_arg('answer', answer, true, 20000, true);
     claims := footnote._array_arg('claims', claims, 500);
 
     FOR c IN SELECT * FROM footnote._answer_calls(call_ids) LOOP
@@ -2778,7 +2780,7 @@ DECLARE
 BEGIN
     action := footnote._text_arg('action', action, true, 60);
     PERFORM footnote._text_arg('subject', subject, true, 500);
-    PERFORM footnote._text_arg('rationale', rationale, false, 5000);
+    PERFORM footnote._text_arg('rationale', rationale, false, 5000, true);
     citations := footnote._array_arg('citations', citations, 200);
 
     FOR c IN SELECT * FROM footnote._answer_calls(call_ids) LOOP

@@ -1,0 +1,230 @@
+"""Questions to recorded answers: route, call, compose, gate, receipt.
+
+One transaction per question: the catalog calls (each in a savepoint, so an
+unknown name becomes an honest refusal instead of an aborted transaction) and
+the gate's ``record_answer``. After the commit has sealed the record, its
+receipt (sequence and hash) is fetched.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from footnote_pg import errors
+from footnote_pg.compose import Composed, compose, plain
+from footnote_pg.queries import query
+from footnote_pg.results import Evidence, OperationResult, Receipt
+from footnote_pg.router import Directory, Route, RouterSettings, route
+
+log = logging.getLogger(__name__)
+
+Narrator = Callable[[str], str]
+_FIGURE_EDGE = r"(?<!\d)(?<!\d[.,]){}(?!\d)(?![.,]\d)"
+
+
+@dataclass
+class Answer:
+    """A question's outcome as recorded in the ledger."""
+
+    question: str
+    answer: str
+    status: str
+    kind: str
+    intent: str
+    claims: list[dict[str, Any]]
+    evidence: list[Evidence]
+    findings: list[dict[str, Any]]
+    options: list[str] = field(default_factory=list)
+    reason: str | None = None
+    inference: dict[str, int] | None = None
+    facts: list[dict[str, int]] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    notes: dict[str, Any] = field(default_factory=dict)
+    receipt: Receipt | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("verified", "partially_verified")
+
+    def as_json(self) -> dict[str, Any]:
+        """The documented JSON form (footnote-pg ask --json)."""
+        return {
+            "question": self.question,
+            "status": self.status,
+            "kind": self.kind,
+            "intent": self.intent,
+            "answer": self.answer,
+            "claims": [{**c, "footnote": n} for n, c in enumerate(self.claims, start=1)],
+            "inference": self.inference,
+            "facts": self.facts,
+            "evidence": [{"id": e.id, "type": e.type, "record_id": e.record_id, "uri": e.uri, "verified": e.verified,
+                          "fields": e.fields} for e in self.evidence],
+            "findings": self.findings,
+            "options": self.options,
+            "reason": self.reason,
+            "calls": self.calls,
+            "notes": self.notes,
+            "ledger": None if self.receipt is None else {
+                "record_id": self.receipt.record_id, "seq": self.receipt.seq, "hash": self.receipt.hash,
+                "prev_hash": self.receipt.prev_hash, "recorded_at": self.receipt.recorded_at.isoformat()},
+        }
+
+
+def _refusal_for_error(exc: errors.FootnoteError, operation: str) -> tuple[str, str, list[str]]:
+    """(reason, message, options) for a catalog error met while answering."""
+    if isinstance(exc, errors.AmbiguousEntity):
+        names = [c["name"] for c in exc.candidates]
+        entity = exc.detail.get("entity", "name")
+        return "ambiguous_entity", f"Which {entity} do you mean?", names
+    if isinstance(exc, errors.UnknownEntity):
+        entity = exc.detail.get("entity", "record")
+        names = [a["name"] for a in exc.alternatives]
+        message = f"There is no {entity} named “{exc.detail.get('value', '')}”."
+        if names:
+            message += " The closest names are: " + "; ".join(names) + "."
+        return "unknown_entity", message, []
+    if isinstance(exc, errors.InvalidArgument):
+        return "invalid_argument", f"I can't answer that: {exc}.", []
+    return "not_covered", f"I can't answer that: {exc}.", []
+
+
+def _reclaim(text: str, claims: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """The template's claims found again, in order of appearance, in a narrated text; None if one is missing."""
+    found: list[dict[str, Any]] = []
+    used: set[int] = set()
+    for c in claims:
+        for m in re.finditer(_FIGURE_EDGE.format(re.escape(c["text"])), text):
+            if m.start() not in used:
+                used.add(m.start())
+                found.append({**c, "span": {"start": m.start(), "end": m.end()}})
+                break
+        else:
+            return None
+    return found
+
+
+class Answerer:
+    """Answers questions for one client; caches the directory of names and the settings."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self._directory: Directory | None = None
+        self._settings: RouterSettings | None = None
+
+    @property
+    def directory(self) -> Directory:
+        if self._directory is None:
+            self._directory = Directory.load(self.fn)
+        return self._directory
+
+    @property
+    def settings(self) -> RouterSettings:
+        if self._settings is None:
+            s = self.fn.settings()
+            self._settings = RouterSettings(as_of=s["as_of"], fiscal_year_start_month=s["fiscal_year_start_month"])
+        return self._settings
+
+    def route(self, question: str) -> Route:
+        return route(question, self.directory, self.settings)
+
+    def ask(self, question: str, *, actor: str | None = None, narrator: Narrator | None = None) -> Answer:
+        r = self.route(question)
+        with self.fn.transaction(actor=actor) as conn:
+            answer = self._answer_in(conn, question, r, narrator)
+        if answer.receipt is None and answer.notes.get("record_id"):
+            answer.receipt = self.fn.receipt(answer.notes.pop("record_id"))
+        return answer
+
+    # -- inside the question's transaction ------------------------------------------------------------------
+    def _answer_in(self, conn: psycopg.Connection[Any], question: str, r: Route, narrator: Narrator | None) -> Answer:
+        if r.kind in ("refusal", "clarification"):
+            composed = plain(r.message or "", r.options)
+            outcome = "refusal" if r.kind == "refusal" else "clarification"
+            return self._record(conn, question, r, composed, [], outcome, reason=r.reason, options=list(r.options))
+
+        results: list[OperationResult] = []
+        for call in r.calls:
+            try:
+                with conn.transaction():
+                    row = conn.execute(query("call"), {"operation": call.operation,
+                                                       "arguments": Jsonb(call.arguments)}).fetchone()
+            except psycopg.Error as exc:
+                mapped = errors.from_psycopg(exc)
+                if mapped is None:
+                    raise
+                reason, message, options = _refusal_for_error(mapped, call.operation)
+                outcome = "clarification" if options else "refusal"
+                composed = plain(message, tuple(options))
+                return self._record(conn, question, r, composed, results, outcome, reason=reason, options=options)
+            assert row is not None
+            results.append(OperationResult.from_json(row[0]))
+
+        composed = compose(r, results)
+        details: dict[str, Any] = {}
+        if narrator is not None:
+            composed, details = self._narrate(conn, composed, results, narrator)
+        return self._record(conn, question, r, composed, results, "answer", extra=details)
+
+    def _narrate(self, conn: psycopg.Connection[Any], composed: Composed, results: list[OperationResult],
+                 narrator: Narrator) -> tuple[Composed, dict[str, Any]]:
+        """Let a narrator rephrase; keep its text only if the gate finds every figure intact and nothing added."""
+        try:
+            text = narrator(composed.answer)
+        except Exception as exc:  # a narrator is outside code: any failure falls back to the template
+            return composed, {"narrator": {"kept": False, "error": repr(exc)}}
+        claims = _reclaim(text, composed.claims)
+        call_ids = [res.call_id for res in results]
+        if claims is None:
+            return composed, {"narrator": {"kept": False, "text": text, "reason": "a figure was dropped or altered"}}
+        row = conn.execute(query("check_answer"), {"answer": text, "claims": Jsonb(claims), "call_ids": call_ids,
+                                                   "outcome": "answer"}).fetchone()
+        assert row is not None
+        template = conn.execute(query("check_answer"), {"answer": composed.answer, "claims": Jsonb(composed.claims),
+                                                        "call_ids": call_ids, "outcome": "answer"}).fetchone()
+        assert template is not None
+        if row[0]["status"] != template[0]["status"]:
+            return composed, {"narrator": {"kept": False, "text": text, "status": row[0]["status"],
+                                           "findings": row[0]["findings"],
+                                           "reason": "the narration does not pass the gate as the template does"}}
+        return Composed(text, claims), {"narrator": {"kept": True, "template": composed.answer}}
+
+    def _record(self, conn: psycopg.Connection[Any], question: str, r: Route, composed: Composed,
+                results: list[OperationResult], outcome: str, *, reason: str | None = None,
+                options: list[str] | None = None, extra: dict[str, Any] | None = None) -> Answer:
+        details: dict[str, Any] = {
+            "route": {"kind": r.kind, "intent": r.intent,
+                      "calls": [{"operation": c.operation, "arguments": c.arguments} for c in r.calls]},
+            **({"reason": reason} if reason else {}),
+            **({"options": options} if options else {}),
+            **({"inference": composed.inference} if composed.inference else {}),
+            **({"notes": r.notes} if r.notes else {}),
+            **(extra or {}),
+        }
+        call_ids = [res.call_id for res in results] if outcome == "answer" else []
+        claims = composed.claims if outcome == "answer" else []
+        row = conn.execute(query("record_answer"), {
+            "question": question[:2000], "answer": composed.answer, "claims": Jsonb(claims), "call_ids": call_ids,
+            "outcome": outcome, "details": Jsonb(details)}).fetchone()
+        assert row is not None
+        graded = row[0]
+        evidence_by_id = {e.id: e for res in results for e in res.evidence}
+        cited: list[Evidence] = []
+        for c in graded["claims"]:
+            for eid in c["evidence"]:
+                e = evidence_by_id.get(eid)
+                if e is not None and e not in cited:
+                    cited.append(e)
+        return Answer(
+            question=question, answer=composed.answer, status=graded["status"], kind=r.kind, intent=r.intent,
+            claims=graded["claims"], evidence=cited, findings=graded["findings"], options=options or [],
+            reason=reason, inference=composed.inference, facts=composed.facts,
+            calls=[{"operation": res.operation, "call_id": res.call_id, "arguments": res.arguments} for res in results],
+            notes={**dict(r.notes), "record_id": graded["record_id"], **(extra or {})},
+        )
