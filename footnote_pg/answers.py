@@ -225,6 +225,7 @@ class Answerer:
             question=question, answer=composed.answer, status=graded["status"], kind=r.kind, intent=r.intent,
             claims=graded["claims"], evidence=cited, findings=graded["findings"], options=options or [],
             reason=reason, inference=composed.inference, facts=composed.facts,
-            calls=[{"operation": res.operation, "call_id": res.call_id, "arguments": res.arguments} for res in results],
+            calls=[{"operation": res.operation, "call_id": res.call_id, "arguments": call.arguments}
+                   for res, call in zip(results, r.calls, strict=False)],
             notes={**dict(r.notes), "record_id": graded["record_id"], **(extra or {})},
         )

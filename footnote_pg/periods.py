@@ -226,7 +226,7 @@ class _Scanner:
 
     def month_context(self, m: re.Match[str]) -> bool:
         """A preposition before a bare month name that is also a word ("in May", "end of Mar")."""
-        return _MAY_CONTEXT.search(self.masked[:m.start()]) is not None
+        return _MAY_CONTEXT.search(self.masked[:m.start()], max(0, m.start() - 20)) is not None
 
     def say(self, start: int, end: int) -> str:
         """The user's own words for a span."""
@@ -292,7 +292,8 @@ class _Scanner:
     def add(self, period: Period, start: int, end: int, last_year: bool = False) -> bool:
         """A period mention, or a day when "end of" / "as of" precedes it or "end" follows it."""
         before = self.masked[:start]
-        end_before = _END_BEFORE.search(before) or _AS_OF_BEFORE.search(before)
+        window = max(0, start - 40)
+        end_before = _END_BEFORE.search(before, window) or _AS_OF_BEFORE.search(before, window)
         end_after = _END_AFTER.match(self.masked[end:])
         if end_before or end_after:
             s = end_before.start() if end_before else start

@@ -439,6 +439,12 @@ vendor and or vs versus than pay paying between compare owes owe named called
 # =========================================================================== patterns
 
 def _rx(pattern: str) -> re.Pattern[str]:
+    """A pattern for the lower-cased question (IGNORECASE would make every search slower)."""
+    return re.compile(pattern)
+
+
+def _rxi(pattern: str) -> re.Pattern[str]:
+    """A pattern for the question as typed."""
     return re.compile(pattern, re.IGNORECASE)
 
 
@@ -453,22 +459,26 @@ _INSTRUCTION = _rx(
     r"(?:number|figure)|\bjust\s+(?:guess|make\s+it\s+up)\b|\bwithout\s+(?:any\s+)?(?:citations?"
     r"|sources?|evidence)\b")
 _DATABASE = _rx(
-    r"\b(?:drop|truncate)\s+(?:table|schema|database|view|role|user|function|index|sequence)\b"
-    r"|\btruncate\b|\bdelete\s+from\b|\bupdate\s+[\w.\"]+\s+set\b|\binsert\s+into\b"
-    r"|\balter\s+(?:table|role|user|database|schema|system)\b"
-    r"|\bcreate\s+(?:table|role|user|function|database|schema|index|view)\b"
-    r"|\bgrant\s+\w+(?:\s*,\s*\w+)*\s+on\b|\brevoke\b"
-    r"|\bselect\s+(?:\*|[\w.()*]+(?:\s*,\s*[\w.()*]+)*)\s+from\s+\w|;\s*--|\bcopy\s+\w+\s+(?:to|from)\b"
-    r"|\bpg_\w+\s*\(|\bexecute\s+\w|\bor\s+'?1'?\s*=\s*'?1\b"
-    r"|^\s*(?:please\s+)?(?:delete|remove|erase|wipe|purge|drop|modify|overwrite|mark|void|insert"
-    r"|create|rename|reset|edit|update|set|change|cancel)\b(?!\s+(?:in|of|on|me|to|over|between)\b)"
-    r"|\b(?:change|set|update|edit|modify|raise|lower)\s+(?:the\s+|their\s+|its\s+)?(?:due\s+date"
-    r"|credit\s+limit|payment\s+terms|amount|status|iban|bank\s+details)\s+(?:of|for|on|to)\b")
+    r"\b(?:(?:drop|truncate)\s+(?:table|schema|database|view|role|user|function|index|sequence)\b"
+    r"|truncate\b|delete\s+from\b|update\s+[\w.\"]+\s+set\b|insert\s+into\b"
+    r"|alter\s+(?:table|role|user|database|schema|system)\b"
+    r"|create\s+(?:table|role|user|function|database|schema|index|view)\b"
+    r"|grant\s+\w+(?:\s*,\s*\w+)*\s+on\b|revoke\b"
+    r"|select\s+(?:\*|[\w.()*]+(?:\s*,\s*[\w.()*]+)*)\s+from\s+\w|copy\s+\w+\s+(?:to|from)\b"
+    r"|pg_\w+\s*\(|execute\s+\w|or\s+'?1'?\s*=\s*'?1\b"
+    r"|(?:change|set|update|edit|modify|raise|lower)\s+(?:the\s+|their\s+|its\s+)?(?:due\s+date"
+    r"|credit\s+limit|payment\s+terms|amount|status|iban|bank\s+details)\s+(?:of|for|on|to)\b)"
+    r"|;\s*--")
+# An imperative to change data, at the start of a sentence ("Delete invoice 8812").
+_COMMAND = _rx(
+    r"(?:^|[.;!?]\s+)(?:please\s+)?(?:delete|remove|erase|wipe|purge|drop|modify|overwrite|mark|void"
+    r"|insert|create|rename|reset|edit|update|set|change|cancel)\b"
+    r"(?!\s+(?:in|of|on|me|to|over|between)\b)")
 _CURRENCY = _rx(
-    r"\b(?:in|into|to|as)\s+(?:us\s+|american\s+|canadian\s+|australian\s+)?(?:dollars?|usd|gbp|chf"
-    r"|jpy|cny|sek|dkk|nok|pln|czk|huf|yen|yuan|pounds?(?:\s+sterling)?|sterling|swiss\s+francs?"
+    r"\b(?:(?:in|into|to|as)\s+(?:us\s+|american\s+|canadian\s+|australian\s+)?(?:dollars?|usd|gbp"
+    r"|chf|jpy|cny|sek|dkk|nok|pln|czk|huf|yen|yuan|pounds?(?:\s+sterling)?|sterling|swiss\s+francs?"
     r"|francs?|zloty|korun[ay]?|kron(?:or|er|a|e)|crowns?|bitcoin|btc|rupees?|inr)\b"
-    r"|\bconvert(?:ed|ing)?\b|\bexchange\s+rates?\b|\$|\busd\b|\bgbp\b|\bfx\s+rates?\b")
+    r"|convert(?:ed|ing)?\b|exchange\s+rates?\b|usd\b|gbp\b|fx\s+rates?\b)|\$")
 _FORECAST = _rx(
     r"\bwill\b(?!\s+you\b)|\b(?:going|gonna)\s+to\s+\w+|\bgonna\b|\bforecast|\bpredict|\bprojection"
     r"|\bproject(?:ed)?\s+(?:revenue|sales)|\bexpect(?:ed|ing|s)?\b|\bestimat|\boutlook\b|\banticipat"
@@ -556,7 +566,7 @@ _LIST = _rx(
     r"\s+names?)|\bhow\s+many\s+customers\b|\bcustomer\s+(?:list|directory|master)\b"
     r"|\b(?:a|any)\s+customers?\s+(?:called|named)\b|\b(?:which|what)\s+customers\s+do\s+we\s+have"
     r"|\bwho\s+are\s+our\s+customers\b")
-_LIST_FILTER = _rx(
+_LIST_FILTER = _rxi(
     r"(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+letter\s+|an?\s+)?['\"]?(.+?)['\"]?\s*[?.!]*$"
     r"|(?:named|called|containing|contains?)\s+['\"]?(.+?)['\"]?\s*[?.!]*$"
     r"|\bwith\s+['\"]?(.+?)['\"]?\s+in\s+(?:the|their)\s+names?")
@@ -576,15 +586,14 @@ _REVENUE = _rx(
     r"|\btop\s+line\b|\bhow\s+much\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b|\bsold\b"
     r"|\bhow\s+much\s+did\s+\S+(?:\s+\S+){0,4}\s+buy\b")
 _CHANGE = _rx(
-    r"\bchang(?:e|ed|es|ing)\b|\b(?:go|goes|gone|going|went)\s+(?:up|down)\b|\bris(?:e|es|en|ing)\b"
-    r"|\brose\b|\bincreas(?:e|ed|es|ing)\b|\bgr(?:ow|ows|own|owing|ew|owth)\b|\bdrop(?:ped|s|ping)?\b"
-    r"|\bfall(?:en|s|ing)?\b|\bfell\b|\bdeclin(?:e|ed|es|ing)\b|\bdecreas(?:e|ed|es|ing)\b"
-    r"|\bshr(?:ink|ank|unk)\b|\bjump(?:ed)?\b|\bspiked?\b|\bdip(?:ped)?\b|\bplunged?\b|\bslump(?:ed)?\b"
-    r"|\bimprov(?:e|ed|ement)\b|\bworsen(?:ed)?\b|\bvs\b\.?|\bversus\b|\bcompared?\s+(?:to|with)\b"
-    r"|\bcomparison\s+(?:to|with)\b|\b(?:higher|lower|more|less|better|worse|bigger|smaller)\b.{0,40}"
-    r"\bthan\b|\b(?:is|are|was|were)\s+(?:\w+\s+){0,3}(?:up|down)\b"
-    r"|\byear[\s-]+(?:over|on)[\s-]+year\b|\byoy\b|\by/y\b|\bdifference\b|\bdelta\b|\btrend\b"
-    r"|\bagainst\b")
+    r"\b(?:chang(?:e|ed|es|ing)|(?:go|goes|gone|going|went)\s+(?:up|down)|ris(?:e|es|en|ing)|rose"
+    r"|increas(?:e|ed|es|ing)|gr(?:ow|ows|own|owing|ew|owth)|drop(?:ped|s|ping)?|fall(?:en|s|ing)?"
+    r"|fell|declin(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|shr(?:ink|ank|unk)|jump(?:ed)?|spiked?"
+    r"|dip(?:ped)?|plunged?|slump(?:ed)?|improv(?:e|ed|ement)|worsen(?:ed)?|vs|versus"
+    r"|compared?\s+(?:to|with)|comparison\s+(?:to|with)"
+    r"|(?:higher|lower|more|less|better|worse|bigger|smaller)\b.{0,40}\bthan"
+    r"|(?:is|are|was|were)\s+(?:\w+\s+){0,3}(?:up|down)|year[\s-]+(?:over|on)[\s-]+year|yoy|y/y"
+    r"|difference|delta|trend|against)\b")
 _YOY = _rx(
     r"\byear[\s-]+(?:over|on)[\s-]+year\b|\byoy\b|\by/y\b|\b(?:compared?\s+(?:to|with)|vs\.?|versus|than"
     r"|against)\s+(?:the\s+)?(?:same\s+\w+\s+(?:of\s+)?)?(?:last|previous|prior|a)\s+year\b"
@@ -606,8 +615,8 @@ _BALANCE = _rx(r"\bbalances?\b")
 _BALANCE_CLEAR = _rx(r"\b(?:open|overdue|outstanding|unpaid|past[\s-]+due)\s+balances?\b"
                      r"|\bbalances?\s+(?:due|overdue|outstanding)\b")
 _POSSESSIVE_ENTITY = _rx(r"^'s\b|^s'")
-_PREP_BEFORE = _rx(r"(?:\b(?:in|for|during|over|of|from|the)\s+)+$")
-_HALF = _rx(r"\b(?:(first|1st|h1)|(second|2nd|h2))\b")
+_PREP_BEFORE = _rxi(r"(?:\b(?:in|for|during|over|of|from|the)\s+)+$")
+_HALF = _rxi(r"\b(?:(first|1st|h1)|(second|2nd|h2))\b")
 _NAME_GAP = re.compile(r"[\s&.'-]*")
 _JOINED = _rx(r"\b(?:and|or|vs|versus|than)\b")
 _ON_HAND = _rx(r"\bon\s+hand\b")
@@ -705,7 +714,7 @@ def _add_period(q: _Question, label: str) -> str:
     text = q.text
     for u in sorted(q.time.unclear, key=lambda u: -u.start):
         start = u.start
-        before = _PREP_BEFORE.search(text[:start])
+        before = _PREP_BEFORE.search(text[:start], max(0, start - 40))
         if before:
             start = before.start()
         text = (text[:start].rstrip() + " " + text[u.end:].lstrip()).strip()
@@ -839,7 +848,7 @@ def _change_periods(q: _Question) -> tuple[Period, Period, dict[str, str]] | Non
         return first.period, second.period, notes
     if len(mentions) == 1:
         m = mentions[0]
-        if _BASE_BEFORE.search(q.pre[:m.start]):
+        if _BASE_BEFORE.search(q.pre[:m.start], max(0, m.start - 40)):
             current = cal.current(m.period.kind if m.period.kind != "year" else "fy")
             if current.kind == m.period.kind and current.start() > m.period.start():
                 return m.period, current, {"period_from": m.phrase}
@@ -1033,7 +1042,7 @@ def _revenue_route(q: _Question, directory: Directory) -> Route:
 def _security(q: _Question) -> Route | None:
     if _INSTRUCTION.search(q.low):
         return _refuse("instruction")
-    if _DATABASE.search(q.low):
+    if _DATABASE.search(q.low) or _COMMAND.search(q.low):
         return _refuse("database_command")
     return None
 

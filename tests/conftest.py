@@ -141,3 +141,16 @@ def empty_db(server: pgservers.Server) -> Iterator[TestDatabase]:
     finally:
         database.close()
         _drop_database(server, name)
+
+
+@pytest.fixture(scope="module")
+def module_db(server: pgservers.Server, template_db: str) -> Iterator[TestDatabase]:
+    """One database for a whole module (tests in it must not depend on each other's writes)."""
+    name = f"fn_m_{uuid.uuid4().hex[:10]}"
+    _create_database(server, name, template=template_db)
+    database = TestDatabase(server, name)
+    try:
+        yield database
+    finally:
+        database.close()
+        _drop_database(server, name)
