@@ -178,6 +178,7 @@ _MONTH_DAY = re.compile(
     rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:days?|weeks?|months?|-day))"
     rf"(?:,?\s+({_YEAR})\b)?")
 _YESTERDAY = re.compile(r"\byesterday\b")
+_DIGIT = re.compile(r"\d")
 
 _UNCLEAR = re.compile(
     r"\b(?:(?:the\s+)?(?:first|second|1st|2nd|last)\s+half(?:[\s-]year)?(?:\s+of\s+(?:the\s+)?(?:year|"
@@ -379,25 +380,37 @@ class _Scanner:
         return True
 
     def run(self) -> TimeInfo:
-        self.each(_ISO_DATE, self.iso)
-        self.each(_DOT_DATE, self.dotted)
-        self.each(_SLASH_DATE, self.slashed)
-        self.each(_DAY_MONTH, self.day_month)
-        self.each(_MONTH_DAY, self.month_day)
-        self.each(_YESTERDAY, self.yesterday)
+        # Passes in order (a day before the periods inside it); a pass whose pattern needs a
+        # digit or a word the text lacks is skipped.
+        text = self.text
+        digits = _DIGIT.search(text) is not None
+        if digits:
+            self.each(_ISO_DATE, self.iso)
+            self.each(_DOT_DATE, self.dotted)
+            self.each(_SLASH_DATE, self.slashed)
+            self.each(_DAY_MONTH, self.day_month)
+            self.each(_MONTH_DAY, self.month_day)
+        if "yesterday" in text:
+            self.each(_YESTERDAY, self.yesterday)
         self.each(_FUTURE, self.future_phrase)
-        self.each(_YTD, self.ytd)
+        if "ytd" in text or "far" in text or "date" in text:
+            self.each(_YTD, self.ytd)
         self.each(_UNCLEAR, self.unclear_phrase)
-        self.each(_FY, self.fy)
-        self.each(_YEAR_QUARTER, self.year_quarter)
-        self.each(_QUARTER_YEAR, self.quarter_year)
-        self.each(_ORD_QUARTER, self.ord_quarter)
-        self.each(_ISO_MONTH, self.iso_month)
-        self.each(_SLASH_MONTH, self.slash_month)
+        if digits:
+            self.each(_FY, self.fy)
+            self.each(_YEAR_QUARTER, self.year_quarter)
+            self.each(_QUARTER_YEAR, self.quarter_year)
+        if "quarter" in text:
+            self.each(_ORD_QUARTER, self.ord_quarter)
+        if digits:
+            self.each(_ISO_MONTH, self.iso_month)
+            self.each(_SLASH_MONTH, self.slash_month)
         self.each(_MONTH_YEAR, self.month_year)
-        self.each(_RELATIVE, self.relative)
-        self.each(_CAL_YEAR, self.cal_year)
-        self.each(_BARE_YEAR, self.bare_year)
+        if "month" in text or "quarter" in text or "year" in text or "fy" in text:
+            self.each(_RELATIVE, self.relative)
+        if digits:
+            self.each(_CAL_YEAR, self.cal_year)
+            self.each(_BARE_YEAR, self.bare_year)
         for d in self.dates:
             if d.day > self.cal.as_of:
                 self.future = True

@@ -265,6 +265,12 @@ class _NameIndex:
 
     def find(self, q: _Question) -> list[Mention]:
         """Every name mentioned in the question, best reading per place, ties kept as candidates."""
+        cached = q.found.get(id(self))
+        if cached is None:
+            cached = q.found[id(self)] = self._find(q)
+        return list(cached)
+
+    def _find(self, q: _Question) -> list[Mention]:
         per_entry: dict[int, list[tuple[int, int, bool]]] = {}
         for pos, tok in enumerate(q.tokens):
             if q.consumed(tok):
@@ -336,7 +342,7 @@ how many much do does we have has got hold carry in stock of the what is are our
 left on quantity quantities available inventory there units unit currently right now enough any
 below above under reorder point sku show me tell give check a an for at warehouse warehouses
 stocked out low running short i us it its still total sum number count amount whats much
-please remaining current status
+please remaining current status which
 """.split())
 
 
@@ -434,6 +440,9 @@ _SLOT_BEFORE = frozenset("""
 does do did is are was were for of from by with about to at on has have customer client supplier
 vendor and or vs versus than pay paying between compare owes owe named called
 """.split())
+# The narrower set for questions where a name is optional ("revenue from X", "open POs with X").
+_SLOT_PREP = frozenset("for of from by with to at and or vs versus than between named called"
+                       .split())
 
 
 # =========================================================================== patterns
@@ -497,7 +506,7 @@ _NOT_COVERED = _rx(
     r"\b(?:salary|salaries|payroll|wages?|weather|employees?|headcount|staff|ceo|cfo|coo"
     r"|stock\s+(?:price|market)|share\s+price|shares|dividends?|vat|tax(?:es)?|interest\s+rates?"
     r"|competitors?|market\s+share|news|joke|poem|recipe|capital\s+of|costs?|expenses?|spend(?:ing)?"
-    r"|bank\s+balance|cash\s+(?:in\s+the\s+bank|on\s+hand|at\s+bank))\b")
+    r"|bank\s+balance|cash\s+(?:in\s+the\s+bank|on\s+hand|at\s+bank)|credit\s+limits?)\b")
 _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
 
 _INVOICE_NO = _rx(r"\binv[\s-]?((?:19|20)\d\d)[\s-](\d{3,7})\b")
@@ -516,7 +525,7 @@ _BANK_CHANGE = _rx(
     r"account\b|\baccount\s+(?:change|details?|number)\b|\bchange\s+(?:of|in|to)\s+(?:their\s+)?bank"
     r"|\blegit(?:imate)?\b|\bgenuine\b|\bfraud|\bphishing\b|\bscam\b|\bsuspicious\b|\bauthentic"
     r"|\bchange\s+request\b|\bpayment\s+details\b")
-_PAY = _rx(r"\b(?:pay|paying|payments?\s+to|remit|wire|transfer)\b")
+_PAY = _rx(r"\b(?:pay|paying|paid|payments?|remit|wire|transfer)\b")
 _SHOULD_PAY = _rx(r"\b(?:should|can|could|may|do)\s+(?:we|i)\s+(?:still\s+)?pay\b"
                   r"|\b(?:safe|ok|okay|fine|alright)\s+to\s+pay\b|\bpay(?:ing)?\s+the\s+new\b")
 _PO = _rx(r"\bpurchase\s+orders?\b|\bp\.?o\.?s?\b|\bopen\s+orders?\b|\borders?\s+(?:from|with|to|"
@@ -540,7 +549,8 @@ _RISK = _rx(
     r"\bat\s+risk\b|\brisk(?:s|y|ier|iest|iness)?\b|\bworr(?:y|ied|ying)\b|\bconcern(?:ed|ing|s)?\b"
     r"|\bcredit\s*worth(?:y|iness)\b|\bred\s+flags?\b|\bwarning\s+signs?\b|\bin\s+trouble\b"
     r"|\bhealthy\b|\bhealth\s+of\b|\breliable\b|\btrustworthy\b|\b(?:good|bad|slow|poor)\s+payer\b"
-    r"|\bdanger")
+    r"|\bdanger|\bpayment\s+terms\b|\baccount\s+(?:owner|manager)\b"
+    r"|\bwho\s+(?:looks\s+after|manages)\b")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20, "fifty": 50,
                  "hundred": 100}
@@ -583,7 +593,8 @@ _WEAK_METRIC = _rx(r"\b(?:income|made|make|earn(?:ed)?|performance"
                    r"|how\s+(?:are|were)\s+things)\b")
 _REVENUE = _rx(
     r"\brevenues?\b|\bsales\b|\bturnover\b|\binvoiced\b|\binvoicing\b|\bbilled\b|\bbilling\b"
-    r"|\btop\s+line\b|\bhow\s+much\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b|\bsold\b"
+    r"|\btop\s+line\b|\b(?:how\s+much|what)\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b"
+    r"|\bsold\b"
     r"|\bhow\s+much\s+did\s+\S+(?:\s+\S+){0,4}\s+buy\b")
 _CHANGE = _rx(
     r"\b(?:chang(?:e|ed|es|ing)|(?:go|goes|gone|going|went)\s+(?:up|down)|ris(?:e|es|en|ing)|rose"
@@ -610,10 +621,14 @@ _OVERDUE = _rx(
     r"|\boverdue\b|\bin\s+arrears\b|\barrears\b|\bbehind\s+(?:on|with)\b|\blate\s+(?:payments?"
     r"|invoices?|payers?)\b|\bpa(?:ys|id)\s+late\b|\bdebts?\b|\bstill\s+(?:to\s+pay|unpaid|due)\b"
     r"|\bamount\s+due\b|\bbalance\s+due\b|\b(?:has|have)n'?t\s+(?:yet\s+)?paid\b|\bnot\s+(?:yet\s+)?"
-    r"paid\b|\b(?:yet|left)\s+to\s+pay\b|\bwhat\s+is\s+due\b")
+    r"paid\b|\b(?:yet|left)\s+to\s+pay\b|\bwhat\s+is\s+due\b"
+    r"|\b(?:has|have|did)\b[^?.!]{1,60}\b(?:paid|made\s+(?:any\s+)?payments?)\b")
 _BALANCE = _rx(r"\bbalances?\b")
 _BALANCE_CLEAR = _rx(r"\b(?:open|overdue|outstanding|unpaid|past[\s-]+due)\s+balances?\b"
                      r"|\bbalances?\s+(?:due|overdue|outstanding)\b")
+# Questions about many items at once: no operation lists stock across items.
+_ALL_ITEMS = _rx(r"\b(?:which|what|all|any|every)\s+(?:of\s+(?:our|the)\s+)?(?:items|products"
+                 r"|materials|skus|articles)\b")
 _POSSESSIVE_ENTITY = _rx(r"^'s\b|^s'")
 _PREP_BEFORE = _rxi(r"(?:\b(?:in|for|during|over|of|from|the)\s+)+$")
 _HALF = _rxi(r"\b(?:(first|1st|h1)|(second|2nd|h2))\b")
@@ -638,6 +653,7 @@ class _Question:
     invoice: str | None
     sku: str | None
     customer_ref: str | None
+    found: dict[int, list[Mention]] = field(default_factory=dict)   # per name index
 
     def consumed(self, tok: _Tok) -> bool:
         return not self.masked[tok.start:tok.end].strip()
@@ -783,13 +799,11 @@ def _in_slot(q: _Question, start: int, end: int, strict: bool) -> bool:
     """A run of unknown words where a name belongs: after 'for', 'does', ...; or capitalised."""
     before = [t for t in q.tokens if t.end <= start]
     prev = next((t.fold for t in reversed(before) if t.fold not in _ARTICLES), None)
-    if prev in _SLOT_BEFORE:
+    if prev in (_SLOT_PREP if strict else _SLOT_BEFORE):
         return True
     if _POSSESSIVE_ENTITY.match(q.text[end:end + 3]):
         return True
-    if strict:
-        return False
-    return not before or q.text[start].isupper()
+    return not strict and (not before or q.text[start].isupper())
 
 
 def _entities(q: _Question, index: _NameIndex, required: bool) -> list[Mention]:
@@ -798,6 +812,9 @@ def _entities(q: _Question, index: _NameIndex, required: bool) -> list[Mention]:
     for start, end in _leftover_runs(q, found):
         if found and not q.has(_COMPARE) and not _JOINED.search(q.low):
             break
+        words = [t.fold for t in q.tokens if start <= t.start < end]
+        if all(w in _GENERIC_NAME_WORDS for w in words):
+            continue                                  # "the logistics company": no name
         if _in_slot(q, start, end, strict=not required):
             typed = q.text[start:end].rstrip(".")
             found.append(Mention((typed,), start, end, typed, known=False))
@@ -1064,9 +1081,14 @@ def _decide(q: _Question, directory: Directory) -> Route:
     refusal = _security(q) or _pre_refusal(q)
     if refusal:
         return refusal
+    if q.time.invalid_date:
+        return _clarify("unclear_period", "That day does not exist or can be read two ways; "
+                        "which day do you mean?")
     if q.invoice:
         return _invoice_route(q)
     if q.sku or (q.has(_STOCK) and not q.has(_TICKETS)):
+        if not q.sku and q.has(_ALL_ITEMS):
+            return _refuse("not_covered")
         stock = _stock_route(q, directory, require_match=False)
         if stock:
             return stock
@@ -1089,7 +1111,8 @@ def _decide(q: _Question, directory: Directory) -> Route:
         if q.has(_LIST_SCOPE):
             return _refuse("not_covered")
         return _list_route(q)
-    if q.has(_STRONG_METRIC) or (q.has(_WEAK_METRIC) and not q.has(_REVENUE)):
+    if q.has(_STRONG_METRIC) or (q.has(_WEAK_METRIC) and not q.has(_REVENUE)
+                                 and not q.has(_OVERDUE)):
         return _clarify("ambiguous_metric", "That measure can mean several things; which of these "
                         "figures do you want?", _metric_options(q, directory, q.has(_CASH_METRIC)))
     if q.has(_REVENUE):
@@ -1102,7 +1125,7 @@ def _decide(q: _Question, directory: Directory) -> Route:
         stock = _stock_route(q, directory, require_match=True)
         if stock:
             return stock
-    known = [m for m in directory.customer_index.find(q)]
+    known = directory.customer_index.find(q)
     if known:
         name = known[0].candidates[0]
         return _clarify("ambiguous_metric", "What would you like to know about this customer?",

@@ -63,6 +63,34 @@ WHERE $1::text IS NULL OR strpos(footnote._fold(it.name), footnote._fold($1::tex
 ORDER BY footnote._fold(it.name), it.name COLLATE "C", it.id
 LIMIT $2$q$),
 
+('source_record',
+ 'the record of type $1 with id $2, from its source view: what a deep link erp://<type>/<id> opens',
+ '{type,id}',
+ $q$SELECT 'customer'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.customers AS x WHERE $1 = 'customer' AND x.id = $2
+UNION ALL
+SELECT 'invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.invoices AS x WHERE $1 = 'invoice' AND x.id = $2
+UNION ALL
+SELECT 'payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.payments AS x WHERE $1 = 'payment' AND x.id = $2
+UNION ALL
+SELECT 'credit_note'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.credit_notes AS x WHERE $1 = 'credit_note' AND x.id = $2
+UNION ALL
+SELECT 'ticket'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.tickets AS x WHERE $1 = 'ticket' AND x.id = $2
+UNION ALL
+SELECT 'supplier'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.suppliers AS x WHERE $1 = 'supplier' AND x.id = $2
+UNION ALL
+SELECT 'bank_account'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_bank_accounts AS x WHERE $1 = 'bank_account' AND x.id = $2
+UNION ALL
+SELECT 'supplier_payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_payments AS x WHERE $1 = 'supplier_payment' AND x.id = $2
+UNION ALL
+SELECT 'bank_change_request'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.bank_change_requests AS x WHERE $1 = 'bank_change_request' AND x.id = $2
+UNION ALL
+SELECT 'purchase_order'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.purchase_orders AS x WHERE $1 = 'purchase_order' AND x.id = $2
+UNION ALL
+SELECT 'item'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.items AS x WHERE $1 = 'item' AND x.id = $2
+UNION ALL
+SELECT 'stock'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.stock AS x WHERE $1 = 'stock' AND x.id = $2
+ORDER BY 1, 2$q$),
+
 ('customer',
  'one customer by id',
  '{customer_id}',

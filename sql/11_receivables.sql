@@ -205,3 +205,41 @@ BEGIN
                 footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))));
 END
 $$;
+
+-- The record behind a deep link (erp://invoice/8812): its type, id and every field of its source view.
+CREATE FUNCTION footnote.source_record(uri text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    v       text := footnote._text_arg('uri', uri, true, 200);
+    m       text[] := regexp_match(v, '^erp://([a-z_]+)/(\d{1,18})$');
+    r       record;
+    eid     text;
+    types   text[] := ARRAY['customer', 'invoice', 'payment', 'credit_note', 'ticket', 'supplier', 'bank_account',
+                            'supplier_payment', 'bank_change_request', 'purchase_order', 'item', 'stock'];
+BEGIN
+    IF m IS NULL OR NOT m[1] = ANY (types) THEN
+        PERFORM footnote._invalid('uri', format('%s is not a deep link erp://<type>/<id> with type one of %s',
+                                                v, array_to_string(types, ', ')), v);
+    END IF;
+    EXECUTE footnote._query('source_record') INTO r USING m[1], m[2]::bigint;
+    IF r.id IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN002',
+            MESSAGE = format('unknown %s %s: no such record', m[1], m[2]),
+            DETAIL = jsonb_build_object('argument', 'uri', 'entity', m[1], 'value', v, 'alternatives', '[]'::jsonb)::text;
+    END IF;
+    eid := r.type || ':' || r.id;
+    RETURN footnote._finish('source_record', jsonb_build_object('uri', uri), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('uri', r.uri),
+            'values', jsonb_build_object('type', footnote._value('text', r.type, ARRAY[eid]),
+                                         'uri', footnote._value('text', r.uri, ARRAY[eid])),
+            'evidence', jsonb_build_array(footnote._row_evidence(r.type, 'id', r.fields || jsonb_build_object('uri', r.uri),
+                (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(r.fields) AS k WHERE k <> 'id'),
+                coalesce((r.fields->>'verified')::boolean, (r.fields->>'phone_verified')::boolean, true))),
+            'queries', jsonb_build_array(footnote._query_ref('source_record', jsonb_build_array(m[1], m[2]::bigint)))));
+END
+$$;

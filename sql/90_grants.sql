@@ -23,6 +23,7 @@ GRANT EXECUTE ON FUNCTION
     footnote.revenue_drivers(text, text, integer),
     footnote.days_sales_outstanding(date, integer),
     footnote.invoice(text, date),
+    footnote.source_record(text),
     footnote.open_purchase_orders(text),
     footnote.stock_on_hand(text),
     footnote.supplier_payment_facts(text, date)

@@ -13,7 +13,7 @@ from tests.conftest import TestDatabase
 VALID = {
     "customer": "Bergmann Logistik", "supplier": "Northwind Supply", "item": None, "number": "INV-2026-8812",
     "period": "2026-Q2", "period_from": "2026-Q1", "period_to": "2026-Q2", "as_of": "2026-08-14",
-    "limit": 5, "window_days": 90, "name_contains": "Berg",
+    "limit": 5, "window_days": 90, "name_contains": "Berg", "uri": "erp://invoice/8812",
 }
 INJECTION = "'; DROP TABLE erp.invoices; --"
 

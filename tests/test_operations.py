@@ -288,3 +288,22 @@ def test_revenue_drivers_rank_customers_by_absolute_change(db: TestDatabase, fn:
 def test_client_settings_are_readable_by_the_service(db: TestDatabase) -> None:
     rows = db.rows("SELECT * FROM footnote.client_settings()", role="service")
     assert rows == [("de-DE", "EUR", dt.date(2026, 8, 14), 1)]
+
+
+@pytest.mark.parametrize("uri", ["erp://invoice/8812", "erp://customer/4471", "erp://bank_change_request/502",
+                                 "erp://stock/1", "erp://supplier/310"])
+def test_source_record_opens_a_deep_link(db: TestDatabase, fn: Footnote, uri: str) -> None:
+    r = fn.call("source_record", uri=uri)
+    (e,) = r.evidence
+    assert e.uri == uri and r.values["uri"].text == uri
+    assert_evidence_is_real(db, r)
+    assert len(e.fields) >= 3
+
+
+def test_source_record_rejects_what_is_not_a_deep_link(fn: Footnote) -> None:
+    from footnote_pg import InvalidArgument, UnknownEntity
+
+    with pytest.raises(InvalidArgument, match="is not a deep link"):
+        fn.call("source_record", uri="erp://salary/1")
+    with pytest.raises(UnknownEntity, match="unknown invoice 1: no such record"):
+        fn.call("source_record", uri="erp://invoice/1")

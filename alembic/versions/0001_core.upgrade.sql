@@ -949,6 +949,34 @@ WHERE $1::text IS NULL OR strpos(footnote._fold(it.name), footnote._fold($1::tex
 ORDER BY footnote._fold(it.name), it.name COLLATE "C", it.id
 LIMIT $2$q$),
 
+('source_record',
+ 'the record of type $1 with id $2, from its source view: what a deep link erp://<type>/<id> opens',
+ '{type,id}',
+ $q$SELECT 'customer'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.customers AS x WHERE $1 = 'customer' AND x.id = $2
+UNION ALL
+SELECT 'invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.invoices AS x WHERE $1 = 'invoice' AND x.id = $2
+UNION ALL
+SELECT 'payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.payments AS x WHERE $1 = 'payment' AND x.id = $2
+UNION ALL
+SELECT 'credit_note'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.credit_notes AS x WHERE $1 = 'credit_note' AND x.id = $2
+UNION ALL
+SELECT 'ticket'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.tickets AS x WHERE $1 = 'ticket' AND x.id = $2
+UNION ALL
+SELECT 'supplier'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.suppliers AS x WHERE $1 = 'supplier' AND x.id = $2
+UNION ALL
+SELECT 'bank_account'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_bank_accounts AS x WHERE $1 = 'bank_account' AND x.id = $2
+UNION ALL
+SELECT 'supplier_payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_payments AS x WHERE $1 = 'supplier_payment' AND x.id = $2
+UNION ALL
+SELECT 'bank_change_request'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.bank_change_requests AS x WHERE $1 = 'bank_change_request' AND x.id = $2
+UNION ALL
+SELECT 'purchase_order'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.purchase_orders AS x WHERE $1 = 'purchase_order' AND x.id = $2
+UNION ALL
+SELECT 'item'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.items AS x WHERE $1 = 'item' AND x.id = $2
+UNION ALL
+SELECT 'stock'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.stock AS x WHERE $1 = 'stock' AND x.id = $2
+ORDER BY 1, 2$q$),
+
 ('customer',
  'one customer by id',
  '{customer_id}',
@@ -1667,6 +1695,44 @@ BEGIN
                 footnote._query_ref('invoice_by_number', jsonb_build_array(v, wanted_id)),
                 footnote._query_ref('invoice_balance', jsonb_build_array(inv.id, d)),
                 footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))));
+END
+$$;
+
+-- The record behind a deep link (erp://invoice/8812): its type, id and every field of its source view.
+CREATE FUNCTION footnote.source_record(uri text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    v       text := footnote._text_arg('uri', uri, true, 200);
+    m       text[] := regexp_match(v, '^erp://([a-z_]+)/(\d{1,18})$');
+    r       record;
+    eid     text;
+    types   text[] := ARRAY['customer', 'invoice', 'payment', 'credit_note', 'ticket', 'supplier', 'bank_account',
+                            'supplier_payment', 'bank_change_request', 'purchase_order', 'item', 'stock'];
+BEGIN
+    IF m IS NULL OR NOT m[1] = ANY (types) THEN
+        PERFORM footnote._invalid('uri', format('%s is not a deep link erp://<type>/<id> with type one of %s',
+                                                v, array_to_string(types, ', ')), v);
+    END IF;
+    EXECUTE footnote._query('source_record') INTO r USING m[1], m[2]::bigint;
+    IF r.id IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN002',
+            MESSAGE = format('unknown %s %s: no such record', m[1], m[2]),
+            DETAIL = jsonb_build_object('argument', 'uri', 'entity', m[1], 'value', v, 'alternatives', '[]'::jsonb)::text;
+    END IF;
+    eid := r.type || ':' || r.id;
+    RETURN footnote._finish('source_record', jsonb_build_object('uri', uri), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('uri', r.uri),
+            'values', jsonb_build_object('type', footnote._value('text', r.type, ARRAY[eid]),
+                                         'uri', footnote._value('text', r.uri, ARRAY[eid])),
+            'evidence', jsonb_build_array(footnote._row_evidence(r.type, 'id', r.fields || jsonb_build_object('uri', r.uri),
+                (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(r.fields) AS k WHERE k <> 'id'),
+                coalesce((r.fields->>'verified')::boolean, (r.fields->>'phone_verified')::boolean, true))),
+            'queries', jsonb_build_array(footnote._query_ref('source_record', jsonb_build_array(m[1], m[2]::bigint)))));
 END
 $$;
 
@@ -3130,6 +3196,9 @@ INSERT INTO footnote.operations (name, title, description, returns) VALUES
 ('invoice', 'One invoice',
  'One invoice by its number (INV-2026-8812), id or deep link, with amounts, due date, and its balance as of a date: paid, credited, outstanding, days past due, and the payments and credit notes that settled it.',
  'values: number, customer, issue_date, due_date, net, tax, gross, paid, credited, outstanding, days_past_due; rows: type, date, amount'),
+('source_record', 'Open a deep link',
+ 'The record behind a deep link such as erp://invoice/8812 (types: customer, invoice, payment, credit_note, ticket, supplier, bank_account, supplier_payment, bank_change_request, purchase_order, item, stock), with every field of its source view.',
+ 'values: type, uri; evidence: the record with its fields'),
 ('open_purchase_orders', 'Open purchase orders',
  'Purchase orders that are open or partially received, of all suppliers or one, by expected delivery date, with their count and net total.',
  'values: open_count, open_total; rows: number, supplier, expected_on, status, net'),
@@ -3169,6 +3238,7 @@ INSERT INTO footnote.operation_arguments (operation, position, name, type, requi
 ('days_sales_outstanding', 2, 'window_days', 'integer', false, 'days of sales in the denominator, 1 to 3660 (default: the dso_window_days setting, 90)', '90'),
 ('invoice', 1, 'number', 'text', true, 'invoice number such as INV-2026-8812, its id, or erp://invoice/<id>', 'INV-2026-8812'),
 ('invoice', 2, 'as_of', 'date', false, 'the day the balance is evaluated, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('source_record', 1, 'uri', 'text', true, 'a deep link erp://<type>/<id>, as evidence rows cite them', 'erp://invoice/8812'),
 ('open_purchase_orders', 1, 'supplier', 'text', false, 'only this supplier (name, supplier number, id or erp:// link)', 'Northwind Supply'),
 ('stock_on_hand', 1, 'item', 'text', true, 'item name (or the start of each word of it), SKU, id or erp://item/<id>', NULL),
 ('supplier_payment_facts', 1, 'supplier', 'text', true, 'supplier name (or the start of each word of it), supplier number, id or erp://supplier/<id>', 'Northwind Supply'),
@@ -3287,6 +3357,7 @@ GRANT EXECUTE ON FUNCTION
     footnote.revenue_drivers(text, text, integer),
     footnote.days_sales_outstanding(date, integer),
     footnote.invoice(text, date),
+    footnote.source_record(text),
     footnote.open_purchase_orders(text),
     footnote.stock_on_hand(text),
     footnote.supplier_payment_facts(text, date)
