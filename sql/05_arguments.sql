@@ -150,19 +150,47 @@ BEGIN
 END
 $$;
 
+-- The accented letters names are folded from, and the letters they fold to (one to one).
+CREATE FUNCTION footnote._fold_map(OUT accented text, OUT plain text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT 'äöüáàâãåāçčćđéèêëēěíìîïłñńňóòôõōřšśşťúùûůūýÿžźżÄÖÜÁÀÂÃÅĀÇČĆĐÉÈÊËĒĚÍÌÎÏŁÑŃŇÓÒÔÕŌŘŠŚŞŤÚÙÛŮŪÝŸŽŹŻ'::text,
+           'aouaaaaaacccdeeeeeeiiiilnnnooooorssstuuuuuyyzzzAOUAAAAAACCCDEEEEEEIIIILNNNOOOOORSSSTUUUUUYYZZZ'::text
+$$;
+
 -- Lower case, accents folded, punctuation to spaces: the form names are compared in.
+-- Accents are folded before lower() so the result does not depend on the database's LC_CTYPE.
 CREATE FUNCTION footnote._fold(s text)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    -- accents are folded before lower() so the result does not depend on the database's LC_CTYPE
     SELECT btrim(regexp_replace(lower(
         translate(replace(replace(replace(replace(replace(replace(replace(s,
                       'ß', 'ss'), 'æ', 'ae'), 'Æ', 'AE'), 'œ', 'oe'), 'Œ', 'OE'), 'ø', 'o'), 'Ø', 'O'),
-                  'äöüáàâãåāçčćđéèêëēěíìîïłñńňóòôõōřšśşťúùûůūýÿžźżÄÖÜÁÀÂÃÅĀÇČĆĐÉÈÊËĒĚÍÌÎÏŁÑŃŇÓÒÔÕŌŘŠŚŞŤÚÙÛŮŪÝŸŽŹŻ',
-                  'aouaaaaaacccdeeeeeeiiiilnnnooooorssstuuuuuyyzzzAOUAAAAAACCCDEEEEEEIIIILNNNOOOOORSSSTUUUUUYYZZZ')),
+                  m.accented, m.plain)),
         '[^a-z0-9]+', ' ', 'g'))
+    FROM footnote._fold_map() AS m
+$$;
+
+-- A regular expression matching the folded ASCII text t in a lower-cased name with its accents
+-- (the prefilter of name resolution); t holds only [a-z0-9 ] so nothing in it is a regex operator.
+CREATE FUNCTION footnote._accent_pattern(t text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT string_agg(CASE WHEN c ~ '^[a-z]$' THEN
+                           '[' || c || coalesce((
+                               SELECT string_agg(DISTINCT lower(substr(m.accented, i, 1)), '')
+                               FROM generate_series(1, length(m.accented)) AS i
+                               WHERE substr(m.plain, i, 1) IN (c, upper(c))), '')
+                           || CASE c WHEN 's' THEN 'ß' WHEN 'o' THEN 'øœ' WHEN 'a' THEN 'æ' WHEN 'e' THEN 'æœ' ELSE '' END
+                           || ']'
+                       WHEN c = ' ' THEN '[^a-z0-9]+'
+                       ELSE c END, '' ORDER BY n)
+    FROM regexp_split_to_table(t, '') WITH ORDINALITY AS x(c, n), footnote._fold_map() AS m
 $$;
 
 -- The folded name without legal-form words (GmbH, AG, Ltd, ...), for matching what people type.
@@ -201,7 +229,12 @@ CREATE VIEW footnote._entity_names AS
     UNION ALL
     SELECT 'item', i.id, i.name, i.sku, i.uri FROM footnote_src.items AS i;
 
+-- A candidate of name resolution: the entity with its folded name and code.
+CREATE TYPE footnote._named AS (id bigint, name text, uri text, code text, folded text);
+
 -- Resolve a name, code, id or erp:// link to exactly one entity, or raise FN002 / FN003.
+-- Names are read through a prefilter (the first letters of the longest word typed, accents allowed),
+-- so resolution costs milliseconds even with tens of thousands of customers.
 CREATE FUNCTION footnote._resolve(entity text, argument text, value text)
 RETURNS footnote.entity
 LANGUAGE plpgsql STABLE
@@ -209,8 +242,14 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     v      text := footnote._text_arg(argument, value, true);
-    folded text := footnote._fold(v);
-    core   text := footnote._core_name(v);
+    v_folded text := footnote._fold(v);
+    v_core   text := footnote._core_name(v);
+    v_words  text[] := regexp_split_to_array(CASE WHEN v_core <> '' THEN v_core ELSE v_folded END, ' ');
+    v_key    text;
+    v_prefix text;
+    v_starts text;
+    v_total  bigint;
+    cands  footnote._named[];
     hits   footnote.entity[];
     alts   jsonb;
 BEGIN
@@ -219,27 +258,32 @@ BEGIN
         SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.id) INTO hits
         FROM footnote._entity_names AS e
         WHERE e.entity = $1 AND e.id = substring(v FROM '(\d+)$')::bigint;
+        IF hits IS NOT NULL THEN
+            RETURN hits[1];
+        END IF;
     END IF;
+    SELECT w INTO v_key FROM unnest(v_words) AS w WHERE w <> '' ORDER BY length(w) DESC, w LIMIT 1;
+    v_prefix := footnote._accent_pattern(v_key);  -- every match below contains the longest word typed
+    SELECT array_agg(ROW(e.id, e.name, e.uri, e.code, footnote._fold(e.name))::footnote._named) INTO cands
+    FROM footnote._entity_names AS e
+    WHERE e.entity = $1 AND (lower(e.code) = lower(v) OR lower(e.name) ~ v_prefix);
     -- 2. exact name or code, ignoring case and accents
-    IF hits IS NULL THEN
-        SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.name, e.id) INTO hits
-        FROM footnote._entity_names AS e
-        WHERE e.entity = $1 AND (footnote._fold(e.name) = folded OR lower(e.code) = lower(v));
-    END IF;
+    SELECT array_agg(ROW(c.id, c.name, c.uri)::footnote.entity ORDER BY c.name, c.id) INTO hits
+    FROM unnest(cands) AS c
+    WHERE c.folded = v_folded OR lower(c.code) = lower(v);
     -- 3. the name without its legal form
-    IF hits IS NULL AND core <> '' THEN
-        SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.name, e.id) INTO hits
-        FROM footnote._entity_names AS e
-        WHERE e.entity = $1 AND footnote._core_name(e.name) = core;
+    IF hits IS NULL AND v_core <> '' THEN
+        SELECT array_agg(ROW(c.id, c.name, c.uri)::footnote.entity ORDER BY c.name, c.id) INTO hits
+        FROM unnest(cands) AS c
+        WHERE footnote._core_name(c.name) = v_core;
     END IF;
     -- 4. every word typed starts a word of the name ("Bergmann", "bergmann log")
-    IF hits IS NULL AND core <> '' THEN
-        SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.name, e.id) INTO hits
-        FROM footnote._entity_names AS e
-        WHERE e.entity = $1
-          AND NOT EXISTS (
-              SELECT FROM regexp_split_to_table(core, ' ') AS q(w)
-              WHERE NOT (' ' || footnote._fold(e.name)) LIKE ('% ' || q.w || '%'));
+    IF hits IS NULL AND v_core <> '' THEN
+        SELECT array_agg(ROW(c.id, c.name, c.uri)::footnote.entity ORDER BY c.name, c.id) INTO hits
+        FROM unnest(cands) AS c
+        WHERE NOT EXISTS (
+            SELECT FROM unnest(v_words) AS q(w)
+            WHERE NOT (' ' || c.folded) LIKE ('% ' || q.w || '%'));
     END IF;
 
     IF cardinality(hits) = 1 THEN
@@ -255,11 +299,17 @@ BEGIN
                                FROM unnest(hits) WITH ORDINALITY AS h(id, name, uri, ord)))::text;
     END IF;
 
+    -- unknown: the closest names by trigram similarity, among names sharing the start of a word typed
+    -- (all names when there are few)
+    SELECT count(*) INTO v_total FROM footnote._entity_names AS x WHERE x.entity = $1;
+    SELECT string_agg(footnote._accent_pattern(left(w, 3)), '|') INTO v_starts
+    FROM unnest(v_words) AS w WHERE length(w) >= 3;
     SELECT jsonb_agg(jsonb_build_object('id', a.id::text, 'name', a.name, 'uri', a.uri) ORDER BY a.sim DESC, a.name, a.id)
     INTO alts
-    FROM (SELECT e.id, e.name, e.uri, footnote._similarity(folded, footnote._fold(e.name)) AS sim
+    FROM (SELECT e.id, e.name, e.uri, footnote._similarity(v_folded, footnote._fold(e.name)) AS sim
           FROM footnote._entity_names AS e
           WHERE e.entity = $1
+            AND (v_total <= 5000 OR lower(e.name) ~ v_starts)
           ORDER BY sim DESC, e.name, e.id
           LIMIT 5) AS a;
     RAISE EXCEPTION USING

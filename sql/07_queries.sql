@@ -246,13 +246,13 @@ ORDER BY i.issue_date, i.id$q$),
             ELSE round($1::numeric / $2::numeric * $3::integer, 1) END AS dso$q$),
 
 ('invoice_by_number',
- 'the invoice whose number is $1 (ignoring case), or whose id is $2',
+ 'the invoice whose number is $1, or whose id is $2',
  '{number,invoice_id}',
  $q$SELECT i.id, i.number, i.customer_id, c.name AS customer_name, i.issue_date, i.due_date, i.net, i.tax,
        i.gross, i.uri, c.uri AS customer_uri
 FROM footnote_src.invoices AS i
 JOIN footnote_src.customers AS c ON c.id = i.customer_id
-WHERE upper(i.number) = upper($1::text) OR i.id = $2::bigint
+WHERE i.number = $1::text OR i.id = $2::bigint
 ORDER BY i.id$q$),
 
 ('invoice_balance',

@@ -144,7 +144,8 @@ DECLARE
     alts    jsonb;
     vals    jsonb;
 BEGIN
-    EXECUTE footnote._query('invoice_by_number') INTO inv USING v, wanted_id;
+    -- invoice numbers are stored upper case (INV-2026-8812); people type them in any case
+    EXECUTE footnote._query('invoice_by_number') INTO inv USING upper(v), wanted_id;
     IF inv.id IS NULL THEN
         EXECUTE format('SELECT jsonb_agg(jsonb_build_object(''id'', n.id::text, ''name'', n.number, ''uri'', n.uri)) FROM (%s) AS n',
                        footnote._query('nearest_invoices'))
@@ -200,7 +201,7 @@ BEGIN
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN bal.invoice_id IS NULL THEN 'not_issued_as_of' END,
             'queries', jsonb_build_array(
-                footnote._query_ref('invoice_by_number', jsonb_build_array(v, wanted_id)),
+                footnote._query_ref('invoice_by_number', jsonb_build_array(upper(v), wanted_id)),
                 footnote._query_ref('invoice_balance', jsonb_build_array(inv.id, d)),
                 footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))));
 END

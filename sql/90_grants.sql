@@ -4,7 +4,7 @@ REVOKE ALL ON ALL TABLES IN SCHEMA footnote FROM PUBLIC;
 REVOKE ALL ON ALL TABLES IN SCHEMA footnote_src FROM PUBLIC;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA footnote FROM PUBLIC;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA footnote_src FROM PUBLIC;
-REVOKE ALL ON TYPE footnote.entity, footnote.period FROM PUBLIC;
+REVOKE ALL ON TYPE footnote.entity, footnote.period, footnote._named FROM PUBLIC;
 
 -- footnote_service: the catalog operations and the entry point, nothing else.
 GRANT SELECT ON footnote.catalog TO footnote_service, footnote_auditor;

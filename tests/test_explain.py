@@ -1,0 +1,99 @@
+"""Query plans on 1,000,000 invoices: the per-customer and per-record operations use indexes.
+
+Marked slow: it generates the sample at one million invoices (about 20 s per backend).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from footnote_pg import install
+from tests import pgservers
+
+pytestmark = pytest.mark.slow
+
+# query name -> parameters (the sample's fixed cases, which exist at every size)
+HOT = {
+    "overdue_invoices": (4471, "2026-08-14"),
+    "open_tickets": (4471, "2026-08-14"),
+    "customer": (4471,),
+    "invoice_by_number": ("INV-2026-8812", 8812),
+    "invoice_balance": (8812, "2026-08-14"),
+    "invoice_settlements": (8812, "2026-08-14"),
+    "supplier_payments": (310, "2026-08-14"),
+    "supplier_bank_accounts": (310, "2026-08-14"),
+    "bank_change_requests": (310, "2026-08-14"),
+    "stock_of_item": (1,),
+    "source_record": ("invoice", 8812),
+    "nearest_invoices": (8812,),
+}
+
+
+@pytest.fixture(scope="module")
+def big(server: pgservers.Server) -> Iterator[str]:
+    name = f"fn_big_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = server.url_for(name)
+    started = time.monotonic()
+    install.upgrade(url)
+    counts = install.load_sample(url, invoices=1_000_000)
+    print(f"\n[{server.name}] 1,000,000-invoice sample in {time.monotonic() - started:.1f} s: {counts}")
+    try:
+        yield url
+    finally:
+        with psycopg.connect(server.url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def _scans(plan: dict[str, Any]) -> list[tuple[str, str]]:
+    found = []
+    if "Relation Name" in plan:
+        found.append((plan["Node Type"], plan["Relation Name"]))
+    for child in plan.get("Plans", []):
+        found.extend(_scans(child))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(HOT))
+def test_hot_queries_use_indexes(big: str, name: str) -> None:
+    with psycopg.connect(big) as conn:
+        query = conn.execute("SELECT sql FROM footnote.queries WHERE name = %s", (name,)).fetchone()[0]
+        conn.execute(sql.SQL("PREPARE q AS {}").format(sql.SQL(query)))  # type: ignore[arg-type]
+        args = sql.SQL(", ").join(sql.Literal(a) for a in HOT[name])
+        plan = conn.execute(sql.SQL("EXPLAIN (FORMAT JSON) EXECUTE q({})").format(args)).fetchone()[0][0]["Plan"]
+    scans = _scans(plan)
+    with psycopg.connect(big) as conn:
+        big_tables = {r[0] for r in conn.execute(
+            "SELECT relname FROM pg_class WHERE relnamespace = 'erp'::regnamespace AND relkind = 'r' "
+            "AND reltuples > 10000").fetchall()}
+    seq = [rel for node, rel in scans if node == "Seq Scan" and rel in big_tables]
+    assert not seq, f"{name} scans {seq} sequentially:\n{json.dumps(plan, indent=1)[:3000]}"
+    assert scans, name
+
+
+def test_catalog_calls_at_scale(big: str) -> None:
+    """Prints what each hot operation costs at one million invoices (numbers, not assertions)."""
+    calls = [("customer_overdue", {"customer": "4471"}), ("customer_overdue", {"customer": "Bergmann Logistik"}),
+             ("customer_risk", {"customer": "4471"}), ("invoice", {"number": "INV-2026-8812"}),
+             ("supplier_payment_facts", {"supplier": "Northwind Supply"}), ("open_tickets", {"customer": "4471"}),
+             ("source_record", {"uri": "erp://invoice/8812"})]
+    with psycopg.connect(big, autocommit=True) as conn:
+        for op, args in calls:
+            best = float("inf")
+            for _ in range(3):
+                t0 = time.monotonic()
+                doc = conn.execute("SELECT footnote.call(%s, %s)", (op, json.dumps(args))).fetchone()[0]
+                best = min(best, time.monotonic() - t0)
+            print(f"  {op}({args}): {best * 1000:.1f} ms, {len(doc['evidence'])} evidence rows")
+            assert doc["operation"] == op
+        doc = conn.execute("SELECT footnote.call('customer_overdue', '{\"customer\": \"4471\"}')").fetchone()[0]
+    assert doc["values"]["overdue_total"]["text"] == "43.805,00 €", "the fixed case holds at one million invoices"
