@@ -559,7 +559,8 @@ _WHO = r"(?:customers?|clients?|accounts?|buyers?)"
 _TOP = _rx(
     rf"\btop(?:[\s-]+{_NUM})?\s+{_WHO}|\b(?:{_NUM}\s+)?(?:biggest|largest|best|most\s+valuable"
     rf"|highest[\s-]+revenue|leading|most\s+important)\s+(?:{_NUM}\s+)?{_WHO}"
-    rf"|\b{_WHO}\s+(?:ranked\s+)?by\s+(?:revenue|sales|turnover)\b|\brank(?:ed|ing)?\s+(?:of\s+)?"
+    rf"|\b{_WHO}\s+(?:ranked\s+)?by\s+(?:revenue|sales|turnover)\b"
+    rf"|\b(?:revenue|sales|turnover)\s+(?:by|per)\s+{_WHO}|\brank(?:ed|ing)?\s+(?:of\s+)?"
     rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated"
     rf"|brought\s+in)\s+(?:the\s+)?most|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?most")
 _TOP_LIMIT = _rx(rf"\btop[\s-]+{_NUM}\b|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
@@ -632,10 +633,10 @@ _ALL_ITEMS = _rx(r"\b(?:which|what|all|any|every)\s+(?:of\s+(?:our|the)\s+)?(?:i
 _POSSESSIVE_ENTITY = _rx(r"^'s\b|^s'")
 _PREP_BEFORE = _rxi(r"(?:\b(?:in|for|during|over|of|from|the)\s+)+$")
 _HALF = _rxi(r"\b(?:(first|1st|h1)|(second|2nd|h2))\b")
+_YEAR_IN = re.compile(r"\b(?:19|20)\d\d\b")
 _NAME_GAP = re.compile(r"[\s&.'-]*")
 _JOINED = _rx(r"\b(?:and|or|vs|versus|than)\b")
 _ON_HAND = _rx(r"\bon\s+hand\b")
-_AT_DAY = _rx(r"\b(?:as\s+of|as\s+at|on|at)\b")
 _HOW_MANY = _rx(r"\bhow\s+many\b")
 
 
@@ -743,12 +744,16 @@ def _period_options(q: _Question) -> list[str]:
     cal = q.cal
     labels = [cal.last_complete("month").label(), cal.last_complete("quarter").label(),
               cal.current("fy").label()]
-    half = _HALF.search(" ".join(u.phrase for u in q.time.unclear))
-    if half:
-        year = cal.as_of.year
+    phrases = " ".join(u.phrase for u in q.time.unclear)
+    half = _HALF.search(phrases)
+    if half:                           # the two quarters of the half year, and its year
         first = 1 if half.group(1) else 3
+        named = _YEAR_IN.search(phrases)
+        year = int(named.group(0)) if named else cal.as_of.year
+        if not named and Period("quarter", year, first + 1).start() > cal.as_of:
+            year -= 1
         labels = [Period("quarter", year, first).label(),
-                  Period("quarter", year, first + 1).label(), cal.current("fy").label()]
+                  Period("quarter", year, first + 1).label(), cal.year_period(year).label()]
     return [_add_period(q, label) for label in labels]
 
 
@@ -935,16 +940,16 @@ def _one_customer(q: _Question, directory: Directory, intent: str, operation: st
     for m in mentions:
         if len(m.candidates) > 1:
             return _ambiguous(q, m, "customer")
+    as_of, notes = _as_of(q)
     if intent == "overdue" and len(mentions) >= 2:
-        calls = [_call("customer_overdue", customer=m.candidates[0]) for m in mentions]
-        return _answer("compare_overdue", calls, _assumed("customer", mentions))
+        calls = [_call("customer_overdue", customer=m.candidates[0], as_of=as_of) for m in mentions]
+        return _answer("compare_overdue", calls, {**_assumed("customer", mentions), **notes})
     if not mentions:
         if required:
             return _missing("customer")
         customer = None
     else:
         customer = mentions[0].candidates[0]
-    as_of, notes = _as_of(q)
     return _answer(intent, [_call(operation, customer=customer, as_of=as_of)],
                    {**_assumed("customer", mentions[:1]), **notes})
 
@@ -955,8 +960,6 @@ def _dso_route(q: _Question) -> Route:
     m = _DSO_WINDOW.search(q.pre)
     if m:
         window = int(m.group(1) or m.group(2))
-    if window is not None and q.time.dates and not _AT_DAY.search(q.pre):
-        as_of, notes = None, {}
     return _answer("dso", [_call("days_sales_outstanding", as_of=as_of, window_days=window)], notes)
 
 
@@ -1005,7 +1008,7 @@ def _metric_options(q: _Question, directory: Directory, cash: bool) -> list[str]
 
 
 def _balance_route(q: _Question, directory: Directory) -> Route:
-    mentions = [m for m in _customer_mentions(q, directory, True)]
+    mentions = _customer_mentions(q, directory, True)
     options: list[str] = []
     for m in mentions[:1]:
         for name in m.candidates:
@@ -1126,11 +1129,12 @@ def _decide(q: _Question, directory: Directory) -> Route:
         if stock:
             return stock
     known = directory.customer_index.find(q)
-    if known:
-        name = known[0].candidates[0]
+    if known:                          # a customer and nothing else: offer what we can tell
+        options = [question for name in known[0].candidates
+                   for question in (f"How much does {name} owe?", f"Is {name} at risk?",
+                                    f"Show open tickets for {name}")]
         return _clarify("ambiguous_metric", "What would you like to know about this customer?",
-                        [f"How much does {name} owe?", f"Is {name} at risk?",
-                         f"Show open tickets for {name}"])
+                        options)
     return _refuse("not_covered")
 
 
