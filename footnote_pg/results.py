@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+PERIOD_PATTERN = r"^\s*(\d{4}(-\d{2}|-?[Qq][1-4])?|[Qq][1-4] \d{4}|[Ff][Yy] ?\d{4})\s*$"
+
 
 @dataclass(frozen=True)
 class Value:
@@ -129,7 +131,7 @@ class Operation:
             elif arg.type == "date":
                 prop.update(type="string", format="date", pattern=r"^\d{4}-\d{2}-\d{2}$")
             elif arg.type == "period":
-                prop.update(type="string", pattern=r"^\s*(\d{4}(-\d{2}|-?[Qq][1-4])?|[Qq][1-4] \d{4}|[Ff][Yy] ?\d{4})\s*$")
+                prop.update(type="string", pattern=PERIOD_PATTERN)
             else:
                 prop.update(type="string", minLength=1, maxLength=200)
             if arg.example is not None:
