@@ -297,6 +297,23 @@ def ask(
     raise typer.Exit(0 if answer.ok else 1)
 
 
+@app.command()
+@friendly
+def mcp(
+    database_url: DatabaseUrl = None,
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")] = False,
+    port: Annotated[int, typer.Option(help="Port for --http.", min=1, max=65535)] = 8765,
+) -> None:
+    """Run the MCP server (stdio by default): one tool per catalog operation, plus answer, record_decision, verify_chain."""
+    import os
+
+    from footnote_pg import mcp_server
+
+    if database_url:
+        os.environ["DATABASE_URL"] = database_url
+    mcp_server.main("http" if http else "stdio", port=port)
+
+
 def _connect(database_url: str | None) -> Any:
     import psycopg
 

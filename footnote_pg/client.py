@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import logging
 import os
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from psycopg.types.json import Jsonb
@@ -22,6 +23,9 @@ from psycopg_pool import ConnectionPool
 from footnote_pg import errors
 from footnote_pg.queries import query
 from footnote_pg.results import Argument, Operation, OperationResult, Receipt
+
+if TYPE_CHECKING:
+    from footnote_pg.answers import Answer
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +49,16 @@ def actor_from_env() -> tuple[str | None, str | None]:
     return raw, role
 
 
+def _check_call_ids(call_ids: list[str]) -> None:
+    for n, value in enumerate(call_ids):
+        try:
+            uuid.UUID(str(value))
+        except ValueError:
+            raise errors.InvalidArgument(
+                f"invalid argument call_ids[{n}]: {str(value)[:60]!r} is not a call id (a UUID)",
+                                         {"argument": f"call_ids[{n}]"}) from None
+
+
 class Footnote:
     """Client of a footnote-pg database.
 
@@ -62,6 +76,7 @@ class Footnote:
         locale: str | None = None,
         min_size: int = 1,
         max_size: int = 4,
+        timeout: float = 30.0,
         pool: ConnectionPool[Any] | None = None,
     ) -> None:
         env_actor, env_role = actor_from_env()
@@ -80,8 +95,8 @@ class Footnote:
                     f"cannot connect to the database: {str(exc).strip().splitlines()[-1]}") from exc
             try:
                 self.pool = ConnectionPool(
-                    self.database_url, min_size=min_size, max_size=max_size, open=True,
-                    kwargs={"autocommit": False}, name="footnote-pg",
+                    self.database_url, min_size=min_size, max_size=max_size, open=True, timeout=timeout,
+                    kwargs={"autocommit": False}, name="footnote-pg", check=ConnectionPool.check_connection,
                 )
                 self.pool.wait(timeout=10)
             except psycopg.Error as exc:  # pragma: no cover - depends on the network
@@ -148,7 +163,7 @@ class Footnote:
         ]
 
     # -- answers ------------------------------------------------------------
-    def ask(self, question: str, *, actor: str | None = None, narrator: Any = None) -> Any:
+    def ask(self, question: str, *, actor: str | None = None, narrator: Any = None) -> Answer:
         """Route, call, compose and record one question; returns an :class:`footnote_pg.answers.Answer`."""
         from footnote_pg.answers import Answerer
 
@@ -189,6 +204,7 @@ class Footnote:
         """Record an agent decision citing evidence from calls made with this client; returns the graded result."""
         from psycopg.types.json import Jsonb
 
+        _check_call_ids(call_ids)
         with self.transaction(actor=actor) as conn:
             row = conn.execute(query("record_decision"), {
                 "action": action, "subject": subject, "rationale": rationale,
@@ -204,6 +220,7 @@ class Footnote:
         """Hand an answer to the gate; returns its grading and, after commit, its receipt."""
         from psycopg.types.json import Jsonb
 
+        _check_call_ids(call_ids)
         with self.transaction(actor=actor) as conn:
             row = conn.execute(query("record_answer"), {
                 "question": question, "answer": answer, "claims": Jsonb(claims), "call_ids": list(call_ids),
@@ -218,8 +235,17 @@ class Footnote:
         """What the gate would decide about an answer, without recording it."""
         from psycopg.types.json import Jsonb
 
+        _check_call_ids(call_ids)
         with self.transaction(actor=actor) as conn:
             row = conn.execute(query("check_answer"), {
                 "answer": answer, "claims": Jsonb(claims), "call_ids": list(call_ids), "outcome": outcome}).fetchone()
         assert row is not None
         return dict(row[0])
+
+    def verify_chain(self) -> dict[str, Any]:
+        """The database's own chain check (footnote.verify_chain()); the Python verifier is footnote_pg.ledger."""
+        with self.transaction() as conn:
+            row = conn.execute(query("verify_chain")).fetchone()
+        assert row is not None
+        keys = ("ok", "records", "head_seq", "head_hash", "first_bad_seq", "problem", "detail", "pending")
+        return dict(zip(keys, row, strict=True))

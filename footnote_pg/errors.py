@@ -139,6 +139,8 @@ def from_psycopg(exc: Exception) -> FootnoteError | None:
         return PermissionDenied(f"permission denied: {message}")
     if state in ("3F000", "42883", "42P01") and "footnote" in message:
         return NotInstalled(f"footnote-pg is not installed here ({message}); run footnote-pg install")
+    if state == "22P02":
+        return InvalidArgument(f"invalid argument: {message}")
     if state == "22P05" or "NUL (0x00)" in message:
         return InvalidArgument("invalid argument: text must not contain NUL (0x00) characters")
     if isinstance(exc, psycopg.OperationalError) and (not state or state.startswith("08") or state.startswith("28")

@@ -43,7 +43,8 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetad
 from mcp.types import Annotations, CallToolResult, ContentBlock, ResourceLink, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from footnote_pg import __version__, canonical, errors, ledger
+from footnote_pg import __version__, errors, ledger
+from footnote_pg.answers import Answer
 from footnote_pg.client import Footnote, actor_from_env, resolve_database_url
 from footnote_pg.queries import query
 from footnote_pg.results import Evidence, Operation, OperationResult, Receipt, Value
@@ -358,15 +359,6 @@ def _first_line(exc: BaseException) -> str:
 # -- results --------------------------------------------------------------------------------------------------------
 
 
-def result_hash(document: dict[str, Any]) -> str | None:
-    """The call log's result_hash, recomputed with the independent canonical JSON (docs/hash-spec.md)."""
-    try:
-        return canonical.sha256_hex(canonical.canonical_json(document))
-    except (TypeError, ValueError) as exc:  # a float in the document: no single decimal text
-        log.warning("result_hash not computable for call %s: %s", document.get("call_id"), exc)
-        return None
-
-
 def _ids_label(ids: tuple[str, ...] | list[str]) -> str:
     if not ids:
         return ""
@@ -445,7 +437,7 @@ def operation_text(result: OperationResult) -> str:
 
 
 def operation_result(result: OperationResult) -> CallToolResult:
-    digest = result_hash(result.document)
+    digest = result.result_hash  # as the call log keeps it
     content: list[ContentBlock] = [_text(operation_text(result))]
     content += [evidence_link(e) for e in result.evidence]
     return CallToolResult(
@@ -464,7 +456,7 @@ def answer_text(doc: dict[str, Any]) -> str:
     return f"{doc['answer']}\n\nstatus: {status}{checked}{where}"
 
 
-def answer_result(answer: Any) -> CallToolResult:
+def answer_result(answer: Answer) -> CallToolResult:
     doc: dict[str, Any] = answer.as_json()
     content: list[ContentBlock] = [_text(answer_text(doc))]
     content += [evidence_link(e) for e in answer.evidence]

@@ -68,6 +68,7 @@ class OperationResult:
     empty_reason: str | None
     queries: list[dict[str, Any]]
     duration_ms: float
+    result_hash: str | None
     document: dict[str, Any] = field(repr=False, compare=False)
 
     @classmethod
@@ -82,6 +83,7 @@ class OperationResult:
             empty_reason=doc.get("empty_reason"),
             queries=list(doc.get("queries") or []),
             duration_ms=float(doc.get("duration_ms") or 0),
+            result_hash=doc.get("result_hash"),
             document=doc,
         )
 

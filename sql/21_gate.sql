@@ -404,6 +404,7 @@ BEGIN
                             'evidence', evidence, 'findings', findings);
     record_id := footnote._queue_record('decision', subject, rationale, g, call_ids,
         jsonb_build_object('action', action, 'subject', subject, 'outcome', outcome, 'citations', graded), NULL);
-    RETURN jsonb_build_object('record_id', record_id, 'outcome', outcome, 'citations', graded, 'findings', findings);
+    RETURN jsonb_build_object('record_id', record_id, 'outcome', outcome, 'citations', graded, 'findings', findings,
+                              'evidence', evidence);
 END
 $$;

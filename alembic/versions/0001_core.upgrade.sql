@@ -856,6 +856,7 @@ DECLARE
     ev_ids   text[];
     lim      integer := coalesce(footnote.setting('max_evidence_rows')::integer, 10000);
     doc      jsonb;
+    hash     text;
     now_ts   timestamptz := clock_timestamp();
     ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
 BEGIN
@@ -883,11 +884,13 @@ BEGIN
         'empty_reason', NULL,
         'duration_ms', ms::text) || body;
 
+    hash := footnote.sha256_hex(footnote.canonical_json(doc));
     INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, actor_id, actor_role, operation,
                                    arguments, evidence_ids, result, result_hash, duration_ms)
     VALUES (call_id, started, session_user, pg_backend_pid(), actor->>'id', actor->>'role', operation,
-            arguments, ev_ids, doc, footnote.sha256_hex(footnote.canonical_json(doc)), ms);
-    RETURN doc;
+            arguments, ev_ids, doc, hash, ms);
+    -- the caller also gets the hash the log keeps: SHA-256 of the canonical document without this member
+    RETURN doc || jsonb_build_object('result_hash', hash);
 END
 $$;
 
@@ -2963,7 +2966,8 @@ BEGIN
                             'evidence', evidence, 'findings', findings);
     record_id := footnote._queue_record('decision', subject, rationale, g, call_ids,
         jsonb_build_object('action', action, 'subject', subject, 'outcome', outcome, 'citations', graded), NULL);
-    RETURN jsonb_build_object('record_id', record_id, 'outcome', outcome, 'citations', graded, 'findings', findings);
+    RETURN jsonb_build_object('record_id', record_id, 'outcome', outcome, 'citations', graded, 'findings', findings,
+                              'evidence', evidence);
 END
 $$;
 
