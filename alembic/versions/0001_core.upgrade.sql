@@ -2674,6 +2674,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     calls     jsonb := '{}';
+    results   jsonb[] := '{}';
     ops       jsonb := '[]';
     c         record;
     claim     jsonb;
@@ -2700,11 +2701,20 @@ BEGIN
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
     claims := footnote._array_arg('claims', claims, 500);
 
+    -- per call, once: what it returned (text -> value path), the evidence it read, which of it is unverified
     FOR c IN SELECT * FROM footnote._answer_calls(call_ids) LOOP
         calls := calls || jsonb_build_object(c.call_id::text, jsonb_build_object(
-            'made', c.made, 'result', c.result, 'evidence_ids', to_jsonb(c.evidence_ids)));
+            'made', c.made,
+            'evidence_ids', to_jsonb(c.evidence_ids),
+            'texts', coalesce((SELECT jsonb_object_agg(t.text, t.path)
+                               FROM (SELECT DISTINCT ON (x.text) x.text, x.path
+                                     FROM footnote._result_texts(c.result) AS x WHERE x.text IS NOT NULL
+                                     ORDER BY x.text, (x.path LIKE 'values.%') DESC, x.path) AS t), '{}'),
+            'unverified', coalesce((SELECT jsonb_agg(e->>'id') FROM jsonb_array_elements(c.result->'evidence') AS e
+                                    WHERE (e->>'verified')::boolean IS FALSE), '[]')));
         IF c.made THEN
             ops := ops || jsonb_build_array(c.operation);
+            results := results || c.result;
         ELSE
             findings := findings || jsonb_build_array(jsonb_build_object(
                 'code', 'unknown_call', 'severity', 'blocking', 'call_id', c.call_id::text,
@@ -2749,13 +2759,11 @@ BEGIN
             verdict := 'unverified';
             reason := 'span_mismatch';
         ELSE
-            SELECT t.path INTO path FROM footnote._result_texts(calls->cid->'result') AS t
-            WHERE t.text = claim->>'text' ORDER BY (t.path LIKE 'values.%') DESC, t.path LIMIT 1;
+            path := calls->cid->'texts'->>(claim->>'text');
             IF path IS NULL THEN
                 verdict := 'unverified';
                 reason := 'value_mismatch';
-            ELSIF EXISTS (SELECT FROM jsonb_array_elements(calls->cid->'result'->'evidence') AS e
-                          WHERE (e->>'id') = ANY (ev_ids) AND (e->>'verified')::boolean IS FALSE) THEN
+            ELSIF (calls->cid->'unverified') ?| ev_ids THEN
                 verdict := 'unverified';
                 reason := 'source_unverified';
             END IF;
@@ -2798,7 +2806,7 @@ BEGIN
 
     SELECT coalesce(jsonb_agg(e.value ORDER BY array_position(cited, e.value->>'id')), '[]') INTO evidence
     FROM (SELECT DISTINCT ON (x.value->>'id') x.value
-          FROM jsonb_each(calls) AS k, jsonb_array_elements(coalesce(k.value->'result'->'evidence', '[]')) AS x
+          FROM unnest(results) AS k(result), jsonb_array_elements(coalesce(k.result->'evidence', '[]')) AS x
           WHERE (x.value->>'id') = ANY (cited)) AS e;
 
     status := CASE
