@@ -43,6 +43,8 @@ class Answer:
     findings: list[dict[str, Any]]
     options: list[str] = field(default_factory=list)
     reason: str | None = None
+    message: str | None = None
+    alternatives: list[dict[str, str]] = field(default_factory=list)
     inference: dict[str, int] | None = None
     facts: list[dict[str, int]] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
@@ -69,6 +71,8 @@ class Answer:
             "findings": self.findings,
             "options": self.options,
             "reason": self.reason,
+            "message": self.message,
+            "alternatives": self.alternatives,
             "calls": self.calls,
             "notes": self.notes,
             "ledger": None if self.receipt is None else {
@@ -77,22 +81,22 @@ class Answer:
         }
 
 
-def _refusal_for_error(exc: errors.FootnoteError, operation: str) -> tuple[str, str, list[str]]:
-    """(reason, message, options) for a catalog error met while answering."""
+def _refusal_for_error(exc: errors.FootnoteError) -> tuple[str, str, list[str], list[dict[str, str]]]:
+    """(reason, message, options, alternatives) for a catalog error met while answering."""
     if isinstance(exc, errors.AmbiguousEntity):
-        names = [c["name"] for c in exc.candidates]
         entity = exc.detail.get("entity", "name")
-        return "ambiguous_entity", f"Which {entity} do you mean?", names
+        return "ambiguous_entity", f"Which {entity} do you mean?", [c["name"] for c in exc.candidates], exc.candidates
     if isinstance(exc, errors.UnknownEntity):
         entity = exc.detail.get("entity", "record")
         names = [a["name"] for a in exc.alternatives]
         message = f"There is no {entity} named “{exc.detail.get('value', '')}”."
         if names:
-            message += " The closest names are: " + "; ".join(names) + "."
-        return "unknown_entity", message, []
+            listed = "; ".join(names)
+            message += " The closest names are: " + listed + ("" if listed.endswith(".") else ".")
+        return "unknown_entity", message, [], exc.alternatives
     if isinstance(exc, errors.InvalidArgument):
-        return "invalid_argument", f"I can't answer that: {exc}.", []
-    return "not_covered", f"I can't answer that: {exc}.", []
+        return "invalid_argument", f"I can't answer that: {exc}.", [], []
+    return "not_covered", f"I can't answer that: {exc}.", [], []
 
 
 def _reclaim(text: str, claims: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
@@ -147,7 +151,8 @@ class Answerer:
         if r.kind in ("refusal", "clarification"):
             composed = plain(r.message or "", r.options)
             outcome = "refusal" if r.kind == "refusal" else "clarification"
-            return self._record(conn, question, r, composed, [], outcome, reason=r.reason, options=list(r.options))
+            return self._record(conn, question, r, composed, [], outcome, reason=r.reason, options=list(r.options),
+                                message=r.message)
 
         results: list[OperationResult] = []
         for call in r.calls:
@@ -159,10 +164,11 @@ class Answerer:
                 mapped = errors.from_psycopg(exc)
                 if mapped is None:
                     raise
-                reason, message, options = _refusal_for_error(mapped, call.operation)
+                reason, message, options, alternatives = _refusal_for_error(mapped)
                 outcome = "clarification" if options else "refusal"
                 composed = plain(message, tuple(options))
-                return self._record(conn, question, r, composed, results, outcome, reason=reason, options=options)
+                return self._record(conn, question, r, composed, results, outcome, reason=reason, options=options,
+                                    message=message, alternatives=alternatives)
             assert row is not None
             results.append(OperationResult.from_json(row[0]))
 
@@ -197,12 +203,14 @@ class Answerer:
 
     def _record(self, conn: psycopg.Connection[Any], question: str, r: Route, composed: Composed,
                 results: list[OperationResult], outcome: str, *, reason: str | None = None,
-                options: list[str] | None = None, extra: dict[str, Any] | None = None) -> Answer:
+                options: list[str] | None = None, extra: dict[str, Any] | None = None, message: str | None = None,
+                alternatives: list[dict[str, str]] | None = None) -> Answer:
         details: dict[str, Any] = {
             "route": {"kind": r.kind, "intent": r.intent,
                       "calls": [{"operation": c.operation, "arguments": c.arguments} for c in r.calls]},
             **({"reason": reason} if reason else {}),
             **({"options": options} if options else {}),
+            **({"alternatives": alternatives} if alternatives else {}),
             **({"inference": composed.inference} if composed.inference else {}),
             **({"notes": r.notes} if r.notes else {}),
             **(extra or {}),
@@ -214,6 +222,9 @@ class Answerer:
             "outcome": outcome, "details": Jsonb(details)}).fetchone()
         assert row is not None
         graded = row[0]
+        kinds = [c.get("kind") for c in claims]
+        for n, c in enumerate(graded["claims"]):  # the value's kind, as the composer knew it
+            c["kind"] = kinds[n] if n < len(kinds) else None
         evidence_by_id = {e.id: e for res in results for e in res.evidence}
         cited: list[Evidence] = []
         for c in graded["claims"]:
@@ -224,7 +235,8 @@ class Answerer:
         return Answer(
             question=question, answer=composed.answer, status=graded["status"], kind=r.kind, intent=r.intent,
             claims=graded["claims"], evidence=cited, findings=graded["findings"], options=options or [],
-            reason=reason, inference=composed.inference, facts=composed.facts,
+            reason=reason, message=message, alternatives=list(alternatives or []),
+            inference=composed.inference, facts=composed.facts,
             calls=[{"operation": res.operation, "call_id": res.call_id, "arguments": call.arguments}
                    for res, call in zip(results, r.calls, strict=False)],
             notes={**dict(r.notes), "record_id": graded["record_id"], **(extra or {})},

@@ -232,20 +232,39 @@ def catalog(
 @friendly
 def demo(
     database_url: DatabaseUrl = None,
+    port: Annotated[int, typer.Option(help="Port of the web page on 127.0.0.1.", min=1, max=65535)] = 4711,
     data_dir: Annotated[
         Path | None,
         typer.Option(envvar="FOOTNOTE_DATA_DIR", help="Embedded PostgreSQL data directory."),
     ] = None,
+    once: Annotated[bool, typer.Option("--once", help="Answer the demo questions in the terminal and exit.")] = False,
 ) -> None:
-    """Start an embedded PostgreSQL with the sample ERP and answer a first question with citations."""
+    """Embedded PostgreSQL + sample ERP + the web page at http://127.0.0.1:4711 (Ctrl-C stops everything)."""
+    import time
+
     from footnote_pg import embedded
     from footnote_pg.client import Footnote
 
+    started = time.monotonic()
     url = database_url or embedded.demo_url(data_dir)
-    with Footnote(url, min_size=1, max_size=1, actor="demo", actor_role="viewer") as fn:
-        result = fn.call("customer_overdue", customer="Bergmann Logistik")
-    out.print("[bold]How much does Bergmann Logistik owe?[/bold]  ->  customer_overdue(customer='Bergmann Logistik')")
-    print_result(result)
+    if once:
+        from footnote_pg.web import SUGGESTIONS
+
+        with Footnote(url, min_size=1, max_size=1, actor="demo", actor_role="viewer") as fn:
+            for question in SUGGESTIONS:
+                answer = fn.ask(question)
+                out.print(f"[bold]{question}[/bold]")
+                out.print(render_answer(answer), highlight=False, markup=False)
+                out.print()
+        return
+    from footnote_pg.web import serve
+
+    def ready(address: str) -> None:
+        out.print(f"footnote-pg demo ready in {time.monotonic() - started:.1f} s: [bold]{address}[/bold]  "
+                  "(Ctrl-C stops it)")
+
+    serve(url, port=port, ready=ready)
+    out.print("stopped")
 
 
 def render_answer(answer: Any) -> str:
@@ -304,7 +323,7 @@ def mcp(
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")] = False,
     port: Annotated[int, typer.Option(help="Port for --http.", min=1, max=65535)] = 8765,
 ) -> None:
-    """Run the MCP server (stdio by default): one tool per catalog operation, plus answer, record_decision, verify_chain."""
+    """Run the MCP server (stdio by default): a tool per catalog operation, and answer, record_decision, verify_chain."""
     import os
 
     from footnote_pg import mcp_server

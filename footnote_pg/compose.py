@@ -64,7 +64,8 @@ class Text:
         start = self._length
         self._append(v.text)
         self.claims.append({"text": v.text, "span": {"start": start, "end": self._length},
-                            "call_id": result.call_id, "evidence": list(v.evidence), "origin": "structured"})
+                            "call_id": result.call_id, "evidence": list(v.evidence), "origin": "structured",
+                            "kind": v.kind})
         return self
 
     def line(self) -> Text:

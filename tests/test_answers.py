@@ -152,8 +152,9 @@ def test_an_unknown_customer_is_refused_with_real_alternatives(db: TestDatabase)
     assert a.status == "refused" and a.reason == "unknown_entity"
     assert a.answer.startswith("There is no customer named “Acme Corporation”. The closest names are: ")
     names = {r[0] for r in db.rows("SELECT name FROM erp.customers")}
-    listed = a.answer.split("closest names are: ")[1][:-1].split("; ")
+    listed = [alt["name"] for alt in a.alternatives]
     assert listed and set(listed) <= names
+    assert a.answer.endswith("The closest names are: " + "; ".join(listed) + ("" if listed[-1].endswith(".") else "."))
 
 
 def test_change_verbs_agree_with_the_sign(db: TestDatabase, erp: Erp) -> None:

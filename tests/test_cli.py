@@ -74,7 +74,39 @@ def test_install_is_a_no_op_when_up_to_date(db: TestDatabase) -> None:
     assert code == 0 and "up to date" in out
 
 
-def test_demo_answers_the_first_question(db: TestDatabase) -> None:
-    code, out, _ = run("demo", "--database-url", db.url_as("service"))
+def test_demo_once_answers_the_demo_questions(db: TestDatabase) -> None:
+    code, out, _ = run("demo", "--once", "--database-url", db.url_as("service"))
     assert code == 0
-    assert "How much does Bergmann Logistik owe?" in out and "43.805,00 €" in out
+    assert "Is Bergmann Logistik at risk?" in out and "43.805,00 €" in out
+    assert "status: ambiguous" in out and "status: refused" in out and "status: verified" in out
+
+
+def test_demo_serves_the_page_and_stops_on_ctrl_c(db: TestDatabase) -> None:
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "footnote_pg.cli", "demo", "--port", str(port),
+                             "--database-url", db.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "COLUMNS": "200"})
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}" in line, line + (proc.stderr.read() if proc.stderr else "")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/suggestions", timeout=10) as response:
+            assert "How much does Bergmann owe?" in response.read().decode()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0, err
+        assert "stopped" in out and "Traceback" not in err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            time.sleep(0.1)

@@ -14,6 +14,7 @@ from footnote_pg import install, sqlfiles
 from tests.conftest import TestDatabase
 from tests.snapshot import snapshot
 
+
 def erp_checksum(db: TestDatabase) -> dict[str, str]:
     """md5 of every row of every erp table, by table."""
     out = {}

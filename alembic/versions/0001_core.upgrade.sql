@@ -2598,8 +2598,9 @@ BEGIN
 END
 $$;
 
--- The calls an answer relies on, checked: each made by this session's role and actor, none used before.
-CREATE FUNCTION footnote._answer_calls(call_ids uuid[])
+-- The calls an answer relies on, checked: each made by this session's role and actor, and, when the
+-- answer is to be recorded, none used by a record before.
+CREATE FUNCTION footnote._answer_calls(call_ids uuid[], recording boolean)
 RETURNS TABLE (call_id uuid, made boolean, operation jsonb, result jsonb, evidence_ids text[])
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -2628,7 +2629,7 @@ BEGIN
                                  coalesce(actor->>'id', '-')),
                 DETAIL = jsonb_build_object('argument', 'call_ids', 'call_id', wanted)::text;
         END IF;
-        IF EXISTS (SELECT FROM footnote.call_use AS u WHERE u.call_id = wanted) THEN
+        IF recording AND EXISTS (SELECT FROM footnote.call_use AS u WHERE u.call_id = wanted) THEN
             RAISE EXCEPTION USING ERRCODE = 'FN104',
                 MESSAGE = format('call %s already backs a ledger record; make a new call', wanted),
                 DETAIL = jsonb_build_object('argument', 'call_ids', 'call_id', wanted,
@@ -2667,7 +2668,7 @@ AS $$
 $$;
 
 -- Grade an answer: claims with verdicts, findings, status, and the operations and evidence to record. Writes nothing.
-CREATE FUNCTION footnote._grade_answer(answer text, claims jsonb, call_ids uuid[], outcome text)
+CREATE FUNCTION footnote._grade_answer(answer text, claims jsonb, call_ids uuid[], outcome text, recording boolean)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -2702,7 +2703,7 @@ BEGIN
     claims := footnote._array_arg('claims', claims, 500);
 
     -- per call, once: what it returned (text -> value path), the evidence it read, which of it is unverified
-    FOR c IN SELECT * FROM footnote._answer_calls(call_ids) LOOP
+    FOR c IN SELECT * FROM footnote._answer_calls(call_ids, recording) LOOP
         calls := calls || jsonb_build_object(c.call_id::text, jsonb_build_object(
             'made', c.made,
             'evidence_ids', to_jsonb(c.evidence_ids),
@@ -2821,14 +2822,15 @@ BEGIN
 END
 $$;
 
--- Check an answer without recording it: what record_answer would decide.
+-- Check an answer without recording it: what record_answer would decide (calls already used by a record
+-- may be checked again: nothing is written).
 CREATE FUNCTION footnote.check_answer(answer text, claims jsonb, call_ids uuid[], outcome text DEFAULT 'answer')
 RETURNS jsonb
 LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    g jsonb := footnote._grade_answer(answer, claims, call_ids, outcome);
+    g jsonb := footnote._grade_answer(answer, claims, call_ids, outcome, false);
 BEGIN
     RETURN jsonb_build_object('status', g->'status', 'claims', g->'claims', 'findings', g->'findings');
 END
@@ -2873,7 +2875,7 @@ BEGIN
     IF length(details::text) > 100000 THEN
         PERFORM footnote._invalid('details', 'is larger than 100,000 characters');
     END IF;
-    g := footnote._grade_answer(answer, claims, call_ids, outcome);
+    g := footnote._grade_answer(answer, claims, call_ids, outcome, true);
     record_id := footnote._queue_record('answer', question, answer, g, call_ids, NULL,
                                         coalesce(details, '{}') || jsonb_build_object('outcome', outcome));
     RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'claims', g->'claims',
@@ -2911,7 +2913,7 @@ BEGIN
     PERFORM footnote._text_arg('rationale', rationale, false, 5000, true);
     citations := footnote._array_arg('citations', citations, 200);
 
-    FOR c IN SELECT * FROM footnote._answer_calls(call_ids) LOOP
+    FOR c IN SELECT * FROM footnote._answer_calls(call_ids, true) LOOP
         calls := calls || jsonb_build_object(c.call_id::text, jsonb_build_object(
             'made', c.made, 'result', c.result, 'evidence_ids', to_jsonb(c.evidence_ids)));
         IF c.made THEN

@@ -41,7 +41,8 @@
     invalid_argument: "The question asks for something the catalog operation cannot take.",
     ambiguous_entity: "The name fits several records.",
   };
-  const ROW_CAP = 50;
+  const ROW_CAP = 50;   /* table rows shown before "Show all" */
+  const CARD_MAX = 6;   /* up to this many records of a type are shown as cards, more as a table */
 
   const $ = (id) => document.getElementById(id);
   const state = { doc: null, model: false, selected: null, lastSeq: null, busy: false };
@@ -56,7 +57,7 @@
       else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
       else node.setAttribute(k, v === true ? "" : String(v));
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined || child === false) continue;
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
@@ -289,7 +290,7 @@
   function renderText(view) {
     const text = view.answer || "";
     const box = el("div", { class: "answer-text" });
-    if (view.kind === "clarification" && view.options && view.options.length) {
+    if (view.options && view.options.length) {  /* the options become buttons below */
       const cut = text.indexOf("\n- ");
       box.append(el("p", {}, renderRange(view, 0, cut >= 0 ? cut : text.length)));
       return box;
@@ -427,18 +428,27 @@
     const group = el("section", { class: "ev-group", "data-type": type });
     const title = rows.length + " " + type.replace(/_/g, " ") + (rows.length === 1 ? " record" : " records");
     group.append(el("h3", { text: title }));
+    const show = (v) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
+    const link = (r) => r.uri
+      ? el("button", { type: "button", class: "uri", "aria-label": "Open " + r.uri, onclick: () => openRecord(r.uri) }, r.uri)
+      : el("span", { class: "mono", text: r.id });
+    const flag = (r) => r.verified === false ? el("span", { class: "unverified-source", text: " (unverified in source)" }) : null;
+    if (rows.length <= CARD_MAX) {  /* a few records: every field visible, one card each */
+      group.append(el("ul", { class: "ev-cards" }, rows.map((r) => el("li", { class: "ev-card", "data-evidence": r.id },
+        el("p", { class: "ev-card-head" }, link(r), flag(r)),
+        el("dl", {}, keys.map((k) => [el("dt", { text: k.replace(/_/g, " ") }),
+          el("dd", { text: show((r.fields || {})[k]) })]))))));
+      return group;
+    }
     const table = el("table", {},
       el("caption", { class: "visually-hidden", text: title }),
       el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Deep link" }),
         keys.map((k) => el("th", { scope: "col", text: k.replace(/_/g, " ") })))),
       el("tbody", {}, shown.map((r) => el("tr", { "data-evidence": r.id },
-        el("td", {}, r.uri ? el("button", { type: "button", class: "uri", "aria-label": "Open " + r.uri,
-          onclick: () => openRecord(r.uri) }, r.uri) : el("span", { class: "mono", text: r.id }),
-          r.verified === false ? el("span", { class: "unverified-source", text: " (unverified in source)" }) : null),
+        el("td", {}, link(r), flag(r)),
         keys.map((k) => {
-          const v = (r.fields || {})[k];
-          const s = v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
-          return el("td", { class: /^-?\d+(\.\d+)?$/.test(s) ? "num" : null, text: s });
+          const v = show((r.fields || {})[k]);
+          return el("td", { class: /^-?\d+(\.\d+)?$/.test(v) ? "num" : null, text: v });
         })))));
     group.append(el("div", { class: "table-scroll" }, table));
     if (!showAll && rows.length > ROW_CAP) {
@@ -503,7 +513,8 @@
       if (e.status === 403) {
         const parts = [el("p", { class: "notice", role: "status" },
           el("strong", { text: "The ledger is not readable with this connection. " }),
-          "To see it, " + e.message + " (start the demo with a database URL whose role is in that group).")];
+          e.message.charAt(0).toUpperCase() + e.message.slice(1)
+          + ": start the demo with a database URL whose role is in that group.")];
         if (e.body && e.body.chain) parts.push(renderChain(e.body.chain));
         status.replaceChildren(...parts);
         body.replaceChildren();
@@ -539,7 +550,7 @@
   function renderLedgerTable(records, chain) {
     if (!records.length) return el("p", { class: "hint", text: "The ledger is empty: ask a question." });
     return el("div", { class: "table-scroll" }, el("table", { class: "ledger-table" },
-      el("caption", { text: "The latest " + records.length + " records, newest first" }),
+      el("caption", { text: records.length === 1 ? "The only record" : "The latest " + records.length + " records, newest first" }),
       el("thead", {}, el("tr", {}, ["Seq", "Recorded", "Actor", "Question", "Status", "Hash"].map(
         (h) => el("th", { scope: "col", text: h })))),
       el("tbody", {}, records.map((r) => {
