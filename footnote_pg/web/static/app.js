@@ -352,7 +352,7 @@
     if (view.isModel) {
       const calls = (view.model.checked_against || []).map((c) => c.operation).join(", ");
       return el("p", { class: "receipt" },
-        "Not recorded in the ledger. Graded against fresh calls of " + (calls || "the same operations") + ".");
+        "Not recorded in the ledger. Graded against the answer's own calls of " + (calls || "the same operations") + ".");
     }
     const l = view.ledger;
     if (!l) return el("p", { class: "receipt", text: "Not recorded." });
