@@ -3,79 +3,23 @@
 -- Suppliers by name (optionally those whose name contains name_contains), at most limit.
 CREATE FUNCTION footnote.list_suppliers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
 RETURNS jsonb
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    started constant timestamptz := clock_timestamp();
-    filter  text := footnote._text_arg('name_contains', name_contains, false);
-    lim     integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
-    r       record;
-    ev      jsonb[] := '{}';
-    rws     jsonb[] := '{}';
-    ids     text[] := '{}';
-    matching bigint := 0;
-BEGIN
-    FOR r IN EXECUTE footnote._query('suppliers') USING filter, lim LOOP
-        ids := ids || ('supplier:' || r.id);
-        ev := ev || footnote._row_evidence('supplier', 'id', to_jsonb(r), ARRAY['name', 'supplier_number', 'country']);
-        rws := rws || jsonb_build_object(
-            'name', footnote._value('text', r.name, ARRAY['supplier:' || r.id]),
-            'supplier_number', footnote._value('text', r.supplier_number, ARRAY['supplier:' || r.id]),
-            'country', footnote._value('text', r.country, ARRAY['supplier:' || r.id]));
-        matching := r.matching;
-    END LOOP;
-    RETURN footnote._finish('list_suppliers',
-        jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
-        jsonb_build_object(
-            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
-            'values', jsonb_build_object(
-                'listed', footnote._value('count', cardinality(ids)::text, ids),
-                'matching', footnote._value('count', matching::text, ids)),
-            'rows', to_jsonb(rws),
-            'evidence', to_jsonb(ev),
-            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_suppliers' END,
-            'queries', jsonb_build_array(footnote._query_ref('suppliers', jsonb_build_array(filter, lim)))));
-END
+    SELECT footnote._list('list_suppliers', 'suppliers', 'supplier', name_contains, "limit",
+        '{"name": ["text", "name"], "supplier_number": ["text", "supplier_number"], "country": ["text", "country"]}',
+        ARRAY['name', 'supplier_number', 'country'], clock_timestamp())
 $$;
 
 -- Items by name (optionally those whose name or SKU contains name_contains), at most limit.
 CREATE FUNCTION footnote.list_items(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
 RETURNS jsonb
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    started constant timestamptz := clock_timestamp();
-    filter  text := footnote._text_arg('name_contains', name_contains, false);
-    lim     integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
-    r       record;
-    ev      jsonb[] := '{}';
-    rws     jsonb[] := '{}';
-    ids     text[] := '{}';
-    matching bigint := 0;
-BEGIN
-    FOR r IN EXECUTE footnote._query('items') USING filter, lim LOOP
-        ids := ids || ('item:' || r.id);
-        ev := ev || footnote._row_evidence('item', 'id', to_jsonb(r), ARRAY['sku', 'name', 'unit']);
-        rws := rws || jsonb_build_object(
-            'name', footnote._value('text', r.name, ARRAY['item:' || r.id]),
-            'sku', footnote._value('text', r.sku, ARRAY['item:' || r.id]),
-            'unit', footnote._value('text', r.unit, ARRAY['item:' || r.id]));
-        matching := r.matching;
-    END LOOP;
-    RETURN footnote._finish('list_items',
-        jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
-        jsonb_build_object(
-            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
-            'values', jsonb_build_object(
-                'listed', footnote._value('count', cardinality(ids)::text, ids),
-                'matching', footnote._value('count', matching::text, ids)),
-            'rows', to_jsonb(rws),
-            'evidence', to_jsonb(ev),
-            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_items' END,
-            'queries', jsonb_build_array(footnote._query_ref('items', jsonb_build_array(filter, lim)))));
-END
+    SELECT footnote._list('list_items', 'items', 'item', name_contains, "limit",
+        '{"name": ["text", "name"], "sku": ["text", "sku"], "unit": ["text", "unit"]}',
+        ARRAY['sku', 'name', 'unit'], clock_timestamp())
 $$;
 
 -- Purchase orders open or partially received, of all suppliers or one, by expected date.

@@ -935,6 +935,47 @@ AS $$
         verified)
 $$;
 
+-- A name list (customers, suppliers, items): run the named query, one row of values and one evidence row per
+-- record, counts listed and matching. columns: {"value name": ["kind", "query column"], ...}, in row order.
+CREATE FUNCTION footnote._list(operation text, query_name text, type text, name_contains text, "limit" integer,
+                               columns jsonb, evidence_fields text[], started timestamptz)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    filter   text := footnote._text_arg('name_contains', name_contains, false);
+    lim      integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
+    r        record;
+    j        jsonb;
+    eid      text;
+    ev       jsonb[] := '{}';
+    rws      jsonb[] := '{}';
+    ids      text[] := '{}';
+    matching bigint := 0;
+BEGIN
+    FOR r IN EXECUTE footnote._query(query_name) USING filter, lim LOOP
+        j := to_jsonb(r);
+        eid := type || ':' || r.id;
+        ids := ids || eid;
+        ev := ev || footnote._row_evidence(type, 'id', j, evidence_fields);
+        rws := rws || (SELECT jsonb_object_agg(c.key, footnote._value(c.value->>0, j->>(c.value->>1), ARRAY[eid]))
+                       FROM jsonb_each(columns) AS c);
+        matching := r.matching;
+    END LOOP;
+    RETURN footnote._finish(operation, jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
+            'values', jsonb_build_object(
+                'listed', footnote._value('count', cardinality(ids)::text, ids),
+                'matching', footnote._value('count', matching::text, ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_' || type || 's' END,
+            'queries', jsonb_build_array(footnote._query_ref(query_name, jsonb_build_array(filter, lim)))));
+END
+$$;
+
 -- ==== sql/07_queries.sql ==============================================
 
 -- footnote-pg: the queries behind the catalog.
@@ -1320,43 +1361,49 @@ $$;
 -- Customers by name (optionally those whose name contains name_contains), at most limit.
 CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
 RETURNS jsonb
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._list('list_customers', 'customers', 'customer', name_contains, "limit",
+        '{"name": ["text", "name"], "customer_number": ["text", "customer_number"],
+          "payment_terms": ["days", "payment_terms_days"], "account_owner": ["text", "account_owner"]}',
+        ARRAY['name', 'customer_number', 'country', 'city', 'payment_terms_days', 'account_owner'],
+        clock_timestamp())
+$$;
+
+-- The overdue invoices of a customer as of a date: total, count, oldest days past due (and which invoice),
+-- their ids, evidence rows and value rows.
+CREATE FUNCTION footnote._overdue(customer_id bigint, as_of date,
+    OUT total numeric, OUT n bigint, OUT oldest integer, OUT oldest_id text,
+    OUT ids text[], OUT evidence jsonb[], OUT rws jsonb[], OUT query jsonb)
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    started constant timestamptz := clock_timestamp();
-    filter  text := footnote._text_arg('name_contains', name_contains, false);
-    lim     integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
-    r       record;
-    j       jsonb;
-    ev      jsonb[] := '{}';
-    rws     jsonb[] := '{}';
-    ids     text[] := '{}';
-    matching bigint := 0;
+    r record;
 BEGIN
-    FOR r IN EXECUTE footnote._query('customers') USING filter, lim LOOP
-        j := to_jsonb(r);
-        ids := ids || ('customer:' || r.id);
-        ev := ev || footnote._row_evidence('customer', 'id', j,
-            ARRAY['name', 'customer_number', 'country', 'city', 'payment_terms_days', 'account_owner']);
+    total := 0.00;
+    n := 0;
+    ids := '{}';
+    evidence := '{}';
+    rws := '{}';
+    FOR r IN EXECUTE footnote._query('overdue_invoices') USING customer_id, as_of LOOP
+        ids := ids || ('invoice:' || r.invoice_id);
+        evidence := evidence || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
         rws := rws || jsonb_build_object(
-            'name', footnote._value('text', r.name, ARRAY['customer:' || r.id]),
-            'customer_number', footnote._value('text', r.customer_number, ARRAY['customer:' || r.id]),
-            'payment_terms', footnote._value('days', r.payment_terms_days::text, ARRAY['customer:' || r.id]),
-            'account_owner', footnote._value('text', r.account_owner, ARRAY['customer:' || r.id]));
-        matching := r.matching;
+            'number', footnote._value('text', r.number, ARRAY['invoice:' || r.invoice_id]),
+            'due_date', footnote._value('date', r.due_date::text, ARRAY['invoice:' || r.invoice_id]),
+            'outstanding', footnote._value('amount', r.outstanding::text, ARRAY['invoice:' || r.invoice_id]),
+            'days_past_due', footnote._value('days', r.days_past_due::text, ARRAY['invoice:' || r.invoice_id]));
+        total := r.total_outstanding;
+        n := r.invoice_count;
+        IF oldest IS NULL THEN  -- oldest due first: the first row is the oldest
+            oldest := r.oldest_days_past_due;
+            oldest_id := 'invoice:' || r.invoice_id;
+        END IF;
     END LOOP;
-    RETURN footnote._finish('list_customers',
-        jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
-        jsonb_build_object(
-            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
-            'values', jsonb_build_object(
-                'listed', footnote._value('count', cardinality(ids)::text, ids),
-                'matching', footnote._value('count', matching::text, ids)),
-            'rows', to_jsonb(rws),
-            'evidence', to_jsonb(ev),
-            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_customers' END,
-            'queries', jsonb_build_array(footnote._query_ref('customers', jsonb_build_array(filter, lim)))));
+    query := footnote._query_ref('overdue_invoices', jsonb_build_array(customer_id, as_of));
 END
 $$;
 
@@ -1371,41 +1418,18 @@ DECLARE
     d       date := footnote._date_arg('as_of', as_of);
     c       footnote.entity := footnote._resolve('customer', 'customer', customer);
     cust    record;
-    r       record;
-    ev      jsonb[] := '{}';
-    rws     jsonb[] := '{}';
-    ids     text[] := '{}';
-    total   numeric := 0.00;
-    n       bigint := 0;
-    oldest  integer;
-    oldest_id text;
+    o       record;
     vals    jsonb;
 BEGIN
     SELECT * INTO cust FROM footnote._customer_evidence(c.id);
-    ev := ev || cust.evidence;
-    FOR r IN EXECUTE footnote._query('overdue_invoices') USING c.id, d LOOP
-        ids := ids || ('invoice:' || r.invoice_id);
-        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
-            ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
-        rws := rws || jsonb_build_object(
-            'number', footnote._value('text', r.number, ARRAY['invoice:' || r.invoice_id]),
-            'due_date', footnote._value('date', r.due_date::text, ARRAY['invoice:' || r.invoice_id]),
-            'outstanding', footnote._value('amount', r.outstanding::text, ARRAY['invoice:' || r.invoice_id]),
-            'days_past_due', footnote._value('days', r.days_past_due::text, ARRAY['invoice:' || r.invoice_id]));
-        total := r.total_outstanding;
-        n := r.invoice_count;
-        IF oldest IS NULL THEN
-            oldest := r.oldest_days_past_due;
-            oldest_id := 'invoice:' || r.invoice_id;
-        END IF;
-    END LOOP;
+    SELECT * INTO o FROM footnote._overdue(c.id, d);
     vals := jsonb_build_object(
         'customer', footnote._value('text', c.name, ARRAY['customer:' || c.id]),
         'as_of', footnote._value('date', d::text, '{}'),
-        'overdue_total', footnote._value('amount', total::text, ids),
-        'invoice_count', footnote._value('count', n::text, ids));
-    IF n > 0 THEN
-        vals := vals || jsonb_build_object('oldest_days_past_due', footnote._value('days', oldest::text, ARRAY[oldest_id]));
+        'overdue_total', footnote._value('amount', o.total::text, o.ids),
+        'invoice_count', footnote._value('count', o.n::text, o.ids));
+    IF o.n > 0 THEN
+        vals := vals || jsonb_build_object('oldest_days_past_due', footnote._value('days', o.oldest::text, ARRAY[o.oldest_id]));
     END IF;
     RETURN footnote._finish('customer_overdue',
         jsonb_build_object('customer', customer, 'as_of', as_of), started,
@@ -1413,11 +1437,10 @@ BEGIN
             'effective_arguments', jsonb_build_object('customer', c.uri, 'as_of', d),
             'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
             'values', vals,
-            'rows', to_jsonb(rws),
-            'evidence', to_jsonb(ev),
-            'empty_reason', CASE WHEN n = 0 THEN 'no_overdue_invoices' END,
-            'queries', jsonb_build_array(cust.query,
-                                         footnote._query_ref('overdue_invoices', jsonb_build_array(c.id, d)))));
+            'rows', to_jsonb(o.rws),
+            'evidence', to_jsonb(ARRAY[cust.evidence] || o.evidence),
+            'empty_reason', CASE WHEN o.n = 0 THEN 'no_overdue_invoices' END,
+            'queries', jsonb_build_array(cust.query, o.query)));
 END
 $$;
 
@@ -1480,6 +1503,7 @@ DECLARE
     d       date := footnote._date_arg('as_of', as_of);
     c       footnote.entity := footnote._resolve('customer', 'customer', customer);
     cust    record;
+    o       record;
     r       record;
     ev      jsonb[] := '{}';
     inv_ids text[] := '{}';
@@ -1496,17 +1520,13 @@ BEGIN
     SELECT * INTO cust FROM footnote._customer_evidence(c.id);
     cid := 'customer:' || c.id;
     ev := ev || cust.evidence;
-    FOR r IN EXECUTE footnote._query('overdue_invoices') USING c.id, d LOOP
-        inv_ids := inv_ids || ('invoice:' || r.invoice_id);
-        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
-            ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
-        total := r.total_outstanding;
-        n_inv := r.invoice_count;
-        IF oldest IS NULL THEN
-            oldest := r.oldest_days_past_due;
-            oldest_id := 'invoice:' || r.invoice_id;
-        END IF;
-    END LOOP;
+    SELECT * INTO o FROM footnote._overdue(c.id, d);
+    inv_ids := o.ids;
+    ev := ev || o.evidence;
+    total := o.total;
+    n_inv := o.n;
+    oldest := o.oldest;
+    oldest_id := o.oldest_id;
     FOR r IN EXECUTE footnote._query('open_tickets') USING c.id, d LOOP
         tk_ids := tk_ids || ('ticket:' || r.id);
         IF r.severity IN ('high', 'critical') THEN
@@ -1535,8 +1555,7 @@ BEGIN
             'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
             'values', vals,
             'evidence', to_jsonb(ev),
-            'queries', jsonb_build_array(cust.query,
-                footnote._query_ref('overdue_invoices', jsonb_build_array(c.id, d)),
+            'queries', jsonb_build_array(cust.query, o.query,
                 footnote._query_ref('open_tickets', jsonb_build_array(c.id, d)))));
 END
 $$;
@@ -2033,79 +2052,23 @@ $$;
 -- Suppliers by name (optionally those whose name contains name_contains), at most limit.
 CREATE FUNCTION footnote.list_suppliers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
 RETURNS jsonb
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    started constant timestamptz := clock_timestamp();
-    filter  text := footnote._text_arg('name_contains', name_contains, false);
-    lim     integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
-    r       record;
-    ev      jsonb[] := '{}';
-    rws     jsonb[] := '{}';
-    ids     text[] := '{}';
-    matching bigint := 0;
-BEGIN
-    FOR r IN EXECUTE footnote._query('suppliers') USING filter, lim LOOP
-        ids := ids || ('supplier:' || r.id);
-        ev := ev || footnote._row_evidence('supplier', 'id', to_jsonb(r), ARRAY['name', 'supplier_number', 'country']);
-        rws := rws || jsonb_build_object(
-            'name', footnote._value('text', r.name, ARRAY['supplier:' || r.id]),
-            'supplier_number', footnote._value('text', r.supplier_number, ARRAY['supplier:' || r.id]),
-            'country', footnote._value('text', r.country, ARRAY['supplier:' || r.id]));
-        matching := r.matching;
-    END LOOP;
-    RETURN footnote._finish('list_suppliers',
-        jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
-        jsonb_build_object(
-            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
-            'values', jsonb_build_object(
-                'listed', footnote._value('count', cardinality(ids)::text, ids),
-                'matching', footnote._value('count', matching::text, ids)),
-            'rows', to_jsonb(rws),
-            'evidence', to_jsonb(ev),
-            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_suppliers' END,
-            'queries', jsonb_build_array(footnote._query_ref('suppliers', jsonb_build_array(filter, lim)))));
-END
+    SELECT footnote._list('list_suppliers', 'suppliers', 'supplier', name_contains, "limit",
+        '{"name": ["text", "name"], "supplier_number": ["text", "supplier_number"], "country": ["text", "country"]}',
+        ARRAY['name', 'supplier_number', 'country'], clock_timestamp())
 $$;
 
 -- Items by name (optionally those whose name or SKU contains name_contains), at most limit.
 CREATE FUNCTION footnote.list_items(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
 RETURNS jsonb
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    started constant timestamptz := clock_timestamp();
-    filter  text := footnote._text_arg('name_contains', name_contains, false);
-    lim     integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
-    r       record;
-    ev      jsonb[] := '{}';
-    rws     jsonb[] := '{}';
-    ids     text[] := '{}';
-    matching bigint := 0;
-BEGIN
-    FOR r IN EXECUTE footnote._query('items') USING filter, lim LOOP
-        ids := ids || ('item:' || r.id);
-        ev := ev || footnote._row_evidence('item', 'id', to_jsonb(r), ARRAY['sku', 'name', 'unit']);
-        rws := rws || jsonb_build_object(
-            'name', footnote._value('text', r.name, ARRAY['item:' || r.id]),
-            'sku', footnote._value('text', r.sku, ARRAY['item:' || r.id]),
-            'unit', footnote._value('text', r.unit, ARRAY['item:' || r.id]));
-        matching := r.matching;
-    END LOOP;
-    RETURN footnote._finish('list_items',
-        jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
-        jsonb_build_object(
-            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
-            'values', jsonb_build_object(
-                'listed', footnote._value('count', cardinality(ids)::text, ids),
-                'matching', footnote._value('count', matching::text, ids)),
-            'rows', to_jsonb(rws),
-            'evidence', to_jsonb(ev),
-            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_items' END,
-            'queries', jsonb_build_array(footnote._query_ref('items', jsonb_build_array(filter, lim)))));
-END
+    SELECT footnote._list('list_items', 'items', 'item', name_contains, "limit",
+        '{"name": ["text", "name"], "sku": ["text", "sku"], "unit": ["text", "unit"]}',
+        ARRAY['sku', 'name', 'unit'], clock_timestamp())
 $$;
 
 -- Purchase orders open or partially received, of all suppliers or one, by expected date.
