@@ -77,7 +77,8 @@ def main() -> None:
     with database(url=os.environ.get("DATABASE_URL")) as url:
         service = as_role(url, "bench_service")
         with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("CREATE TABLE public.plain_ledger (LIKE footnote.ledger INCLUDING INDEXES INCLUDING CONSTRAINTS)")
+            conn.execute("CREATE TABLE public.plain_ledger "
+                         "(LIKE footnote.ledger INCLUDING INDEXES INCLUDING CONSTRAINTS)")
             conn.execute("GRANT INSERT ON public.plain_ledger TO bench_service")
             conn.execute("CREATE SEQUENCE public.plain_seq; GRANT USAGE ON public.plain_seq TO bench_service")
 

@@ -323,7 +323,7 @@ def mcp(
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")] = False,
     port: Annotated[int, typer.Option(help="Port for --http.", min=1, max=65535)] = 8765,
 ) -> None:
-    """Run the MCP server (stdio by default): a tool per catalog operation, and answer, record_decision, verify_chain."""
+    """Run the MCP server (stdio by default): a tool per catalog operation, answer, record_decision, verify_chain."""
     import os
 
     from footnote_pg import mcp_server
@@ -454,9 +454,10 @@ def reattest(
 ) -> None:
     """Re-run a record's operations with their recorded arguments: does each claim still hold? (exit 1 if not)"""
     from footnote_pg.client import Footnote
+    from footnote_pg.queries import query
 
     with Footnote(_url(database_url), min_size=1, max_size=1) as fn, fn.transaction() as conn:
-        rows = conn.execute(query_named("reattest"), {"seq": seq}).fetchall()
+        rows = conn.execute(query("reattest"), {"seq": seq}).fetchall()
     items = [dict(zip(("item", "kind", "text", "value_path", "verdict", "old_text", "new_text", "operation",
                        "new_call_id"), r, strict=True)) for r in rows]
     if as_json:
@@ -469,12 +470,6 @@ def reattest(
             table.add_row(str(i["item"]), i["text"] or "", i["verdict"], i["old_text"] or "", i["new_text"] or "")
         out.print(table)
     raise typer.Exit(0 if all(i["verdict"] == "still_holds" for i in items) else 1)
-
-
-def query_named(name: str) -> Any:
-    from footnote_pg.queries import query
-
-    return query(name)
 
 
 def main() -> None:

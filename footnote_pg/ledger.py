@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import hashlib
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -294,7 +293,3 @@ def bundle_hash_at(path: Path, seq: int) -> str | None:
         if obj.get("seq") == seq:
             return str(obj.get("hash"))
     return None
-
-
-def json_line(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)

@@ -46,7 +46,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from footnote_pg import __version__, errors, ledger
 from footnote_pg.answers import Answer
 from footnote_pg.client import Footnote, actor_from_env, resolve_database_url
-from footnote_pg.queries import query
 from footnote_pg.results import Evidence, Operation, OperationResult, Receipt, Value
 
 log = logging.getLogger("footnote_pg.mcp")
@@ -619,9 +618,8 @@ def verify(fn: Footnote) -> ChainVerdict:
     """The database's verify_chain(); the independent verifier too when this role may read the ledger."""
     independent: ChainCheck | None = None
     note = None
+    chain = fn.verify_chain()
     with fn.transaction() as conn:
-        row = conn.execute(query("verify_chain")).fetchone()
-        assert row is not None
         try:
             with conn.transaction():
                 independent = ChainCheck(**ledger.verify_database(conn).as_dict())
@@ -630,17 +628,9 @@ def verify(fn: Footnote) -> ChainVerdict:
                 "only the database's own check ran: the independent verifier needs read access to "
                 "footnote.ledger (footnote_auditor); run footnote-pg verify as an auditor"
             )
-    own = ChainCheck(
-        ok=row[0],
-        records=row[1],
-        head_seq=row[2],
-        head_hash=row[3],
-        first_bad_seq=row[4],
-        problem=row[5],
-        detail=row[6],
-    )
+    own = ChainCheck(**{k: v for k, v in chain.items() if k != "pending"})
     first_bad = next((v for v in (own, independent) if v is not None and not v.ok), own)
-    return ChainVerdict(**first_bad.model_dump(), pending=row[7], independent=independent, note=note)
+    return ChainVerdict(**first_bad.model_dump(), pending=chain["pending"], independent=independent, note=note)
 
 
 def add_fixed_tools(server: MCPServer[Backend], backend: Backend) -> None:

@@ -67,3 +67,13 @@ SELECT item, kind, text, value_path, verdict, old_text, new_text, operation, new
 -- name: client_settings
 -- Locale, currency, default as-of date and fiscal year start.
 SELECT locale, currency, as_of, fiscal_year_start_month FROM footnote.client_settings()
+
+-- name: ledger_latest
+-- The latest ledger records, newest first (auditor rights).
+SELECT seq, recorded_at, db_role, actor_id, actor_role, kind, question, status, hash
+FROM footnote.ledger ORDER BY seq DESC LIMIT %(limit)s
+
+-- name: ledger_record
+-- One ledger record by sequence number (auditor rights).
+SELECT seq, recorded_at, db_role, actor_id, actor_role, kind, question, status, hash
+FROM footnote.ledger WHERE seq = %(seq)s

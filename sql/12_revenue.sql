@@ -125,6 +125,25 @@ BEGIN
 END
 $$;
 
+-- Evidence rows of invoices and credit notes named as "invoice:<id>" / "credit_note:<id>", and the query that read them.
+CREATE FUNCTION footnote._document_evidence(documents text[], OUT evidence jsonb[], OUT query jsonb)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    inv_ids bigint[] := ARRAY(SELECT substring(x FROM 9)::bigint FROM unnest(documents) AS x WHERE x LIKE 'invoice:%');
+    cn_ids  bigint[] := ARRAY(SELECT substring(x FROM 13)::bigint FROM unnest(documents) AS x WHERE x LIKE 'credit_note:%');
+    r       record;
+BEGIN
+    evidence := '{}';
+    FOR r IN EXECUTE footnote._query('documents_by_id') USING inv_ids, cn_ids LOOP
+        evidence := evidence || footnote._row_evidence(r.type, 'id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'issue_date', 'net', 'gross']);
+    END LOOP;
+    query := footnote._query_ref('documents_by_id', jsonb_build_array(to_jsonb(inv_ids), to_jsonb(cn_ids)));
+END
+$$;
+
 -- Customers ranked by revenue in a period, at most limit (ties share a rank; order is revenue, then customer id).
 CREATE FUNCTION footnote.top_customers(period text, "limit" integer DEFAULT NULL)
 RETURNS jsonb
@@ -139,16 +158,13 @@ DECLARE
     ev      jsonb[] := '{}';
     rws     jsonb[] := '{}';
     all_ids text[] := '{}';
-    inv_ids bigint[] := '{}';
-    cn_ids  bigint[] := '{}';
+    docs    record;
     cid     text;
 BEGIN
     FOR r IN EXECUTE footnote._query('top_customers') USING p.starts, p.ends, lim LOOP
         cid := 'customer:' || r.customer_id;
         ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
         all_ids := all_ids || cid || r.documents;
-        inv_ids := inv_ids || ARRAY(SELECT substring(x FROM 9)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'invoice:%');
-        cn_ids := cn_ids || ARRAY(SELECT substring(x FROM 13)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'credit_note:%');
         rws := rws || jsonb_build_object(
             'rank', footnote._value('count', r.rank::text, r.documents),
             'customer', footnote._value('text', r.name, ARRAY[cid]),
@@ -156,10 +172,8 @@ BEGIN
             'invoice_count', footnote._value('count', r.invoice_count::text,
                 ARRAY(SELECT x FROM unnest(r.documents) AS x WHERE x LIKE 'invoice:%')));
     END LOOP;
-    FOR r IN EXECUTE footnote._query('documents_by_id') USING inv_ids, cn_ids LOOP
-        ev := ev || footnote._row_evidence(r.type, 'id', to_jsonb(r),
-            ARRAY['number', 'customer_id', 'issue_date', 'net', 'gross']);
-    END LOOP;
+    SELECT * INTO docs FROM footnote._document_evidence(all_ids);
+    ev := ev || docs.evidence;
     RETURN footnote._finish('top_customers',
         jsonb_build_object('period', period, 'limit', "limit"), started,
         jsonb_build_object(
@@ -172,7 +186,7 @@ BEGIN
             'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
             'queries', jsonb_build_array(
                 footnote._query_ref('top_customers', jsonb_build_array(p.starts, p.ends, lim)),
-                footnote._query_ref('documents_by_id', jsonb_build_array(to_jsonb(inv_ids), to_jsonb(cn_ids))))));
+                docs.query)));
 END
 $$;
 
@@ -191,16 +205,13 @@ DECLARE
     ev      jsonb[] := '{}';
     rws     jsonb[] := '{}';
     all_ids text[] := '{}';
-    inv_ids bigint[] := '{}';
-    cn_ids  bigint[] := '{}';
+    docs    record;
     cid     text;
 BEGIN
     FOR r IN EXECUTE footnote._query('revenue_drivers') USING pa.starts, pa.ends, pb.starts, pb.ends, lim LOOP
         cid := 'customer:' || r.customer_id;
         ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
         all_ids := all_ids || cid || r.documents;
-        inv_ids := inv_ids || ARRAY(SELECT substring(x FROM 9)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'invoice:%');
-        cn_ids := cn_ids || ARRAY(SELECT substring(x FROM 13)::bigint FROM unnest(r.documents) AS x WHERE x LIKE 'credit_note:%');
         rws := rws || jsonb_build_object(
             'customer', footnote._value('text', r.name, ARRAY[cid]),
             'revenue_from', footnote._value('amount', r.revenue_from::text, r.documents),
@@ -210,10 +221,8 @@ BEGIN
             'direction', footnote._value('text', CASE sign(r.change) WHEN 1 THEN 'up' WHEN -1 THEN 'down'
                                                      ELSE 'unchanged' END, r.documents));
     END LOOP;
-    FOR r IN EXECUTE footnote._query('documents_by_id') USING inv_ids, cn_ids LOOP
-        ev := ev || footnote._row_evidence(r.type, 'id', to_jsonb(r),
-            ARRAY['number', 'customer_id', 'issue_date', 'net', 'gross']);
-    END LOOP;
+    SELECT * INTO docs FROM footnote._document_evidence(all_ids);
+    ev := ev || docs.evidence;
     RETURN footnote._finish('revenue_drivers',
         jsonb_build_object('period_from', period_from, 'period_to', period_to, 'limit', "limit"), started,
         jsonb_build_object(
@@ -228,6 +237,6 @@ BEGIN
             'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
             'queries', jsonb_build_array(
                 footnote._query_ref('revenue_drivers', jsonb_build_array(pa.starts, pa.ends, pb.starts, pb.ends, lim)),
-                footnote._query_ref('documents_by_id', jsonb_build_array(to_jsonb(inv_ids), to_jsonb(cn_ids))))));
+                docs.query)));
 END
 $$;

@@ -39,7 +39,7 @@ $$;
 -- The calls an answer relies on, checked: each made by this session's role and actor, and, when the
 -- answer is to be recorded, none used by a record before.
 CREATE FUNCTION footnote._answer_calls(call_ids uuid[], recording boolean)
-RETURNS TABLE (call_id uuid, made boolean, operation jsonb, result jsonb, evidence_ids text[])
+RETURNS TABLE (call_id uuid, made boolean, operation jsonb, result jsonb)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -55,7 +55,7 @@ BEGIN
                   WHERE x IS NOT NULL ORDER BY x, n LOOP
         SELECT * INTO c FROM footnote.call_log AS l WHERE l.call_id = wanted;
         IF c.call_id IS NULL THEN
-            call_id := wanted; made := false; operation := NULL; result := NULL; evidence_ids := '{}';
+            call_id := wanted; made := false; operation := NULL; result := NULL;
             RETURN NEXT;
             CONTINUE;
         END IF;
@@ -85,7 +85,6 @@ BEGIN
             'duration_ms', c.result->'duration_ms',
             'result_hash', c.result_hash);
         result := c.result;
-        evidence_ids := c.evidence_ids;
         RETURN NEXT;
     END LOOP;
 END
@@ -105,6 +104,28 @@ AS $$
          jsonb_each(r.row) AS v
 $$;
 
+-- The calls an answer or decision relies on, indexed once: per call id whether it was made, its evidence rows
+-- by id, and its formatted values by text (-> the value's path, values before rows); plus the operations to
+-- record and the ids of calls never made.
+CREATE FUNCTION footnote._call_index(call_ids uuid[], recording boolean)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object(
+        'calls', coalesce(jsonb_object_agg(c.call_id::text, jsonb_build_object(
+            'made', c.made,
+            'evidence', coalesce((SELECT jsonb_object_agg(e->>'id', e)
+                                  FROM jsonb_array_elements(c.result->'evidence') AS e), '{}'),
+            'texts', coalesce((SELECT jsonb_object_agg(t.text, t.path)
+                               FROM (SELECT DISTINCT ON (x.text) x.text, x.path
+                                     FROM footnote._result_texts(c.result) AS x WHERE x.text IS NOT NULL
+                                     ORDER BY x.text, (x.path LIKE 'values.%') DESC, x.path) AS t), '{}'))), '{}'),
+        'operations', coalesce(jsonb_agg(c.operation ORDER BY c.n) FILTER (WHERE c.made), '[]'),
+        'unknown', coalesce(jsonb_agg(c.call_id::text ORDER BY c.n) FILTER (WHERE NOT c.made), '[]'))
+    FROM footnote._answer_calls(call_ids, recording) WITH ORDINALITY AS c(call_id, made, operation, result, n)
+$$;
+
 -- Grade an answer: claims with verdicts, findings, status, and the operations and evidence to record. Writes nothing.
 CREATE FUNCTION footnote._grade_answer(answer text, claims jsonb, call_ids uuid[], outcome text, recording boolean)
 RETURNS jsonb
@@ -112,10 +133,8 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    calls     jsonb := '{}';
-    results   jsonb[] := '{}';
-    ops       jsonb := '[]';
-    c         record;
+    idx       jsonb := footnote._call_index(call_ids, recording);
+    calls     jsonb := idx->'calls';
     claim     jsonb;
     i         integer := 0;
     graded    jsonb := '[]';
@@ -126,8 +145,8 @@ DECLARE
     cid       text;
     span_s    integer;
     span_e    integer;
-    ev        text;
     ev_ids    text[];
+    call_ev   jsonb;
     cited     text[] := '{}';
     mask      text := answer;
     digits    jsonb;
@@ -140,26 +159,11 @@ BEGIN
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
     claims := footnote._array_arg('claims', claims, 500);
 
-    -- per call, once: what it returned (text -> value path), the evidence it read, which of it is unverified
-    FOR c IN SELECT * FROM footnote._answer_calls(call_ids, recording) LOOP
-        calls := calls || jsonb_build_object(c.call_id::text, jsonb_build_object(
-            'made', c.made,
-            'evidence_ids', to_jsonb(c.evidence_ids),
-            'texts', coalesce((SELECT jsonb_object_agg(t.text, t.path)
-                               FROM (SELECT DISTINCT ON (x.text) x.text, x.path
-                                     FROM footnote._result_texts(c.result) AS x WHERE x.text IS NOT NULL
-                                     ORDER BY x.text, (x.path LIKE 'values.%') DESC, x.path) AS t), '{}'),
-            'unverified', coalesce((SELECT jsonb_agg(e->>'id') FROM jsonb_array_elements(c.result->'evidence') AS e
-                                    WHERE (e->>'verified')::boolean IS FALSE), '[]')));
-        IF c.made THEN
-            ops := ops || jsonb_build_array(c.operation);
-            results := results || c.result;
-        ELSE
-            findings := findings || jsonb_build_array(jsonb_build_object(
-                'code', 'unknown_call', 'severity', 'blocking', 'call_id', c.call_id::text,
-                'message', format('call %s was never made', c.call_id)));
-        END IF;
-    END LOOP;
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+               'code', 'unknown_call', 'severity', 'blocking', 'call_id', u.id,
+               'message', format('call %s was never made', u.id))), '[]')
+    INTO findings
+    FROM jsonb_array_elements_text(idx->'unknown') AS u(id);
 
     FOR claim IN SELECT value FROM jsonb_array_elements(claims) LOOP
         i := i + 1;
@@ -178,6 +182,7 @@ BEGIN
         span_s := (claim->'span'->>'start')::integer;
         span_e := (claim->'span'->>'end')::integer;
         cid := claim->>'call_id';
+        call_ev := calls->cid->'evidence';  -- extracted once per claim, not once per evidence id
         ev_ids := ARRAY(SELECT jsonb_array_elements_text(coalesce(claim->'evidence', '[]')));
         verdict := 'grounded';
         reason := NULL;
@@ -189,8 +194,7 @@ BEGIN
         ELSIF NOT (calls->cid->>'made')::boolean THEN
             verdict := 'fabricated';
             reason := 'call_not_made';
-        ELSIF EXISTS (SELECT FROM unnest(ev_ids) AS e(id)
-                      WHERE NOT (calls->cid->'evidence_ids') ? e.id) THEN
+        ELSIF EXISTS (SELECT FROM unnest(ev_ids) AS e(id) WHERE NOT call_ev ? e.id) THEN
             verdict := 'fabricated';
             reason := 'evidence_not_read';
         ELSIF span_e < span_s OR span_e > length(answer)
@@ -202,7 +206,7 @@ BEGIN
             IF path IS NULL THEN
                 verdict := 'unverified';
                 reason := 'value_mismatch';
-            ELSIF (calls->cid->'unverified') ?| ev_ids THEN
+            ELSIF EXISTS (SELECT FROM unnest(ev_ids) AS e(id) WHERE (call_ev->e.id->>'verified')::boolean IS FALSE) THEN
                 verdict := 'unverified';
                 reason := 'source_unverified';
             END IF;
@@ -243,10 +247,11 @@ BEGIN
                               jsonb_array_length(digits), digits->0->>'position')));
     END IF;
 
-    SELECT coalesce(jsonb_agg(e.value ORDER BY array_position(cited, e.value->>'id')), '[]') INTO evidence
-    FROM (SELECT DISTINCT ON (x.value->>'id') x.value
-          FROM unnest(results) AS k(result), jsonb_array_elements(coalesce(k.result->'evidence', '[]')) AS x
-          WHERE (x.value->>'id') = ANY (cited)) AS e;
+    SELECT coalesce(jsonb_agg(x.row ORDER BY array_position(cited, x.id)), '[]') INTO evidence
+    FROM (SELECT DISTINCT ON (e.key) e.key AS id, e.value AS row
+          FROM jsonb_each(calls) AS k, jsonb_each(k.value->'evidence') AS e
+          WHERE e.key = ANY (cited)
+          ORDER BY e.key) AS x;
 
     status := CASE
         WHEN outcome = 'refusal' THEN 'refused'
@@ -256,7 +261,7 @@ BEGIN
         WHEN jsonb_array_length(findings) > 0 THEN 'partially_verified'
         ELSE 'verified' END;
     RETURN jsonb_build_object('status', status, 'claims', graded, 'findings', findings,
-                              'operations', ops, 'evidence', evidence);
+                              'operations', idx->'operations', 'evidence', evidence);
 END
 $$;
 
@@ -330,9 +335,8 @@ LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    calls     jsonb := '{}';
-    ops       jsonb := '[]';
-    c         record;
+    idx       jsonb;
+    calls     jsonb;
     cit       jsonb;
     i         integer := 0;
     graded    jsonb := '[]';
@@ -351,13 +355,8 @@ BEGIN
     PERFORM footnote._text_arg('rationale', rationale, false, 5000, true);
     citations := footnote._array_arg('citations', citations, 200);
 
-    FOR c IN SELECT * FROM footnote._answer_calls(call_ids, true) LOOP
-        calls := calls || jsonb_build_object(c.call_id::text, jsonb_build_object(
-            'made', c.made, 'result', c.result, 'evidence_ids', to_jsonb(c.evidence_ids)));
-        IF c.made THEN
-            ops := ops || jsonb_build_array(c.operation);
-        END IF;
-    END LOOP;
+    idx := footnote._call_index(call_ids, true);
+    calls := idx->'calls';
 
     FOR cit IN SELECT value FROM jsonb_array_elements(citations) LOOP
         i := i + 1;
@@ -372,12 +371,11 @@ BEGIN
         IF NOT calls ? cid OR NOT (calls->cid->>'made')::boolean THEN
             verdict := 'fabricated';
             reason := CASE WHEN calls ? cid THEN 'call_not_made' ELSE 'call_not_listed' END;
-        ELSIF NOT (calls->cid->'evidence_ids') ? (cit->>'evidence') THEN
+        ELSIF NOT (calls->cid->'evidence') ? (cit->>'evidence') THEN
             verdict := 'fabricated';
             reason := 'evidence_not_read';
         ELSE
-            SELECT e INTO ev_row FROM jsonb_array_elements(calls->cid->'result'->'evidence') AS e
-            WHERE e->>'id' = cit->>'evidence' LIMIT 1;
+            ev_row := calls->cid->'evidence'->(cit->>'evidence');
             IF (ev_row->>'verified')::boolean IS FALSE THEN
                 verdict := 'unverified';
                 reason := 'source_unverified';
@@ -410,7 +408,7 @@ BEGIN
         findings := findings || jsonb_build_array(jsonb_build_object(
             'code', 'nothing_cited', 'severity', 'blocking', 'message', 'the decision cites no evidence'));
     END IF;
-    g := jsonb_build_object('status', outcome, 'claims', '[]'::jsonb, 'operations', ops,
+    g := jsonb_build_object('status', outcome, 'claims', '[]'::jsonb, 'operations', idx->'operations',
                             'evidence', evidence, 'findings', findings);
     record_id := footnote._queue_record('decision', subject, rationale, g, call_ids,
         jsonb_build_object('action', action, 'subject', subject, 'outcome', outcome, 'citations', graded), NULL);

@@ -71,7 +71,8 @@ class Erp:
             self.purchase_orders = conn.execute(
                 "SELECT id, supplier_id, status, net FROM erp.purchase_orders").fetchall()
             self.stock = conn.execute("SELECT id, item_id, quantity FROM erp.stock").fetchall()
-            self.items = {r[0]: r for r in conn.execute("SELECT id, sku, name, reorder_level FROM erp.items").fetchall()}
+            items = conn.execute("SELECT id, sku, name, reorder_level FROM erp.items").fetchall()
+            self.items = {r[0]: r for r in items}
 
     def outstanding(self, as_of: dt.date = AS_OF) -> dict[int, Decimal]:
         """Outstanding balance per invoice issued on or before as_of."""

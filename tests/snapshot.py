@@ -49,7 +49,8 @@ _QUERIES = {
                EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = t.typrelid AND c.relkind = 'c'))
         ORDER BY 1, 2""",
     "data": """
-        SELECT 'settings', md5(string_agg(key || '=' || coalesce(value, 'NULL') || ':' || description, ',' ORDER BY key))
+        SELECT 'settings',
+               md5(string_agg(key || '=' || coalesce(value, 'NULL') || ':' || description, ',' ORDER BY key))
         FROM footnote.settings
         UNION ALL SELECT 'queries', md5(string_agg(name || sql, ',' ORDER BY name)) FROM footnote.queries
         UNION ALL SELECT 'operations', md5(string_agg(name || description, ',' ORDER BY name)) FROM footnote.operations

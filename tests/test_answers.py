@@ -64,7 +64,8 @@ def independent_figures(db: TestDatabase, erp: Erp, call_id: str) -> dict[str, s
             out["values.open_ticket_count"] = de_count(len(erp.open_tickets(cid, as_of)))
         return out
     if op == "ar_aging":
-        balances = [b for i, b in erp.outstanding(as_of).items() if b > 0 and cid in (None, erp.invoices[i].customer_id)]
+        balances = [b for i, b in erp.outstanding(as_of).items()
+                    if b > 0 and cid in (None, erp.invoices[i].customer_id)]
         return {"values.total_outstanding": de_amount(sum(balances, Decimal(0)))}
     if op == "revenue":
         return {"values.revenue": de_amount(erp.revenue(*_period(args["period"]), cid))}

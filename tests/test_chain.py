@@ -289,7 +289,8 @@ def test_a_signed_digest_verifies_and_a_wrong_key_is_refused(chain: TestDatabase
                                                                   serialization.PublicFormat.SubjectPublicKeyInfo))
     digest = _digest(chain, tmp_path, pem)
     url = chain.url_as("auditor")
-    assert _cli("verify", "--digest", str(digest), "--public-key", str(tmp_path / "pub.pem"), "--database-url", url)[0] == 0
+    pinned = str(tmp_path / "pub.pem")
+    assert _cli("verify", "--digest", str(digest), "--public-key", pinned, "--database-url", url)[0] == 0
     code, _, err = _cli("verify", "--digest", str(digest), "--public-key", str(tmp_path / "other.pem"),
                         "--database-url", url)
     assert code == 2 and "signature does not verify" in err

@@ -90,6 +90,7 @@ def test_only_the_call_log_and_the_gate_write_and_nothing_names_erp(db: TestData
             writers[signature] = {w[1] for w in writes}
     assert writers == {
         "footnote._finish(text,jsonb,timestamp with time zone,jsonb)": {"footnote.call_log"},
-        "footnote._queue_record(text,text,text,jsonb,uuid[],jsonb,jsonb)": {"footnote.ledger_queue", "footnote.call_use"},
+        "footnote._queue_record(text,text,text,jsonb,uuid[],jsonb,jsonb)":
+            {"footnote.ledger_queue", "footnote.call_use"},
         "footnote._seal_queue()": {"footnote.ledger", "footnote.ledger_queue"},
     }

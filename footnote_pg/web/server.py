@@ -32,6 +32,7 @@ import psycopg
 
 from footnote_pg import errors
 from footnote_pg.client import Footnote
+from footnote_pg.queries import query
 from footnote_pg.web.model import map_span, model_rewrite
 
 log = logging.getLogger(__name__)
@@ -64,17 +65,6 @@ SECURITY_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
-
-# The ledger as the auditor views show it: newest first, and one record by sequence number.
-LEDGER_LATEST = """
-SELECT seq, recorded_at, db_role, actor_id, actor_role, kind, question, status, hash
-FROM footnote.ledger ORDER BY seq DESC LIMIT %(limit)s
-"""
-LEDGER_RECORD = """
-SELECT seq, recorded_at, db_role, actor_id, actor_role, kind, question, status, hash
-FROM footnote.ledger WHERE seq = %(seq)s ORDER BY id LIMIT 1
-"""
-
 
 class ApiError(Exception):
     """An error answered as JSON with an HTTP status."""
@@ -165,10 +155,10 @@ class DemoApp:
             raise ApiError(403, AUDITOR_MESSAGE, detail=str(exc)) from exc
         try:
             with self.fn.transaction() as conn:
-                rows = conn.execute(LEDGER_LATEST, {"limit": limit}).fetchall()
+                rows = conn.execute(query("ledger_latest"), {"limit": limit}).fetchall()
                 bad = None
                 if chain["first_bad_seq"] is not None:
-                    bad = conn.execute(LEDGER_RECORD, {"seq": chain["first_bad_seq"]}).fetchone()
+                    bad = conn.execute(query("ledger_record"), {"seq": chain["first_bad_seq"]}).fetchone()
         except errors.PermissionDenied as exc:
             raise ApiError(403, AUDITOR_MESSAGE, chain=chain, detail=str(exc)) from exc
         chain["first_bad"] = None if bad is None else _ledger_row(bad)
