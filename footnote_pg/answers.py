@@ -9,7 +9,6 @@ receipt (sequence and hash) is fetched.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +17,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from footnote_pg import errors
-from footnote_pg.compose import Composed, compose, plain
+from footnote_pg.compose import Composed, compose, plain, template_of
 from footnote_pg.queries import query
 from footnote_pg.results import Evidence, OperationResult, Receipt
 from footnote_pg.router import Directory, Route, RouterSettings, route
@@ -26,7 +25,6 @@ from footnote_pg.router import Directory, Route, RouterSettings, route
 log = logging.getLogger(__name__)
 
 Narrator = Callable[[str], str]
-_FIGURE_EDGE = r"(?<!\d)(?<!\d[.,]){}(?!\d)(?![.,]\d)"
 
 
 @dataclass
@@ -47,6 +45,7 @@ class Answer:
     alternatives: list[dict[str, str]] = field(default_factory=list)
     inference: dict[str, int] | None = None
     facts: list[dict[str, int]] = field(default_factory=list)
+    sentences: list[dict[str, Any]] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     notes: dict[str, Any] = field(default_factory=dict)
     receipt: Receipt | None = None
@@ -66,6 +65,7 @@ class Answer:
             "claims": [{**c, "footnote": n} for n, c in enumerate(self.claims, start=1)],
             "inference": self.inference,
             "facts": self.facts,
+            "sentences": self.sentences,
             "evidence": [{"id": e.id, "type": e.type, "record_id": e.record_id, "uri": e.uri, "verified": e.verified,
                           "fields": e.fields} for e in self.evidence],
             "findings": self.findings,
@@ -97,21 +97,6 @@ def _refusal_for_error(exc: errors.FootnoteError) -> tuple[str, str, list[str], 
     if isinstance(exc, errors.InvalidArgument):
         return "invalid_argument", f"I can't answer that: {exc}.", [], []
     return "not_covered", f"I can't answer that: {exc}.", [], []
-
-
-def _reclaim(text: str, claims: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
-    """The template's claims found again, in order of appearance, in a narrated text; None if one is missing."""
-    found: list[dict[str, Any]] = []
-    used: set[int] = set()
-    for c in claims:
-        for m in re.finditer(_FIGURE_EDGE.format(re.escape(c["text"])), text):
-            if m.start() not in used:
-                used.add(m.start())
-                found.append({**c, "span": {"start": m.start(), "end": m.end()}})
-                break
-        else:
-            return None
-    return found
 
 
 class Answerer:
@@ -172,39 +157,23 @@ class Answerer:
             assert row is not None
             results.append(OperationResult.from_json(row[0]))
 
-        composed = compose(r, results)
-        details: dict[str, Any] = {}
+        composed = compose(conn, r, results, question)
+        narration: str | None = None
+        extra: dict[str, Any] = {}
         if narrator is not None:
-            composed, details = self._narrate(conn, composed, results, narrator)
-        return self._record(conn, question, r, composed, results, "answer", extra=details)
-
-    def _narrate(self, conn: psycopg.Connection[Any], composed: Composed, results: list[OperationResult],
-                 narrator: Narrator) -> tuple[Composed, dict[str, Any]]:
-        """Let a narrator rephrase; keep its text only if the gate finds every figure intact and nothing added."""
-        try:
-            text = narrator(composed.answer)
-        except Exception as exc:  # a narrator is outside code: any failure falls back to the template
-            return composed, {"narrator": {"kept": False, "error": repr(exc)}}
-        claims = _reclaim(text, composed.claims)
-        call_ids = [res.call_id for res in results]
-        if claims is None:
-            return composed, {"narrator": {"kept": False, "text": text, "reason": "a figure was dropped or altered"}}
-        row = conn.execute(query("check_answer"), {"answer": text, "claims": Jsonb(claims), "call_ids": call_ids,
-                                                   "outcome": "answer"}).fetchone()
-        assert row is not None
-        template = conn.execute(query("check_answer"), {"answer": composed.answer, "claims": Jsonb(composed.claims),
-                                                        "call_ids": call_ids, "outcome": "answer"}).fetchone()
-        assert template is not None
-        if row[0]["status"] != template[0]["status"]:
-            return composed, {"narrator": {"kept": False, "text": text, "status": row[0]["status"],
-                                           "findings": row[0]["findings"],
-                                           "reason": "the narration does not pass the gate as the template does"}}
-        return Composed(text, claims), {"narrator": {"kept": True, "template": composed.answer}}
+            try:
+                narration = narrator(composed.answer)
+            except Exception as exc:  # a narrator is outside code: any failure leaves the template alone
+                extra = {"narrator_error": repr(exc)[:500]}
+            if narration is not None and not isinstance(narration, str):
+                extra = {"narrator_error": f"the narrator returned {type(narration).__name__}, not text"}
+                narration = None
+        return self._record(conn, question, r, composed, results, "answer", extra=extra, narration=narration)
 
     def _record(self, conn: psycopg.Connection[Any], question: str, r: Route, composed: Composed,
                 results: list[OperationResult], outcome: str, *, reason: str | None = None,
                 options: list[str] | None = None, extra: dict[str, Any] | None = None, message: str | None = None,
-                alternatives: list[dict[str, str]] | None = None) -> Answer:
+                alternatives: list[dict[str, str]] | None = None, narration: str | None = None) -> Answer:
         details: dict[str, Any] = {
             "route": {"kind": r.kind, "intent": r.intent,
                       "calls": [{"operation": c.operation, "arguments": c.arguments} for c in r.calls]},
@@ -219,12 +188,13 @@ class Answerer:
         claims = composed.claims if outcome == "answer" else []
         row = conn.execute(query("record_answer"), {
             "question": question[:2000], "answer": composed.answer, "claims": Jsonb(claims), "call_ids": call_ids,
-            "outcome": outcome, "details": Jsonb(details)}).fetchone()
+            "outcome": outcome, "details": Jsonb(details),
+            "template": Jsonb(template_of(r)) if outcome == "answer" else None, "narration": narration}).fetchone()
         assert row is not None
         graded = row[0]
-        kinds = [c.get("kind") for c in claims]
-        for n, c in enumerate(graded["claims"]):  # the value's kind, as the composer knew it
-            c["kind"] = kinds[n] if n < len(kinds) else None
+        kept = bool(graded.get("narration") and graded["narration"].get("kept"))
+        if graded.get("narration"):
+            extra = {**(extra or {}), "narration": graded["narration"]}
         evidence_by_id = {e.id: e for res in results for e in res.evidence}
         cited: list[Evidence] = []
         for c in graded["claims"]:
@@ -233,10 +203,11 @@ class Answerer:
                 if e is not None and e not in cited:
                     cited.append(e)
         return Answer(
-            question=question, answer=composed.answer, status=graded["status"], kind=r.kind, intent=r.intent,
+            question=question, answer=graded["answer"], status=graded["status"], kind=r.kind, intent=r.intent,
             claims=graded["claims"], evidence=cited, findings=graded["findings"], options=options or [],
             reason=reason, message=message, alternatives=list(alternatives or []),
-            inference=composed.inference, facts=composed.facts,
+            inference=None if kept else composed.inference, facts=[] if kept else composed.facts,
+            sentences=list(graded.get("sentences") or []),
             calls=[{"operation": res.operation, "call_id": res.call_id, "arguments": call.arguments}
                    for res, call in zip(results, r.calls, strict=False)],
             notes={**dict(r.notes), "record_id": graded["record_id"], **(extra or {})},

@@ -214,33 +214,72 @@ class Footnote:
         graded["receipt"] = self.receipt(graded["record_id"])
         return graded
 
-    def record_answer(self, question: str | None, answer: str, claims: list[dict[str, Any]], call_ids: list[str],
-                      *, outcome: str = "answer", details: dict[str, Any] | None = None,
+    def compose(self, call_ids: list[str], *, intent: str | None = None, notes: dict[str, Any] | None = None,
+                question: str | None = None, actor: str | None = None) -> dict[str, Any]:
+        """The template answer for calls made with this client: text, claims, units, inference and fact spans."""
+        from psycopg.types.json import Jsonb
+
+        _check_call_ids(call_ids)
+        with self.transaction(actor=actor) as conn:
+            row = conn.execute(query("compose"), {"call_ids": list(call_ids), "intent": intent,
+                                                  "notes": Jsonb(notes) if notes is not None else None,
+                                                  "question": question}).fetchone()
+        assert row is not None
+        return dict(row[0])
+
+    def record_answer(self, question: str | None, answer: str, claims: list[dict[str, Any]] | None,
+                      call_ids: list[str], *, outcome: str = "answer", details: dict[str, Any] | None = None,
+                      template: dict[str, Any] | None = None, narration: str | None = None,
                       actor: str | None = None) -> dict[str, Any]:
-        """Hand an answer to the gate; returns its grading and, after commit, its receipt."""
+        """Hand an answer to the gate; returns its grading and, after commit, its receipt.
+
+        ``claims=None`` lets the gate find the figures itself; ``narration`` offers a rewording that is
+        recorded instead when the gate grades it as well as the answer.
+        """
         from psycopg.types.json import Jsonb
 
         _check_call_ids(call_ids)
         with self.transaction(actor=actor) as conn:
             row = conn.execute(query("record_answer"), {
-                "question": question, "answer": answer, "claims": Jsonb(claims), "call_ids": list(call_ids),
-                "outcome": outcome, "details": Jsonb(details) if details is not None else None}).fetchone()
+                "question": question, "answer": answer, "claims": Jsonb(claims) if claims is not None else None,
+                "call_ids": list(call_ids), "outcome": outcome,
+                "details": Jsonb(details) if details is not None else None,
+                "template": Jsonb(template) if template is not None else None, "narration": narration}).fetchone()
         assert row is not None
         graded: dict[str, Any] = row[0]
         graded["receipt"] = self.receipt(graded["record_id"])
         return graded
 
-    def check_answer(self, answer: str, claims: list[dict[str, Any]], call_ids: list[str], *,
-                     outcome: str = "answer", actor: str | None = None) -> dict[str, Any]:
-        """What the gate would decide about an answer, without recording it."""
+    def check_answer(self, answer: str, claims: list[dict[str, Any]] | None, call_ids: list[str], *,
+                     outcome: str = "answer", template: dict[str, Any] | None = None, question: str | None = None,
+                     actor: str | None = None) -> dict[str, Any]:
+        """What the gate would decide about an answer, without recording it (``claims=None``: the gate finds them)."""
         from psycopg.types.json import Jsonb
 
         _check_call_ids(call_ids)
         with self.transaction(actor=actor) as conn:
             row = conn.execute(query("check_answer"), {
-                "answer": answer, "claims": Jsonb(claims), "call_ids": list(call_ids), "outcome": outcome}).fetchone()
+                "answer": answer, "claims": Jsonb(claims) if claims is not None else None,
+                "call_ids": list(call_ids), "outcome": outcome,
+                "template": Jsonb(template) if template is not None else None, "question": question}).fetchone()
         assert row is not None
         return dict(row[0])
+
+    def submit_answer(self, question: str, answer: str, call_ids: list[str], *, details: dict[str, Any] | None = None,
+                      actor: str | None = None) -> dict[str, Any]:
+        """Record an agent's own answer: the gate finds its figures and names, grades every sentence and returns the
+        verdicts, the status, the receipt and the template answer for the same calls as a fallback."""
+        from psycopg.types.json import Jsonb
+
+        _check_call_ids(call_ids)
+        with self.transaction(actor=actor) as conn:
+            row = conn.execute(query("submit_answer"), {
+                "question": question, "answer": answer, "call_ids": list(call_ids),
+                "details": Jsonb(details) if details is not None else None}).fetchone()
+        assert row is not None
+        graded: dict[str, Any] = row[0]
+        graded["receipt"] = self.receipt(graded["record_id"])
+        return graded
 
     def verify_chain(self) -> dict[str, Any]:
         """The database's own chain check (footnote.verify_chain()); the Python verifier is footnote_pg.ledger."""

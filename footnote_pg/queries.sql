@@ -44,13 +44,23 @@ SELECT seq, hash, recorded_at FROM footnote.chain_head()
 -- The database's own chain verification.
 SELECT ok, records, head_seq, head_hash, first_bad_seq, problem, detail, pending FROM footnote.verify_chain()
 
+-- name: compose
+-- The template answer for calls of this session (text, claims with spans, units, inference and facts).
+SELECT footnote.compose(%(call_ids)s::uuid[], %(intent)s, %(notes)s::jsonb, %(question)s)
+
 -- name: record_answer
--- The gate: grade an answer's claims against the call log and queue it for the ledger.
-SELECT footnote.record_answer(%(question)s, %(answer)s, %(claims)s::jsonb, %(call_ids)s::uuid[], %(outcome)s, %(details)s::jsonb)
+-- The gate: grade an answer (and a narration offered for it) against the template of its calls and queue it.
+SELECT footnote.record_answer(%(question)s, %(answer)s, %(claims)s::jsonb, %(call_ids)s::uuid[], %(outcome)s,
+                              %(details)s::jsonb, %(template)s::jsonb, %(narration)s)
 
 -- name: check_answer
 -- The gate without recording: what record_answer would decide.
-SELECT footnote.check_answer(%(answer)s, %(claims)s::jsonb, %(call_ids)s::uuid[], %(outcome)s)
+SELECT footnote.check_answer(%(answer)s, %(claims)s::jsonb, %(call_ids)s::uuid[], %(outcome)s, %(template)s::jsonb,
+                             %(question)s)
+
+-- name: submit_answer
+-- The gate for an agent's own words: figures and names found by the gate, graded per sentence, recorded.
+SELECT footnote.submit_answer(%(question)s, %(answer)s, %(call_ids)s::uuid[], %(details)s::jsonb)
 
 -- name: record_decision
 -- The gate for agent decisions.

@@ -36,8 +36,8 @@ BEGIN
 END
 $$;
 
--- The calls an answer relies on, checked: each made by this session's role and actor, and, when the
--- answer is to be recorded, none used by a record before.
+-- The calls an answer relies on, in the order given (each once), checked: each made by this session's role
+-- and actor, and, when the answer is to be recorded, none used by a record before.
 CREATE FUNCTION footnote._answer_calls(call_ids uuid[], recording boolean)
 RETURNS TABLE (call_id uuid, made boolean, operation jsonb, result jsonb)
 LANGUAGE plpgsql STABLE
@@ -51,8 +51,8 @@ BEGIN
     IF cardinality(call_ids) > 100 THEN
         PERFORM footnote._invalid('call_ids', format('has %s calls; at most 100', cardinality(call_ids)));
     END IF;
-    FOR wanted IN SELECT DISTINCT ON (x) x FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(x, n)
-                  WHERE x IS NOT NULL ORDER BY x, n LOOP
+    FOR wanted IN SELECT x FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(x, n)
+                  WHERE x IS NOT NULL GROUP BY x ORDER BY min(n) LOOP
         SELECT * INTO c FROM footnote.call_log AS l WHERE l.call_id = wanted;
         IF c.call_id IS NULL THEN
             call_id := wanted; made := false; operation := NULL; result := NULL;
@@ -126,159 +126,743 @@ AS $$
     FROM footnote._answer_calls(call_ids, recording) WITH ORDINALITY AS c(call_id, made, operation, result, n)
 $$;
 
--- Grade an answer: claims with verdicts, findings, status, and the operations and evidence to record. Writes nothing.
-CREATE FUNCTION footnote._grade_answer(answer text, claims jsonb, call_ids uuid[], outcome text, recording boolean)
+-- True when the word is a legal form (GmbH, AG, S.L., Ltd, Oy, ...).
+CREATE FUNCTION footnote._is_legal_form(word text)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT lower(regexp_replace(word, '[^A-Za-z]', '', 'g')) IN (
+        'gmbh', 'ag', 'kg', 'kgaa', 'ohg', 'ug', 'se', 'sa', 'sas', 'sasu', 'sarl', 'srl', 'spa', 'sl', 'slu', 'bv',
+        'nv', 'ab', 'as', 'asa', 'oy', 'oyj', 'ltd', 'plc', 'llc', 'inc', 'corp', 'co', 'kft', 'sro', 'doo', 'aps',
+        'sp', 'zoo', 'lda', 'limited', 'gbr', 'ev', 'eg')
+$$;
+
+-- The short forms a name may be written in, folded: without its legal form ("bergmann logistik" for
+-- Bergmann Logistik GmbH), then its leading words ("bergmann"). The gate accepts a short form only when
+-- it names this entity and no other (footnote._names_matching).
+CREATE FUNCTION footnote._short_forms(name text)
+RETURNS text[]
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    w   text[] := regexp_split_to_array(btrim(name), '\s+');
+    n   integer := cardinality(w);
+    out text[] := '{}';
+    i   integer;
+BEGIN
+    WHILE n > 1 AND (footnote._is_legal_form(w[n]) OR w[n] ~ '^[^A-Za-z0-9]*$' OR w[n] ~* '^&?co\.?$') LOOP
+        n := n - 1;
+    END LOOP;
+    FOR i IN REVERSE n..1 LOOP
+        CONTINUE WHEN w[i] ~ '^[^A-Za-z0-9]*$' OR length(regexp_replace(w[i], '[^[:alpha:]]', '', 'g')) < 3;
+        out := out || footnote._fold1(rtrim(array_to_string(w[1:i], ' '), ',;:'));
+    END LOOP;
+    RETURN array_remove(out, footnote._fold1(name));
+END
+$$;
+
+-- The names of customers, suppliers and items that a short form could mean: every word of it starts a
+-- word of the name (accents and case ignored).
+CREATE FUNCTION footnote._names_matching(short text)
+RETURNS text[]
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH q AS (SELECT regexp_split_to_array(footnote._fold(short), ' ') AS words),
+         k AS MATERIALIZED (SELECT footnote._accent_pattern(w) AS pattern
+                            FROM q, unnest(q.words) AS w ORDER BY length(w) DESC, w LIMIT 1)
+    SELECT coalesce(array_agg(DISTINCT e.name ORDER BY e.name), '{}')
+    FROM footnote._entity_names AS e, q, k
+    WHERE lower(e.name) ~ k.pattern
+      AND NOT EXISTS (SELECT FROM unnest(q.words) AS x(w) WHERE NOT (' ' || footnote._fold(e.name)) LIKE ('% ' || x.w || '%'))
+$$;
+
+-- True when a figure may start at s and end at e of the plain text t: it does not begin or end inside a
+-- word or a number ("4" inside "43.805,00 €", "2" inside "Q2", "12" inside "12,4").
+CREATE FUNCTION footnote._edge_ok(t text, s integer, e integer)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT NOT (first ~ alnum AND before ~ alnum)
+       AND NOT (first ~ '[0-9]' AND before ~ '[.,]' AND before2 ~ '[0-9]')
+       AND NOT (last ~ alnum AND after ~ alnum)
+       AND NOT (last ~ '[0-9]' AND after ~ '[.,]' AND after2 ~ '[0-9]')
+    FROM (SELECT substr(t, s + 1, 1) AS first, CASE WHEN s > 0 THEN substr(t, s, 1) ELSE '' END AS before,
+                 CASE WHEN s > 1 THEN substr(t, s - 1, 1) ELSE '' END AS before2,
+                 substr(t, e, 1) AS last, substr(t, e + 1, 1) AS after, substr(t, e + 2, 1) AS after2,
+                 '^(' || footnote._letters() || '|[0-9])$' AS alnum) AS x
+$$;
+
+-- Where the values of a template occur in a text: [{"start", "end", "text" (the value's text), "form"}],
+-- sorted and disjoint (the longest occurrence wins). Numbers compare exactly (after look-alike spaces and
+-- dashes are made plain); texts with letters ignore case and accents; names may take a short form.
+-- With numbered, a number opening a line as "1." or "2)" is a list marker, not a figure.
+CREATE FUNCTION footnote._find_figures(t text, slots jsonb, numbered boolean)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    idx       jsonb := footnote._call_index(call_ids, recording);
-    calls     jsonb := idx->'calls';
-    claim     jsonb;
-    i         integer := 0;
-    graded    jsonb := '[]';
-    findings  jsonb := '[]';
-    verdict   text;
-    reason    text;
-    path      text;
-    cid       text;
-    span_s    integer;
-    span_e    integer;
-    ev_ids    text[];
-    call_ev   jsonb;
-    cited     text[] := '{}';
-    mask      text := answer;
-    digits    jsonb;
-    evidence  jsonb;
-    status    text;
+    plain  text := footnote._plain(t);
+    fold   text := footnote._fold1(t);
+    sl     jsonb;
+    vs     text[];
+    fs     text[];
+    k      integer;
+    v      text;
+    hay    text;
+    p      integer;
+    off    integer;
+    occ    jsonb := '[]';
+    acc    jsonb := '[]';
+    o      jsonb;
+BEGIN
+    FOR sl IN SELECT x FROM jsonb_array_elements(slots) AS x LOOP
+        IF (sl->>'text') ~ footnote._letters() THEN
+            vs := ARRAY[footnote._fold1(sl->>'text')];
+            fs := ARRAY['as_written'];
+        ELSE
+            vs := ARRAY[footnote._plain(sl->>'text')];
+            fs := ARRAY['exact'];
+        END IF;
+        IF (sl->>'name')::boolean THEN
+            vs := vs || footnote._short_forms(sl->>'text');
+            fs := fs || array_fill('short'::text, ARRAY[cardinality(vs) - 1]);
+        END IF;
+        FOR k IN 1..cardinality(vs) LOOP
+            v := vs[k];
+            CONTINUE WHEN coalesce(v, '') = '';
+            hay := CASE WHEN fs[k] = 'exact' THEN plain ELSE fold END;
+            off := 0;
+            LOOP
+                p := strpos(substr(hay, off + 1), v);
+                EXIT WHEN p = 0;
+                p := off + p - 1;
+                IF footnote._edge_ok(plain, p, p + length(v))
+                   AND NOT (numbered AND v ~ '^[0-9]{1,2}$' AND substr(plain, p + length(v) + 1, 2) ~ '^[.)][ \t]'
+                            AND substr(plain, 1, p) ~ '(^|\n)[ \t]*$') THEN
+                    occ := occ || jsonb_build_array(jsonb_build_object(
+                        'start', p, 'end', p + length(v), 'text', sl->>'text', 'form', fs[k],
+                        'written', substr(t, p + 1, length(v))));
+                END IF;
+                off := p + 1;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+    FOR o IN SELECT x FROM jsonb_array_elements(occ) AS x
+             ORDER BY (x->>'end')::integer - (x->>'start')::integer DESC, (x->>'start')::integer, x->>'form' = 'short'
+    LOOP
+        IF NOT EXISTS (SELECT FROM jsonb_array_elements(acc) AS a
+                       WHERE (a->>'start')::integer < (o->>'end')::integer
+                         AND (o->>'start')::integer < (a->>'end')::integer) THEN
+            acc := acc || jsonb_build_array(o);
+        END IF;
+    END LOOP;
+    RETURN coalesce((SELECT jsonb_agg(x ORDER BY (x->>'start')::integer) FROM jsonb_array_elements(acc) AS x), '[]');
+END
+$$;
+
+-- What is wrong with reading sentence ns (of footnote._read) as template unit u: the offences, and the
+-- template claim each figure of the sentence stands for (NULL where none of the unit's does).
+--   figs: the figures of the text; tc: the template's claims; tu: the unit; tinfo: what the template
+--   says in the unit ({"words", "marks", "negations", "figures": {claim index: {left, right, touch_*}}}).
+CREATE FUNCTION footnote._judge(ns jsonb, figs jsonb, tc jsonb, tu jsonb, tinfo jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    off     jsonb := '[]';
+    assign  jsonb := '[]';
+    f       jsonb;
+    fig     jsonb;
+    c       integer;
+    used    integer[] := '{}';
+    w       text;
+    extra   text[] := '{}';
+    info    jsonb;
+    kinds   text[];
+    kind    text;
+    seq     integer[];
+    grp     jsonb;
+    anchored boolean;
+BEGIN
+    -- which claim of the unit each figure stands for
+    FOR f IN SELECT x FROM jsonb_array_elements(ns->'figures') AS x LOOP
+        fig := figs->((f->>'figure')::integer);
+        SELECT x.c INTO c
+        FROM jsonb_array_elements_text(tu->'claims') WITH ORDINALITY AS k(c_text, o), LATERAL (SELECT k.c_text::integer AS c) AS x
+        WHERE tc->(x.c)->>'text' = fig->>'text'
+          AND (fig->>'call_id' IS NULL OR tc->(x.c)->>'call_id' = fig->>'call_id')
+        ORDER BY x.c = ANY (used), k.o
+        LIMIT 1;
+        assign := assign || to_jsonb(c);
+        IF c IS NULL THEN
+            IF fig->>'text' !~ '[0-9]' AND fig->>'text' !~ '[A-Z\u00C0-\u00DE]' THEN
+                -- a value written in plain words ("high", "open"): read it as those words
+                extra := extra || ARRAY(SELECT footnote._stem(x) FROM regexp_split_to_table(lower(fig->>'written'), '[^a-z]+') AS x
+                                        WHERE x <> '');
+            ELSE
+                off := off || jsonb_build_array(jsonb_build_object('code', 'crosses_units', 'figure', f->'figure',
+                    'text', fig->>'written'));
+            END IF;
+            CONTINUE;
+        END IF;
+        used := used || c;
+        info := tinfo->'figures'->(c::text);
+        IF (f->>'negated')::boolean THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'negated_figure', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
+        IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
+           OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'figure_modifier', 'figure', f->'figure',
+                'text', fig->>'written',
+                'modifier', split_part(coalesce(nullif(f->>'touch_left', info->>'touch_left'),
+                                                f->>'touch_right'), ':', 2)));
+        END IF;
+    END LOOP;
+
+    -- figures of one kind must keep the template's order, unless each is anchored by its own context word
+    SELECT array_agg(DISTINCT tc->(x::integer)->>'kind') INTO kinds FROM jsonb_array_elements_text(assign) AS x;
+    FOREACH kind IN ARRAY coalesce(kinds, '{}') LOOP
+        SELECT array_agg(x::integer ORDER BY o), jsonb_agg(jsonb_build_object('c', x::integer, 'f', ns->'figures'->(o::integer - 1)) ORDER BY o)
+        INTO seq, grp
+        FROM jsonb_array_elements_text(assign) WITH ORDINALITY AS a(x, o)
+        WHERE x IS NOT NULL AND tc->(x::integer)->>'kind' = kind;
+        CONTINUE WHEN seq = (SELECT array_agg(y ORDER BY y) FROM unnest(seq) AS y);
+        SELECT bool_and(
+                   (g->'f'->>'left' IS NOT NULL AND g->'f'->>'left' <> '#'
+                    AND g->'f'->>'left' = tinfo->'figures'->(g->>'c')->>'left'
+                    AND (SELECT count(*) FROM jsonb_array_elements_text(tu->'claims') AS o(c)
+                         WHERE tc->(o.c::integer)->>'kind' = kind
+                           AND tinfo->'figures'->(o.c)->>'left' = g->'f'->>'left') = 1)
+                OR (g->'f'->>'right' IS NOT NULL AND g->'f'->>'right' <> '#'
+                    AND g->'f'->>'right' = tinfo->'figures'->(g->>'c')->>'right'
+                    AND (SELECT count(*) FROM jsonb_array_elements_text(tu->'claims') AS o(c)
+                         WHERE tc->(o.c::integer)->>'kind' = kind
+                           AND tinfo->'figures'->(o.c)->>'right' = g->'f'->>'right') = 1))
+        INTO anchored
+        FROM jsonb_array_elements(grp) AS g;
+        IF NOT anchored THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'order', 'kind', kind,
+                'text', (SELECT string_agg(figs->((g->'f'->>'figure')::integer)->>'written', ', ')
+                         FROM jsonb_array_elements(grp) AS g)));
+        END IF;
+    END LOOP;
+
+    -- words: each must be one the unit says, with the same polarity
+    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
+             UNION ALL SELECT x FROM unnest(extra) AS x LOOP
+        CONTINUE WHEN tinfo->'words' ? w;
+        off := off || jsonb_build_array(jsonb_build_object(
+            'code', CASE WHEN tinfo->'words' ? (CASE WHEN left(w, 1) = '!' THEN substr(w, 2) ELSE '!' || w END)
+                           OR NOT ns->'unknown' ? ltrim(w, '!') THEN 'contradicts'
+                         ELSE 'unsupported_words' END,
+            'text', w));
+    END LOOP;
+    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'marks') AS x LOOP
+        CONTINUE WHEN tinfo->'marks' ? w;
+        off := off || jsonb_build_array(jsonb_build_object(
+            'code', CASE split_part(w, ':', 1) WHEN 'digits' THEN 'unsupported_digits'
+                         WHEN 'numeral' THEN 'number_words' WHEN 'scale' THEN 'number_words' ELSE 'unit_words' END,
+            'text', substr(w, strpos(w, ':') + 1)));
+    END LOOP;
+    IF (ns->>'negations')::integer > coalesce((tinfo->>'negations')::integer, 0) THEN
+        off := off || jsonb_build_array(jsonb_build_object('code', 'negation', 'text', 'a negation'));
+    END IF;
+    RETURN jsonb_build_object('offences', off, 'claims', assign);
+END
+$$;
+
+-- How bad an offence is: fabricated (a number no call returned), unverified (a value bound wrongly: another
+-- unit, order, modifier, polarity), unsupported (words no call supports).
+CREATE FUNCTION footnote._offence_verdict(code text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN code IN ('unsupported_digits', 'number_words') THEN 'fabricated'
+                WHEN code IN ('unsupported_words', 'other_entity', 'unsupported_statement') THEN 'unsupported'
+                ELSE 'unverified' END
+$$;
+
+-- One line for a person about an offence.
+CREATE FUNCTION footnote._offence_message(o jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE o->>'code'
+        WHEN 'crosses_units' THEN format('%s belongs to another statement of the answer', o->>'text')
+        WHEN 'negated_figure' THEN format('%s is negated', o->>'text')
+        WHEN 'figure_modifier' THEN format('“%s” next to %s changes what it says', o->>'modifier', o->>'text')
+        WHEN 'order' THEN format('the %s figures %s are in another order than their statement', o->>'kind', o->>'text')
+        WHEN 'contradicts' THEN format('“%s” is not what the call supports here', replace(o->>'text', '!', 'not '))
+        WHEN 'unsupported_words' THEN format('“%s” is not supported by the calls', replace(o->>'text', '!', 'not '))
+        WHEN 'unsupported_digits' THEN format('the number %s was not returned by any call', o->>'text')
+        WHEN 'number_words' THEN format('“%s” states a number no call returned', o->>'text')
+        WHEN 'unit_words' THEN format('“%s” is not part of this statement', o->>'text')
+        WHEN 'negation' THEN 'a negation the calls do not support'
+        WHEN 'other_entity' THEN format('it names %s, which this statement is not about', o->>'text')
+        WHEN 'ambiguous_name' THEN format('“%s” could mean %s', o->>'text', o->>'names')
+        WHEN 'unsupported_statement' THEN 'it states something without any figure the calls returned'
+        ELSE o->>'code' END
+$$;
+
+-- Grade a text against the template of its calls: the gate's reading of every sentence.
+--   answer: the text; claims: the caller's claims, or NULL to let the gate find the figures itself;
+--   idx: footnote._call_index of the calls; tpl: footnote._layout of their template; outcome: answer,
+--   clarification or refusal.
+-- Returns {status, claims, findings, sentences, evidence}.
+CREATE FUNCTION footnote._grade(answer text, claims jsonb, idx jsonb, tpl jsonb, outcome text)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    calls    jsonb := idx->'calls';
+    tc       jsonb := coalesce(tpl->'claims', '[]');
+    tus      jsonb := coalesce(tpl->'units', '[]');
+    findings jsonb := '[]';
+    graded   jsonb := '[]';
+    figs     jsonb := '[]';
+    sents    jsonb := '[]';
+    claim    jsonb;
+    cid      text;
+    ev_ids   text[];
+    span_s   integer;
+    span_e   integer;
+    verdict  text;
+    reason   text;
+    i        integer := 0;
+    last_end integer := -1;
+    slots    jsonb;
+    nread    jsonb;
+    tread    jsonb;
+    aread    jsonb;
+    tinfo    jsonb := '{}';
+    ns       jsonb;
+    u        integer;
+    cands    integer[];
+    best     jsonb;
+    bestu    integer;
+    j        jsonb;
+    f        jsonb;
+    fig      jsonb;
+    unit_of  integer[];      -- per sentence: the template unit it was read as
+    judged   jsonb[];        -- per sentence: footnote._judge's result
+    nsent    integer;
+    k        integer;
+    covered  jsonb := '{}';  -- template claim index -> true
+    touched  jsonb := '{}';  -- template unit -> words the text says in it
+    names    jsonb := '{}';
+    o        jsonb;
+    sv       text;
+    evidence jsonb;
+    cited    text[] := '{}';
+    status   text;
+    missing  text;
+    fast     boolean;
+    hard     boolean;
 BEGIN
     IF outcome NOT IN ('answer', 'clarification', 'refusal') THEN
         PERFORM footnote._invalid('outcome', format('%s is not one of answer, clarification, refusal', outcome), outcome);
     END IF;
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
-    claims := footnote._array_arg('claims', claims, 500);
-
+    IF claims IS NOT NULL THEN
+        claims := footnote._array_arg('claims', claims, 500);
+    END IF;
     SELECT coalesce(jsonb_agg(jsonb_build_object(
-               'code', 'unknown_call', 'severity', 'blocking', 'call_id', u.id,
-               'message', format('call %s was never made', u.id))), '[]')
-    INTO findings
-    FROM jsonb_array_elements_text(idx->'unknown') AS u(id);
+               'code', 'unknown_call', 'severity', 'blocking', 'call_id', x.id,
+               'message', format('call %s was never made', x.id))), '[]')
+    INTO findings FROM jsonb_array_elements_text(idx->'unknown') AS x(id);
 
-    FOR claim IN SELECT value FROM jsonb_array_elements(claims) LOOP
-        i := i + 1;
-        IF jsonb_typeof(claim) <> 'object' OR jsonb_typeof(claim->'text') IS DISTINCT FROM 'string'
-           OR jsonb_typeof(claim->'span') IS DISTINCT FROM 'object'
-           OR jsonb_typeof(claim->'span'->'start') IS DISTINCT FROM 'number'
-           OR jsonb_typeof(claim->'span'->'end') IS DISTINCT FROM 'number'
-           OR (claim->'span'->>'start') !~ '^\d{1,9}$' OR (claim->'span'->>'end') !~ '^\d{1,9}$'
-           OR jsonb_typeof(claim->'call_id') IS DISTINCT FROM 'string'
-           OR coalesce(jsonb_typeof(claim->'evidence'), 'array') <> 'array'
-           OR coalesce(claim->>'origin', 'structured') NOT IN ('structured', 'generated') THEN
-            PERFORM footnote._invalid(format('claims[%s]', i - 1),
-                'must be {"text": string, "span": {"start": int, "end": int}, "call_id": string, '
-                || '"evidence": [string], "origin": "structured" | "generated"}', left(claim::text, 200));
-        END IF;
-        span_s := (claim->'span'->>'start')::integer;
-        span_e := (claim->'span'->>'end')::integer;
-        cid := claim->>'call_id';
-        call_ev := calls->cid->'evidence';  -- extracted once per claim, not once per evidence id
-        ev_ids := ARRAY(SELECT jsonb_array_elements_text(coalesce(claim->'evidence', '[]')));
-        verdict := 'grounded';
-        reason := NULL;
-        path := NULL;
+    -- the template's own text, with its own claims (or none): every statement holds by construction
+    fast := outcome = 'answer' AND answer = tpl->>'answer' AND (claims IS NULL OR
+        (SELECT coalesce(jsonb_agg(jsonb_build_array(c->>'text', c->'span', c->>'call_id', c->'evidence') ORDER BY n), '[]')
+         FROM jsonb_array_elements(claims) WITH ORDINALITY AS x(c, n))
+        = (SELECT coalesce(jsonb_agg(jsonb_build_array(c->>'text', c->'span', c->>'call_id', c->'evidence') ORDER BY n), '[]')
+           FROM jsonb_array_elements(tc) WITH ORDINALITY AS x(c, n)));
 
-        IF NOT calls ? cid THEN
-            verdict := 'fabricated';
-            reason := 'call_not_listed';
-        ELSIF NOT (calls->cid->>'made')::boolean THEN
-            verdict := 'fabricated';
-            reason := 'call_not_made';
-        ELSIF EXISTS (SELECT FROM unnest(ev_ids) AS e(id) WHERE NOT call_ev ? e.id) THEN
-            verdict := 'fabricated';
-            reason := 'evidence_not_read';
-        ELSIF span_e < span_s OR span_e > length(answer)
-              OR substr(answer, span_s + 1, span_e - span_s) IS DISTINCT FROM claim->>'text' THEN
-            verdict := 'unverified';
-            reason := 'span_mismatch';
-        ELSE
-            path := calls->cid->'texts'->>(claim->>'text');
-            IF path IS NULL THEN
-                verdict := 'unverified';
-                reason := 'value_mismatch';
-            ELSIF EXISTS (SELECT FROM unnest(ev_ids) AS e(id) WHERE (call_ev->e.id->>'verified')::boolean IS FALSE) THEN
-                verdict := 'unverified';
-                reason := 'source_unverified';
+    -- the figures: the caller's claims, checked, or the values of the template found in the text
+    IF claims IS NOT NULL AND NOT fast THEN
+        FOR claim IN SELECT value FROM jsonb_array_elements(claims) LOOP
+            i := i + 1;
+            IF jsonb_typeof(claim) <> 'object' OR jsonb_typeof(claim->'text') IS DISTINCT FROM 'string'
+               OR jsonb_typeof(claim->'span') IS DISTINCT FROM 'object'
+               OR jsonb_typeof(claim->'span'->'start') IS DISTINCT FROM 'number'
+               OR jsonb_typeof(claim->'span'->'end') IS DISTINCT FROM 'number'
+               OR (claim->'span'->>'start') !~ '^\d{1,9}$' OR (claim->'span'->>'end') !~ '^\d{1,9}$'
+               OR jsonb_typeof(claim->'call_id') IS DISTINCT FROM 'string'
+               OR coalesce(jsonb_typeof(claim->'evidence'), 'array') <> 'array'
+               OR coalesce(claim->>'origin', 'structured') NOT IN ('structured', 'generated', 'found') THEN
+                PERFORM footnote._invalid(format('claims[%s]', i - 1),
+                    'must be {"text": string, "span": {"start": int, "end": int}, "call_id": string, '
+                    || '"evidence": [string], "origin": "structured" | "generated"}', left(claim::text, 200));
             END IF;
-        END IF;
-
-        -- a figure read faithfully from an unverified source fact covers its digits; the finding is advisory
-        IF verdict = 'grounded' OR reason = 'source_unverified' THEN
-            mask := overlay(mask PLACING repeat(' ', span_e - span_s) FROM span_s + 1 FOR span_e - span_s);
-        END IF;
-        IF verdict <> 'fabricated' THEN
-            cited := cited || ARRAY(SELECT x FROM unnest(ev_ids) AS x WHERE NOT x = ANY (cited));
-        END IF;
-        IF reason IS NOT NULL THEN
-            findings := findings || jsonb_build_array(jsonb_build_object(
-                'code', reason, 'claim', i - 1,
-                'severity', CASE WHEN reason = 'source_unverified' THEN 'advisory' ELSE 'blocking' END,
-                'message', format('claim %s (%s): %s', i - 1, left(claim->>'text', 60), replace(reason, '_', ' '))));
-        END IF;
-        graded := graded || jsonb_build_array(jsonb_build_object(
-            'text', claim->>'text',
-            'span', jsonb_build_object('start', span_s, 'end', span_e),
-            'call_id', cid,
-            'evidence', to_jsonb(ev_ids),
-            'origin', coalesce(claim->>'origin', 'structured'),
-            'verdict', verdict,
-            'reason', reason,
-            'value', path));
-    END LOOP;
-
-    SELECT jsonb_agg(jsonb_build_object('position', m.pos - 1, 'character', substr(answer, m.pos, 1)) ORDER BY m.pos)
-    INTO digits
-    FROM generate_series(1, length(mask)) AS m(pos)
-    WHERE substr(mask, m.pos, 1) ~ '[0-9]';
-    IF digits IS NOT NULL THEN
-        findings := findings || jsonb_build_array(jsonb_build_object(
-            'code', 'unsupported_digits', 'severity', 'blocking', 'positions', digits,
-            'message', format('%s digit(s) of the answer are outside any grounded claim, first at position %s',
-                              jsonb_array_length(digits), digits->0->>'position')));
+            span_s := (claim->'span'->>'start')::integer;
+            span_e := (claim->'span'->>'end')::integer;
+            cid := claim->>'call_id';
+            ev_ids := ARRAY(SELECT jsonb_array_elements_text(coalesce(claim->'evidence', '[]')));
+            verdict := 'grounded';
+            reason := NULL;
+            IF NOT calls ? cid THEN
+                verdict := 'fabricated'; reason := 'call_not_listed';
+            ELSIF NOT (calls->cid->>'made')::boolean THEN
+                verdict := 'fabricated'; reason := 'call_not_made';
+            ELSIF EXISTS (SELECT FROM unnest(ev_ids) AS e(id) WHERE NOT calls->cid->'evidence' ? e.id) THEN
+                verdict := 'fabricated'; reason := 'evidence_not_read';
+            ELSIF span_e <= span_s OR span_e > length(answer)
+                  OR substr(answer, span_s + 1, span_e - span_s) IS DISTINCT FROM claim->>'text' THEN
+                verdict := 'unverified'; reason := 'span_mismatch';
+            ELSIF NOT footnote._edge_ok(footnote._plain(answer), span_s, span_e) THEN
+                verdict := 'unverified'; reason := 'span_boundary';
+            ELSIF span_s < last_end THEN
+                verdict := 'unverified'; reason := 'span_overlap';
+            ELSIF NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS t
+                              WHERE t->>'text' = claim->>'text' AND t->>'call_id' = cid) THEN
+                verdict := 'unverified'; reason := 'value_mismatch';
+            END IF;
+            IF reason IS NULL THEN
+                last_end := span_e;
+                figs := figs || jsonb_build_array(jsonb_build_object(
+                    'start', span_s, 'end', span_e, 'text', claim->>'text', 'written', claim->>'text',
+                    'form', 'claimed', 'call_id', cid, 'evidence', to_jsonb(ev_ids), 'claim', i - 1,
+                    'origin', coalesce(claim->>'origin', 'structured')));
+            ELSE
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', reason, 'claim', i - 1, 'severity', 'blocking',
+                    'message', format('claim %s (%s): %s', i - 1, left(claim->>'text', 60), replace(reason, '_', ' '))));
+            END IF;
+            graded := graded || jsonb_build_array(jsonb_build_object(
+                'text', claim->>'text', 'span', jsonb_build_object('start', span_s, 'end', span_e),
+                'call_id', cid, 'evidence', to_jsonb(ev_ids), 'origin', coalesce(claim->>'origin', 'structured'),
+                'verdict', verdict, 'reason', reason, 'value', NULL));
+        END LOOP;
+        SELECT coalesce(jsonb_agg(x ORDER BY (x->>'start')::integer), '[]') INTO figs FROM jsonb_array_elements(figs) AS x;
+    ELSIF NOT fast AND outcome = 'answer' THEN
+        SELECT coalesce(jsonb_agg(jsonb_build_object('text', x.text, 'name', x.name)), '[]') INTO slots
+        FROM (SELECT t->>'text' AS text,
+                     bool_or(t->>'kind' = 'text' AND t->>'value' ~ '\.(customer|supplier|item|name)$'
+                             AND t->'evidence'->>0 ~ '^(customer|supplier|item):') AS name
+              FROM jsonb_array_elements(tc) AS t GROUP BY t->>'text') AS x;
+        figs := footnote._find_figures(answer, slots, NOT EXISTS (
+            SELECT FROM jsonb_array_elements(tc) AS t
+            WHERE t->>'text' ~ '^[0-9]{1,2}$'
+              AND substr(tpl->>'answer', 1, (t->'span'->>'start')::integer) ~ '(^|\n)[ \t]*$'));
     END IF;
 
-    SELECT coalesce(jsonb_agg(x.row ORDER BY array_position(cited, x.id)), '[]') INTO evidence
+    IF outcome <> 'answer' THEN
+        NULL;  -- clarifications and refusals are recorded as what they are; their words are not statements
+    ELSIF fast THEN
+        graded := '[]';
+        FOR claim IN SELECT value FROM jsonb_array_elements(tc) LOOP
+            reason := CASE WHEN EXISTS (SELECT FROM jsonb_array_elements_text(claim->'evidence') AS e(id)
+                                        WHERE (calls->(claim->>'call_id')->'evidence'->(e.id)->>'verified')::boolean IS FALSE)
+                           THEN 'source_unverified' END;
+            graded := graded || jsonb_build_array(claim || jsonb_build_object(
+                'verdict', CASE WHEN reason IS NULL THEN 'grounded' ELSE 'unverified' END, 'reason', reason,
+                'sentence', claim->'unit'));
+        END LOOP;
+        SELECT coalesce(jsonb_agg(jsonb_build_object(
+                   'sentence', n - 1, 'start', t->'start', 'end', t->'end',
+                   'text', substr(answer, (t->>'start')::integer + 1, (t->>'end')::integer - (t->>'start')::integer),
+                   'verdict', 'grounded', 'reasons', '[]'::jsonb, 'unit', n - 1, 'claims', t->'claims') ORDER BY n), '[]')
+        INTO sents FROM jsonb_array_elements(tus) WITH ORDINALITY AS x(t, n);
+    ELSE
+        -- the template, unit by unit: its words, marks, negations and the context of each of its figures
+        tread := footnote._read(tpl->>'answer',
+            (SELECT coalesce(jsonb_agg(t->'span' ORDER BY n), '[]') FROM jsonb_array_elements(tc) WITH ORDINALITY AS x(t, n)),
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('start', t->'start', 'end', t->'end') ORDER BY n), '[]')
+             FROM jsonb_array_elements(tus) WITH ORDINALITY AS x(t, n)));
+        aread := (SELECT coalesce(jsonb_object_agg(r->>'sentence', r), '{}')
+                  FROM (SELECT string_agg(coalesce(t->>'also', ''), E'\n' ORDER BY n) AS txt,
+                               jsonb_agg(jsonb_build_object('start', a0, 'end', a0 + length(coalesce(t->>'also', '')))
+                                         ORDER BY n) AS spans
+                        FROM (SELECT t, n, sum(length(coalesce(t->>'also', '')) + 1) OVER (ORDER BY n)
+                                           - length(coalesce(t->>'also', '')) - 1 AS a0
+                              FROM jsonb_array_elements(tus) WITH ORDINALITY AS x(t, n)) AS y) AS a,
+                       LATERAL jsonb_array_elements(footnote._read(a.txt, '[]', a.spans)) AS r);
+        FOR ns IN SELECT x FROM jsonb_array_elements(tread) AS x LOOP
+            tinfo := tinfo || jsonb_build_object(ns->>'sentence', jsonb_build_object(
+                'words', (ns->'words') || coalesce(aread->(ns->>'sentence')->'words', '[]'),
+                'marks', (ns->'marks') || coalesce(aread->(ns->>'sentence')->'marks', '[]'),
+                'negations', ns->'negations',
+                'figures', (SELECT coalesce(jsonb_object_agg(x->>'figure', x), '{}') FROM jsonb_array_elements(ns->'figures') AS x)));
+        END LOOP;
+
+        -- the text, sentence by sentence
+        nread := footnote._read(answer, figs, NULL);
+        nsent := jsonb_array_length(nread);
+        unit_of := array_fill(NULL::integer, ARRAY[greatest(nsent, 1)]);
+        judged := array_fill(NULL::jsonb, ARRAY[greatest(nsent, 1)]);
+        FOR k IN 1..nsent LOOP
+            ns := nread->(k - 1);
+            -- the units that hold every figure of the sentence written with a digit or a capital letter
+            -- (values in plain words, "high", "open", count only when the sentence has no other figure)
+            hard := EXISTS (SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+                            WHERE figs->((f2->>'figure')::integer)->>'text' ~ '[0-9A-Z\u00C0-\u00DE]');
+            SELECT array_agg(u2 ORDER BY u2) INTO cands
+            FROM generate_series(0, jsonb_array_length(tus) - 1) AS u2
+            WHERE jsonb_array_length(ns->'figures') > 0 AND NOT EXISTS (
+                SELECT FROM jsonb_array_elements(ns->'figures') AS f2, LATERAL (SELECT figs->((f2->>'figure')::integer) AS g) AS x
+                WHERE (NOT hard OR x.g->>'text' ~ '[0-9A-Z\u00C0-\u00DE]')
+                  AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS t
+                                  WHERE (t->>'unit')::integer = u2 AND t->>'text' = x.g->>'text'
+                                    AND (x.g->>'call_id' IS NULL OR t->>'call_id' = x.g->>'call_id')));
+            best := NULL;
+            bestu := NULL;
+            FOREACH u IN ARRAY coalesce(cands, '{}') LOOP
+                j := footnote._judge(ns, figs, tc, tus->u, tinfo->(u::text));
+                IF best IS NULL OR jsonb_array_length(j->'offences') < jsonb_array_length(best->'offences')
+                   OR (jsonb_array_length(j->'offences') = jsonb_array_length(best->'offences')
+                       AND NOT touched ? (u::text) AND touched ? (bestu::text)) THEN
+                    best := j;
+                    bestu := u;
+                END IF;
+            END LOOP;
+            IF bestu IS NULL AND jsonb_array_length(ns->'figures') > 0 THEN
+                best := jsonb_build_object('offences', jsonb_build_array(jsonb_build_object(
+                    'code', 'crosses_units', 'text', (SELECT string_agg(figs->((f2->>'figure')::integer)->>'written', ', ')
+                                                      FROM jsonb_array_elements(ns->'figures') AS f2))),
+                    'claims', (SELECT jsonb_agg(NULL::integer) FROM jsonb_array_elements(ns->'figures')));
+            END IF;
+            unit_of[k] := bestu;
+            judged[k] := best;
+            IF bestu IS NOT NULL THEN
+                touched := touched || jsonb_build_object(bestu::text, coalesce(touched->(bestu::text), '[]') || (ns->'words'));
+            END IF;
+        END LOOP;
+        -- sentences without figures: discourse, or a part of the statement next to them
+        FOR k IN 1..nsent LOOP
+            ns := nread->(k - 1);
+            CONTINUE WHEN jsonb_array_length(ns->'figures') > 0;
+            IF jsonb_array_length(ns->'words') = 0 AND jsonb_array_length(ns->'marks') = 0
+               AND (ns->>'negations')::integer = 0 THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            best := NULL;
+            bestu := NULL;
+            FOREACH u IN ARRAY ARRAY[CASE WHEN k > 1 THEN unit_of[k - 1] END, CASE WHEN k < nsent THEN unit_of[k + 1] END]
+                                || ARRAY(SELECT (t->>'sentence')::integer FROM jsonb_array_elements(tread) AS t
+                                         WHERE jsonb_array_length(t->'figures') = 0) LOOP
+                CONTINUE WHEN u IS NULL;
+                j := footnote._judge(ns, figs, tc, tus->u, tinfo->(u::text));
+                IF best IS NULL OR jsonb_array_length(j->'offences') < jsonb_array_length(best->'offences') THEN
+                    best := j;
+                    bestu := u;
+                END IF;
+            END LOOP;
+            IF best IS NULL THEN
+                best := jsonb_build_object('offences', jsonb_build_array(jsonb_build_object('code', 'unsupported_statement')),
+                                           'claims', '[]'::jsonb);
+            ELSIF jsonb_array_length(best->'offences') > 0 AND unit_of[k] IS NULL
+                  AND NOT EXISTS (SELECT FROM jsonb_array_elements(tread) AS t
+                                  WHERE (t->>'sentence')::integer = bestu AND jsonb_array_length(t->'figures') = 0) THEN
+                best := jsonb_set(best, '{offences}', (best->'offences')
+                                  || jsonb_build_array(jsonb_build_object('code', 'unsupported_statement')));
+            END IF;
+            IF jsonb_array_length(best->'offences') = 0 THEN
+                unit_of[k] := bestu;
+                touched := touched || jsonb_build_object(bestu::text, coalesce(touched->(bestu::text), '[]') || (ns->'words'));
+            END IF;
+            judged[k] := best;
+        END LOOP;
+
+        -- per sentence: names of other entities, short names that are not unique, claims, verdict
+        FOR k IN 1..nsent LOOP
+            ns := nread->(k - 1);
+            best := judged[k];
+            FOR f IN SELECT x FROM jsonb_array_elements(ns->'figures') AS x LOOP
+                fig := figs->((f->>'figure')::integer);
+                IF fig->>'form' = 'short' THEN
+                    IF NOT names ? (fig->>'written') THEN
+                        names := names || jsonb_build_object(fig->>'written', to_jsonb(footnote._names_matching(fig->>'written')));
+                    END IF;
+                    IF names->(fig->>'written') <> jsonb_build_array(fig->>'text') THEN
+                        best := jsonb_set(best, '{offences}', (best->'offences') || jsonb_build_array(jsonb_build_object(
+                            'code', 'ambiguous_name', 'text', fig->>'written',
+                            'names', (SELECT string_agg(x, ' or ') FROM jsonb_array_elements_text(names->(fig->>'written')) AS x))));
+                    END IF;
+                END IF;
+            END LOOP;
+            IF jsonb_array_length(ns->'capitalised') > 0 AND jsonb_array_length(best->'offences') > 0 THEN
+                SELECT string_agg(n, ', ') INTO missing FROM (
+                    SELECT DISTINCT e.name AS n FROM jsonb_array_elements_text(ns->'capitalised') AS c(w),
+                           LATERAL unnest(footnote._names_matching(c.w)) AS e(name)
+                    WHERE length(c.w) >= 3 AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS t WHERE t->>'text' = e.name)
+                    ORDER BY 1 LIMIT 3) AS x;
+                IF missing IS NOT NULL THEN
+                    best := jsonb_set(best, '{offences}', (best->'offences') || jsonb_build_array(jsonb_build_object(
+                        'code', 'other_entity', 'text', missing)));
+                END IF;
+            END IF;
+            judged[k] := best;
+            sv := CASE WHEN (best->>'discourse')::boolean THEN 'discourse'
+                       WHEN EXISTS (SELECT FROM jsonb_array_elements(best->'offences') AS x
+                                    WHERE footnote._offence_verdict(x->>'code') = 'fabricated') THEN 'fabricated'
+                       WHEN EXISTS (SELECT FROM jsonb_array_elements(best->'offences') AS x
+                                    WHERE footnote._offence_verdict(x->>'code') = 'unverified') THEN 'unverified'
+                       WHEN jsonb_array_length(best->'offences') > 0 THEN 'unsupported'
+                       ELSE 'grounded' END;
+            -- the claims of the sentence's figures
+            FOR i IN 0..jsonb_array_length(ns->'figures') - 1 LOOP
+                f := ns->'figures'->i;
+                fig := figs->((f->>'figure')::integer);
+                u := (best->'claims'->>i)::integer;
+                o := (SELECT x FROM jsonb_array_elements(best->'offences') AS x WHERE x->'figure' = f->'figure' LIMIT 1);
+                IF o IS NULL THEN
+                    o := (SELECT x FROM jsonb_array_elements(best->'offences') AS x WHERE x->>'code' = 'order'
+                          AND x->>'kind' = tc->u->>'kind' LIMIT 1);
+                END IF;
+                reason := CASE WHEN o IS NOT NULL THEN o->>'code'
+                               WHEN u IS NULL THEN 'crosses_units'
+                               WHEN EXISTS (SELECT FROM jsonb_array_elements_text(tc->u->'evidence') AS e(id)
+                                            WHERE (calls->(tc->u->>'call_id')->'evidence'->(e.id)->>'verified')::boolean IS FALSE)
+                                   THEN 'source_unverified' END;
+                IF u IS NOT NULL AND (reason IS NULL OR reason = 'source_unverified') THEN
+                    covered := covered || jsonb_build_object(u::text, true);
+                END IF;
+                claim := jsonb_build_object(
+                    'text', fig->>'written', 'span', jsonb_build_object('start', fig->'start', 'end', fig->'end'),
+                    'call_id', coalesce(fig->>'call_id', tc->u->>'call_id'),
+                    'evidence', coalesce(fig->'evidence', tc->u->'evidence', '[]'),
+                    'origin', coalesce(fig->>'origin', 'found'), 'kind', tc->u->'kind', 'value', tc->u->'value',
+                    'verdict', CASE WHEN reason IS NULL THEN 'grounded' ELSE 'unverified' END, 'reason', reason,
+                    'statement', tc->u->'statement', 'sentence', k - 1);
+                IF fig ? 'claim' THEN
+                    graded := jsonb_set(graded, ARRAY[fig->>'claim'], (graded->((fig->>'claim')::integer)) || (claim - 'text' - 'span' - 'evidence' - 'origin'));
+                ELSE
+                    graded := graded || jsonb_build_array(claim);
+                END IF;
+            END LOOP;
+            sents := sents || jsonb_build_array(jsonb_build_object(
+                'sentence', k - 1, 'start', ns->'start', 'end', ns->'end', 'text', ns->'text', 'verdict', sv,
+                'unit', unit_of[k],
+                'reasons', (SELECT coalesce(jsonb_agg(DISTINCT x->>'code'), '[]') FROM jsonb_array_elements(best->'offences') AS x)));
+            FOR o IN SELECT x FROM jsonb_array_elements(best->'offences') AS x LOOP
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', o->>'code', 'severity', 'blocking', 'sentence', k - 1,
+                    'message', format('sentence %s (“%s”): %s', k, left(ns->>'text', 60), footnote._offence_message(o))));
+            END LOOP;
+        END LOOP;
+
+        -- every statement the template must make, and every statement the text touches, complete
+        FOR k IN 0..jsonb_array_length(tus) - 1 LOOP
+            CONTINUE WHEN NOT ((tus->k->>'required')::boolean OR touched ? (k::text));
+            SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
+            FROM jsonb_array_elements_text(tus->k->'claims') AS c WHERE NOT covered ? c;
+            IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
+                missing := 'its words';
+            END IF;
+            IF missing IS NOT NULL THEN
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', 'statement_missing', 'severity', 'blocking', 'unit', k,
+                    'message', format('the answer does not state %s (“%s”)', missing,
+                                      left(substr(tpl->>'answer', (tus->k->>'start')::integer + 1,
+                                                  (tus->k->>'end')::integer - (tus->k->>'start')::integer), 80))));
+            ELSIF touched ? (k::text) THEN
+                SELECT string_agg(substr(w, 2), ', ') INTO missing
+                FROM jsonb_array_elements(tread) AS t, jsonb_array_elements_text(t->'words') AS x(w)
+                WHERE (t->>'sentence')::integer = k AND left(w, 1) = '!' AND NOT touched->(k::text) ? w;
+                IF missing IS NOT NULL THEN
+                    findings := findings || jsonb_build_array(jsonb_build_object(
+                        'code', 'negation_dropped', 'severity', 'blocking', 'unit', k,
+                        'message', format('the answer leaves out that it is not %s', missing)));
+                END IF;
+            END IF;
+        END LOOP;
+        IF nsent = 0 THEN
+            findings := findings || jsonb_build_array(jsonb_build_object(
+                'code', 'statement_missing', 'severity', 'blocking', 'message', 'the answer states nothing'));
+        END IF;
+    END IF;
+
+    -- advisory: figures read faithfully from facts the source itself flags as unverified
+    FOR claim IN SELECT x FROM jsonb_array_elements(graded) AS x WHERE x->>'reason' = 'source_unverified' LOOP
+        findings := findings || jsonb_build_array(jsonb_build_object(
+            'code', 'source_unverified', 'severity', 'advisory', 'claim', claim->'value',
+            'message', format('%s rests on a fact the source marks unverified', claim->>'text')));
+    END LOOP;
+
+    SELECT array_agg(DISTINCT e) INTO cited
+    FROM jsonb_array_elements(graded) AS c, jsonb_array_elements_text(c->'evidence') AS e
+    WHERE c->>'verdict' <> 'fabricated';
+    SELECT coalesce(jsonb_agg(x.row ORDER BY x.id), '[]') INTO evidence
     FROM (SELECT DISTINCT ON (e.key) e.key AS id, e.value AS row
-          FROM jsonb_each(calls) AS k, jsonb_each(k.value->'evidence') AS e
-          WHERE e.key = ANY (cited)
+          FROM jsonb_each(calls) AS k2, jsonb_each(k2.value->'evidence') AS e
+          WHERE e.key = ANY (coalesce(cited, '{}'))
           ORDER BY e.key) AS x;
 
     status := CASE
         WHEN outcome = 'refusal' THEN 'refused'
         WHEN outcome = 'clarification' THEN 'ambiguous'
-        WHEN EXISTS (SELECT FROM jsonb_array_elements(findings) AS f WHERE f->>'severity' = 'blocking')
+        WHEN EXISTS (SELECT FROM jsonb_array_elements(findings) AS x WHERE x->>'severity' = 'blocking')
             THEN 'insufficient_evidence'
+        WHEN jsonb_array_length(tc) = 0 THEN 'insufficient_evidence'
         WHEN jsonb_array_length(findings) > 0 THEN 'partially_verified'
         ELSE 'verified' END;
-    RETURN jsonb_build_object('status', status, 'claims', graded, 'findings', findings,
-                              'operations', idx->'operations', 'evidence', evidence);
+    IF outcome = 'answer' AND jsonb_array_length(tc) = 0 THEN
+        findings := findings || jsonb_build_array(jsonb_build_object(
+            'code', 'no_statements', 'severity', 'blocking',
+            'message', 'the calls support no statement the gate can read'));
+    END IF;
+    RETURN jsonb_build_object('status', status, 'claims', graded, 'findings', findings, 'sentences', sents,
+                              'evidence', evidence);
 END
 $$;
 
--- Check an answer without recording it: what record_answer would decide (calls already used by a record
--- may be checked again: nothing is written).
-CREATE FUNCTION footnote.check_answer(answer text, claims jsonb, call_ids uuid[], outcome text DEFAULT 'answer')
+-- The template an answer is graded against: {"intent", "notes"} as footnote.compose takes them.
+CREATE FUNCTION footnote._template_of(template jsonb, question text, idx jsonb, call_ids uuid[], complete boolean)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    results jsonb;
+BEGIN
+    IF template IS NOT NULL AND jsonb_typeof(template) <> 'object' THEN
+        PERFORM footnote._invalid('template', 'must be a JSON object {"intent": text, "notes": object}');
+    END IF;
+    IF template ? 'notes' AND jsonb_typeof(template->'notes') NOT IN ('object', 'null') THEN
+        PERFORM footnote._invalid('template', 'notes must be a JSON object');
+    END IF;
+    IF template ? 'intent' AND jsonb_typeof(template->'intent') NOT IN ('string', 'null') THEN
+        PERFORM footnote._invalid('template', 'intent must be a string');
+    END IF;
+    SELECT coalesce(jsonb_agg(l.result ORDER BY u.n), '[]') INTO results
+    FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(id, n)
+    JOIN footnote.call_log AS l ON l.call_id = u.id
+    WHERE (idx->'calls'->(u.id::text)->>'made')::boolean
+      AND u.n = (SELECT min(v.n) FROM unnest(call_ids) WITH ORDINALITY AS v(id, n) WHERE v.id = u.id);
+    RETURN footnote._layout(footnote._template_units(footnote._intent(template->>'intent', results), results,
+                                                     CASE WHEN jsonb_typeof(template->'notes') = 'object'
+                                                          THEN template->'notes' END, question, complete));
+END
+$$;
+
+-- Grade an answer without recording it: what record_answer would decide (calls already used by a
+-- record may be checked again: nothing is written). claims NULL: the gate finds the figures itself.
+CREATE FUNCTION footnote.check_answer(answer text, claims jsonb, call_ids uuid[], outcome text DEFAULT 'answer',
+                                      template jsonb DEFAULT NULL, question text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    g jsonb := footnote._grade_answer(answer, claims, call_ids, outcome, false);
+    idx jsonb := footnote._call_index(call_ids, false);
+    g   jsonb := footnote._grade(answer, claims, idx, footnote._template_of(template, question, idx, call_ids, false),
+                                 outcome);
 BEGIN
-    RETURN jsonb_build_object('status', g->'status', 'claims', g->'claims', 'findings', g->'findings');
+    RETURN jsonb_build_object('status', g->'status', 'claims', g->'claims', 'findings', g->'findings',
+                              'sentences', g->'sentences');
 END
 $$;
-
 -- Queue a graded record (sealed at commit) and mark its calls used; returns the record id.
 CREATE FUNCTION footnote._queue_record(kind text, question text, answer text, g jsonb, call_ids uuid[],
                                        decision jsonb, details jsonb)
@@ -301,14 +885,24 @@ END
 $$;
 
 -- The gate for answers (and clarifications and refusals): grade, then append to the ledger at commit.
+-- template: {"intent", "notes"} of the answer's template (footnote.compose); claims NULL: the gate finds
+-- the figures itself. narration: a rewording offered for the answer (a model's): graded against the
+-- same template and recorded instead of the answer when it is as good; either way the record says that
+-- it was offered, how it was graded and whether it was kept.
 CREATE FUNCTION footnote.record_answer(question text, answer text, claims jsonb, call_ids uuid[],
-                                       outcome text DEFAULT 'answer', details jsonb DEFAULT NULL)
+                                       outcome text DEFAULT 'answer', details jsonb DEFAULT NULL,
+                                       template jsonb DEFAULT NULL, narration text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    idx       jsonb;
+    tpl       jsonb;
     g         jsonb;
+    gn        jsonb;
+    nd        jsonb;
+    recorded  text := answer;
     record_id uuid;
 BEGIN
     PERFORM footnote._text_arg('question', question, false, 2000);
@@ -318,11 +912,69 @@ BEGIN
     IF length(details::text) > 100000 THEN
         PERFORM footnote._invalid('details', 'is larger than 100,000 characters');
     END IF;
-    g := footnote._grade_answer(answer, claims, call_ids, outcome, true);
-    record_id := footnote._queue_record('answer', question, answer, g, call_ids, NULL,
-                                        coalesce(details, '{}') || jsonb_build_object('outcome', outcome));
-    RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'claims', g->'claims',
-                              'findings', g->'findings');
+    IF narration IS NOT NULL THEN
+        PERFORM footnote._text_arg('narration', narration, true, 20000, true);
+    END IF;
+    idx := footnote._call_index(call_ids, true);
+    tpl := footnote._template_of(template, question, idx, call_ids, false);
+    g := footnote._grade(answer, claims, idx, tpl, outcome);
+    IF narration IS NOT NULL AND outcome = 'answer' THEN
+        gn := footnote._grade(narration, NULL, idx, tpl, 'answer');
+        IF gn->>'status' = g->>'status' AND g->>'status' IN ('verified', 'partially_verified') THEN
+            nd := jsonb_build_object('offered', true, 'kept', true, 'status', gn->'status', 'template', answer);
+            recorded := narration;
+            g := gn;
+        ELSE
+            nd := jsonb_build_object('offered', true, 'kept', false, 'text', narration, 'status', gn->'status',
+                                     'findings', gn->'findings', 'sentences', gn->'sentences');
+        END IF;
+    END IF;
+    record_id := footnote._queue_record('answer', question, recorded, g || jsonb_build_object('operations', idx->'operations'),
+        call_ids, NULL, coalesce(details, '{}') || jsonb_build_object('outcome', outcome)
+                        || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END);
+    RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'answer', recorded, 'claims', g->'claims',
+                              'findings', g->'findings', 'sentences', g->'sentences', 'narration', nd);
+END
+$$;
+
+-- The gate for an agent's own words: the text it wants to show, and the calls it made. The gate finds the
+-- figures and names itself, grades every sentence against the templates of those calls, records the text,
+-- and returns the verdict per sentence and the template answer for the same calls as a fallback.
+CREATE FUNCTION footnote.submit_answer(question text, answer text, call_ids uuid[], details jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    idx       jsonb;
+    g         jsonb;
+    fb        jsonb;
+    record_id uuid;
+BEGIN
+    PERFORM footnote._text_arg('question', question, true, 2000);
+    PERFORM footnote._text_arg('answer', answer, true, 20000, true);
+    IF coalesce(cardinality(call_ids), 0) = 0 THEN
+        PERFORM footnote._invalid('call_ids', 'names no call: an answer stands on the calls it cites');
+    END IF;
+    IF details IS NOT NULL AND jsonb_typeof(details) <> 'object' THEN
+        PERFORM footnote._invalid('details', 'must be a JSON object');
+    END IF;
+    IF length(details::text) > 100000 THEN
+        PERFORM footnote._invalid('details', 'is larger than 100,000 characters');
+    END IF;
+    idx := footnote._call_index(call_ids, true);
+    IF jsonb_array_length(idx->'unknown') > 0 THEN
+        PERFORM footnote._invalid('call_ids', format('call %s was never made', idx->'unknown'->>0), idx->'unknown'->>0);
+    END IF;
+    g := footnote._grade(answer, NULL, idx, footnote._template_of(NULL, question, idx, call_ids, true), 'answer');
+    fb := footnote._template_of(NULL, question, idx, call_ids, false);
+    record_id := footnote._queue_record('answer', question, answer, g || jsonb_build_object('operations', idx->'operations'),
+        call_ids, NULL, coalesce(details, '{}') || jsonb_build_object('outcome', 'answer', 'origin', 'agent',
+                                                                      'fallback', fb->'answer'));
+    RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'sentences', g->'sentences',
+                              'claims', g->'claims', 'findings', g->'findings',
+                              'fallback', jsonb_build_object('answer', fb->'answer', 'claims', fb->'claims',
+                                                             'inference', fb->'inference', 'facts', fb->'facts'));
 END
 $$;
 

@@ -4,7 +4,7 @@ REVOKE ALL ON ALL TABLES IN SCHEMA footnote FROM PUBLIC;
 REVOKE ALL ON ALL TABLES IN SCHEMA footnote_src FROM PUBLIC;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA footnote FROM PUBLIC;
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA footnote_src FROM PUBLIC;
-REVOKE ALL ON TYPE footnote.entity, footnote.period, footnote._named FROM PUBLIC;
+REVOKE ALL ON TYPE footnote.entity, footnote.period, footnote._named, footnote._lexeme FROM PUBLIC;
 
 -- footnote_service: the catalog operations and the entry point, nothing else.
 GRANT SELECT ON footnote.catalog TO footnote_service, footnote_auditor;
@@ -31,9 +31,11 @@ TO footnote_service;
 
 -- the gate, sealing and receipts
 GRANT EXECUTE ON FUNCTION
-    footnote.record_answer(text, text, jsonb, uuid[], text, jsonb),
+    footnote.record_answer(text, text, jsonb, uuid[], text, jsonb, jsonb, text),
+    footnote.submit_answer(text, text, uuid[], jsonb),
     footnote.record_decision(text, text, text, jsonb, uuid[]),
-    footnote.check_answer(text, jsonb, uuid[], text)
+    footnote.check_answer(text, jsonb, uuid[], text, jsonb, text),
+    footnote.compose(uuid[], text, jsonb, text)
 TO footnote_service;
 GRANT EXECUTE ON FUNCTION
     footnote.seal(),
@@ -54,6 +56,7 @@ GRANT EXECUTE ON FUNCTION
 TO footnote_service, footnote_auditor;
 
 -- footnote_auditor: reads the call log, the settings, the queries, the catalog and the ledger.
+GRANT SELECT ON footnote.lexicon TO footnote_service, footnote_auditor;
 GRANT SELECT ON footnote.call_log, footnote.settings, footnote.queries, footnote.operations,
                 footnote.operation_arguments TO footnote_auditor;
 -- and the ledger with its views

@@ -52,6 +52,7 @@ _QUERIES = {
         SELECT 'settings',
                md5(string_agg(key || '=' || coalesce(value, 'NULL') || ':' || description, ',' ORDER BY key))
         FROM footnote.settings
+        UNION ALL SELECT 'lexicon', md5(string_agg(phrase || class || coalesce(canon, '') || negated, ',' ORDER BY phrase)) FROM footnote.lexicon
         UNION ALL SELECT 'queries', md5(string_agg(name || sql, ',' ORDER BY name)) FROM footnote.queries
         UNION ALL SELECT 'operations', md5(string_agg(name || description, ',' ORDER BY name)) FROM footnote.operations
         UNION ALL SELECT 'operation_arguments',

@@ -1,0 +1,259 @@
+-- footnote-pg: the vocabulary the gate reads answers with.
+--
+-- One table, one row per word or phrase (lower case, words separated by one space; a phrase
+-- matches the same words with any punctuation or spacing between them). Classes:
+--   neutral    function words (the, is, of, ...): carry no statement, ignored
+--   discourse  discourse markers (sure, here is, in short, ...): ignored; a sentence made only
+--              of neutral and discourse words states nothing
+--   word       a content word; canon is its canonical form, shared by its synonyms
+--              (rose / increased / went up -> up); negated marks words that carry their own
+--              negation (unverified -> verified, negated). Words that are not listed here are
+--              content words too, with themselves as canon.
+--   negator    not, no, never, ...: negates the next content word or figure of its clause
+--   numeral    number words, ordinals and vague quantities (twelve, a dozen, both, several)
+--   scale      thousand, million, k, bn, ...
+--   currency   currency names, codes and symbols outside a figure
+--   unit       units and rates (per month, annual, %, days, ...)
+--   modifier   approximators and comparatives (about, over, more than, at least, ...)
+--   sign       minus, negative, ...
+-- docs/statements.md explains how each class is used. Changing the vocabulary is a data change:
+-- INSERT, UPDATE or DELETE here as the installer or footnote_owner.
+
+CREATE TABLE footnote.lexicon (
+    phrase  text PRIMARY KEY CHECK (phrase = lower(phrase) AND phrase !~ '^ | $|  '),
+    class   text NOT NULL CHECK (class IN ('neutral', 'discourse', 'word', 'negator', 'numeral', 'scale',
+                                           'currency', 'unit', 'modifier', 'sign')),
+    canon   text,
+    negated boolean NOT NULL DEFAULT false,
+    CHECK ((class = 'word') = (canon IS NOT NULL))
+);
+COMMENT ON TABLE footnote.lexicon IS 'the words and phrases the gate reads answers with (see docs/statements.md)';
+
+-- function words
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'neutral' FROM unnest(ARRAY[
+    'a', 'an', 'the', 'this', 'that', 'these', 'those', 'it', 'its', 'it''s', 'they', 'them', 'their', 'theirs',
+    'there', 'there''s', 'he', 'she', 'his', 'her', 'we', 'us', 'our', 'you', 'your', 'who', 'whom', 'whose',
+    'which', 'what', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'has', 'have', 'had', 'having',
+    'do', 'does', 'did', 'of', 'in', 'on', 'at', 'for', 'with', 'by', 'from', 'to', 'into', 'as', 'and', 'or',
+    'but', 'so', 'also', 'then', 'while', 'whereas', 'within', 'via', 'than', 'both of', '''s', 's',
+    'currently', 'now', 'presently', 'at present', 'right now', 'at the moment', 'today', 'as it stands',
+    'total', 'totals', 'totalling', 'totaling', 'a total of', 'in total', 'altogether', 'combined', 'amount',
+    'amounts', 'amounting to', 'sum', 'respectively', 'namely', 'i.e', 'e.g', 'that is', 'including',
+    'includes', 'comprising', 'in all', 'each of', 'which is', 'which are', 'listed',
+    'shown', 'stands at', 'stand at', 'standing at', 'comes to', 'come to', 'coming to', 'came to',
+    'one of which', 'where', 'whereby', 'here', 'overall', 'such', 'just', 'still'
+]) AS w;
+
+-- discourse markers
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'discourse' FROM unnest(ARRAY[
+    'sure', 'certainly', 'of course', 'okay', 'ok', 'alright', 'absolutely', 'here is', 'here''s', 'here are',
+    'here you go', 'below is', 'below are', 'the answer', 'answer', 'summary', 'in summary', 'to summarize',
+    'to summarise', 'in short', 'briefly', 'in brief', 'short answer', 'quick summary', 'let me know',
+    'let me know if you need anything else', 'hope this helps', 'i hope this helps', 'happy to help',
+    'anything else', 'as requested', 'as you asked', 'details', 'the details', 'detail', 'breakdown',
+    'the breakdown', 'facts', 'key facts', 'the facts', 'the figures', 'the numbers', 'the following',
+    'as follows', 'follows', 'see below', 'listed below', 'shown below', 'note', 'please note',
+    'note that', 'in detail', 'per invoice', 'by invoice', 'invoice by invoice', 'broken down', 'broken down by',
+    'in numbers', 'at a glance', 'great question', 'good question', 'thanks', 'thank you', 'i', 'me', 'my',
+    'i found', 'found', 'looking at', 'according to', 'according to the records', 'the records show',
+    'records show', 'the data shows', 'the data', 'data', 'records', 'the records', 'report', 'the report',
+    'update', 'status', 'overview', 'an overview', 'the overview', 'result', 'the result', 'results'
+]) AS w;
+
+-- content words and their canonical forms: synonyms share a canon
+INSERT INTO footnote.lexicon (phrase, class, canon, negated)
+SELECT w, 'word', c, n FROM (VALUES
+    -- direction of a change
+    ('rose', 'up', false), ('rise', 'up', false), ('rises', 'up', false), ('risen', 'up', false),
+    ('rising', 'up', false), ('increased', 'up', false), ('increase', 'up', false), ('increases', 'up', false),
+    ('increasing', 'up', false), ('an increase', 'up', false), ('grew', 'up', false), ('grow', 'up', false),
+    ('grown', 'up', false), ('growth', 'up', false), ('growing', 'up', false), ('went up', 'up', false),
+    ('gone up', 'up', false), ('go up', 'up', false), ('going up', 'up', false), ('up', 'up', false),
+    ('higher', 'up', false), ('climbed', 'up', false), ('gained', 'up', false), ('gain', 'up', false),
+    ('upward', 'up', false), ('moved up', 'up', false), ('jumped', 'up', false),
+    ('fell', 'down', false), ('fall', 'down', false), ('falls', 'down', false), ('fallen', 'down', false),
+    ('falling', 'down', false), ('decreased', 'down', false), ('decrease', 'down', false),
+    ('decreases', 'down', false), ('a decrease', 'down', false), ('declined', 'down', false),
+    ('decline', 'down', false), ('a decline', 'down', false), ('dropped', 'down', false), ('drop', 'down', false),
+    ('a drop', 'down', false), ('went down', 'down', false), ('gone down', 'down', false), ('down', 'down', false),
+    ('lower', 'down', false), ('shrank', 'down', false), ('shrunk', 'down', false), ('slipped', 'down', false),
+    ('downward', 'down', false), ('moved down', 'down', false), ('reduced', 'down', false),
+    ('unchanged', 'unchanged', false), ('flat', 'unchanged', false), ('stable', 'unchanged', false),
+    ('steady', 'unchanged', false), ('the same', 'unchanged', false), ('did not change', 'unchanged', false),
+    ('change', 'change', false), ('changed', 'change', false), ('changes', 'change', false),
+    ('difference', 'change', false), ('delta', 'change', false), ('changing', 'change', false),
+    -- who owes whom
+    ('owes', 'owes', false), ('owe', 'owes', false), ('owing', 'owes', false), ('owes us', 'owes', false),
+    ('owe us', 'owes', false), ('owed by', 'owes', false), ('owed to us by', 'owes', false),
+    ('is owed', 'owed to', false), ('are owed', 'owed to', false), ('owed', 'owed to', false),
+    ('owed to', 'owed to', false), ('we owe', 'owed to', false), ('owe them', 'owed to', false),
+    ('we have to pay', 'owed to', false), ('payable', 'owed to', false), ('credit balance', 'owed to', false),
+    -- due, overdue
+    ('overdue', 'overdue', false), ('past due', 'overdue', false), ('late', 'overdue', false),
+    ('in arrears', 'overdue', false), ('arrears', 'overdue', false), ('delinquent', 'overdue', false),
+    ('past its due date', 'overdue', false), ('past the due date', 'overdue', false),
+    ('beyond due', 'overdue', false), ('past-due', 'overdue', false),
+    ('not yet due', 'overdue', true), ('not due', 'overdue', true), ('not overdue', 'overdue', true),
+    ('current', 'current', false), ('on time', 'on time', false),
+    ('due', 'due', false), ('due on', 'due', false), ('falls due', 'due', false), ('fell due', 'due', false),
+    ('due date', 'due', false), ('was due', 'due', false), ('payable on', 'due', false),
+    -- open, outstanding, paid
+    ('open', 'open', false), ('outstanding', 'open', false), ('unresolved', 'open', false),
+    ('unsettled', 'open', false), ('still open', 'open', false), ('pending', 'pending', false),
+    ('awaiting', 'pending', false), ('closed', 'open', true), ('resolved', 'open', true),
+    ('settled', 'paid', false), ('paid', 'paid', false), ('unpaid', 'paid', true), ('paid off', 'paid', false),
+    ('credited', 'credited', false), ('credit', 'credited', false),
+    -- comparisons
+    ('above', 'above', false), ('exceeds', 'above', false), ('exceeding', 'above', false),
+    ('higher than', 'above', false), ('below', 'below', false), ('beneath', 'below', false),
+    ('lower than', 'below', false), ('short of', 'below', false), ('under it', 'below', false),
+    ('largest', 'largest', false), ('biggest', 'largest', false), ('greatest', 'largest', false),
+    ('most', 'largest', false), ('top', 'largest', false), ('highest', 'largest', false),
+    ('leading', 'largest', false), ('main', 'largest', false), ('the bulk', 'largest', false),
+    ('smallest', 'smallest', false), ('least', 'smallest', false), ('lowest', 'smallest', false),
+    ('bottom', 'smallest', false), ('fewest', 'smallest', false),
+    -- verification
+    ('verified', 'verified', false), ('confirmed', 'verified', false), ('validated', 'verified', false),
+    ('checked', 'verified', false), ('unverified', 'verified', true), ('unconfirmed', 'verified', true),
+    ('not verified', 'verified', true), ('unchecked', 'verified', true),
+    -- severity and risk
+    ('high', 'high', false), ('severe', 'high', false), ('serious', 'high', false), ('elevated', 'high', false),
+    ('medium', 'medium', false), ('moderate', 'medium', false), ('low', 'low', false), ('minor', 'low', false),
+    ('risk', 'risk', false), ('risky', 'risk', false), ('at risk', 'at risk', false),
+    -- periods relative to today
+    ('last quarter', 'previous quarter', false), ('previous quarter', 'previous quarter', false),
+    ('prior quarter', 'previous quarter', false), ('the quarter before', 'previous quarter', false),
+    ('this quarter', 'this quarter', false), ('current quarter', 'this quarter', false),
+    ('last year', 'previous year', false), ('previous year', 'previous year', false),
+    ('prior year', 'previous year', false), ('this year', 'this year', false),
+    ('current year', 'this year', false), ('last month', 'previous month', false),
+    ('previous month', 'previous month', false), ('prior month', 'previous month', false),
+    ('this month', 'this month', false), ('current month', 'this month', false),
+    ('year to date', 'year to date', false), ('ytd', 'year to date', false), ('so far this year', 'year to date', false),
+    ('next quarter', 'next', false), ('next year', 'next', false), ('next month', 'next', false),
+    ('next week', 'next', false), ('yesterday', 'yesterday', false), ('tomorrow', 'next', false),
+    ('soon', 'next', false), ('later', 'next', false),
+    -- answer words
+    ('yes', 'yes', false), ('correct', 'yes', false), ('indeed', 'yes', false),
+    -- nouns and verbs of the answers
+    ('invoice', 'invoice', false), ('invoices', 'invoice', false), ('bill', 'invoice', false),
+    ('bills', 'invoice', false), ('invoiced', 'invoiced', false), ('billed', 'invoiced', false),
+    ('credit note', 'credit note', false), ('credit notes', 'credit note', false),
+    ('credit memo', 'credit note', false), ('credit memos', 'credit note', false),
+    ('customer', 'customer', false), ('customers', 'customer', false), ('client', 'customer', false),
+    ('clients', 'customer', false), ('supplier', 'supplier', false), ('suppliers', 'supplier', false),
+    ('vendor', 'supplier', false), ('vendors', 'supplier', false),
+    ('revenue', 'revenue', false), ('revenues', 'revenue', false), ('sales', 'revenue', false),
+    ('turnover', 'revenue', false), ('gross sales', 'gross sales', false),
+    ('receivables', 'receivables', false), ('receivable', 'receivables', false),
+    ('accounts receivable', 'receivables', false), ('ar', 'receivables', false), ('a/r', 'receivables', false),
+    ('days sales outstanding', 'dso', false), ('days of sales outstanding', 'dso', false), ('dso', 'dso', false),
+    ('oldest', 'oldest', false), ('earliest', 'oldest', false), ('longest outstanding', 'oldest', false),
+    ('longest overdue', 'oldest', false), ('most overdue', 'oldest', false),
+    ('across', 'across', false), ('spread across', 'across', false), ('spread over', 'across', false),
+    ('covering', 'across', false), ('split across', 'across', false), ('among', 'across', false),
+    ('ticket', 'ticket', false), ('tickets', 'ticket', false), ('support ticket', 'ticket', false),
+    ('support tickets', 'ticket', false), ('support case', 'ticket', false), ('support cases', 'ticket', false),
+    ('cases', 'ticket', false), ('case', 'ticket', false), ('support', 'ticket', false),
+    ('severity', 'severity', false), ('priority', 'severity', false),
+    ('payment terms', 'terms', false), ('terms', 'terms', false), ('term', 'terms', false),
+    ('credit terms', 'terms', false), ('agreed', 'agreed', false), ('contractual', 'agreed', false),
+    ('account owner', 'account owner', false), ('account manager', 'account owner', false),
+    ('owner', 'account owner', false), ('relationship manager', 'account owner', false),
+    ('managed by', 'account owner', false), ('owned by', 'account owner', false),
+    ('purchase order', 'purchase order', false), ('purchase orders', 'purchase order', false),
+    ('po', 'purchase order', false), ('pos', 'purchase order', false),
+    ('worth', 'worth', false), ('valued at', 'worth', false), ('with a value of', 'worth', false),
+    ('expected', 'expected', false), ('expected on', 'expected', false), ('scheduled', 'expected', false),
+    ('stock', 'stock', false), ('inventory', 'stock', false), ('on hand', 'stock', false),
+    ('in stock', 'stock', false), ('stock on hand', 'stock', false),
+    ('warehouse', 'warehouse', false), ('warehouses', 'warehouse', false), ('location', 'warehouse', false),
+    ('locations', 'warehouse', false), ('site', 'warehouse', false), ('sites', 'warehouse', false),
+    ('reorder level', 'reorder level', false), ('reorder point', 'reorder level', false),
+    ('minimum stock level', 'reorder level', false), ('issued', 'issued', false), ('dated', 'issued', false),
+    ('issue date', 'issued', false), ('gross', 'gross', false), ('net', 'net', false), ('tax', 'tax', false),
+    ('vat', 'tax', false), ('payment', 'payment', false), ('payments', 'payment', false),
+    ('pay', 'pay', false), ('paying', 'pay', false), ('account', 'account', false), ('accounts', 'account', false),
+    ('bank account', 'account', false), ('ending', 'ending', false), ('ending in', 'ending', false),
+    ('ends in', 'ending', false), ('request', 'request', false), ('requested', 'request', false),
+    ('asks', 'request', false), ('asking', 'request', false), ('asked', 'request', false),
+    ('phone', 'phone', false), ('telephone', 'phone', false), ('phone number', 'phone', false),
+    ('number', 'number', false), ('on file', 'on file', false), ('on record', 'on file', false),
+    ('registered', 'registered', false), ('domain', 'domain', false), ('sender', 'sender', false),
+    ('since', 'since', false), ('before', 'before', false), ('after', 'after', false),
+    ('interpretation', 'interpretation', false), ('an interpretation', 'interpretation', false),
+    ('inference', 'interpretation', false), ('conclusion', 'interpretation', false),
+    ('underlying', 'underlying', false), ('underlying facts', 'underlying', false),
+    ('based on', 'underlying', false), ('reading', 'reading', false), ('read as', 'reading', false),
+    ('match', 'match', false), ('matches', 'match', false), ('matching', 'match', false),
+    ('listed:', 'listed', false), ('there was no revenue', 'no revenue', false)
+) AS v(w, c, n);
+
+-- negators
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'negator' FROM unnest(ARRAY[
+    'not', 'no', 'never', 'none', 'nothing', 'nobody', 'neither', 'nor', 'without', 'n''t', 'cannot',
+    'no longer', 'not any', 'none of', 'no one', 'nowhere', 'non'
+]) AS w;
+
+-- numbers in words, ordinals, vague quantities
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'numeral' FROM unnest(ARRAY[
+    'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
+    'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty',
+    'forty', 'fourty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred', 'hundreds', 'dozen',
+    'dozens', 'a dozen', 'score', 'couple', 'a couple', 'pair', 'a pair', 'half', 'halves', 'a half',
+    'a quarter of', 'a third', 'two thirds', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh',
+    'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'twentieth', 'hundredth', 'thousandth', 'once', 'twice',
+    'thrice', 'double', 'doubled', 'triple', 'tripled', 'quadruple', 'single', 'both', 'several', 'many',
+    'few', 'a few', 'multiple', 'numerous', 'various', 'handful', 'a handful', 'dozens of', 'countless',
+    'a lot', 'lots', 'plenty', 'nil', 'nought', 'naught'
+]) AS w;
+
+-- scale words and suffixes
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'scale' FROM unnest(ARRAY[
+    'thousand', 'thousands', 'k', 'tsd', 'grand', 'million', 'millions', 'm', 'mn', 'mm', 'mio', 'billion',
+    'billions', 'bn', 'b', 'mrd', 'trillion', 'trillions', 'tn', 'lakh', 'crore', 'in thousands',
+    'in millions', 'in billions'
+]) AS w;
+
+-- currencies outside a figure
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'currency' FROM unnest(ARRAY[
+    '€', '$', '£', '¥', '₹', '₣', '¢', 'eur', 'euro', 'euros', 'usd', 'us$', 'dollar', 'dollars', 'us dollars',
+    'gbp', 'pound', 'pounds', 'sterling', 'chf', 'franc', 'francs', 'jpy', 'yen', 'cny', 'yuan', 'rmb', 'sek',
+    'nok', 'dkk', 'krona', 'kronor', 'krone', 'kroner', 'pln', 'zloty', 'cent', 'cents', 'pence', 'cad', 'aud',
+    'inr', 'rupees', 'currency'
+]) AS w;
+
+-- units and rates
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'unit' FROM unnest(ARRAY[
+    '%', '‰', 'percent', 'per cent', 'pct', 'percentage', 'percentage points', 'points', 'basis points', 'bps',
+    'per', 'a month', 'a year', 'a week', 'a day', 'monthly', 'weekly', 'daily', 'yearly', 'annually',
+    'annual', 'annualised', 'annualized', 'per annum', 'p.a', 'pa', 'quarterly', 'hourly', 'per month',
+    'per year', 'per week', 'per day', 'per quarter', 'hours', 'hour', 'days', 'day', 'weeks', 'week',
+    'months', 'month', 'years', 'year', 'business days', 'working days', 'times', 'x', '×', 'pieces', 'pcs',
+    'units', 'kg', 'tons', 'tonnes', 'litres', 'liters', 'meters', 'metres'
+]) AS w;
+
+-- approximators and comparatives
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'modifier' FROM unnest(ARRAY[
+    'about', 'around', 'approximately', 'approx', 'roughly', 'nearly', 'almost', 'close to', 'circa', 'ca',
+    'some', 'over', 'under', 'more than', 'less than', 'fewer than', 'at least', 'at most', 'up to',
+    'no more than', 'no less than', 'in excess of', 'upwards of', 'just over', 'just under', 'only', 'exactly',
+    'precisely', 'an estimated', 'estimated', 'est', 'about the same as', '~', '≈', '<', '>', '≤', '≥', '±',
+    'well over', 'well under', 'barely', 'merely', 'as much as', 'as little as', 'even', 'likely', 'probably',
+    'possibly', 'perhaps', 'maybe', 'might', 'may', 'could', 'would', 'should', 'will', 'must', 'can',
+    'expected to', 'projected', 'forecast', 'estimate'
+]) AS w;
+
+-- signs
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'sign' FROM unnest(ARRAY[
+    'minus', 'negative', 'plus', 'positive', 'deficit', 'surplus', 'net loss', 'loss', 'losses'
+]) AS w;

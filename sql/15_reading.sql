@@ -1,0 +1,507 @@
+-- footnote-pg: reading a text the way the gate grades it.
+--
+-- A text becomes lexemes: figures (spans the caller or the gate has bound to a value), words and
+-- phrases looked up in footnote.lexicon, numbers written any other way, punctuation and line
+-- breaks. Lexemes are grouped into sentences (or into the units of a template), negations are
+-- attached to what they negate, and each sentence is summarised for the gate: its figures with
+-- the words next to them, its content words with their polarity, the numerals, scale, unit,
+-- currency, modifier and sign tokens it holds, and negations that attach to nothing.
+
+-- Every non-ASCII character Unicode classes as a number (Nd, Nl, No; Unicode 14) and an ASCII digit for
+-- each, so a number written in any script, fullwidth, circled, superscript or as a fraction is caught.
+CREATE FUNCTION footnote._numeric_chars(OUT chars text, OUT digits text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '²³¹¼½¾٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹߀߁߂߃߄߅߆߇߈߉०१२३४५६७८९০১২৩৪৫৬৭৮৯৴৵৶৷৸৹੦੧੨੩੪੫੬੭੮੯૦૧૨૩૪૫૬૭૮૯୦୧୨୩୪୫୬୭୮୯୲୳୴୵୶୷௦௧௨௩௪௫௬௭௮௯௰௱௲౦౧౨౩౪౫౬౭౮౯౸౹౺౻౼౽౾೦೧೨೩೪೫೬೭೮೯൘൙൚൛൜൝൞൦൧൨൩൪൫൬൭൮൯൰൱൲൳൴൵൶൷൸෦෧෨෩෪෫෬෭෮෯๐๑๒๓๔๕๖๗๘๙໐໑໒໓໔໕໖໗໘໙༠༡༢༣༤༥༦༧༨༩༪༫༬༭༮༯༰༱༲༳၀၁၂၃၄၅၆၇၈၉႐႑႒႓႔႕႖႗႘႙፩፪፫፬፭፮፯፰፱፲፳፴፵፶፷፸፹፺፻፼ᛮᛯᛰ០១២៣៤៥៦៧៨៩៰៱៲៳៴៵៶៷៸៹᠐᠑᠒᠓᠔᠕᠖᠗᠘᠙᥆᥇᥈᥉᥊᥋᥌᥍᥎᥏᧐᧑᧒᧓᧔᧕᧖᧗᧘᧙᧚᪀᪁᪂᪃᪄᪅᪆᪇᪈᪉᪐᪑᪒᪓᪔᪕᪖᪗᪘᪙᭐᭑᭒᭓᭔᭕᭖᭗᭘᭙᮰᮱᮲᮳᮴᮵᮶᮷᮸᮹᱀᱁᱂᱃᱄᱅᱆᱇᱈᱉᱐᱑᱒᱓᱔᱕᱖᱗᱘᱙⁰⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞⅟ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩⅪⅫⅬⅭⅮⅯⅰⅱⅲⅳⅴⅵⅶⅷⅸⅹⅺⅻⅼⅽⅾⅿↀↁↂↅↆↇↈ↉①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽⑾⑿⒀⒁⒂⒃⒄⒅⒆⒇⒈⒉⒊⒋⒌⒍⒎⒏⒐⒑⒒⒓⒔⒕⒖⒗⒘⒙⒚⒛⓪⓫⓬⓭⓮⓯⓰⓱⓲⓳⓴⓵⓶⓷⓸⓹⓺⓻⓼⓽⓾⓿❶❷❸❹❺❻❼❽❾❿➀➁➂➃➄➅➆➇➈➉➊➋➌➍➎➏➐➑➒➓⳽〇〡〢〣〤〥〦〧〨〩〸〹〺㆒㆓㆔㆕㈠㈡㈢㈣㈤㈥㈦㈧㈨㈩㉈㉉㉊㉋㉌㉍㉎㉏㉑㉒㉓㉔㉕㉖㉗㉘㉙㉚㉛㉜㉝㉞㉟㊀㊁㊂㊃㊄㊅㊆㊇㊈㊉㊱㊲㊳㊴㊵㊶㊷㊸㊹㊺㊻㊼㊽㊾㊿꘠꘡꘢꘣꘤꘥꘦꘧꘨꘩ꛦꛧꛨꛩꛪꛫꛬꛭꛮꛯ꠰꠱꠲꠳꠴꠵꣐꣑꣒꣓꣔꣕꣖꣗꣘꣙꤀꤁꤂꤃꤄꤅꤆꤇꤈꤉꧐꧑꧒꧓꧔꧕꧖꧗꧘꧙꧰꧱꧲꧳꧴꧵꧶꧷꧸꧹꩐꩑꩒꩓꩔꩕꩖꩗꩘꩙꯰꯱꯲꯳꯴꯵꯶꯷꯸꯹０１２３４５６７８９𐄇𐄈𐄉𐄊𐄋𐄌𐄍𐄎𐄏𐄐𐄑𐄒𐄓𐄔𐄕𐄖𐄗𐄘𐄙𐄚𐄛𐄜𐄝𐄞𐄟𐄠𐄡𐄢𐄣𐄤𐄥𐄦𐄧𐄨𐄩𐄪𐄫𐄬𐄭𐄮𐄯𐄰𐄱𐄲𐄳𐅀𐅁𐅂𐅃𐅄𐅅𐅆𐅇𐅈𐅉𐅊𐅋𐅌𐅍𐅎𐅏𐅐𐅑𐅒𐅓𐅔𐅕𐅖𐅗𐅘𐅙𐅚𐅛𐅜𐅝𐅞𐅟𐅠𐅡𐅢𐅣𐅤𐅥𐅦𐅧𐅨𐅩𐅪𐅫𐅬𐅭𐅮𐅯𐅰𐅱𐅲𐅳𐅴𐅵𐅶𐅷𐅸𐆊𐆋𐋡𐋢𐋣𐋤𐋥𐋦𐋧𐋨𐋩𐋪𐋫𐋬𐋭𐋮𐋯𐋰𐋱𐋲𐋳𐋴𐋵𐋶𐋷𐋸𐋹𐋺𐋻𐌠𐌡𐌢𐌣𐍁𐍊𐏑𐏒𐏓𐏔𐏕𐒠𐒡𐒢𐒣𐒤𐒥𐒦𐒧𐒨𐒩𐡘𐡙𐡚𐡛𐡜𐡝𐡞𐡟𐡹𐡺𐡻𐡼𐡽𐡾𐡿𐢧𐢨𐢩𐢪𐢫𐢬𐢭𐢮𐢯𐣻𐣼𐣽𐣾𐣿𐤖𐤗𐤘𐤙𐤚𐤛𐦼𐦽𐧀𐧁𐧂𐧃𐧄𐧅𐧆𐧇𐧈𐧉𐧊𐧋𐧌𐧍𐧎𐧏𐧒𐧓𐧔𐧕𐧖𐧗𐧘𐧙𐧚𐧛𐧜𐧝𐧞𐧟𐧠𐧡𐧢𐧣𐧤𐧥𐧦𐧧𐧨𐧩𐧪𐧫𐧬𐧭𐧮𐧯𐧰𐧱𐧲𐧳𐧴𐧵𐧶𐧷𐧸𐧹𐧺𐧻𐧼𐧽𐧾𐧿𐩀𐩁𐩂𐩃𐩄𐩅𐩆𐩇𐩈𐩽𐩾𐪝𐪞𐪟𐫫𐫬𐫭𐫮𐫯𐭘𐭙𐭚𐭛𐭜𐭝𐭞𐭟𐭸𐭹𐭺𐭻𐭼𐭽𐭾𐭿𐮩𐮪𐮫𐮬𐮭𐮮𐮯𐳺𐳻𐳼𐳽𐳾𐳿𐴰𐴱𐴲𐴳𐴴𐴵𐴶𐴷𐴸𐴹𐹠𐹡𐹢𐹣𐹤𐹥𐹦𐹧𐹨𐹩𐹪𐹫𐹬𐹭𐹮𐹯𐹰𐹱𐹲𐹳𐹴𐹵𐹶𐹷𐹸𐹹𐹺𐹻𐹼𐹽𐹾𐼝𐼞𐼟𐼠𐼡𐼢𐼣𐼤𐼥𐼦𐽑𐽒𐽓𐽔𐿅𐿆𐿇𐿈𐿉𐿊𐿋𑁒𑁓𑁔𑁕𑁖𑁗𑁘𑁙𑁚𑁛𑁜𑁝𑁞𑁟𑁠𑁡𑁢𑁣𑁤𑁥𑁦𑁧𑁨𑁩𑁪𑁫𑁬𑁭𑁮𑁯𑃰𑃱𑃲𑃳𑃴𑃵𑃶𑃷𑃸𑃹𑄶𑄷𑄸𑄹𑄺𑄻𑄼𑄽𑄾𑄿𑇐𑇑𑇒𑇓𑇔𑇕𑇖𑇗𑇘𑇙𑇡𑇢𑇣𑇤𑇥𑇦𑇧𑇨𑇩𑇪𑇫𑇬𑇭𑇮𑇯𑇰𑇱𑇲𑇳𑇴𑋰𑋱𑋲𑋳𑋴𑋵𑋶𑋷𑋸𑋹𑑐𑑑𑑒𑑓𑑔𑑕𑑖𑑗𑑘𑑙𑓐𑓑𑓒𑓓𑓔𑓕𑓖𑓗𑓘𑓙𑙐𑙑𑙒𑙓𑙔𑙕𑙖𑙗𑙘𑙙𑛀𑛁𑛂𑛃𑛄𑛅𑛆𑛇𑛈𑛉𑜰𑜱𑜲𑜳𑜴𑜵𑜶𑜷𑜸𑜹𑜺𑜻𑣠𑣡𑣢𑣣𑣤𑣥𑣦𑣧𑣨𑣩𑣪𑣫𑣬𑣭𑣮𑣯𑣰𑣱𑣲𑥐𑥑𑥒𑥓𑥔𑥕𑥖𑥗𑥘𑥙𑱐𑱑𑱒𑱓𑱔𑱕𑱖𑱗𑱘𑱙𑱚𑱛𑱜𑱝𑱞𑱟𑱠𑱡𑱢𑱣𑱤𑱥𑱦𑱧𑱨𑱩𑱪𑱫𑱬𑵐𑵑𑵒𑵓𑵔𑵕𑵖𑵗𑵘𑵙𑶠𑶡𑶢𑶣𑶤𑶥𑶦𑶧𑶨𑶩𑿀𑿁𑿂𑿃𑿄𑿅𑿆𑿇𑿈𑿉𑿊𑿋𑿌𑿍𑿎𑿏𑿐𑿑𑿒𑿓𑿔𒐀𒐁𒐂𒐃𒐄𒐅𒐆𒐇𒐈𒐉𒐊𒐋𒐌𒐍𒐎𒐏𒐐𒐑𒐒𒐓𒐔𒐕𒐖𒐗𒐘𒐙𒐚𒐛𒐜𒐝𒐞𒐟𒐠𒐡𒐢𒐣𒐤𒐥𒐦𒐧𒐨𒐩𒐪𒐫𒐬𒐭𒐮𒐯𒐰𒐱𒐲𒐳𒐴𒐵𒐶𒐷𒐸𒐹𒐺𒐻𒐼𒐽𒐾𒐿𒑀𒑁𒑂𒑃𒑄𒑅𒑆𒑇𒑈𒑉𒑊𒑋𒑌𒑍𒑎𒑏𒑐𒑑𒑒𒑓𒑔𒑕𒑖𒑗𒑘𒑙𒑚𒑛𒑜𒑝𒑞𒑟𒑠𒑡𒑢𒑣𒑤𒑥𒑦𒑧𒑨𒑩𒑪𒑫𒑬𒑭𒑮𖩠𖩡𖩢𖩣𖩤𖩥𖩦𖩧𖩨𖩩𖫀𖫁𖫂𖫃𖫄𖫅𖫆𖫇𖫈𖫉𖭐𖭑𖭒𖭓𖭔𖭕𖭖𖭗𖭘𖭙𖭛𖭜𖭝𖭞𖭟𖭠𖭡𖺀𖺁𖺂𖺃𖺄𖺅𖺆𖺇𖺈𖺉𖺊𖺋𖺌𖺍𖺎𖺏𖺐𖺑𖺒𖺓𖺔𖺕𖺖𝋠𝋡𝋢𝋣𝋤𝋥𝋦𝋧𝋨𝋩𝋪𝋫𝋬𝋭𝋮𝋯𝋰𝋱𝋲𝋳𝍠𝍡𝍢𝍣𝍤𝍥𝍦𝍧𝍨𝍩𝍪𝍫𝍬𝍭𝍮𝍯𝍰𝍱𝍲𝍳𝍴𝍵𝍶𝍷𝍸𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗𝟘𝟙𝟚𝟛𝟜𝟝𝟞𝟟𝟠𝟡𝟢𝟣𝟤𝟥𝟦𝟧𝟨𝟩𝟪𝟫𝟬𝟭𝟮𝟯𝟰𝟱𝟲𝟳𝟴𝟵𝟶𝟷𝟸𝟹𝟺𝟻𝟼𝟽𝟾𝟿𞅀𞅁𞅂𞅃𞅄𞅅𞅆𞅇𞅈𞅉𞋰𞋱𞋲𞋳𞋴𞋵𞋶𞋷𞋸𞋹𞣇𞣈𞣉𞣊𞣋𞣌𞣍𞣎𞣏𞥐𞥑𞥒𞥓𞥔𞥕𞥖𞥗𞥘𞥙𞱱𞱲𞱳𞱴𞱵𞱶𞱷𞱸𞱹𞱺𞱻𞱼𞱽𞱾𞱿𞲀𞲁𞲂𞲃𞲄𞲅𞲆𞲇𞲈𞲉𞲊𞲋𞲌𞲍𞲎𞲏𞲐𞲑𞲒𞲓𞲔𞲕𞲖𞲗𞲘𞲙𞲚𞲛𞲜𞲝𞲞𞲟𞲠𞲡𞲢𞲣𞲤𞲥𞲦𞲧𞲨𞲩𞲪𞲫𞲭𞲮𞲯𞲱𞲲𞲳𞲴𞴁𞴂𞴃𞴄𞴅𞴆𞴇𞴈𞴉𞴊𞴋𞴌𞴍𞴎𞴏𞴐𞴑𞴒𞴓𞴔𞴕𞴖𞴗𞴘𞴙𞴚𞴛𞴜𞴝𞴞𞴟𞴠𞴡𞴢𞴣𞴤𞴥𞴦𞴧𞴨𞴩𞴪𞴫𞴬𞴭𞴯𞴰𞴱𞴲𞴳𞴴𞴵𞴶𞴷𞴸𞴹𞴺𞴻𞴼𞴽🄀🄁🄂🄃🄄🄅🄆🄇🄈🄉🄊🄋🄌🯰🯱🯲🯳🯴🯵🯶🯷🯸🯹'::text,
+           '00000001234567890123456789012345678901234567890123456789000000012345678901234567890123456789000000012345678900001234567890000000012345678900000000123456789000000000012345678901234567890123456789012345678900000000000123456789012345678900000000000000000000000012345678900000000000123456789012345678901234567890012345678901234567890123456789012345678901234567890123456789000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000012345678900000000000000000123456789012345678901234567890123456789012345678901234567890123456789000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001234567890000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000123456789000000000000000000000000000000000000000000000000000000000000000000000000012345678901234567890123456789012345678900000000000000000000012345678901234567890123456789012345678901234567890123456789000123456789000000000012345678901234567890000000000000000000012345678901234567890000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000123456789012345678901234567890000000000000000000000000000000000000000000000000000000000000000000000000000123456789012345678901234567890123456789012345678901234567890123456789000000000012345678900000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000123456789'::text
+$$;
+
+-- The letters of words, as a regular-expression bracket expression (Latin, Greek, Cyrillic, Hebrew,
+-- Arabic, Indic, CJK, fullwidth): the reader's notion of a letter, independent of the database's locale.
+CREATE FUNCTION footnote._letters()
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '[A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02AF\u0370-\u03FF\u0400-\u052F\u0590-\u06FF\u0900-\u0DFF'
+        || '\u0E00-\u0FFF\u1E00-\u1FFF\u3040-\u9FFF\uAC00-\uD7AF\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]'
+$$;
+
+-- True when s holds a number in any form (an ASCII digit or any character of _numeric_chars).
+CREATE FUNCTION footnote._has_numeral(s text)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT s ~ '[0-9]' OR (s ~ '[^\x01-\x7f]' AND translate(s, n.chars, n.digits) ~ '[0-9]')
+    FROM footnote._numeric_chars() AS n
+$$;
+
+-- Look-alike characters mapped one to one (the length never changes): spaces, dashes, quotes,
+-- apostrophes and invisible characters.
+CREATE FUNCTION footnote._plain(s text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT translate(s,
+        E'\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\u200b\u200c\u200d\u2060\ufeff\u00ad'
+        || E'\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d\u2018\u2019\u201a\u201b\u2032\u00b4\u02bc\u02bb\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb',
+        '                     ' || '----------''''''''''''''''"""""""""')
+$$;
+
+-- Lower case with accents folded, one character for one (for finding names as people write them).
+CREATE FUNCTION footnote._fold1(s text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN length(f) = length(s) THEN f ELSE lower(s) END
+    FROM (SELECT lower(translate(footnote._plain(s), m.accented, m.plain)) AS f FROM footnote._fold_map() AS m) AS x
+$$;
+
+-- The canonical form of a word that is not in the lexicon: lower case, possessive and plural -s dropped.
+CREATE FUNCTION footnote._stem(w text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN x ~ '''s$' THEN left(x, -2)
+                WHEN length(x) > 3 AND x ~ '[^s]s$' AND x !~ '(us|is|ss)$' THEN left(x, -1)
+                ELSE x END
+    FROM (SELECT lower(w) AS x) AS l
+$$;
+
+-- One lexeme of a text: a figure, a word or phrase, a number written otherwise, punctuation or a line break.
+CREATE TYPE footnote._lexeme AS (
+    s        integer,   -- span in the text, 0-based, end exclusive
+    e        integer,
+    kind     text,      -- figure, word, punct, break, marker
+    text     text,      -- as written
+    class    text,      -- for words: the lexicon class ('word' when not listed), 'digits' for numbers
+    canon    text,      -- for words: the canonical form
+    negated  boolean,   -- the word carries a negation, or a negator before it negates it
+    fig      integer,   -- for figures: the index of the figure (0-based)
+    glued    boolean,   -- no space between this and the previous lexeme
+    known    boolean,   -- the word is in the lexicon
+    sentence integer    -- the sentence (or template unit) it belongs to, from 0; NULL outside any
+);
+
+-- The lexemes of a text, with the figures at the given spans ([{"start": s, "end": e}, ...], sorted, disjoint).
+CREATE FUNCTION footnote._lexemes(t text, figs jsonb)
+RETURNS footnote._lexeme[]
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    word_re  constant text := footnote._letters();
+    tok_re   text;
+    k        text[] := '{}';   -- raw tokens: kind, start, end, text, glued
+    ks       integer[] := '{}';
+    ke       integer[] := '{}';
+    kt       text[] := '{}';
+    kg       boolean[] := '{}';
+    kf       integer[] := '{}';
+    pos      integer := 0;
+    fstart   integer;
+    fend     integer;
+    f        integer := 0;
+    nfig     integer := coalesce(jsonb_array_length(figs), 0);
+    seg      text;
+    tok      text;
+    glued    boolean := true;
+    off      integer;
+    keys     text[] := '{}';
+    lex      jsonb;
+    i        integer;
+    j        integer;
+    n        integer;
+    key      text;
+    best     integer;
+    bestkey  text;
+    entry    jsonb;
+    nt       integer;
+    out      footnote._lexeme[] := '{}';
+    prev     footnote._lexeme;
+    cls      text;
+BEGIN
+    tok_re := '(\n|[ \t\r\f\v]+|' || word_re || '+(?:''' || word_re || '+)*|[0-9]+|.)';
+    -- raw tokens of the text between figures; a figure is one token
+    LOOP
+        IF f < nfig THEN
+            fstart := (figs->f->>'start')::integer;
+            fend := (figs->f->>'end')::integer;
+        ELSE
+            fstart := length(t);
+            fend := NULL;
+        END IF;
+        seg := substr(t, pos + 1, fstart - pos);
+        off := pos;
+        FOR tok IN SELECT m[1] FROM regexp_matches(seg, tok_re, 'g') WITH ORDINALITY AS x(m, o) ORDER BY o LOOP
+            IF tok ~ '^[ \t\r\f\v]+$' THEN
+                glued := false;
+            ELSIF tok ~ ('^' || word_re) AND tok ~* 'n''t$' AND length(tok) > 3 THEN
+                -- isn't -> is + n't; can't -> can + n't; won't -> will + n't
+                k := k || 'word'::text || 'word'::text;
+                kt := kt || CASE lower(tok) WHEN 'can''t' THEN 'can' WHEN 'won''t' THEN 'will'
+                                WHEN 'shan''t' THEN 'shall' ELSE left(tok, -3) END || 'n''t'::text;
+                ks := ks || off || (off + length(tok) - 3);
+                ke := ke || (off + length(tok) - 3) || (off + length(tok));
+                kg := kg || glued || true;
+                kf := kf || NULL::integer || NULL::integer;
+                glued := true;
+            ELSE
+                k := k || CASE WHEN tok = E'\n' THEN 'break' WHEN tok ~ ('^' || word_re) THEN 'word'
+                               WHEN tok ~ '^[0-9]' THEN 'digits' ELSE 'punct' END;
+                kt := kt || tok;
+                ks := ks || off;
+                ke := ke || (off + length(tok));
+                kg := kg || glued;
+                kf := kf || NULL::integer;
+                glued := true;
+            END IF;
+            off := off + length(tok);
+        END LOOP;
+        EXIT WHEN fend IS NULL;
+        k := k || 'figure'::text;
+        kt := kt || substr(t, fstart + 1, fend - fstart);
+        ks := ks || fstart;
+        ke := ke || fend;
+        kg := kg || glued;
+        kf := kf || f;
+        glued := true;
+        pos := fend;
+        f := f + 1;
+    END LOOP;
+    nt := cardinality(k);
+
+    -- candidate phrases: up to four words joined by spaces or by a glued - / . or ', and single symbols
+    FOR i IN 1..nt LOOP
+        IF k[i] = 'word' THEN
+            key := lower(kt[i]);
+            keys := keys || key;
+            j := i;
+            n := 1;
+            WHILE n < 5 LOOP
+                IF j + 1 <= nt AND k[j + 1] = 'word' AND NOT kg[j + 1] THEN
+                    j := j + 1;
+                ELSIF j + 2 <= nt AND k[j + 1] = 'punct' AND kt[j + 1] IN ('-', '/', '.', '''') AND kg[j + 1]
+                      AND k[j + 2] = 'word' AND kg[j + 2] THEN
+                    j := j + 2;
+                ELSE
+                    EXIT;
+                END IF;
+                key := key || ' ' || lower(kt[j]);
+                keys := keys || key;
+                n := n + 1;
+            END LOOP;
+        ELSIF k[i] = 'punct' THEN
+            keys := keys || kt[i];
+        END IF;
+    END LOOP;
+    SELECT coalesce(jsonb_object_agg(l.phrase, jsonb_build_array(l.class, l.canon, l.negated)), '{}') INTO lex
+    FROM footnote.lexicon AS l WHERE l.phrase = ANY (keys);
+
+    -- lexemes: the longest phrase at each word, figures, numbers, punctuation
+    i := 1;
+    WHILE i <= nt LOOP
+        IF k[i] = 'word' THEN
+            key := lower(kt[i]);
+            best := i;
+            bestkey := CASE WHEN lex ? key THEN key END;
+            j := i;
+            n := 1;
+            WHILE n < 5 LOOP
+                IF j + 1 <= nt AND k[j + 1] = 'word' AND NOT kg[j + 1] THEN
+                    j := j + 1;
+                ELSIF j + 2 <= nt AND k[j + 1] = 'punct' AND kt[j + 1] IN ('-', '/', '.', '''') AND kg[j + 1]
+                      AND k[j + 2] = 'word' AND kg[j + 2] THEN
+                    j := j + 2;
+                ELSE
+                    EXIT;
+                END IF;
+                key := key || ' ' || lower(kt[j]);
+                IF lex ? key THEN
+                    best := j;
+                    bestkey := key;
+                END IF;
+                n := n + 1;
+            END LOOP;
+            entry := lex->bestkey;
+            IF footnote._has_numeral(kt[i]) THEN
+                cls := 'digits';
+            ELSE
+                cls := coalesce(entry->>0, 'word');
+            END IF;
+            -- "the oldest one", "each one": a pronoun, not a number
+            IF cls = 'numeral' AND bestkey = 'one' AND cardinality(out) > 0 THEN
+                prev := out[cardinality(out)];
+                IF lower(prev.text) IN ('the', 'this', 'that', 'each', 'which', 'any', 'every', 'no', 'oldest', 'newest',
+                                        'latest', 'largest', 'biggest', 'smallest', 'last', 'same', 'other',
+                                        'another', 'only', 'single', 'older', 'newer', 'earliest') THEN
+                    cls := 'neutral';
+                END IF;
+            END IF;
+            out := out || ROW(ks[i], ke[best], 'word', substr(t, ks[i] + 1, ke[best] - ks[i]), cls,
+                              CASE WHEN cls = 'word' THEN coalesce(entry->>1, footnote._stem(kt[i]))
+                                   ELSE coalesce(bestkey, lower(kt[i])) END,
+                              coalesce((entry->>2)::boolean, false), NULL, kg[i], entry IS NOT NULL,
+                              NULL)::footnote._lexeme;
+            i := best + 1;
+        ELSE
+            IF k[i] = 'punct' AND lex ? kt[i] THEN
+                out := out || ROW(ks[i], ke[i], 'word', kt[i], lex->kt[i]->>0, kt[i], false, NULL, kg[i], true,
+                                  NULL)::footnote._lexeme;
+            ELSIF k[i] IN ('digits', 'punct') AND footnote._has_numeral(kt[i]) THEN
+                out := out || ROW(ks[i], ke[i], 'word', kt[i], 'digits', kt[i], false, NULL, kg[i], false,
+                                  NULL)::footnote._lexeme;
+            ELSE
+                out := out || ROW(ks[i], ke[i], k[i], kt[i], NULL, NULL, false, kf[i], kg[i], false,
+                                  NULL)::footnote._lexeme;
+            END IF;
+            i := i + 1;
+        END IF;
+    END LOOP;
+    RETURN out;
+END
+$$;
+
+-- Lexemes grouped into sentences: by the given unit spans ([{"start", "end"}]) or, without them, at
+-- line breaks and at . ! ? ; followed by a space (not after an abbreviation). List markers at the
+-- start of a line (-, *, •, "1.") belong to no sentence; with numbered = false a leading number is a
+-- marker only when no figure took it. Negators are attached to the next content word or figure of
+-- their clause.
+CREATE FUNCTION footnote._sentences(lx footnote._lexeme[], spans jsonb)
+RETURNS footnote._lexeme[]
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n        integer := cardinality(lx);
+    i        integer;
+    sn       integer := 0;
+    used     boolean := false;
+    at_start boolean := true;
+    u        integer;
+    pending  boolean := false;
+    cur      integer;
+BEGIN
+    IF spans IS NOT NULL THEN
+        u := 0;
+        FOR i IN 1..n LOOP
+            WHILE u < jsonb_array_length(spans) AND lx[i].s >= (spans->u->>'end')::integer LOOP
+                u := u + 1;
+            END LOOP;
+            IF u < jsonb_array_length(spans) AND lx[i].s >= (spans->u->>'start')::integer AND lx[i].kind <> 'break' THEN
+                lx[i].sentence := u;
+            ELSIF lx[i].kind = 'punct' THEN
+                lx[i].kind := 'marker';
+            END IF;
+        END LOOP;
+    ELSE
+        FOR i IN 1..n LOOP
+            IF lx[i].kind = 'break' THEN
+                IF used THEN
+                    sn := sn + 1;
+                    used := false;
+                END IF;
+                at_start := true;
+                CONTINUE;
+            END IF;
+            IF at_start AND ((lx[i].kind = 'punct' AND lx[i].text IN ('-', '*', '•', '·', '>', '+', '‣', '◦', '▪'))
+                             OR (lx[i].class = 'digits' AND lx[i].text ~ '^[0-9]{1,2}$' AND i < n
+                                 AND lx[i + 1].kind = 'punct' AND lx[i + 1].text IN ('.', ')') AND lx[i + 1].glued
+                                 AND (i + 1 = n OR NOT lx[i + 2].glued))) THEN
+                lx[i].kind := 'marker';
+                IF lx[i].class = 'digits' THEN
+                    lx[i + 1].kind := 'marker';
+                END IF;
+                CONTINUE;
+            END IF;
+            IF lx[i].kind = 'marker' THEN
+                CONTINUE;
+            END IF;
+            at_start := false;
+            lx[i].sentence := sn;
+            used := true;
+            IF lx[i].kind = 'punct' AND lx[i].text IN ('.', '!', '?', ';')
+               AND (i = n OR NOT lx[i + 1].glued OR lx[i + 1].kind = 'break')
+               AND NOT (lx[i].text = '.' AND i > 1 AND lx[i - 1].kind = 'word'
+                        AND ((length(lx[i - 1].text) = 1 AND i > 2 AND lx[i - 2].text = '.' AND lx[i - 1].glued)
+                             OR lower(lx[i - 1].text) IN ('approx', 'ca', 'etc', 'vs', 'nr', 'incl', 'excl', 'resp',
+                                                          'inc', 'ltd', 'co', 'corp', 'st', 'mr', 'mrs', 'ms', 'dr',
+                                                          'jr', 'sr', 'cf', 'dept', 'est', 'fig', 'no'))) THEN
+                sn := sn + 1;
+                used := false;
+                at_start := true;
+            END IF;
+        END LOOP;
+    END IF;
+
+    -- negation: a negator negates the next content word, number or figure of its clause; one that
+    -- reaches the end of its clause first is kept as a negation of nothing (kind 'negation')
+    cur := NULL;
+    FOR i IN 1..n LOOP
+        IF lx[i].sentence IS DISTINCT FROM cur
+           OR (lx[i].kind = 'punct' AND lx[i].text IN (',', ';', ':', '(', ')', '.', '!', '?', '"'))
+           OR (lx[i].kind = 'punct' AND lx[i].text = '-' AND NOT lx[i].glued) THEN
+            pending := false;   -- a negator still waiting keeps negated = true: a negation of nothing
+            cur := lx[i].sentence;
+        END IF;
+        IF lx[i].kind = 'word' AND lx[i].class = 'negator' THEN
+            lx[i].negated := true;
+            pending := true;
+            u := i;
+        ELSIF pending AND (lx[i].kind = 'figure'
+                           OR (lx[i].kind = 'word' AND lx[i].class NOT IN ('neutral', 'discourse', 'negator'))) THEN
+            lx[i].negated := NOT coalesce(lx[i].negated, false);
+            lx[u].negated := false;
+            pending := false;
+        END IF;
+    END LOOP;
+    RETURN lx;
+END
+$$;
+
+-- The context word of a figure on one side: the nearest word of its sentence (punctuation skipped),
+-- '#' when that is another figure, NULL when there is none.
+CREATE FUNCTION footnote._cue(lx footnote._lexeme[], i integer, step integer)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    j integer := i + step;
+BEGIN
+    WHILE j >= 1 AND j <= cardinality(lx) AND lx[j].sentence IS NOT DISTINCT FROM lx[i].sentence LOOP
+        IF lx[j].kind = 'figure' THEN
+            RETURN '#';
+        ELSIF lx[j].kind = 'word' THEN
+            RETURN lx[j].canon;
+        END IF;
+        j := j + step;
+    END LOOP;
+    RETURN NULL;
+END
+$$;
+
+-- What touches a figure on one side: a numeral, scale, currency, unit, modifier or sign token next to it
+-- (an opening or closing parenthesis or quote in between is skipped), a sign glued to it ("-43.805,00 €"),
+-- or parentheses glued around it; as 'class:token', NULL when nothing does.
+CREATE FUNCTION footnote._touch(lx footnote._lexeme[], i integer, step integer)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n integer := cardinality(lx);
+    j integer := i + step;
+    o integer := i - step;
+BEGIN
+    IF j < 1 OR j > n OR lx[j].sentence IS DISTINCT FROM lx[i].sentence THEN
+        RETURN NULL;
+    END IF;
+    IF step < 0 AND lx[j].kind = 'punct' AND lx[j].text IN ('-', '+', '±') AND lx[i].glued THEN
+        RETURN 'sign:' || lx[j].text;
+    END IF;
+    IF lx[j].kind = 'punct' AND lx[j].text IN ('(', ')') AND o >= 1 AND o <= n AND lx[o].kind = 'punct'
+       AND lx[o].text IN ('(', ')') AND lx[o].text <> lx[j].text
+       AND (CASE WHEN step < 0 THEN lx[i].glued AND lx[o].glued ELSE lx[j].glued AND lx[i].glued END) THEN
+        RETURN 'paren:()';
+    END IF;
+    IF lx[j].kind = 'punct' AND lx[j].text IN ('(', ')', '"', '''', '[', ']') THEN
+        j := j + step;
+        IF j < 1 OR j > n OR lx[j].sentence IS DISTINCT FROM lx[i].sentence THEN
+            RETURN NULL;
+        END IF;
+    END IF;
+    IF lx[j].kind = 'word' AND lx[j].class IN ('numeral', 'scale', 'currency', 'unit', 'modifier', 'sign', 'digits') THEN
+        RETURN lx[j].class || ':' || lx[j].canon;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+-- A text read for the gate, one summary per sentence (or per given unit span):
+--   {"sentence", "start", "end", "text",
+--    "figures": [{"figure": index, "negated", "left", "right" (context words), "touch_left", "touch_right"}],
+--    "words": ["up", "!verified", ...]  content words by canon, each once; ! marks a negated one
+--    "marks": ["numeral:twelve", "scale:million", "digits:12", ...]
+--    "negations": n                     negators that negate nothing in their clause
+--    "unknown": [...]                   canons of the words the lexicon does not know
+--    "capitalised": [...]               those of them written with a capital (names of other entities?)}
+-- figs: the figures' spans, sorted and disjoint; spans: the units of a template, or NULL for sentences.
+CREATE FUNCTION footnote._read(t text, figs jsonb, spans jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lx    footnote._lexeme[] := footnote._sentences(footnote._lexemes(t, figs), spans);
+    n     integer := cardinality(lx);
+    i     integer;
+    out   jsonb := '[]';
+    cur   integer := NULL;
+    s     integer;
+    e     integer;
+    fg    jsonb;
+    words jsonb;
+    marks jsonb;
+    neg   integer;
+    unk   jsonb;
+    caps  jsonb;
+    x     footnote._lexeme;
+BEGIN
+    FOR i IN 1..n + 1 LOOP
+        IF i <= n THEN
+            x := lx[i];
+            CONTINUE WHEN x.sentence IS NULL;
+        END IF;
+        IF i > n OR x.sentence IS DISTINCT FROM cur THEN
+            IF cur IS NOT NULL THEN
+                out := out || jsonb_build_array(jsonb_build_object(
+                    'sentence', cur, 'start', s, 'end', e, 'text', substr(t, s + 1, e - s), 'figures', fg,
+                    'words', words, 'marks', marks, 'negations', neg, 'unknown', unk, 'capitalised', caps));
+            END IF;
+            EXIT WHEN i > n;
+            cur := x.sentence;
+            s := x.s;
+            fg := '[]';
+            words := '[]';
+            marks := '[]';
+            neg := 0;
+            unk := '[]';
+            caps := '[]';
+        END IF;
+        e := x.e;
+        IF x.kind = 'figure' THEN
+            fg := fg || jsonb_build_array(jsonb_build_object(
+                'figure', x.fig, 'negated', coalesce(x.negated, false),
+                'left', footnote._cue(lx, i, -1), 'right', footnote._cue(lx, i, 1),
+                'touch_left', footnote._touch(lx, i, -1), 'touch_right', footnote._touch(lx, i, 1)));
+        ELSIF x.kind = 'word' THEN
+            IF x.class = 'word' THEN
+                IF NOT words ? (CASE WHEN x.negated THEN '!' ELSE '' END || x.canon) THEN
+                    words := words || to_jsonb(CASE WHEN x.negated THEN '!' ELSE '' END || x.canon);
+                END IF;
+                IF NOT x.known AND NOT unk ? x.canon THEN
+                    unk := unk || to_jsonb(x.canon);
+                    IF x.text ~ '^[A-Z\u00C0-\u00DE]' THEN
+                        caps := caps || to_jsonb(x.text);
+                    END IF;
+                END IF;
+            ELSIF x.class = 'negator' THEN
+                IF x.negated THEN
+                    neg := neg + 1;
+                END IF;
+            ELSIF x.class NOT IN ('neutral', 'discourse') THEN
+                IF NOT marks ? (x.class || ':' || x.canon) THEN
+                    marks := marks || to_jsonb(x.class || ':' || x.canon);
+                END IF;
+            END IF;
+        END IF;
+    END LOOP;
+    RETURN out;
+END
+$$;

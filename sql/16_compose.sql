@@ -1,0 +1,553 @@
+-- footnote-pg: the templates answers are written from, and the statements they make.
+--
+-- A template answer is a list of units (sentences and list lines). A unit is literal words and
+-- slots; a slot is a value of a call (values.<name> or rows[<n>].<name>) and is filled with that
+-- value's formatted text, nothing else. Each unit knows its call, its subject (the customer,
+-- supplier, item or invoice it is about), its period or as-of date, and whether an answer must
+-- carry it (required) or may leave it out (a detail line). The gate grades every text, the
+-- template's own or a rephrasing of it, against these units: docs/statements.md.
+--
+-- Unit templates: literal text with {name} (a value of the unit's row, or of the call when the
+-- unit has no row), {^name} (a value of the call inside a row unit), {name|one|many} (a literal
+-- word chosen by whether the value's raw form is 1) and {~words} (words a rephrasing may use for
+-- this unit, not shown). A unit whose value the call did not return is left out.
+
+-- The period phrase of a route ("last quarter"): kept only when the user wrote it and it is plain words.
+CREATE FUNCTION footnote._note(notes jsonb, key text, question text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT n FROM (SELECT btrim(notes->>key) AS n) AS x
+    WHERE n ~ '^[A-Za-z][A-Za-z ]{0,39}$' AND strpos(lower(coalesce(question, '')), lower(n)) > 0
+$$;
+
+-- One unit of a template: its parts (literal words and slots), call, row, subject and period.
+CREATE FUNCTION footnote._unit(r jsonb, tpl text, row_no integer DEFAULT NULL, lead text DEFAULT ' ',
+                               role text DEFAULT 'statement', required boolean DEFAULT true)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    m       text[];
+    parts   jsonb := '[]';
+    also    text := '';
+    v       jsonb;
+    alts    text[];
+    name    text;
+    path    text;
+    subject text;
+    period  text;
+BEGIN
+    FOR m IN SELECT regexp_matches(tpl, '\{([^}]*)\}|([^{]+)', 'g') LOOP
+        IF m[2] IS NOT NULL THEN
+            parts := parts || jsonb_build_array(jsonb_build_object('w', m[2]));
+            CONTINUE;
+        END IF;
+        IF left(m[1], 1) = '~' THEN
+            also := also || ' ' || substr(m[1], 2);
+            CONTINUE;
+        END IF;
+        alts := string_to_array(m[1], '|');
+        name := alts[1];
+        IF name ~ '^rows\[[0-9]+\]\.' THEN
+            v := r->'rows'->((substring(name FROM '^rows\[([0-9]+)\]')::integer) - 1)->(substring(name FROM '\]\.(.*)$'));
+            path := name;
+        ELSIF row_no IS NULL OR left(name, 1) = '^' THEN
+            name := ltrim(name, '^');
+            v := r->'values'->name;
+            path := 'values.' || name;
+        ELSE
+            v := r->'rows'->(row_no - 1)->name;
+            path := format('rows[%s].%s', row_no, name);
+        END IF;
+        IF v IS NULL OR v->>'text' IS NULL THEN
+            RETURN NULL;
+        END IF;
+        IF cardinality(alts) = 3 THEN
+            parts := parts || jsonb_build_array(jsonb_build_object(
+                'w', CASE WHEN v->>'raw' = '1' THEN alts[2] ELSE alts[3] END));
+            CONTINUE;
+        END IF;
+        parts := parts || jsonb_build_array(jsonb_build_object(
+            'path', path, 'text', v->>'text', 'kind', v->>'kind', 'evidence', coalesce(v->'evidence', '[]'),
+            'sign', CASE WHEN v ? 'signed_raw' THEN sign((v->>'signed_raw')::numeric)::integer
+                         WHEN path ~ '\.(change|change_percent)$' THEN
+                              CASE coalesce(r->'rows'->(row_no - 1)->'direction'->>'raw', r->'values'->'direction'->>'raw')
+                                   WHEN 'up' THEN 1 WHEN 'down' THEN -1 WHEN 'unchanged' THEN 0 END END));
+        IF subject IS NULL AND v->>'kind' = 'text' AND jsonb_array_length(coalesce(v->'evidence', '[]')) = 1 THEN
+            subject := v->'evidence'->>0;
+        END IF;
+        IF period IS NULL AND v->>'kind' = 'period' THEN
+            period := v->>'text';
+        END IF;
+    END LOOP;
+    IF subject IS NULL THEN
+        subject := coalesce(r->'values'->'customer'->'evidence'->>0, r->'values'->'supplier'->'evidence'->>0,
+                            r->'values'->'item'->'evidence'->>0);
+    END IF;
+    RETURN jsonb_build_object(
+        'call_id', r->>'call_id', 'operation', r->>'operation', 'row', row_no, 'lead', lead, 'role', role,
+        'required', required, 'parts', parts, 'also', btrim(also), 'subject', subject,
+        'period', coalesce(period, r->'values'->'period'->>'text', r->'values'->'as_of'->>'text'));
+END
+$$;
+
+-- Lay units out as one text: the answer, its claims with spans, each unit's span and claims, and the
+-- spans of the inference and of the fact lines.
+CREATE FUNCTION footnote._layout(units jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    u       jsonb;
+    p       jsonb;
+    answer  text := '';
+    claims  jsonb := '[]';
+    laid    jsonb := '[]';
+    facts   jsonb := '[]';
+    infer   jsonb;
+    lead    text;
+    s       integer;
+    idx     jsonb;
+    n       integer := 0;
+    after_note boolean := false;
+BEGIN
+    FOR u IN SELECT x FROM jsonb_array_elements(units) AS x WHERE jsonb_typeof(x) = 'object' LOOP
+        lead := CASE WHEN n = 0 THEN '' WHEN after_note AND u->>'lead' = ' ' THEN E'\n' ELSE u->>'lead' END;
+        answer := answer || lead;
+        s := length(answer);
+        idx := '[]';
+        FOR p IN SELECT x FROM jsonb_array_elements(u->'parts') AS x LOOP
+            IF p ? 'w' THEN
+                answer := answer || CASE WHEN left(p->>'w', 1) = '.' AND right(answer, 1) = '.'
+                                         THEN substr(p->>'w', 2) ELSE p->>'w' END;
+            ELSE
+                idx := idx || to_jsonb(jsonb_array_length(claims));
+                claims := claims || jsonb_build_array(jsonb_build_object(
+                    'text', p->>'text',
+                    'span', jsonb_build_object('start', length(answer), 'end', length(answer) + length(p->>'text')),
+                    'call_id', u->>'call_id', 'evidence', p->'evidence', 'origin', 'structured',
+                    'kind', p->>'kind', 'value', p->>'path', 'unit', n,
+                    'statement', jsonb_build_object('measure', substring(p->>'path' FROM '[^.]+$'),
+                                                    'subject', u->'subject', 'period', u->'period',
+                                                    'sign', p->'sign')));
+                answer := answer || (p->>'text');
+            END IF;
+        END LOOP;
+        laid := laid || jsonb_build_array((u - 'parts' - 'lead') || jsonb_build_object(
+            'start', s, 'end', length(answer), 'claims', idx));
+        IF u->>'role' = 'fact' THEN
+            facts := facts || jsonb_build_array(jsonb_build_object('start', s, 'end', length(answer)));
+        ELSIF u->>'role' = 'inference' AND infer IS NULL THEN
+            infer := jsonb_build_object('start', s, 'end', length(answer));
+        END IF;
+        after_note := u->>'role' = 'note';
+        n := n + 1;
+    END LOOP;
+    RETURN jsonb_build_object('answer', answer, 'claims', claims, 'units', laid, 'inference', infer,
+                              'facts', facts);
+END
+$$;
+
+-- The template an answer from these operations is graded against when the caller names none.
+CREATE FUNCTION footnote._default_intent(operations text[])
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE
+        WHEN operations = ARRAY['revenue_change', 'revenue_drivers'] THEN 'revenue_why'
+        WHEN cardinality(operations) > 1 AND operations <@ ARRAY['customer_overdue'] THEN 'compare_overdue'
+        WHEN cardinality(operations) > 1 AND operations <@ ARRAY['revenue'] THEN 'compare_revenue'
+        ELSE 'each'
+    END
+$$;
+
+-- The units of one operation's own template (also used for calls an agent combines freely).
+-- complete: every row, each a unit an answer may leave out; otherwise the rows an answer shows.
+CREATE FUNCTION footnote._operation_units(r jsonb, notes jsonb, question text, complete boolean)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    op     text := r->>'operation';
+    v      jsonb := r->'values';
+    nrows  integer := jsonb_array_length(coalesce(r->'rows', '[]'));
+    shown  integer;
+    u      jsonb := '[]';
+    i      integer;
+    pnote  text := CASE WHEN footnote._note(notes, 'period', question) IS NULL THEN ''
+                        ELSE ' (' || footnote._note(notes, 'period', question) || ')' END;
+    level  text;
+    oldest numeric;
+    word   text;
+BEGIN
+    CASE op
+    WHEN 'customer_overdue' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, '{customer} has nothing overdue as of {as_of}.{~no invoices}');
+        ELSE
+            u := u || footnote._unit(r, '{customer} owes {overdue_total} overdue across {invoice_count} '
+                || '{invoice_count|invoice|invoices}, the oldest {oldest_days_past_due} past due (as of {as_of}).'
+                || '{~in payments unpaid balance period}');
+            shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
+            FOR i IN 1..shown LOOP
+                u := u || footnote._unit(r, '{number}: {outstanding} due {due_date}, {days_past_due} past due'
+                    || '{~invoice open outstanding for}', i, E'\n- ', 'fact', false);
+            END LOOP;
+        END IF;
+    WHEN 'customer_risk' THEN
+        oldest := coalesce((v->'oldest_days_past_due'->>'raw')::numeric, 0);
+        level := CASE
+            WHEN oldest > 90 OR ((v->'overdue_total'->>'raw')::numeric > 0
+                                 AND (v->'high_severity_ticket_count'->>'raw')::numeric > 0 AND oldest > 30)
+                THEN 'is at high risk of not paying on time'
+            WHEN (v->'overdue_total'->>'raw')::numeric > 0 OR (v->'high_severity_ticket_count'->>'raw')::numeric > 0
+                THEN 'shows some risk of paying late'
+            ELSE 'shows no sign of payment risk in these facts' END;
+        u := u || footnote._unit(r, '{customer} ' || level || '.', NULL, ' ', 'inference');
+        u := u || footnote._unit(r, 'This is an interpretation — the underlying facts are:{~based on}', NULL, E'\n',
+                                 'heading', false);
+        IF (v->'overdue_total'->>'raw')::numeric > 0 THEN
+            u := u || footnote._unit(r, '{overdue_total} is overdue across {overdue_invoice_count} '
+                || '{overdue_invoice_count|invoice|invoices}, the oldest {oldest_days_past_due} past due '
+                || '(as of {as_of}).{~in unpaid}', NULL, E'\n- ', 'fact');
+        ELSE
+            u := u || footnote._unit(r, 'Nothing is overdue (as of {as_of}).', NULL, E'\n- ', 'fact');
+        END IF;
+        u := u || footnote._unit(r, '{open_ticket_count} {open_ticket_count|support ticket is|support tickets are} '
+            || 'open, {high_severity_ticket_count} of them high severity.{~with}', NULL, E'\n- ', 'fact');
+        u := u || footnote._unit(r, 'The agreed payment terms are {payment_terms} and the account owner is '
+            || '{account_owner}.', NULL, E'\n- ', 'fact');
+    WHEN 'open_tickets' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, '{customer} has no open support tickets as of {as_of}.');
+        ELSE
+            u := u || footnote._unit(r, '{customer} has {open_count} open {open_count|support ticket|support tickets}, '
+                || '{high_severity_count} of them high severity (as of {as_of}):{~with}');
+            FOR i IN 1..nrows LOOP
+                u := u || footnote._unit(r, '{subject} ({severity}, open for {age}){~severity opened}', i,
+                                         E'\n- ', 'fact', false);
+            END LOOP;
+        END IF;
+    WHEN 'ar_aging' THEN
+        u := u || footnote._unit(r, CASE WHEN v ? 'customer' THEN 'Accounts receivable of {customer}'
+                                         ELSE 'Accounts receivable' END
+            || ' as of {as_of}: {total_outstanding} open across {invoice_count} '
+            || '{invoice_count|invoice|invoices}.{~aging total in}');
+        FOR i IN 1..nrows LOOP
+            u := u || footnote._unit(r, '{bucket}: {outstanding} ({invoice_count} {invoice_count|invoice|invoices})'
+                || '{~open outstanding overdue past due bucket in across}', i, E'\n- ', 'fact');
+        END LOOP;
+    WHEN 'days_sales_outstanding' THEN
+        IF NOT v ? 'dso' THEN
+            u := u || footnote._unit(r, 'Days sales outstanding cannot be computed as of {as_of}: nothing was '
+                || 'invoiced in the {window} before it.');
+        ELSE
+            u := u || footnote._unit(r, 'Days sales outstanding as of {as_of} were {dso}: receivables of '
+                || '{receivables} against gross sales of {gross_sales} in the {window} ending that day.'
+                || '{~window period over with}');
+        END IF;
+    WHEN 'revenue' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, 'There was no revenue in {period}' || pnote
+                || ': no invoices or credit notes were issued.');
+        ELSE
+            u := u || footnote._unit(r, 'Revenue' || CASE WHEN v ? 'customer' THEN ' from {customer}' ELSE '' END
+                || ' in {period}' || pnote || ' was {revenue} ({invoice_count} {invoice_count|invoice|invoices}, '
+                || '{credit_note_count} {credit_note_count|credit note|credit notes}).{~period issued with}');
+        END IF;
+    WHEN 'revenue_change' THEN
+        u := u || footnote._unit(r, footnote._change_template(r));
+    WHEN 'revenue_drivers' THEN
+        u := u || footnote._unit(r, 'The customers whose revenue changed most between {period_from} and '
+            || '{period_to}:{~largest change}');
+        FOR i IN 1..nrows LOOP
+            u := u || footnote._driver_unit(r, i, false);
+        END LOOP;
+    WHEN 'top_customers' THEN
+        IF nrows = 0 THEN
+            u := u || footnote._unit(r, 'No customer had revenue in {period}.');
+        ELSE
+            u := u || footnote._unit(r, 'Top {listed} customers by revenue in {period}' || pnote
+                || ':{~largest ranked ranking period}');
+            FOR i IN 1..nrows LOOP
+                u := u || footnote._unit(r, '{rank}. {customer}: {revenue}{~with revenue ranked rank}', i,
+                                         E'\n', 'statement');
+            END LOOP;
+        END IF;
+    WHEN 'invoice' THEN
+        u := u || footnote._unit(r, '{number} ({customer}), issued {issue_date} and due {due_date}, is {gross} gross.'
+            || '{~invoice total amount}');
+        IF NOT v ? 'outstanding' THEN
+            u := u || footnote._unit(r, 'It was not yet issued as of {as_of}.');
+        ELSE
+            u := u || footnote._unit(r, 'Paid {paid}, credited {credited}, outstanding {outstanding}'
+                || CASE WHEN v ? 'days_past_due' THEN ', {days_past_due} past due' ELSE '' END
+                || ' (as of {as_of}).{~open remaining amount}');
+        END IF;
+        u := u || footnote._unit(r, 'Net {net}, tax {tax}.{~amount}', NULL, ' ', 'statement', false);
+        FOR i IN 1..nrows LOOP
+            u := u || footnote._unit(r, '{type} of {amount} on {date}{~received paid}', i, E'\n- ', 'fact', false);
+        END LOOP;
+    WHEN 'open_purchase_orders' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, 'There are no open purchase orders'
+                || CASE WHEN v ? 'supplier' THEN ' from {supplier}' ELSE '' END || '.');
+        ELSE
+            u := u || footnote._unit(r, 'There are {open_count} open {open_count|purchase order|purchase orders}'
+                || CASE WHEN v ? 'supplier' THEN ' from {supplier}' ELSE '' END || ' worth {open_total} net.'
+                || '{~total value with}');
+            shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
+            FOR i IN 1..shown LOOP
+                u := u || footnote._unit(r, '{number} ({supplier}): {net}, expected {expected_on}, {status}'
+                    || '{~net status}', i, E'\n- ', 'fact', false);
+            END LOOP;
+        END IF;
+    WHEN 'stock_on_hand' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, 'There is no stock record of {item} ({sku}).');
+        ELSE
+            u := u || footnote._unit(r, 'Stock of {item} ({sku}): {quantity} {unit} across {warehouse_count} '
+                || '{warehouse_count|warehouse|warehouses}; the reorder level is {reorder_level}'
+                || CASE WHEN v->'below_reorder_level'->>'raw' = 'yes' THEN ', so it is below it.' ELSE '.' END
+                || '{~total in with level}');
+            FOR i IN 1..nrows LOOP
+                u := u || footnote._unit(r, '{warehouse}: {quantity}{~in stock}', i, E'\n- ', 'fact', false);
+            END LOOP;
+        END IF;
+    WHEN 'supplier_payment_facts' THEN
+        u := u || footnote._supplier_units(r);
+    WHEN 'list_customers' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, 'No customer matches.');
+        ELSE
+            u := u || footnote._unit(r, '{matching} {matching|customer matches|customers match}; {listed} listed:');
+            shown := CASE WHEN complete THEN nrows ELSE least(nrows, 30) END;
+            FOR i IN 1..shown LOOP
+                u := u || footnote._unit(r, '{name} ({customer_number}){~customer number}', i, E'\n- ', 'fact',
+                                         i <= 30);
+            END LOOP;
+        END IF;
+    WHEN 'list_suppliers' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, 'No supplier matches.');
+        ELSE
+            u := u || footnote._unit(r, '{matching} {matching|supplier matches|suppliers match}; {listed} listed:');
+            FOR i IN 1..nrows LOOP
+                u := u || footnote._unit(r, '{name} ({supplier_number}, {country}){~supplier number}', i, E'\n- ',
+                                         'fact', i <= 30);
+            END LOOP;
+        END IF;
+    WHEN 'list_items' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, 'No item matches.');
+        ELSE
+            u := u || footnote._unit(r, '{matching} {matching|item matches|items match}; {listed} listed:');
+            FOR i IN 1..nrows LOOP
+                u := u || footnote._unit(r, '{name} ({sku}, {unit}){~item}', i, E'\n- ', 'fact', i <= 30);
+            END LOOP;
+        END IF;
+    ELSE
+        NULL;  -- source_record and anything new: no statements of its own
+    END CASE;
+    RETURN u;
+END
+$$;
+
+-- The sentence of a revenue change, its verb taken from the sign computed in SQL.
+CREATE FUNCTION footnote._change_template(r jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT 'Revenue' || CASE WHEN r->'values' ? 'customer' THEN ' from {customer}' ELSE '' END
+        || CASE WHEN r->'values'->'direction'->>'raw' = 'unchanged'
+                THEN ' was unchanged at {revenue_to} in {period_from} and {period_to}.{~both}'
+                ELSE CASE WHEN r->'values'->'direction'->>'raw' = 'up' THEN ' rose' ELSE ' fell' END
+                     || ' from {revenue_from} in {period_from} to {revenue_to} in {period_to}, by {change}'
+                     || CASE WHEN r->'values' ? 'change_percent' THEN ' ({change_percent})' ELSE '' END
+                     || '.{~change compared with versus vs period}' END
+$$;
+
+-- One line of revenue drivers: a customer's revenue in both periods and the change.
+CREATE FUNCTION footnote._driver_unit(r jsonb, i integer, required boolean)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._unit(r, '{customer}: {revenue_from} in {^period_from}, {revenue_to} in {^period_to} ('
+        || CASE r->'rows'->(i - 1)->'direction'->>'raw' WHEN 'up' THEN 'up' WHEN 'down' THEN 'down'
+                ELSE 'unchanged' END
+        || ' {change}){~revenue change by versus vs}', i, E'\n- ', 'fact', required)
+$$;
+
+-- The decision units of supplier payment facts: the advice first, then the facts behind it.
+CREATE FUNCTION footnote._supplier_units(r jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v          jsonb := r->'values';
+    pending    boolean := v ? 'pending_account_ending';
+    unverified boolean := (v->'pending_account_ending'->>'verified')::boolean IS FALSE;
+    u          jsonb := '[]';
+BEGIN
+    u := u || footnote._unit(r, CASE
+        WHEN pending AND unverified THEN 'Hold any payment to the new account and call {supplier} back on the phone '
+                                         || 'number on file before changing bank details.'
+        WHEN pending THEN 'A bank-detail change for {supplier} is pending; pay only to an account that has been verified.'
+        ELSE 'Nothing in these records argues against paying {supplier} to the account on file.' END,
+        NULL, ' ', 'inference');
+    u := u || footnote._unit(r, 'This is an interpretation — the underlying facts are:{~based on}', NULL, E'\n',
+                             'heading', false);
+    IF v ? 'first_payment_on' THEN
+        u := u || footnote._unit(r, CASE WHEN v ? 'paid_account_ending'
+            THEN '{payment_count} payments since {first_payment_on}, all to the account ending {paid_account_ending} '
+                 || '(verified).{~made}'
+            ELSE '{payment_count} payments since {first_payment_on}, the last on {last_payment_on}.{~made}' END,
+            NULL, E'\n- ', 'fact');
+    END IF;
+    IF pending THEN
+        u := u || footnote._unit(r, 'A request by {pending_channel} on {pending_requested_on} asks to pay a new account '
+            || 'ending {pending_account_ending}' || CASE WHEN unverified THEN '; it is not verified.' ELSE '.' END
+            || '{~bank details change}', NULL, E'\n- ', 'fact');
+        u := u || footnote._unit(r, 'The sender''s domain was registered {pending_domain_age} before the request.',
+                                 NULL, E'\n- ', 'fact');
+    END IF;
+    u := u || footnote._unit(r, 'The phone number on file has not changed since {phone_unchanged_since}.', NULL,
+                             E'\n- ', 'fact');
+    RETURN u;
+END
+$$;
+
+-- The units of an answer: the template of an intent over the results of its calls (in call order).
+CREATE FUNCTION footnote._template_units(intent text, results jsonb, notes jsonb, question text, complete boolean)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    u      jsonb := '[]';
+    r      jsonb;
+    first  jsonb := results->0;
+    n      integer := 0;
+    typed  text := btrim(notes->>'typed');
+    key    text;
+    i      integer;
+BEGIN
+    -- "(Reading “Bergman” as Bergmann Logistik GmbH.)": the name the router assumed for what was typed
+    key := CASE WHEN notes ? 'assumed_customer' THEN 'customer' WHEN notes ? 'assumed_supplier' THEN 'supplier'
+                WHEN notes ? 'assumed_item' THEN 'item' END;
+    IF key IS NOT NULL AND typed ~ '^[^{}0-9]{1,100}$' AND strpos(lower(coalesce(question, '')), lower(typed)) > 0
+       AND first->'values'->key->>'text' = notes->>('assumed_' || key) THEN
+        u := u || footnote._unit(first, '(Reading “' || typed || '” as {' || key || '}.){~assumed}', NULL, '', 'note',
+                                 false);
+    END IF;
+
+    IF intent = 'compare_overdue' THEN
+        FOR r IN SELECT x FROM jsonb_array_elements(results) AS x LOOP
+            u := u || footnote._unit(r, CASE WHEN r->>'empty_reason' IS NOT NULL
+                THEN '{customer} has nothing overdue (as of {as_of}).'
+                ELSE '{customer} owes {overdue_total} overdue across {invoice_count} {invoice_count|invoice|invoices}, '
+                     || 'the oldest {oldest_days_past_due} past due (as of {as_of}).{~in unpaid}' END,
+                NULL, CASE WHEN n = 0 THEN ' ' ELSE E'\n' END);
+            n := n + 1;
+        END LOOP;
+    ELSIF intent = 'compare_revenue' THEN
+        FOR r IN SELECT x FROM jsonb_array_elements(results) AS x LOOP
+            u := u || footnote._unit(r, 'Revenue' || CASE WHEN r->'values' ? 'customer' THEN ' from {customer}' ELSE '' END
+                || ' in {period} was {revenue}.{~compared with versus vs period}', NULL,
+                CASE WHEN n = 0 THEN ' ' ELSE E'\n' END);
+            n := n + 1;
+        END LOOP;
+    ELSIF intent = 'revenue_why' THEN
+        u := u || footnote._unit(first, footnote._change_template(first));
+        r := results->1;
+        IF jsonb_array_length(coalesce(r->'rows', '[]')) > 0 AND first->'values'->'direction'->>'raw' <> 'unchanged' THEN
+            u := u || footnote._unit(r, 'The largest part of the change came from {rows[1].customer}.{~most}', NULL,
+                                     E'\n', 'inference');
+            u := u || footnote._unit(r, 'This is an interpretation — the underlying facts are:{~based on}', NULL,
+                                     E'\n', 'heading', false);
+            FOR i IN 1..jsonb_array_length(r->'rows') LOOP
+                u := u || footnote._driver_unit(r, i, true);
+            END LOOP;
+        END IF;
+    ELSE  -- each call's own template, in call order
+        FOR r IN SELECT x FROM jsonb_array_elements(results) AS x LOOP
+            u := u || (SELECT coalesce(jsonb_agg(CASE WHEN n > 0 AND k.o = 1 THEN x || '{"lead": "\n"}' ELSE x END
+                                                 ORDER BY k.o), '[]')
+                       FROM jsonb_array_elements(footnote._operation_units(r, notes, question, complete))
+                            WITH ORDINALITY AS k(x, o));
+            n := n + 1;
+        END LOOP;
+    END IF;
+    RETURN u;
+END
+$$;
+
+-- The template answer for calls of this session: text, claims with spans, units, inference and fact spans.
+-- intent: compare_overdue, compare_revenue or revenue_why where the calls fit it; otherwise each call's own
+-- template in call order. notes: the route's notes (a period phrase the user wrote, a name the router
+-- assumed for what was typed), shown only when the question holds them.
+CREATE FUNCTION footnote.compose(call_ids uuid[], intent text DEFAULT NULL, notes jsonb DEFAULT NULL,
+                                 question text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    results jsonb;
+BEGIN
+    IF notes IS NOT NULL AND jsonb_typeof(notes) <> 'object' THEN
+        PERFORM footnote._invalid('notes', 'must be a JSON object');
+    END IF;
+    PERFORM footnote._text_arg('intent', intent, false, 60);
+    results := footnote._results(call_ids);
+    RETURN footnote._layout(footnote._template_units(footnote._intent(intent, results), results, notes, question, false));
+END
+$$;
+
+-- The results of calls of this session, in the order given (an unknown call is an error naming it).
+CREATE FUNCTION footnote._results(call_ids uuid[])
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    c       record;
+    results jsonb := '[]';
+    n       integer := 0;
+BEGIN
+    IF coalesce(cardinality(call_ids), 0) = 0 THEN
+        PERFORM footnote._invalid('call_ids', 'names no call');
+    END IF;
+    FOR c IN SELECT * FROM footnote._answer_calls(call_ids, false) LOOP
+        IF NOT c.made THEN
+            PERFORM footnote._invalid('call_ids', format('call %s was never made', c.call_id), c.call_id::text);
+        END IF;
+        results := results || jsonb_build_array(c.result);
+        n := n + 1;
+    END LOOP;
+    RETURN results;
+END
+$$;
+
+-- The template an intent names, when the calls fit it; otherwise each call's own ('each').
+CREATE FUNCTION footnote._intent(intent text, results jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN coalesce(intent, d) IN ('compare_overdue', 'compare_revenue', 'revenue_why')
+                     AND footnote._default_intent(ops) = coalesce(intent, d) THEN coalesce(intent, d)
+                ELSE 'each' END
+    FROM (SELECT ARRAY(SELECT x->>'operation' FROM jsonb_array_elements(results) WITH ORDINALITY AS e(x, n)
+                       ORDER BY n) AS ops) AS o,
+         LATERAL (SELECT footnote._default_intent(o.ops) AS d) AS dd
+$$;
