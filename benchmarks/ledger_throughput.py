@@ -28,7 +28,8 @@ from footnote_pg.queries import query  # noqa: E402
 ANSWER = {"question": "What will revenue be next quarter?",
           "answer": "I can't forecast: footnote-pg reports recorded figures only.",
           "claims": Jsonb([]), "call_ids": [], "outcome": "refusal",
-          "details": Jsonb({"reason": "forecast", "route": {"kind": "refusal", "intent": "forecast"}})}
+          "details": Jsonb({"reason": "forecast", "route": {"kind": "refusal", "intent": "forecast"}}),
+          "template": None, "narration": None}
 
 
 def run_writers(url: str, writers: int, seconds: float, work: Any) -> float:
@@ -65,7 +66,8 @@ def call_and_gate(conn: psycopg.Connection[Any], _k: int) -> None:
                "evidence": v["evidence"]}]
     conn.execute(query("record_answer"), {"question": "How much does Bergmann Logistik owe?", "answer": answer,
                                           "claims": Jsonb(claims), "call_ids": [doc["call_id"]],
-                                          "outcome": "answer", "details": None})
+                                          "outcome": "answer", "details": None, "template": None,
+                                          "narration": None})
 
 
 def main() -> None:

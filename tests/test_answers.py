@@ -163,12 +163,7 @@ def test_change_verbs_agree_with_the_sign(db: TestDatabase, erp: Erp) -> None:
     for a_period, b_period in (("2026-Q1", "2026-Q2"), ("2026-Q2", "2026-Q1"), ("2026-Q2", "2026-Q2")):
         a, b = erp.revenue(*_period(a_period)), erp.revenue(*_period(b_period))
         r = fn.call("revenue_change", period_from=a_period, period_to=b_period)
-        from footnote_pg.compose import Text, revenue_change
-        from footnote_pg.router import Route
-
-        t = Text()
-        revenue_change(t, r, Route(kind="change", intent="revenue_change"))
-        text = t.done().answer
+        text = fn.compose([r.call_id])["answer"]
         verb = "rose" if b > a else "fell" if b < a else "was unchanged"
         assert f"Revenue {verb}" in text
 
@@ -185,32 +180,51 @@ def test_every_claim_of_every_answer_cites_what_its_call_returned(db: TestDataba
 
 
 class TestNarrator:
-    """A narrator may rephrase; its output goes back through the gate."""
+    """A narrator may rephrase; its output goes back through the gate, which records what was offered."""
 
     QUESTION = "How much does Bergmann Logistik owe?"
 
     def test_one_that_alters_a_figure_is_blocked(self, db: TestDatabase) -> None:
         a = db.client("service").ask(self.QUESTION, narrator=lambda text: text.replace("43.805,00 €", "45.000,00 €"))
         assert "43.805,00 €" in a.answer and "45.000,00 €" not in a.answer
-        assert a.status == "verified" and a.notes["narrator"]["kept"] is False
-        stored = db.scalar("SELECT details->'narrator' FROM footnote.ledger")
-        assert stored["kept"] is False and "45.000,00 €" in stored["text"]
+        assert a.status == "verified" and a.notes["narration"]["kept"] is False
+        stored = db.scalar("SELECT details->'narration' FROM footnote.ledger")
+        assert stored["offered"] is True and stored["kept"] is False and "45.000,00 €" in stored["text"]
+        assert stored["status"] == "insufficient_evidence"
+        assert {f["code"] for f in stored["findings"]} >= {"unsupported_digits", "statement_missing"}
 
     def test_one_that_drops_a_figure_is_blocked(self, db: TestDatabase) -> None:
         a = db.client("service").ask(self.QUESTION, narrator=lambda text: text.split(" overdue across")[0] + ".")
-        assert a.notes["narrator"]["kept"] is False and "104 days" in a.answer
+        assert a.notes["narration"]["kept"] is False and "104 days" in a.answer
+        assert "statement_missing" in {f["code"] for f in a.notes["narration"]["findings"]}
 
     def test_one_that_adds_a_figure_is_blocked(self, db: TestDatabase) -> None:
         a = db.client("service").ask(self.QUESTION, narrator=lambda text: text + " Roughly 12 % of annual sales.")
-        assert a.notes["narrator"]["kept"] is False and "12 %" not in a.answer
-        assert a.notes["narrator"]["status"] == "insufficient_evidence"
+        assert a.notes["narration"]["kept"] is False and "12 %" not in a.answer
+        assert a.notes["narration"]["status"] == "insufficient_evidence"
+
+    def test_one_that_adds_a_sentence_without_digits_is_blocked(self, db: TestDatabase) -> None:
+        a = db.client("service").ask(self.QUESTION, narrator=lambda text: text + "\nThey are a fraud risk.")
+        assert a.notes["narration"]["kept"] is False and "fraud" not in a.answer
+        stored = db.scalar("SELECT details->'narration' FROM footnote.ledger")
+        bad = [s for s in stored["sentences"] if s["verdict"] != "grounded"]
+        assert [s["text"] for s in bad] == ["They are a fraud risk."] and bad[0]["verdict"] == "unsupported"
 
     def test_one_that_only_rephrases_is_kept(self, db: TestDatabase) -> None:
         def rephrase(text: str) -> str:
             return text.replace(" owes ", " has ").replace(" overdue across ", " past due on ")
 
         a = db.client("service").ask(self.QUESTION, narrator=rephrase)
-        assert a.notes["narrator"]["kept"] is True
+        assert a.notes["narration"]["kept"] is True
         assert a.answer.startswith("Bergmann Logistik GmbH has 43.805,00 € past due on 4 invoices")
         assert a.status == "verified"
         assert all(a.answer[c["span"]["start"]:c["span"]["end"]] == c["text"] for c in a.claims)
+        assert db.scalar("SELECT answer FROM footnote.ledger") == a.answer
+
+    def test_a_narrator_that_fails_leaves_the_template(self, db: TestDatabase) -> None:
+        def broken(text: str) -> str:
+            raise RuntimeError("model unavailable")
+
+        a = db.client("service").ask(self.QUESTION, narrator=broken)
+        assert a.status == "verified" and a.answer.startswith("Bergmann Logistik GmbH owes")
+        assert "model unavailable" in db.scalar("SELECT details->>'narrator_error' FROM footnote.ledger")

@@ -22,7 +22,8 @@ from tests.conftest import TestDatabase
 from tests.gatehelp import claim
 
 REFUSAL = {"question": "What will revenue be next quarter?", "answer": "I can't forecast.", "claims": Jsonb([]),
-           "call_ids": [], "outcome": "refusal", "details": Jsonb({"reason": "forecast"})}
+           "call_ids": [], "outcome": "refusal", "details": Jsonb({"reason": "forecast"}), "template": None,
+           "narration": None}
 
 
 def append(conn: psycopg.Connection[Any], n: int, question: str = "q") -> None:

@@ -53,7 +53,8 @@ def test_an_altered_figure_is_unverified_and_blocks(fn: Footnote) -> None:
     graded = fn.record_answer(QUESTION, forged, claims, calls)
     assert graded["status"] == "insufficient_evidence"
     assert graded["claims"][1]["verdict"] == "unverified" and graded["claims"][1]["reason"] == "value_mismatch"
-    assert [f["code"] for f in graded["findings"]] == ["value_mismatch", "unsupported_digits"]
+    codes = [f["code"] for f in graded["findings"]]
+    assert codes[0] == "value_mismatch" and {"unsupported_digits", "statement_missing"} <= set(codes)
 
 
 def test_a_digit_outside_any_claim_makes_the_answer_unsupported(fn: Footnote) -> None:
@@ -61,9 +62,10 @@ def test_a_digit_outside_any_claim_makes_the_answer_unsupported(fn: Footnote) ->
     longer = answer + " That is about 12 % of its credit limit."
     graded = fn.record_answer(QUESTION, longer, claims, calls)
     assert graded["status"] == "insufficient_evidence"
-    (finding,) = graded["findings"]
-    assert finding["code"] == "unsupported_digits"
+    (finding,) = [f for f in graded["findings"] if f["code"] == "unsupported_digits"]
     assert [p["position"] for p in finding["positions"]] == [longer.index("12"), longer.index("12") + 1]
+    assert finding["sentence"] == 1
+    assert {f["sentence"] for f in graded["findings"]} == {1}  # the first sentence holds
 
 
 def test_evidence_the_call_never_read_is_fabricated(fn: Footnote) -> None:
@@ -134,14 +136,22 @@ def test_refusals_and_clarifications_are_recorded_too(db: TestDatabase, fn: Foot
 
 def test_a_claim_on_an_unverified_source_fact_is_advisory(fn: Footnote) -> None:
     r = fn.call("supplier_payment_facts", supplier="Northwind Supply")
-    v = r.values
-    answer = (f"{v['supplier'].text} asks, by {v['pending_channel'].text}, to be paid to a new account ending "
-              f"{v['pending_account_ending'].text}.")
-    claims = [claim(answer, r, p) for p in ("supplier", "pending_channel", "pending_account_ending")]
-    graded = fn.record_answer("Should we pay Northwind Supply?", answer, claims, [r.call_id])
+    composed = fn.compose([r.call_id])
+    graded = fn.record_answer("Should we pay Northwind Supply?", composed["answer"], composed["claims"], [r.call_id])
     assert graded["status"] == "partially_verified"
-    assert [c["verdict"] for c in graded["claims"]] == ["grounded", "unverified", "unverified"]
-    assert graded["findings"][0]["code"] == "source_unverified" and graded["findings"][0]["severity"] == "advisory"
+    unverified = [c["text"] for c in graded["claims"] if c["verdict"] == "unverified"]
+    assert unverified == ["email", "12.08.2026", "9086", "6 days"]
+    assert {c["reason"] for c in graded["claims"] if c["verdict"] == "unverified"} == {"source_unverified"}
+    assert {(f["code"], f["severity"]) for f in graded["findings"]} == {("source_unverified", "advisory")}
+
+
+def test_a_rewording_of_an_unverified_fact_stays_partially_verified(fn: Footnote) -> None:
+    r = fn.call("supplier_payment_facts", supplier="Northwind Supply")
+    text = fn.compose([r.call_id])["answer"].replace("asks to pay a new account", "requests to pay a new account")
+    graded = fn.check_answer(text, None, [r.call_id])
+    assert graded["status"] == "partially_verified", graded["findings"]
+    assert {c["text"] for c in graded["claims"] if c["reason"] == "source_unverified"} == {"email", "12.08.2026", "9086",
+                                                                                          "6 days"}
 
 
 class TestNorthwindDecisions:

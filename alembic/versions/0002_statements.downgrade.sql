@@ -60,6 +60,8 @@ DROP FUNCTION footnote._edge_ok(text, integer, integer);
 
 DROP FUNCTION footnote._find_figures(text, jsonb, boolean);
 
+DROP FUNCTION footnote._opposes(text, jsonb);
+
 DROP FUNCTION footnote._judge(jsonb, jsonb, jsonb, jsonb, jsonb);
 
 DROP FUNCTION footnote._offence_verdict(text);

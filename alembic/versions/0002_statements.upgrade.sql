@@ -1526,6 +1526,23 @@ BEGIN
 END
 $$;
 
+-- True when a word says the opposite of one of the template's: another direction (rose / fell), party
+-- (owes / is owed), state (overdue / current), comparison, level or period.
+CREATE FUNCTION footnote._opposes(canon text, words jsonb)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT EXISTS (
+        SELECT FROM (VALUES (ARRAY['up', 'down', 'unchanged']), (ARRAY['owes', 'owed to']),
+                            (ARRAY['overdue', 'current', 'on time']), (ARRAY['above', 'below']),
+                            (ARRAY['high', 'medium', 'low']), (ARRAY['largest', 'smallest']),
+                            (ARRAY['previous quarter', 'this quarter', 'previous year', 'this year', 'previous month',
+                                   'this month', 'year to date', 'next', 'yesterday'])) AS g(members),
+                    jsonb_array_elements_text(words) AS w
+        WHERE canon = ANY (g.members) AND ltrim(w, '!') = ANY (g.members) AND ltrim(w, '!') <> canon)
+$$;
+
 -- What is wrong with reading sentence ns (of footnote._read) as template unit u: the offences, and the
 -- template claim each figure of the sentence stands for (NULL where none of the unit's does).
 --   figs: the figures of the text; tc: the template's claims; tu: the unit; tinfo: what the template
@@ -1621,15 +1638,19 @@ BEGIN
         CONTINUE WHEN tinfo->'words' ? w;
         off := off || jsonb_build_array(jsonb_build_object(
             'code', CASE WHEN tinfo->'words' ? (CASE WHEN left(w, 1) = '!' THEN substr(w, 2) ELSE '!' || w END)
-                           OR NOT ns->'unknown' ? ltrim(w, '!') THEN 'contradicts'
+                           OR footnote._opposes(ltrim(w, '!'), tinfo->'words') THEN 'contradicts'
                          ELSE 'unsupported_words' END,
             'text', w));
     END LOOP;
-    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'marks') AS x LOOP
+    SELECT string_agg(substr(x, 8), ' ') INTO w FROM jsonb_array_elements_text(ns->'marks') AS x
+    WHERE x LIKE 'digits:%' AND NOT tinfo->'marks' ? x;
+    IF w IS NOT NULL THEN
+        off := off || jsonb_build_array(jsonb_build_object('code', 'unsupported_digits', 'text', w));
+    END IF;
+    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'marks') AS x WHERE x NOT LIKE 'digits:%' LOOP
         CONTINUE WHEN tinfo->'marks' ? w;
         off := off || jsonb_build_array(jsonb_build_object(
-            'code', CASE split_part(w, ':', 1) WHEN 'digits' THEN 'unsupported_digits'
-                         WHEN 'numeral' THEN 'number_words' WHEN 'scale' THEN 'number_words' ELSE 'unit_words' END,
+            'code', CASE split_part(w, ':', 1) WHEN 'numeral' THEN 'number_words' WHEN 'scale' THEN 'number_words' ELSE 'unit_words' END,
             'text', substr(w, strpos(w, ':') + 1)));
     END LOOP;
     IF (ns->>'negations')::integer > coalesce((tinfo->>'negations')::integer, 0) THEN
@@ -2009,7 +2030,15 @@ BEGIN
             FOR o IN SELECT x FROM jsonb_array_elements(best->'offences') AS x LOOP
                 findings := findings || jsonb_build_array(jsonb_build_object(
                     'code', o->>'code', 'severity', 'blocking', 'sentence', k - 1,
-                    'message', format('sentence %s (“%s”): %s', k, left(ns->>'text', 60), footnote._offence_message(o))));
+                    'message', format('sentence %s (“%s”): %s', k, left(ns->>'text', 60), footnote._offence_message(o)))
+                    || CASE WHEN o->>'code' = 'unsupported_digits' THEN jsonb_build_object('positions', (
+                           SELECT coalesce(jsonb_agg(jsonb_build_object('position', p - 1, 'character', substr(answer, p, 1))
+                                                     ORDER BY p), '[]')
+                           FROM generate_series((ns->>'start')::integer + 1, (ns->>'end')::integer) AS p
+                           WHERE footnote._has_numeral(substr(answer, p, 1))
+                             AND NOT EXISTS (SELECT FROM jsonb_array_elements(figs) AS g
+                                             WHERE p - 1 >= (g->>'start')::integer AND p - 1 < (g->>'end')::integer)))
+                       ELSE '{}' END);
             END LOOP;
         END LOOP;
 
