@@ -41,8 +41,10 @@ SELECT w, 'neutral' FROM unnest(ARRAY[
     'total', 'totals', 'totalling', 'totaling', 'a total of', 'in total', 'altogether', 'combined', 'amount',
     'amounts', 'amounting to', 'sum', 'respectively', 'namely', 'i.e', 'e.g', 'that is', 'including',
     'includes', 'comprising', 'in all', 'each of', 'which is', 'which are', 'listed',
-    'shown', 'stands at', 'stand at', 'standing at', 'comes to', 'come to', 'coming to', 'came to',
-    'one of which', 'where', 'whereby', 'here', 'overall', 'such', 'just', 'still'
+    'shown', 'stands at', 'stand at', 'standing at', 'stood at', 'comes to', 'come to', 'coming to', 'came to',
+    'one of which', 'where', 'whereby', 'here', 'overall', 'such', 'still', 'yet', 'and also', 'as well',
+    'as well as', 'in addition', 'additionally', 'moreover', 'furthermore', 'besides', 'in particular',
+    'specifically', 'however', 'meanwhile', 'in turn', 'thereof', 'therein', 'per cent of'
 ]) AS w;
 
 -- discourse markers
@@ -59,7 +61,12 @@ SELECT w, 'discourse' FROM unnest(ARRAY[
     'in numbers', 'at a glance', 'great question', 'good question', 'thanks', 'thank you', 'i', 'me', 'my',
     'i found', 'found', 'looking at', 'according to', 'according to the records', 'the records show',
     'records show', 'the data shows', 'the data', 'data', 'records', 'the records', 'report', 'the report',
-    'update', 'status', 'overview', 'an overview', 'the overview', 'result', 'the result', 'results'
+    'update', 'status', 'overview', 'an overview', 'the overview', 'result', 'the result', 'results', 'if',
+    'need', 'anything', 'questions', 'any questions', 'further', 'more details', 'help', 'helps', 'hope',
+    'let', 'know', 'glad', 'happy', 'i''m', 'i am', 'i''d', 'would you like', 'like', 'want', 'else',
+    'feel free', 'to ask', 'ask', 'just ask', 'all the best', 'best regards', 'regards', 'cheers',
+    'in a nutshell', 'bottom line', 'tl;dr', 'tldr', 'quick answer', 'direct answer', 'to answer your question',
+    'as of now'
 ]) AS w;
 
 -- content words and their canonical forms: synonyms share a canon

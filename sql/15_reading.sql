@@ -38,6 +38,17 @@ AS $$
     FROM footnote._numeric_chars() AS n
 $$;
 
+-- A text as the gate reads and records it when it finds the figures itself: line ends as \n, and
+-- Unicode composed (NFC: "u" + combining diaeresis is "ü") where the database is UTF-8.
+CREATE FUNCTION footnote._normal_text(t text)
+RETURNS text
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN current_setting('server_encoding') = 'UTF8' THEN normalize(x, NFC) ELSE x END
+    FROM (SELECT replace(replace(t, E'\r\n', E'\n'), E'\r', E'\n') AS x) AS n
+$$;
+
 -- Look-alike characters mapped one to one (the length never changes): spaces, dashes, quotes,
 -- apostrophes and invisible characters.
 CREATE FUNCTION footnote._plain(s text)
@@ -176,14 +187,14 @@ BEGIN
     END LOOP;
     nt := cardinality(k);
 
-    -- candidate phrases: up to four words joined by spaces or by a glued - / . or ', and single symbols
+    -- candidate phrases: up to eight words joined by spaces or by a glued - / . or ', and single symbols
     FOR i IN 1..nt LOOP
         IF k[i] = 'word' THEN
             key := lower(kt[i]);
             keys := keys || key;
             j := i;
             n := 1;
-            WHILE n < 5 LOOP
+            WHILE n < 8 LOOP
                 IF j + 1 <= nt AND k[j + 1] = 'word' AND NOT kg[j + 1] THEN
                     j := j + 1;
                 ELSIF j + 2 <= nt AND k[j + 1] = 'punct' AND kt[j + 1] IN ('-', '/', '.', '''') AND kg[j + 1]
@@ -212,7 +223,7 @@ BEGIN
             bestkey := CASE WHEN lex ? key THEN key END;
             j := i;
             n := 1;
-            WHILE n < 5 LOOP
+            WHILE n < 8 LOOP
                 IF j + 1 <= nt AND k[j + 1] = 'word' AND NOT kg[j + 1] THEN
                     j := j + 1;
                 ELSIF j + 2 <= nt AND k[j + 1] = 'punct' AND kt[j + 1] IN ('-', '/', '.', '''') AND kg[j + 1]
@@ -286,6 +297,8 @@ DECLARE
     u        integer;
     pending  boolean := false;
     cur      integer;
+    marked   boolean := false;
+    first    integer;
 BEGIN
     IF spans IS NOT NULL THEN
         u := 0;
@@ -307,9 +320,13 @@ BEGIN
                     used := false;
                 END IF;
                 at_start := true;
+                marked := false;
+                first := NULL;
                 CONTINUE;
             END IF;
-            IF at_start AND ((lx[i].kind = 'punct' AND lx[i].text IN ('-', '*', '•', '·', '>', '+', '‣', '◦', '▪'))
+            IF at_start AND NOT marked
+               AND ((lx[i].kind = 'punct' AND lx[i].text IN ('-', '*', '•', '·', '>', '+', '‣', '◦', '▪')
+                     AND (i = n OR NOT lx[i + 1].glued))
                              OR (lx[i].class = 'digits' AND lx[i].text ~ '^[0-9]{1,2}$' AND i < n
                                  AND lx[i + 1].kind = 'punct' AND lx[i + 1].text IN ('.', ')') AND lx[i + 1].glued
                                  AND (i + 1 = n OR NOT lx[i + 2].glued))) THEN
@@ -317,16 +334,20 @@ BEGIN
                 IF lx[i].class = 'digits' THEN
                     lx[i + 1].kind := 'marker';
                 END IF;
+                marked := true;
                 CONTINUE;
             END IF;
             IF lx[i].kind = 'marker' THEN
                 CONTINUE;
             END IF;
             at_start := false;
+            first := coalesce(first, i);
             lx[i].sentence := sn;
             used := true;
             IF lx[i].kind = 'punct' AND lx[i].text IN ('.', '!', '?', ';')
                AND (i = n OR NOT lx[i + 1].glued OR lx[i + 1].kind = 'break')
+               AND NOT (lx[i].text IN ('.', ')') AND first = i - 1 AND lx[i].glued
+                        AND (lx[i - 1].kind = 'figure' OR lx[i - 1].class = 'digits'))
                AND NOT (lx[i].text = '.' AND i > 1 AND lx[i - 1].kind = 'word'
                         AND ((length(lx[i - 1].text) = 1 AND i > 2 AND lx[i - 2].text = '.' AND lx[i - 1].glued)
                              OR lower(lx[i - 1].text) IN ('approx', 'ca', 'etc', 'vs', 'nr', 'incl', 'excl', 'resp',
@@ -364,8 +385,9 @@ BEGIN
 END
 $$;
 
--- The context word of a figure on one side: the nearest word of its sentence (punctuation skipped),
--- '#' when that is another figure, NULL when there is none.
+-- The context word of a figure on one side: the nearest word of its sentence (punctuation skipped), by
+-- canon for content words and as ~word for the others (of, in, to), '#' when that is another figure,
+-- NULL when there is none.
 CREATE FUNCTION footnote._cue(lx footnote._lexeme[], i integer, step integer)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE
@@ -378,7 +400,7 @@ BEGIN
         IF lx[j].kind = 'figure' THEN
             RETURN '#';
         ELSIF lx[j].kind = 'word' THEN
-            RETURN lx[j].canon;
+            RETURN CASE WHEN lx[j].class = 'word' THEN lx[j].canon ELSE '~' || lx[j].canon END;
         END IF;
         j := j + step;
     END LOOP;

@@ -189,11 +189,11 @@ BEGIN
     CASE op
     WHEN 'customer_overdue' THEN
         IF r->>'empty_reason' IS NOT NULL THEN
-            u := u || footnote._unit(r, '{customer} has nothing overdue as of {as_of}.{~no invoices}');
+            u := u || footnote._unit(r, '{customer} has nothing overdue as of {as_of}.{~no invoices account balance}');
         ELSE
             u := u || footnote._unit(r, '{customer} owes {overdue_total} overdue across {invoice_count} '
                 || '{invoice_count|invoice|invoices}, the oldest {oldest_days_past_due} past due (as of {as_of}).'
-                || '{~in payments unpaid balance period}');
+                || '{~in payments unpaid balance period account}');
             shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
             FOR i IN 1..shown LOOP
                 u := u || footnote._unit(r, '{number}: {outstanding} due {due_date}, {days_past_due} past due'
@@ -220,15 +220,15 @@ BEGIN
             u := u || footnote._unit(r, 'Nothing is overdue (as of {as_of}).', NULL, E'\n- ', 'fact');
         END IF;
         u := u || footnote._unit(r, '{open_ticket_count} {open_ticket_count|support ticket is|support tickets are} '
-            || 'open, {high_severity_ticket_count} of them high severity.{~with}', NULL, E'\n- ', 'fact');
+            || 'open, {high_severity_ticket_count} of them high severity.{~with account}', NULL, E'\n- ', 'fact');
         u := u || footnote._unit(r, 'The agreed payment terms are {payment_terms} and the account owner is '
             || '{account_owner}.', NULL, E'\n- ', 'fact');
     WHEN 'open_tickets' THEN
         IF r->>'empty_reason' IS NOT NULL THEN
-            u := u || footnote._unit(r, '{customer} has no open support tickets as of {as_of}.');
+            u := u || footnote._unit(r, '{customer} has no open support tickets as of {as_of}.{~account}');
         ELSE
             u := u || footnote._unit(r, '{customer} has {open_count} open {open_count|support ticket|support tickets}, '
-                || '{high_severity_count} of them high severity (as of {as_of}):{~with}');
+                || '{high_severity_count} of them high severity (as of {as_of}):{~with account}');
             FOR i IN 1..nrows LOOP
                 u := u || footnote._unit(r, '{subject} ({severity}, open for {age}){~severity opened}', i,
                                          E'\n- ', 'fact', false);
@@ -238,7 +238,7 @@ BEGIN
         u := u || footnote._unit(r, CASE WHEN v ? 'customer' THEN 'Accounts receivable of {customer}'
                                          ELSE 'Accounts receivable' END
             || ' as of {as_of}: {total_outstanding} open across {invoice_count} '
-            || '{invoice_count|invoice|invoices}.{~aging total in}');
+            || '{invoice_count|invoice|invoices}.{~aging total in account}');
         FOR i IN 1..nrows LOOP
             u := u || footnote._unit(r, '{bucket}: {outstanding} ({invoice_count} {invoice_count|invoice|invoices})'
                 || '{~open outstanding overdue past due bucket in across}', i, E'\n- ', 'fact');
@@ -400,7 +400,7 @@ DECLARE
 BEGIN
     u := u || footnote._unit(r, CASE
         WHEN pending AND unverified THEN 'Hold any payment to the new account and call {supplier} back on the phone '
-                                         || 'number on file before changing bank details.'
+                                         || 'number on file before changing bank details.{~all payments}'
         WHEN pending THEN 'A bank-detail change for {supplier} is pending; pay only to an account that has been verified.'
         ELSE 'Nothing in these records argues against paying {supplier} to the account on file.' END,
         NULL, ' ', 'inference');
@@ -453,9 +453,9 @@ BEGIN
     IF intent = 'compare_overdue' THEN
         FOR r IN SELECT x FROM jsonb_array_elements(results) AS x LOOP
             u := u || footnote._unit(r, CASE WHEN r->>'empty_reason' IS NOT NULL
-                THEN '{customer} has nothing overdue (as of {as_of}).'
+                THEN '{customer} has nothing overdue (as of {as_of}).{~no invoices account balance}'
                 ELSE '{customer} owes {overdue_total} overdue across {invoice_count} {invoice_count|invoice|invoices}, '
-                     || 'the oldest {oldest_days_past_due} past due (as of {as_of}).{~in unpaid}' END,
+                     || 'the oldest {oldest_days_past_due} past due (as of {as_of}).{~in unpaid balance payments account}' END,
                 NULL, CASE WHEN n = 0 THEN ' ' ELSE E'\n' END);
             n := n + 1;
         END LOOP;

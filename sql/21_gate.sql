@@ -282,6 +282,45 @@ AS $$
         WHERE canon = ANY (g.members) AND ltrim(w, '!') = ANY (g.members) AND ltrim(w, '!') <> canon)
 $$;
 
+-- Figures of one kind that a text states in another order than the template unit, unless each is anchored
+-- by a context word of its own (the word next to it in the template, used by no other figure of that kind):
+-- "from X to Y" may become "to Y, from X", never "from Y to X". pairs: [{"c": claim, "f": figure summary}]
+-- in text order.
+CREATE FUNCTION footnote._order_offences(pairs jsonb, tc jsonb, tu jsonb, tinfo jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    off      jsonb := '[]';
+    kind     text;
+    seq      integer[];
+    grp      jsonb;
+    anchored boolean;
+BEGIN
+    FOR kind IN SELECT DISTINCT tc->((p->>'c')::integer)->>'kind' FROM jsonb_array_elements(pairs) AS p LOOP
+        SELECT array_agg((p->>'c')::integer ORDER BY n), jsonb_agg(p ORDER BY n) INTO seq, grp
+        FROM jsonb_array_elements(pairs) WITH ORDINALITY AS x(p, n)
+        WHERE tc->((p->>'c')::integer)->>'kind' = kind;
+        CONTINUE WHEN seq = (SELECT array_agg(y ORDER BY y) FROM unnest(seq) AS y);
+        SELECT bool_and(EXISTS (
+                   SELECT FROM (VALUES ('left'), ('right')) AS sd(side)
+                   WHERE g->'f'->>sd.side IS NOT NULL AND g->'f'->>sd.side <> '#'
+                     AND g->'f'->>sd.side = tinfo->'figures'->(g->>'c')->>sd.side
+                     AND (SELECT count(*) FROM jsonb_array_elements_text(tu->'claims') AS o(c)
+                          WHERE tc->(o.c::integer)->>'kind' = kind
+                            AND tinfo->'figures'->(o.c)->>sd.side = g->'f'->>sd.side) = 1))
+        INTO anchored
+        FROM jsonb_array_elements(grp) AS g;
+        IF NOT anchored THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'order', 'kind', kind,
+                'text', (SELECT string_agg(g->>'written', ', ') FROM jsonb_array_elements(grp) AS g)));
+        END IF;
+    END LOOP;
+    RETURN off;
+END
+$$;
+
 -- What is wrong with reading sentence ns (of footnote._read) as template unit u: the offences, and the
 -- template claim each figure of the sentence stands for (NULL where none of the unit's does).
 --   figs: the figures of the text; tc: the template's claims; tu: the unit; tinfo: what the template
@@ -301,11 +340,6 @@ DECLARE
     w       text;
     extra   text[] := '{}';
     info    jsonb;
-    kinds   text[];
-    kind    text;
-    seq     integer[];
-    grp     jsonb;
-    anchored boolean;
 BEGIN
     -- which claim of the unit each figure stands for
     FOR f IN SELECT x FROM jsonb_array_elements(ns->'figures') AS x LOOP
@@ -314,14 +348,16 @@ BEGIN
         FROM jsonb_array_elements_text(tu->'claims') WITH ORDINALITY AS k(c_text, o), LATERAL (SELECT k.c_text::integer AS c) AS x
         WHERE tc->(x.c)->>'text' = fig->>'text'
           AND (fig->>'call_id' IS NULL OR tc->(x.c)->>'call_id' = fig->>'call_id')
-        ORDER BY x.c = ANY (used), k.o
+        ORDER BY x.c = ANY (used),
+                 NOT (f->>'left' = tinfo->'figures'->(x.c::text)->>'left' OR f->>'right' = tinfo->'figures'->(x.c::text)->>'right'),
+                 k.o
         LIMIT 1;
-        assign := assign || to_jsonb(c);
+        assign := assign || coalesce(to_jsonb(c), 'null'::jsonb);
         IF c IS NULL THEN
             IF fig->>'text' !~ '[0-9]' AND fig->>'text' !~ '[A-Z\u00C0-\u00DE]' THEN
                 -- a value written in plain words ("high", "open"): read it as those words
-                extra := extra || ARRAY(SELECT footnote._stem(x) FROM regexp_split_to_table(lower(fig->>'written'), '[^a-z]+') AS x
-                                        WHERE x <> '');
+                extra := extra || ARRAY(SELECT CASE WHEN (f->>'negated')::boolean THEN '!' ELSE '' END || footnote._stem(x)
+                                        FROM regexp_split_to_table(lower(fig->>'written'), '[^a-z]+') AS x WHERE x <> '');
             ELSE
                 off := off || jsonb_build_array(jsonb_build_object('code', 'crosses_units', 'figure', f->'figure',
                     'text', fig->>'written'));
@@ -334,6 +370,14 @@ BEGIN
             off := off || jsonb_build_array(jsonb_build_object('code', 'negated_figure', 'figure', f->'figure',
                 'text', fig->>'written'));
         END IF;
+        IF EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2), LATERAL (VALUES ('left'), ('right')) AS sd(side)
+                   WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
+                     AND f->>sd.side IS NOT NULL AND left(f->>sd.side, 1) NOT IN ('~', '#')
+                     AND f->>sd.side = tinfo->'figures'->(o.c2)->>sd.side
+                     AND f->>sd.side IS DISTINCT FROM info->>'left' AND f->>sd.side IS DISTINCT FROM info->>'right') THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
         IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
            OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
             off := off || jsonb_build_array(jsonb_build_object('code', 'figure_modifier', 'figure', f->'figure',
@@ -344,32 +388,11 @@ BEGIN
     END LOOP;
 
     -- figures of one kind must keep the template's order, unless each is anchored by its own context word
-    SELECT array_agg(DISTINCT tc->(x::integer)->>'kind') INTO kinds FROM jsonb_array_elements_text(assign) AS x;
-    FOREACH kind IN ARRAY coalesce(kinds, '{}') LOOP
-        SELECT array_agg(x::integer ORDER BY o), jsonb_agg(jsonb_build_object('c', x::integer, 'f', ns->'figures'->(o::integer - 1)) ORDER BY o)
-        INTO seq, grp
-        FROM jsonb_array_elements_text(assign) WITH ORDINALITY AS a(x, o)
-        WHERE x IS NOT NULL AND tc->(x::integer)->>'kind' = kind;
-        CONTINUE WHEN seq = (SELECT array_agg(y ORDER BY y) FROM unnest(seq) AS y);
-        SELECT bool_and(
-                   (g->'f'->>'left' IS NOT NULL AND g->'f'->>'left' <> '#'
-                    AND g->'f'->>'left' = tinfo->'figures'->(g->>'c')->>'left'
-                    AND (SELECT count(*) FROM jsonb_array_elements_text(tu->'claims') AS o(c)
-                         WHERE tc->(o.c::integer)->>'kind' = kind
-                           AND tinfo->'figures'->(o.c)->>'left' = g->'f'->>'left') = 1)
-                OR (g->'f'->>'right' IS NOT NULL AND g->'f'->>'right' <> '#'
-                    AND g->'f'->>'right' = tinfo->'figures'->(g->>'c')->>'right'
-                    AND (SELECT count(*) FROM jsonb_array_elements_text(tu->'claims') AS o(c)
-                         WHERE tc->(o.c::integer)->>'kind' = kind
-                           AND tinfo->'figures'->(o.c)->>'right' = g->'f'->>'right') = 1))
-        INTO anchored
-        FROM jsonb_array_elements(grp) AS g;
-        IF NOT anchored THEN
-            off := off || jsonb_build_array(jsonb_build_object('code', 'order', 'kind', kind,
-                'text', (SELECT string_agg(figs->((g->'f'->>'figure')::integer)->>'written', ', ')
-                         FROM jsonb_array_elements(grp) AS g)));
-        END IF;
-    END LOOP;
+    off := off || footnote._order_offences(
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('c', x::integer, 'f', ns->'figures'->(o::integer - 1),
+                                                      'written', figs->((ns->'figures'->(o::integer - 1)->>'figure')::integer)->>'written')
+                                   ORDER BY o), '[]')
+         FROM jsonb_array_elements_text(assign) WITH ORDINALITY AS a(x, o) WHERE x IS NOT NULL), tc, tu, tinfo);
 
     -- words: each must be one the unit says, with the same polarity
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
@@ -422,6 +445,7 @@ AS $$
         WHEN 'negated_figure' THEN format('%s is negated', o->>'text')
         WHEN 'figure_modifier' THEN format('“%s” next to %s changes what it says', o->>'modifier', o->>'text')
         WHEN 'order' THEN format('the %s figures %s are in another order than their statement', o->>'kind', o->>'text')
+        WHEN 'rebound' THEN format('%s is stated next to the words of another figure', o->>'text')
         WHEN 'contradicts' THEN format('“%s” is not what the call supports here', replace(o->>'text', '!', 'not '))
         WHEN 'unsupported_words' THEN format('“%s” is not supported by the calls', replace(o->>'text', '!', 'not '))
         WHEN 'unsupported_digits' THEN format('the number %s was not returned by any call', o->>'text')
@@ -568,13 +592,13 @@ BEGIN
     ELSIF NOT fast AND outcome = 'answer' THEN
         SELECT coalesce(jsonb_agg(jsonb_build_object('text', x.text, 'name', x.name)), '[]') INTO slots
         FROM (SELECT t->>'text' AS text,
-                     bool_or(t->>'kind' = 'text' AND t->>'value' ~ '\.(customer|supplier|item|name)$'
-                             AND t->'evidence'->>0 ~ '^(customer|supplier|item):') AS name
+                     bool_or(t->>'kind' = 'text' AND t->>'value' ~ '\.(customer|supplier|item|name)$') AS name
               FROM jsonb_array_elements(tc) AS t GROUP BY t->>'text') AS x;
         figs := footnote._find_figures(answer, slots, NOT EXISTS (
             SELECT FROM jsonb_array_elements(tc) AS t
             WHERE t->>'text' ~ '^[0-9]{1,2}$'
-              AND substr(tpl->>'answer', 1, (t->'span'->>'start')::integer) ~ '(^|\n)[ \t]*$'));
+              AND substr(tpl->>'answer', 1, (t->'span'->>'start')::integer) ~ '(^|\n)[ \t]*$'
+              AND substr(tpl->>'answer', (t->'span'->>'end')::integer + 1, 2) ~ '^[.)] '));
     END IF;
 
     IF outcome <> 'answer' THEN
@@ -693,6 +717,25 @@ BEGIN
                 touched := touched || jsonb_build_object(bestu::text, coalesce(touched->(bestu::text), '[]') || (ns->'words'));
             END IF;
             judged[k] := best;
+        END LOOP;
+
+        -- figures of one unit stated across several sentences keep its order too
+        FOR u IN SELECT DISTINCT x FROM unnest(unit_of) AS x WHERE x IS NOT NULL LOOP
+            CONTINUE WHEN (SELECT count(*) FROM unnest(unit_of) AS x WHERE x = u) < 2;
+            o := footnote._order_offences(
+                (SELECT coalesce(jsonb_agg(jsonb_build_object('c', a.c::integer, 'f', nread->(k2 - 1)->'figures'->(a.o::integer - 1),
+                                                              'written', figs->((nread->(k2 - 1)->'figures'->(a.o::integer - 1)->>'figure')::integer)->>'written')
+                                           ORDER BY k2, a.o), '[]')
+                 FROM generate_series(1, nsent) AS k2,
+                      jsonb_array_elements_text(judged[k2]->'claims') WITH ORDINALITY AS a(c, o)
+                 WHERE unit_of[k2] = u AND a.c IS NOT NULL), tc, tus->u, tinfo->(u::text));
+            CONTINUE WHEN jsonb_array_length(o) = 0;
+            FOR k IN 1..nsent LOOP
+                IF unit_of[k] = u AND NOT EXISTS (SELECT FROM jsonb_array_elements(judged[k]->'offences') AS x
+                                                   WHERE x->>'code' = 'order') THEN
+                    judged[k] := jsonb_set(judged[k], '{offences}', (judged[k]->'offences') || o);
+                END IF;
+            END LOOP;
         END LOOP;
 
         -- per sentence: names of other entities, short names that are not unique, claims, verdict
@@ -885,8 +928,8 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     idx jsonb := footnote._call_index(call_ids, false);
-    g   jsonb := footnote._grade(answer, claims, idx, footnote._template_of(template, question, idx, call_ids, false),
-                                 outcome);
+    g   jsonb := footnote._grade(CASE WHEN claims IS NULL THEN footnote._normal_text(answer) ELSE answer END, claims, idx,
+                                 footnote._template_of(template, question, idx, call_ids, false), outcome);
 BEGIN
     RETURN jsonb_build_object('status', g->'status', 'claims', g->'claims', 'findings', g->'findings',
                               'sentences', g->'sentences');
@@ -942,7 +985,11 @@ BEGIN
         PERFORM footnote._invalid('details', 'is larger than 100,000 characters');
     END IF;
     IF narration IS NOT NULL THEN
+        narration := footnote._normal_text(narration);
         PERFORM footnote._text_arg('narration', narration, true, 20000, true);
+    END IF;
+    IF claims IS NULL THEN
+        answer := footnote._normal_text(answer);
     END IF;
     idx := footnote._call_index(call_ids, true);
     tpl := footnote._template_of(template, question, idx, call_ids, false);
@@ -981,6 +1028,7 @@ DECLARE
     record_id uuid;
 BEGIN
     PERFORM footnote._text_arg('question', question, true, 2000);
+    answer := footnote._normal_text(answer);
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
     IF coalesce(cardinality(call_ids), 0) = 0 THEN
         PERFORM footnote._invalid('call_ids', 'names no call: an answer stands on the calls it cites');

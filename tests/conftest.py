@@ -22,6 +22,14 @@ LOGIN_ROLES = {
 TEST_PASSWORD = "fn-test-password"
 
 
+REPORTS = pytest.StashKey[list[str]]()  # tables tests print at the end of the run (the adversarial suite)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    for text in config.stash.get(REPORTS, []):
+        terminalreporter.write_line(text)
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     ok, why = pgservers.docker_reachable()
     return f"footnote-pg backends: {', '.join(pgservers.available_backends())}; docker: {why}"

@@ -8,6 +8,8 @@ DROP FUNCTION footnote._letters();
 
 DROP FUNCTION footnote._has_numeral(text);
 
+DROP FUNCTION footnote._normal_text(text);
+
 DROP FUNCTION footnote._plain(text);
 
 DROP FUNCTION footnote._fold1(text);
@@ -61,6 +63,8 @@ DROP FUNCTION footnote._edge_ok(text, integer, integer);
 DROP FUNCTION footnote._find_figures(text, jsonb, boolean);
 
 DROP FUNCTION footnote._opposes(text, jsonb);
+
+DROP FUNCTION footnote._order_offences(jsonb, jsonb, jsonb, jsonb);
 
 DROP FUNCTION footnote._judge(jsonb, jsonb, jsonb, jsonb, jsonb);
 

@@ -69,8 +69,10 @@ SELECT w, 'neutral' FROM unnest(ARRAY[
     'total', 'totals', 'totalling', 'totaling', 'a total of', 'in total', 'altogether', 'combined', 'amount',
     'amounts', 'amounting to', 'sum', 'respectively', 'namely', 'i.e', 'e.g', 'that is', 'including',
     'includes', 'comprising', 'in all', 'each of', 'which is', 'which are', 'listed',
-    'shown', 'stands at', 'stand at', 'standing at', 'comes to', 'come to', 'coming to', 'came to',
-    'one of which', 'where', 'whereby', 'here', 'overall', 'such', 'just', 'still'
+    'shown', 'stands at', 'stand at', 'standing at', 'stood at', 'comes to', 'come to', 'coming to', 'came to',
+    'one of which', 'where', 'whereby', 'here', 'overall', 'such', 'still', 'yet', 'and also', 'as well',
+    'as well as', 'in addition', 'additionally', 'moreover', 'furthermore', 'besides', 'in particular',
+    'specifically', 'however', 'meanwhile', 'in turn', 'thereof', 'therein', 'per cent of'
 ]) AS w;
 
 -- discourse markers
@@ -87,7 +89,12 @@ SELECT w, 'discourse' FROM unnest(ARRAY[
     'in numbers', 'at a glance', 'great question', 'good question', 'thanks', 'thank you', 'i', 'me', 'my',
     'i found', 'found', 'looking at', 'according to', 'according to the records', 'the records show',
     'records show', 'the data shows', 'the data', 'data', 'records', 'the records', 'report', 'the report',
-    'update', 'status', 'overview', 'an overview', 'the overview', 'result', 'the result', 'results'
+    'update', 'status', 'overview', 'an overview', 'the overview', 'result', 'the result', 'results', 'if',
+    'need', 'anything', 'questions', 'any questions', 'further', 'more details', 'help', 'helps', 'hope',
+    'let', 'know', 'glad', 'happy', 'i''m', 'i am', 'i''d', 'would you like', 'like', 'want', 'else',
+    'feel free', 'to ask', 'ask', 'just ask', 'all the best', 'best regards', 'regards', 'cheers',
+    'in a nutshell', 'bottom line', 'tl;dr', 'tldr', 'quick answer', 'direct answer', 'to answer your question',
+    'as of now'
 ]) AS w;
 
 -- content words and their canonical forms: synonyms share a canon
@@ -326,6 +333,17 @@ AS $$
     FROM footnote._numeric_chars() AS n
 $$;
 
+-- A text as the gate reads and records it when it finds the figures itself: line ends as \n, and
+-- Unicode composed (NFC: "u" + combining diaeresis is "ü") where the database is UTF-8.
+CREATE FUNCTION footnote._normal_text(t text)
+RETURNS text
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN current_setting('server_encoding') = 'UTF8' THEN normalize(x, NFC) ELSE x END
+    FROM (SELECT replace(replace(t, E'\r\n', E'\n'), E'\r', E'\n') AS x) AS n
+$$;
+
 -- Look-alike characters mapped one to one (the length never changes): spaces, dashes, quotes,
 -- apostrophes and invisible characters.
 CREATE FUNCTION footnote._plain(s text)
@@ -449,14 +467,14 @@ BEGIN
     END LOOP;
     nt := cardinality(k);
 
-    -- candidate phrases: up to four words joined by spaces or by a glued - / . or ', and single symbols
+    -- candidate phrases: up to eight words joined by spaces or by a glued - / . or ', and single symbols
     FOR i IN 1..nt LOOP
         IF k[i] = 'word' THEN
             key := lower(kt[i]);
             keys := keys || key;
             j := i;
             n := 1;
-            WHILE n < 5 LOOP
+            WHILE n < 8 LOOP
                 IF j + 1 <= nt AND k[j + 1] = 'word' AND NOT kg[j + 1] THEN
                     j := j + 1;
                 ELSIF j + 2 <= nt AND k[j + 1] = 'punct' AND kt[j + 1] IN ('-', '/', '.', '''') AND kg[j + 1]
@@ -485,7 +503,7 @@ BEGIN
             bestkey := CASE WHEN lex ? key THEN key END;
             j := i;
             n := 1;
-            WHILE n < 5 LOOP
+            WHILE n < 8 LOOP
                 IF j + 1 <= nt AND k[j + 1] = 'word' AND NOT kg[j + 1] THEN
                     j := j + 1;
                 ELSIF j + 2 <= nt AND k[j + 1] = 'punct' AND kt[j + 1] IN ('-', '/', '.', '''') AND kg[j + 1]
@@ -559,6 +577,8 @@ DECLARE
     u        integer;
     pending  boolean := false;
     cur      integer;
+    marked   boolean := false;
+    first    integer;
 BEGIN
     IF spans IS NOT NULL THEN
         u := 0;
@@ -580,9 +600,13 @@ BEGIN
                     used := false;
                 END IF;
                 at_start := true;
+                marked := false;
+                first := NULL;
                 CONTINUE;
             END IF;
-            IF at_start AND ((lx[i].kind = 'punct' AND lx[i].text IN ('-', '*', '•', '·', '>', '+', '‣', '◦', '▪'))
+            IF at_start AND NOT marked
+               AND ((lx[i].kind = 'punct' AND lx[i].text IN ('-', '*', '•', '·', '>', '+', '‣', '◦', '▪')
+                     AND (i = n OR NOT lx[i + 1].glued))
                              OR (lx[i].class = 'digits' AND lx[i].text ~ '^[0-9]{1,2}$' AND i < n
                                  AND lx[i + 1].kind = 'punct' AND lx[i + 1].text IN ('.', ')') AND lx[i + 1].glued
                                  AND (i + 1 = n OR NOT lx[i + 2].glued))) THEN
@@ -590,16 +614,20 @@ BEGIN
                 IF lx[i].class = 'digits' THEN
                     lx[i + 1].kind := 'marker';
                 END IF;
+                marked := true;
                 CONTINUE;
             END IF;
             IF lx[i].kind = 'marker' THEN
                 CONTINUE;
             END IF;
             at_start := false;
+            first := coalesce(first, i);
             lx[i].sentence := sn;
             used := true;
             IF lx[i].kind = 'punct' AND lx[i].text IN ('.', '!', '?', ';')
                AND (i = n OR NOT lx[i + 1].glued OR lx[i + 1].kind = 'break')
+               AND NOT (lx[i].text IN ('.', ')') AND first = i - 1 AND lx[i].glued
+                        AND (lx[i - 1].kind = 'figure' OR lx[i - 1].class = 'digits'))
                AND NOT (lx[i].text = '.' AND i > 1 AND lx[i - 1].kind = 'word'
                         AND ((length(lx[i - 1].text) = 1 AND i > 2 AND lx[i - 2].text = '.' AND lx[i - 1].glued)
                              OR lower(lx[i - 1].text) IN ('approx', 'ca', 'etc', 'vs', 'nr', 'incl', 'excl', 'resp',
@@ -637,8 +665,9 @@ BEGIN
 END
 $$;
 
--- The context word of a figure on one side: the nearest word of its sentence (punctuation skipped),
--- '#' when that is another figure, NULL when there is none.
+-- The context word of a figure on one side: the nearest word of its sentence (punctuation skipped), by
+-- canon for content words and as ~word for the others (of, in, to), '#' when that is another figure,
+-- NULL when there is none.
 CREATE FUNCTION footnote._cue(lx footnote._lexeme[], i integer, step integer)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE
@@ -651,7 +680,7 @@ BEGIN
         IF lx[j].kind = 'figure' THEN
             RETURN '#';
         ELSIF lx[j].kind = 'word' THEN
-            RETURN lx[j].canon;
+            RETURN CASE WHEN lx[j].class = 'word' THEN lx[j].canon ELSE '~' || lx[j].canon END;
         END IF;
         j := j + step;
     END LOOP;
@@ -970,11 +999,11 @@ BEGIN
     CASE op
     WHEN 'customer_overdue' THEN
         IF r->>'empty_reason' IS NOT NULL THEN
-            u := u || footnote._unit(r, '{customer} has nothing overdue as of {as_of}.{~no invoices}');
+            u := u || footnote._unit(r, '{customer} has nothing overdue as of {as_of}.{~no invoices account balance}');
         ELSE
             u := u || footnote._unit(r, '{customer} owes {overdue_total} overdue across {invoice_count} '
                 || '{invoice_count|invoice|invoices}, the oldest {oldest_days_past_due} past due (as of {as_of}).'
-                || '{~in payments unpaid balance period}');
+                || '{~in payments unpaid balance period account}');
             shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
             FOR i IN 1..shown LOOP
                 u := u || footnote._unit(r, '{number}: {outstanding} due {due_date}, {days_past_due} past due'
@@ -1001,15 +1030,15 @@ BEGIN
             u := u || footnote._unit(r, 'Nothing is overdue (as of {as_of}).', NULL, E'\n- ', 'fact');
         END IF;
         u := u || footnote._unit(r, '{open_ticket_count} {open_ticket_count|support ticket is|support tickets are} '
-            || 'open, {high_severity_ticket_count} of them high severity.{~with}', NULL, E'\n- ', 'fact');
+            || 'open, {high_severity_ticket_count} of them high severity.{~with account}', NULL, E'\n- ', 'fact');
         u := u || footnote._unit(r, 'The agreed payment terms are {payment_terms} and the account owner is '
             || '{account_owner}.', NULL, E'\n- ', 'fact');
     WHEN 'open_tickets' THEN
         IF r->>'empty_reason' IS NOT NULL THEN
-            u := u || footnote._unit(r, '{customer} has no open support tickets as of {as_of}.');
+            u := u || footnote._unit(r, '{customer} has no open support tickets as of {as_of}.{~account}');
         ELSE
             u := u || footnote._unit(r, '{customer} has {open_count} open {open_count|support ticket|support tickets}, '
-                || '{high_severity_count} of them high severity (as of {as_of}):{~with}');
+                || '{high_severity_count} of them high severity (as of {as_of}):{~with account}');
             FOR i IN 1..nrows LOOP
                 u := u || footnote._unit(r, '{subject} ({severity}, open for {age}){~severity opened}', i,
                                          E'\n- ', 'fact', false);
@@ -1019,7 +1048,7 @@ BEGIN
         u := u || footnote._unit(r, CASE WHEN v ? 'customer' THEN 'Accounts receivable of {customer}'
                                          ELSE 'Accounts receivable' END
             || ' as of {as_of}: {total_outstanding} open across {invoice_count} '
-            || '{invoice_count|invoice|invoices}.{~aging total in}');
+            || '{invoice_count|invoice|invoices}.{~aging total in account}');
         FOR i IN 1..nrows LOOP
             u := u || footnote._unit(r, '{bucket}: {outstanding} ({invoice_count} {invoice_count|invoice|invoices})'
                 || '{~open outstanding overdue past due bucket in across}', i, E'\n- ', 'fact');
@@ -1181,7 +1210,7 @@ DECLARE
 BEGIN
     u := u || footnote._unit(r, CASE
         WHEN pending AND unverified THEN 'Hold any payment to the new account and call {supplier} back on the phone '
-                                         || 'number on file before changing bank details.'
+                                         || 'number on file before changing bank details.{~all payments}'
         WHEN pending THEN 'A bank-detail change for {supplier} is pending; pay only to an account that has been verified.'
         ELSE 'Nothing in these records argues against paying {supplier} to the account on file.' END,
         NULL, ' ', 'inference');
@@ -1234,9 +1263,9 @@ BEGIN
     IF intent = 'compare_overdue' THEN
         FOR r IN SELECT x FROM jsonb_array_elements(results) AS x LOOP
             u := u || footnote._unit(r, CASE WHEN r->>'empty_reason' IS NOT NULL
-                THEN '{customer} has nothing overdue (as of {as_of}).'
+                THEN '{customer} has nothing overdue (as of {as_of}).{~no invoices account balance}'
                 ELSE '{customer} owes {overdue_total} overdue across {invoice_count} {invoice_count|invoice|invoices}, '
-                     || 'the oldest {oldest_days_past_due} past due (as of {as_of}).{~in unpaid}' END,
+                     || 'the oldest {oldest_days_past_due} past due (as of {as_of}).{~in unpaid balance payments account}' END,
                 NULL, CASE WHEN n = 0 THEN ' ' ELSE E'\n' END);
             n := n + 1;
         END LOOP;
@@ -1543,6 +1572,45 @@ AS $$
         WHERE canon = ANY (g.members) AND ltrim(w, '!') = ANY (g.members) AND ltrim(w, '!') <> canon)
 $$;
 
+-- Figures of one kind that a text states in another order than the template unit, unless each is anchored
+-- by a context word of its own (the word next to it in the template, used by no other figure of that kind):
+-- "from X to Y" may become "to Y, from X", never "from Y to X". pairs: [{"c": claim, "f": figure summary}]
+-- in text order.
+CREATE FUNCTION footnote._order_offences(pairs jsonb, tc jsonb, tu jsonb, tinfo jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    off      jsonb := '[]';
+    kind     text;
+    seq      integer[];
+    grp      jsonb;
+    anchored boolean;
+BEGIN
+    FOR kind IN SELECT DISTINCT tc->((p->>'c')::integer)->>'kind' FROM jsonb_array_elements(pairs) AS p LOOP
+        SELECT array_agg((p->>'c')::integer ORDER BY n), jsonb_agg(p ORDER BY n) INTO seq, grp
+        FROM jsonb_array_elements(pairs) WITH ORDINALITY AS x(p, n)
+        WHERE tc->((p->>'c')::integer)->>'kind' = kind;
+        CONTINUE WHEN seq = (SELECT array_agg(y ORDER BY y) FROM unnest(seq) AS y);
+        SELECT bool_and(EXISTS (
+                   SELECT FROM (VALUES ('left'), ('right')) AS sd(side)
+                   WHERE g->'f'->>sd.side IS NOT NULL AND g->'f'->>sd.side <> '#'
+                     AND g->'f'->>sd.side = tinfo->'figures'->(g->>'c')->>sd.side
+                     AND (SELECT count(*) FROM jsonb_array_elements_text(tu->'claims') AS o(c)
+                          WHERE tc->(o.c::integer)->>'kind' = kind
+                            AND tinfo->'figures'->(o.c)->>sd.side = g->'f'->>sd.side) = 1))
+        INTO anchored
+        FROM jsonb_array_elements(grp) AS g;
+        IF NOT anchored THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'order', 'kind', kind,
+                'text', (SELECT string_agg(g->>'written', ', ') FROM jsonb_array_elements(grp) AS g)));
+        END IF;
+    END LOOP;
+    RETURN off;
+END
+$$;
+
 -- What is wrong with reading sentence ns (of footnote._read) as template unit u: the offences, and the
 -- template claim each figure of the sentence stands for (NULL where none of the unit's does).
 --   figs: the figures of the text; tc: the template's claims; tu: the unit; tinfo: what the template
@@ -1562,11 +1630,6 @@ DECLARE
     w       text;
     extra   text[] := '{}';
     info    jsonb;
-    kinds   text[];
-    kind    text;
-    seq     integer[];
-    grp     jsonb;
-    anchored boolean;
 BEGIN
     -- which claim of the unit each figure stands for
     FOR f IN SELECT x FROM jsonb_array_elements(ns->'figures') AS x LOOP
@@ -1575,14 +1638,16 @@ BEGIN
         FROM jsonb_array_elements_text(tu->'claims') WITH ORDINALITY AS k(c_text, o), LATERAL (SELECT k.c_text::integer AS c) AS x
         WHERE tc->(x.c)->>'text' = fig->>'text'
           AND (fig->>'call_id' IS NULL OR tc->(x.c)->>'call_id' = fig->>'call_id')
-        ORDER BY x.c = ANY (used), k.o
+        ORDER BY x.c = ANY (used),
+                 NOT (f->>'left' = tinfo->'figures'->(x.c::text)->>'left' OR f->>'right' = tinfo->'figures'->(x.c::text)->>'right'),
+                 k.o
         LIMIT 1;
-        assign := assign || to_jsonb(c);
+        assign := assign || coalesce(to_jsonb(c), 'null'::jsonb);
         IF c IS NULL THEN
             IF fig->>'text' !~ '[0-9]' AND fig->>'text' !~ '[A-Z\u00C0-\u00DE]' THEN
                 -- a value written in plain words ("high", "open"): read it as those words
-                extra := extra || ARRAY(SELECT footnote._stem(x) FROM regexp_split_to_table(lower(fig->>'written'), '[^a-z]+') AS x
-                                        WHERE x <> '');
+                extra := extra || ARRAY(SELECT CASE WHEN (f->>'negated')::boolean THEN '!' ELSE '' END || footnote._stem(x)
+                                        FROM regexp_split_to_table(lower(fig->>'written'), '[^a-z]+') AS x WHERE x <> '');
             ELSE
                 off := off || jsonb_build_array(jsonb_build_object('code', 'crosses_units', 'figure', f->'figure',
                     'text', fig->>'written'));
@@ -1595,6 +1660,14 @@ BEGIN
             off := off || jsonb_build_array(jsonb_build_object('code', 'negated_figure', 'figure', f->'figure',
                 'text', fig->>'written'));
         END IF;
+        IF EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2), LATERAL (VALUES ('left'), ('right')) AS sd(side)
+                   WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
+                     AND f->>sd.side IS NOT NULL AND left(f->>sd.side, 1) NOT IN ('~', '#')
+                     AND f->>sd.side = tinfo->'figures'->(o.c2)->>sd.side
+                     AND f->>sd.side IS DISTINCT FROM info->>'left' AND f->>sd.side IS DISTINCT FROM info->>'right') THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
         IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
            OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
             off := off || jsonb_build_array(jsonb_build_object('code', 'figure_modifier', 'figure', f->'figure',
@@ -1605,32 +1678,11 @@ BEGIN
     END LOOP;
 
     -- figures of one kind must keep the template's order, unless each is anchored by its own context word
-    SELECT array_agg(DISTINCT tc->(x::integer)->>'kind') INTO kinds FROM jsonb_array_elements_text(assign) AS x;
-    FOREACH kind IN ARRAY coalesce(kinds, '{}') LOOP
-        SELECT array_agg(x::integer ORDER BY o), jsonb_agg(jsonb_build_object('c', x::integer, 'f', ns->'figures'->(o::integer - 1)) ORDER BY o)
-        INTO seq, grp
-        FROM jsonb_array_elements_text(assign) WITH ORDINALITY AS a(x, o)
-        WHERE x IS NOT NULL AND tc->(x::integer)->>'kind' = kind;
-        CONTINUE WHEN seq = (SELECT array_agg(y ORDER BY y) FROM unnest(seq) AS y);
-        SELECT bool_and(
-                   (g->'f'->>'left' IS NOT NULL AND g->'f'->>'left' <> '#'
-                    AND g->'f'->>'left' = tinfo->'figures'->(g->>'c')->>'left'
-                    AND (SELECT count(*) FROM jsonb_array_elements_text(tu->'claims') AS o(c)
-                         WHERE tc->(o.c::integer)->>'kind' = kind
-                           AND tinfo->'figures'->(o.c)->>'left' = g->'f'->>'left') = 1)
-                OR (g->'f'->>'right' IS NOT NULL AND g->'f'->>'right' <> '#'
-                    AND g->'f'->>'right' = tinfo->'figures'->(g->>'c')->>'right'
-                    AND (SELECT count(*) FROM jsonb_array_elements_text(tu->'claims') AS o(c)
-                         WHERE tc->(o.c::integer)->>'kind' = kind
-                           AND tinfo->'figures'->(o.c)->>'right' = g->'f'->>'right') = 1))
-        INTO anchored
-        FROM jsonb_array_elements(grp) AS g;
-        IF NOT anchored THEN
-            off := off || jsonb_build_array(jsonb_build_object('code', 'order', 'kind', kind,
-                'text', (SELECT string_agg(figs->((g->'f'->>'figure')::integer)->>'written', ', ')
-                         FROM jsonb_array_elements(grp) AS g)));
-        END IF;
-    END LOOP;
+    off := off || footnote._order_offences(
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('c', x::integer, 'f', ns->'figures'->(o::integer - 1),
+                                                      'written', figs->((ns->'figures'->(o::integer - 1)->>'figure')::integer)->>'written')
+                                   ORDER BY o), '[]')
+         FROM jsonb_array_elements_text(assign) WITH ORDINALITY AS a(x, o) WHERE x IS NOT NULL), tc, tu, tinfo);
 
     -- words: each must be one the unit says, with the same polarity
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
@@ -1683,6 +1735,7 @@ AS $$
         WHEN 'negated_figure' THEN format('%s is negated', o->>'text')
         WHEN 'figure_modifier' THEN format('“%s” next to %s changes what it says', o->>'modifier', o->>'text')
         WHEN 'order' THEN format('the %s figures %s are in another order than their statement', o->>'kind', o->>'text')
+        WHEN 'rebound' THEN format('%s is stated next to the words of another figure', o->>'text')
         WHEN 'contradicts' THEN format('“%s” is not what the call supports here', replace(o->>'text', '!', 'not '))
         WHEN 'unsupported_words' THEN format('“%s” is not supported by the calls', replace(o->>'text', '!', 'not '))
         WHEN 'unsupported_digits' THEN format('the number %s was not returned by any call', o->>'text')
@@ -1829,13 +1882,13 @@ BEGIN
     ELSIF NOT fast AND outcome = 'answer' THEN
         SELECT coalesce(jsonb_agg(jsonb_build_object('text', x.text, 'name', x.name)), '[]') INTO slots
         FROM (SELECT t->>'text' AS text,
-                     bool_or(t->>'kind' = 'text' AND t->>'value' ~ '\.(customer|supplier|item|name)$'
-                             AND t->'evidence'->>0 ~ '^(customer|supplier|item):') AS name
+                     bool_or(t->>'kind' = 'text' AND t->>'value' ~ '\.(customer|supplier|item|name)$') AS name
               FROM jsonb_array_elements(tc) AS t GROUP BY t->>'text') AS x;
         figs := footnote._find_figures(answer, slots, NOT EXISTS (
             SELECT FROM jsonb_array_elements(tc) AS t
             WHERE t->>'text' ~ '^[0-9]{1,2}$'
-              AND substr(tpl->>'answer', 1, (t->'span'->>'start')::integer) ~ '(^|\n)[ \t]*$'));
+              AND substr(tpl->>'answer', 1, (t->'span'->>'start')::integer) ~ '(^|\n)[ \t]*$'
+              AND substr(tpl->>'answer', (t->'span'->>'end')::integer + 1, 2) ~ '^[.)] '));
     END IF;
 
     IF outcome <> 'answer' THEN
@@ -1954,6 +2007,25 @@ BEGIN
                 touched := touched || jsonb_build_object(bestu::text, coalesce(touched->(bestu::text), '[]') || (ns->'words'));
             END IF;
             judged[k] := best;
+        END LOOP;
+
+        -- figures of one unit stated across several sentences keep its order too
+        FOR u IN SELECT DISTINCT x FROM unnest(unit_of) AS x WHERE x IS NOT NULL LOOP
+            CONTINUE WHEN (SELECT count(*) FROM unnest(unit_of) AS x WHERE x = u) < 2;
+            o := footnote._order_offences(
+                (SELECT coalesce(jsonb_agg(jsonb_build_object('c', a.c::integer, 'f', nread->(k2 - 1)->'figures'->(a.o::integer - 1),
+                                                              'written', figs->((nread->(k2 - 1)->'figures'->(a.o::integer - 1)->>'figure')::integer)->>'written')
+                                           ORDER BY k2, a.o), '[]')
+                 FROM generate_series(1, nsent) AS k2,
+                      jsonb_array_elements_text(judged[k2]->'claims') WITH ORDINALITY AS a(c, o)
+                 WHERE unit_of[k2] = u AND a.c IS NOT NULL), tc, tus->u, tinfo->(u::text));
+            CONTINUE WHEN jsonb_array_length(o) = 0;
+            FOR k IN 1..nsent LOOP
+                IF unit_of[k] = u AND NOT EXISTS (SELECT FROM jsonb_array_elements(judged[k]->'offences') AS x
+                                                   WHERE x->>'code' = 'order') THEN
+                    judged[k] := jsonb_set(judged[k], '{offences}', (judged[k]->'offences') || o);
+                END IF;
+            END LOOP;
         END LOOP;
 
         -- per sentence: names of other entities, short names that are not unique, claims, verdict
@@ -2146,8 +2218,8 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     idx jsonb := footnote._call_index(call_ids, false);
-    g   jsonb := footnote._grade(answer, claims, idx, footnote._template_of(template, question, idx, call_ids, false),
-                                 outcome);
+    g   jsonb := footnote._grade(CASE WHEN claims IS NULL THEN footnote._normal_text(answer) ELSE answer END, claims, idx,
+                                 footnote._template_of(template, question, idx, call_ids, false), outcome);
 BEGIN
     RETURN jsonb_build_object('status', g->'status', 'claims', g->'claims', 'findings', g->'findings',
                               'sentences', g->'sentences');
@@ -2183,7 +2255,11 @@ BEGIN
         PERFORM footnote._invalid('details', 'is larger than 100,000 characters');
     END IF;
     IF narration IS NOT NULL THEN
+        narration := footnote._normal_text(narration);
         PERFORM footnote._text_arg('narration', narration, true, 20000, true);
+    END IF;
+    IF claims IS NULL THEN
+        answer := footnote._normal_text(answer);
     END IF;
     idx := footnote._call_index(call_ids, true);
     tpl := footnote._template_of(template, question, idx, call_ids, false);
@@ -2222,6 +2298,7 @@ DECLARE
     record_id uuid;
 BEGIN
     PERFORM footnote._text_arg('question', question, true, 2000);
+    answer := footnote._normal_text(answer);
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
     IF coalesce(cardinality(call_ids), 0) = 0 THEN
         PERFORM footnote._invalid('call_ids', 'names no call: an answer stands on the calls it cites');

@@ -1,0 +1,133 @@
+"""The gate against its own adversarial suite: labelled rewrites of real answers, graded in PostgreSQL.
+
+Every harmful rewrite (a changed direction, another customer's name, "million", "a dozen", an added
+"they are a fraud risk", fullwidth digits, ...) must end below ``verified``; at most 1 % of the
+faithful ones (reordered, reworded, short names, other bullets) may be blocked. The per-class table
+is printed at the end of the run (and written to test-output/adversarial-<backend>.txt).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from footnote_pg import Footnote
+from tests import rewrites
+from tests.conftest import REPORTS, TestDatabase
+
+# 34 real answers: every operation, several customers, suppliers, items and periods
+QUESTIONS = [
+    "How much does Bergmann Logistik owe?", "How much does Vidal Embalajes owe?", "How much does Braun Feinmechanik owe?",
+    "What does Nieminen Tekniikka owe us?", "Is Bergmann Logistik at risk?", "Is Hansen & Dahl Logistikk at risk?",
+    "Is Braun Feinmechanik at risk?", "Open tickets for Bergmann Logistik", "Open support tickets of Vidal Embalajes",
+    "Show AR aging", "AR aging for Bergmann Logistik", "What is our DSO?", "Revenue in Q2 2026", "Revenue in FY2025",
+    "Revenue from Bergmann Logistik in 2026", "How did revenue change from Q1 2026 to Q2 2026?",
+    "How did revenue change from Q2 2026 to Q1 2026?", "Why did revenue change last quarter?",
+    "Top 5 customers last quarter", "Top 3 customers by revenue in FY2025", "Show invoice INV-2026-8812",
+    "Show invoice INV-2026-8977", "Open purchase orders", "Open purchase orders from Northwind Supply",
+    "Stock of ball valve", "Stock of deep groove ball bearing 6204-2RS", "Should we pay Northwind Supply?",
+    "Should we pay Hansa Stahlhandel?", "List customers named Berg", "Compare overdue of Bergmann Logistik and Vidal Embalajes",
+    "Revenue in Q1 2026 and Q2 2026", "How did revenue from Bergmann Logistik change from Q1 2026 to Q2 2026?",
+    "How much does Müller Präzisionstechnik owe?", "Revenue last month",
+]
+MAX_FAITHFUL_BLOCKED = 0.01
+
+
+def _short(name: str) -> str:
+    """A name without its legal form, as a person would shorten it (independent of the gate's rule)."""
+    words = name.split()
+    while len(words) > 1 and re.sub(r"[^A-Za-z]", "", words[-1]).lower() in {
+            "gmbh", "ag", "sl", "sa", "as", "oy", "ltd", "bv", "nv", "sarl", "srl", "spa", "kg", "co", "inc", "ab"}:
+        words.pop()
+    return " ".join(words).rstrip(",")
+
+
+@pytest.fixture(scope="module")
+def suite(module_db: TestDatabase) -> dict[str, Any]:
+    fn = module_db.client("service", actor="adversary", actor_role="tester")
+    others = [r["name"].text for r in fn.call("list_customers", limit=200).rows] + \
+             [r["name"].text for r in fn.call("list_suppliers", limit=200).rows]
+    sources: list[rewrites.Source] = []
+    for q in QUESTIONS:
+        a = fn.ask(q)
+        assert a.status in ("verified", "partially_verified"), (q, a.status, a.answer, a.findings)
+        names = {c["text"] for c in a.claims if str(c.get("value", "")).endswith((".customer", ".supplier", ".name"))}
+        sources.append(rewrites.Source(
+            question=q, text=a.answer, claims=a.claims, call_ids=[c["call_id"] for c in a.calls],
+            template={"intent": a.intent, "notes": {k: v for k, v in a.notes.items() if isinstance(v, str)}},
+            others=sorted(o for o in others if o not in names)))
+    return {"fn": fn, "sources": sources, "statuses": {s.question: fn.ask(s.question).status for s in sources}}
+
+
+def _grade(fn: Footnote, src: rewrites.Source, r: rewrites.Rewrite) -> dict[str, Any]:
+    return fn.check_answer(r.text, r.claims, src.call_ids, template=src.template, question=src.question)
+
+
+def _table(title: str, rows: dict[str, list[int]], classes: tuple[str, ...], what: str) -> str:
+    out = [title, f"  {'class':<20} {'items':>6} {what:>8} {'rate':>7}"]
+    total = [0, 0]
+    for cls in classes:
+        n, hit = rows.get(cls, [0, 0])
+        total[0] += n
+        total[1] += hit
+        out.append(f"  {cls:<20} {n:>6} {hit:>8} {100 * hit / n if n else 0:>6.1f}%")
+    out.append(f"  {'all':<20} {total[0]:>6} {total[1]:>8} {100 * total[1] / max(total[0], 1):>6.1f}%")
+    return "\n".join(out)
+
+
+def _report(request: pytest.FixtureRequest, server: Any, text: str) -> None:
+    request.config.stash.setdefault(REPORTS, []).append(f"[{server.name}]\n{text}")
+    out = Path("test-output")
+    out.mkdir(exist_ok=True)
+    with (out / f"adversarial-{server.name}.txt").open("a", encoding="utf-8") as f:
+        f.write(text + "\n")
+
+
+
+def test_every_harmful_rewrite_ends_below_verified(request: pytest.FixtureRequest, server: Any,
+                                                   suite: dict[str, Any]) -> None:
+    fn, rng = suite["fn"], random.Random(8)
+    rows: dict[str, list[int]] = {}
+    missed: list[str] = []
+    for src in suite["sources"]:
+        items = list(rewrites.harmful(src, rng)) + list(rewrites.harmful_claims(src))
+        for r in items:
+            graded = _grade(fn, src, r)
+            caught = graded["status"] not in ("verified", "partially_verified")
+            row = rows.setdefault(r.cls, [0, 0])
+            row[0] += 1
+            row[1] += caught
+            if not caught:
+                missed.append(f"{r.cls}: {r.how}: {r.text[:300]!r}")
+    _report(request, server, _table("harmful rewrites", rows, rewrites.HARMFUL_CLASSES, "caught"))
+    assert sum(n for n, _ in rows.values()) >= 2000
+    assert all(rows.get(cls, [0])[0] >= 10 for cls in rewrites.HARMFUL_CLASSES), rows
+    assert not missed, f"{len(missed)} harmful rewrites passed as verified:\n" + "\n".join(missed[:40])
+
+
+def test_faithful_rewrites_keep_their_status(request: pytest.FixtureRequest, server: Any,
+                                             suite: dict[str, Any]) -> None:
+    fn, rng = suite["fn"], random.Random(9)
+    rows: dict[str, list[int]] = {}
+    blocked: list[str] = []
+    for src in suite["sources"]:
+        names = {c["text"] for c in src.claims if str(c.get("value", "")).endswith((".customer", ".supplier"))}
+        short = {n: _short(n) for n in names if _short(n) != n}
+        want = suite["statuses"][src.question]
+        for r in rewrites.faithful(src, rng, short):
+            graded = _grade(fn, src, r)
+            bad = graded["status"] != want
+            row = rows.setdefault(r.cls, [0, 0])
+            row[0] += 1
+            row[1] += bad
+            if bad:
+                blocked.append(f"{r.cls}: {r.how}: {r.text[:200]!r}: "
+                               + "; ".join(f["message"] for f in graded["findings"] if f["severity"] == "blocking")[:300])
+    _report(request, server, _table("faithful rewrites", rows, rewrites.FAITHFUL_CLASSES, "blocked"))
+    total = sum(n for n, _ in rows.values())
+    assert total >= 600
+    assert len(blocked) <= MAX_FAITHFUL_BLOCKED * total, f"{len(blocked)} of {total} blocked:\n" + "\n".join(blocked[:40])
