@@ -60,6 +60,10 @@ footnote-pg answers questions about ERP data (customers, invoices, receivables, 
 Every figure is computed by a catalog operation inside PostgreSQL and comes with the evidence records behind it.
 Quote figures exactly as the `text` of a value; never compute, round or convert them yourself.
 Use `answer` for a plain-English question; it returns a verified answer whose claims cite evidence.
+When you write the final answer yourself from catalog results, submit it with `submit_answer` (the question,
+your text, the call_ids you used) before showing it: the gate finds every figure and name in it, grades each
+sentence against what the calls returned and records it. Show your text only when the status is `verified`
+(or `partially_verified`, saying which facts are unverified); otherwise show the `fallback` answer it returns.
 Before an agent acts (pay, hold, escalate), call `record_decision` citing evidence ids and the call_id of the
 catalog call that returned them; outcome `unverified` or `fabricated` means the decision does not stand on
 verified evidence. An unknown or ambiguous name is an error listing the real names: retry with one of them."""
@@ -173,6 +177,34 @@ class AnswerOutput(BaseModel):
     calls: list[dict[str, Any]]
     notes: dict[str, Any]
     ledger: LedgerReceipt | None
+
+
+class SentenceVerdict(_Open):
+    """How the gate read one sentence (or list line) of a submitted answer."""
+
+    sentence: int
+    start: int
+    end: int
+    text: str
+    verdict: str = Field(description="grounded, discourse, unverified, fabricated or unsupported")
+    reasons: list[str]
+
+
+class Fallback(_Open):
+    answer: str = Field(description="the template answer for the same calls: show it when yours is not verified")
+    claims: list[dict[str, Any]]
+
+
+class SubmittedOutput(BaseModel):
+    """A submitted answer as the gate graded and recorded it."""
+
+    record_id: str
+    status: str = Field(description="verified, partially_verified or insufficient_evidence")
+    sentences: list[SentenceVerdict]
+    claims: list[dict[str, Any]]
+    findings: list[dict[str, Any]]
+    fallback: Fallback
+    ledger: LedgerReceipt
 
 
 class Citation(BaseModel):
@@ -465,6 +497,26 @@ def answer_result(answer: Answer) -> CallToolResult:
     return CallToolResult(content=content, structured_content=doc, _meta=meta)
 
 
+def submitted_text(doc: dict[str, Any]) -> str:
+    lines = [f"status: {doc['status']} · ledger #{doc['ledger']['seq']} {doc['ledger']['hash'][:16]}…"]
+    for s in doc["sentences"]:
+        why = f" ({', '.join(s['reasons'])})" if s["reasons"] else ""
+        lines.append(f"- {s['verdict']}{why}: {s['text']}")
+    lines += [f"finding: {f['message']}" for f in doc["findings"] if f.get("sentence") is None]
+    if doc["status"] not in ("verified", "partially_verified"):
+        lines.append("Do not show this text. Show the fallback answer instead:")
+        lines.append(doc["fallback"]["answer"])
+    return "\n".join(lines)
+
+
+def submitted_result(graded: dict[str, Any]) -> CallToolResult:
+    receipt = graded.pop("receipt")
+    doc = {**graded, "ledger": _receipt(receipt)}
+    return CallToolResult(content=[_text(submitted_text(doc))], structured_content=doc,
+                          _meta={"record_id": receipt.record_id, "seq": receipt.seq, "hash": receipt.hash,
+                                 "status": doc["status"]})
+
+
 def decision_text(doc: dict[str, Any]) -> str:
     lines = [f"decision recorded: {doc['action']} — {doc['subject']}: outcome {doc['outcome']}"]
     for n, c in enumerate(doc["citations"]):
@@ -634,7 +686,7 @@ def verify(fn: Footnote) -> ChainVerdict:
 
 
 def add_fixed_tools(server: MCPServer[Backend], backend: Backend) -> None:
-    """answer, record_decision and verify_chain."""
+    """answer, submit_answer, record_decision and verify_chain."""
 
     @server.tool(
         title="Answer a question with cited figures",
@@ -659,6 +711,39 @@ def add_fixed_tools(server: MCPServer[Backend], backend: Backend) -> None:
         unknown name) or a clarification (several customers match) is a normal result: read status, reason and
         options, and ask again with one of the options."""
         return guarded("answer", backend, lambda fn: answer_result(fn.ask(question)), retry=False)
+
+    @server.tool(
+        title="Submit your own answer to the gate",
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+        ),
+    )
+    def submit_answer(
+        question: Annotated[str, Field(description="the user's question, as asked", min_length=1, max_length=2000)],
+        answer: Annotated[
+            str,
+            Field(description="the answer you want to show, in your words; quote every figure exactly as the `text` "
+                              "the catalog returned", min_length=1, max_length=20000),
+        ],
+        call_ids: Annotated[
+            list[str],
+            Field(description="call_id of every catalog call the answer rests on", min_length=1, max_length=100),
+        ],
+    ) -> Annotated[CallToolResult, SubmittedOutput]:
+        """Grade and record an answer you wrote yourself from catalog results.
+
+        No spans needed: the gate finds the figures and names itself and grades every sentence against the
+        statements the calls support — grounded, unverified (a real value bound to the wrong subject, period,
+        direction or unit), fabricated (a number no call returned) or unsupported (words no call supports), with
+        the reason. The text is recorded in the ledger either way. Show it only when status is verified (or
+        partially_verified, naming the unverified facts); otherwise show `fallback.answer`, the template answer
+        for the same calls."""
+
+        def work(fn: Footnote) -> CallToolResult:
+            check_call_ids(call_ids)
+            return submitted_result(fn.submit_answer(question, answer, call_ids))
+
+        return guarded("submit_answer", backend, work, retry=False)
 
     @server.tool(
         title="Record a decision with its evidence",

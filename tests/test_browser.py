@@ -141,6 +141,12 @@ def test_ask_open_the_evidence_see_the_model_rejected_and_find_the_record_in_the
     assert flagged.count() >= 10
     assert claims.count() - flagged.count() == 5  # the name and the four invoice numbers, copied faithfully
     expect(answer.locator(".findings")).to_contain_text("unsupported_digits")
+    # every sentence and list line has the gate's verdict: the altered figures are fabricated numbers
+    verdicts = answer.locator(".sentences li.sentence")
+    expect(verdicts).to_have_count(5)
+    expect(verdicts.first).to_contain_text("fabricated")
+    expect(verdicts.first).to_contain_text("Bergmann Logistik GmbH owes 45.380,00 €")
+    assert answer.locator(".sentences li[data-verdict=grounded]").count() == 0
     page.shot("04-model-version")
 
     # the model's figure, opened with the keyboard: what it wrote and what the call returned

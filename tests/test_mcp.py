@@ -31,8 +31,9 @@ pytestmark = pytest.mark.timeout(180)
 
 REPO = Path(__file__).resolve().parents[1]
 ACTOR = "mcp-agent:controller"
-FIXED_TOOLS = {"answer", "record_decision", "verify_chain"}
+FIXED_TOOLS = {"answer", "submit_answer", "record_decision", "verify_chain"}
 OUTPUT_KEYS = {  # a few properties each outputSchema must declare
+    "submit_answer": {"status", "sentences", "fallback", "ledger"},
     "operation": {"operation", "call_id", "result_hash", "values", "rows", "evidence"},
     "answer": {"question", "status", "answer", "claims", "evidence", "options", "reason", "ledger"},
     "record_decision": {"record_id", "outcome", "citations", "findings", "ledger"},
@@ -62,6 +63,9 @@ class Session:
         assert isinstance(contents, TextResourceContents) and contents.mime_type == "application/json"
         doc: dict[str, Any] = json.loads(contents.text)
         return doc
+
+    def instructions(self) -> str:
+        return str(self.client.instructions or "")
 
     def stderr(self) -> str:
         return self.errlog.read_text(encoding="utf-8") if self.errlog else ""
@@ -286,6 +290,50 @@ def test_answer_is_verified_with_claims_and_its_ledger_record(mcp: Session, modu
     assert doc["ledger"]["seq"] == meta["seq"] and f"ledger #{meta['seq']}" in text(result)
 
 
+def test_the_instructions_tell_the_model_to_submit_its_own_answer(mcp: Session) -> None:
+    instructions = mcp.instructions()
+    assert "submit_answer" in instructions and "fallback" in instructions
+
+
+def test_a_submitted_answer_is_graded_per_sentence_and_recorded(mcp: Session, module_db: TestDatabase) -> None:
+    call = structured(mcp.call("customer_overdue", {"customer": "Bergmann Logistik"}))
+    v = call["values"]
+    mine = (f"Bergmann Logistik owes {v['overdue_total']['text']} overdue across {v['invoice_count']['text']} "
+            f"invoices; the oldest is {v['oldest_days_past_due']['text']} past due (as of {v['as_of']['text']}).\n"
+            "They have promised to pay next week.")
+    result = mcp.call("submit_answer", {"question": "How much does Bergmann Logistik owe?", "answer": mine,
+                                        "call_ids": [call["call_id"]]})
+    assert not result.is_error
+    doc = structured(result)
+    assert doc["status"] == "insufficient_evidence"
+    assert [(s["text"], s["verdict"]) for s in doc["sentences"]][-1] == ("They have promised to pay next week.",
+                                                                         "unsupported")
+    assert {s["verdict"] for s in doc["sentences"][:-1]} == {"grounded"}
+    assert doc["fallback"]["answer"].startswith("Bergmann Logistik GmbH owes 43.805,00 € overdue across 4 invoices")
+    assert "Do not show this text" in text(result) and doc["fallback"]["answer"] in text(result)
+    assert module_db.rows("SELECT answer, status, details->>'origin' FROM footnote.ledger WHERE seq = %s",
+                          (doc["ledger"]["seq"],)) == [(mine, "insufficient_evidence", "agent")]
+    # the same words without the promise: verified, and recorded as written
+    call = structured(mcp.call("customer_overdue", {"customer": "Bergmann Logistik"}))
+    result = mcp.call("submit_answer", {"question": "How much does Bergmann Logistik owe?",
+                                        "answer": mine.split("\n")[0], "call_ids": [call["call_id"]]})
+    assert structured(result)["status"] == "verified"
+
+
+def test_a_submission_with_bad_input_is_one_clear_error(mcp: Session, module_db: TestDatabase) -> None:
+    before = module_db.scalar("SELECT count(*) FROM footnote.ledger")
+    for arguments, expected in (
+        ({"question": "q", "answer": "x", "call_ids": ["not-a-uuid"]}, "is not a call_id"),
+        ({"question": "q", "answer": "x", "call_ids": ["00000000-0000-4000-8000-000000000000"]}, "was never made"),
+        ({"question": "q", "answer": "bad \u0007 bell", "call_ids": ["00000000-0000-4000-8000-000000000000"]},
+         "control characters"),
+    ):
+        result = mcp.call("submit_answer", arguments)
+        assert result.is_error, arguments
+        assert expected in text(result) and "\n" not in text(result).strip(), text(result)
+    assert module_db.scalar("SELECT count(*) FROM footnote.ledger") == before
+
+
 def test_a_refusal_is_an_answer_not_an_error(mcp: Session, module_db: TestDatabase) -> None:
     result = mcp.call("answer", {"question": "What will revenue be next quarter?"})
     assert not result.is_error
@@ -408,7 +456,7 @@ def test_a_database_outage_mid_session_is_an_error_result_and_the_server_recover
             assert down.is_error and text(down).startswith("The database is unavailable: cannot connect")
             assert "still running" in text(down)
             assert s.call("answer", {"question": "Show AR aging"}).is_error
-            assert len(s.tools()) == 20  # the server is alive and still lists its tools
+            assert len(s.tools()) == 21  # the server is alive and still lists its tools
         finally:
             _allow_connections(db, True)
 
@@ -471,7 +519,7 @@ def test_streamable_http_transport(db: TestDatabase, tmp_path: Path) -> None:
     errlog = tmp_path / "stderr.log"
     with errlog.open("w", encoding="utf-8") as err, http_server(db.url_as("service"), port, err):
         with session(f"http://127.0.0.1:{port}/mcp") as s:
-            assert len(s.tools()) == 20
+            assert len(s.tools()) == 21
             doc = structured(s.call("customer_overdue", {"customer": "Bergmann Logistik"}))
             assert doc["values"]["overdue_total"]["text"] == "43.805,00 €"
     log = errlog.read_text(encoding="utf-8")

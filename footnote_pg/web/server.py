@@ -121,7 +121,11 @@ class DemoApp:
         if text == doc["answer"]:
             return None
         try:  # check_answer records nothing, so the answer's own calls may back it
-            graded = self.fn.check_answer(text, asserted, [c["call_id"] for c in doc["calls"]])
+            graded = self.fn.check_answer(text, asserted, [c["call_id"] for c in doc["calls"]],
+                                          template={"intent": doc["intent"],
+                                                    "notes": {k: v for k, v in doc["notes"].items()
+                                                              if isinstance(v, str)}},
+                                          question=doc["question"])
         except errors.FootnoteError as exc:
             return {"error": f"the model version could not be graded: {exc}"}
         out_claims = []
@@ -133,6 +137,7 @@ class DemoApp:
             "status": graded["status"],
             "claims": out_claims,
             "findings": graded["findings"],
+            "sentences": graded.get("sentences") or [],
             "inference": map_span(doc.get("inference"), doc["answer"], claims),
             "facts": [map_span(f, doc["answer"], claims) for f in doc.get("facts") or []],
             "changed": sum(1 for c in out_claims if c["changed"]),

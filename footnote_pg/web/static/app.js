@@ -333,19 +333,27 @@
     const claims = view.claims || [];
     const changed = claims.filter((c) => c.changed);
     const notGrounded = claims.filter((c) => c.verdict !== "grounded");
-    const digits = (view.findings || []).find((f) => f.code === "unsupported_digits");
+    const positions = (view.findings || []).filter((f) => f.code === "unsupported_digits")
+      .flatMap((f) => f.positions || []);
     const items = [];
     if (changed.length) {
       items.push(el("li", {}, changed.length + " figure" + (changed.length === 1 ? " was" : "s were")
         + " changed by the model; " + notGrounded.length + " claim" + (notGrounded.length === 1 ? " is" : "s are")
         + " not grounded (" + [...new Set(notGrounded.map((c) => c.verdict + ": " + (REASON[c.reason] || c.reason)))].join("; ") + ")."));
     }
-    if (digits) {
-      items.push(el("li", {}, "unsupported_digits: " + digits.positions.length
-        + " digits of the text are outside any grounded claim (first at position " + digits.positions[0].position + ")."));
+    if (positions.length) {
+      items.push(el("li", {}, "unsupported_digits: " + positions.length
+        + " digits of the text are outside any grounded claim (first at position " + positions[0].position + ")."));
     }
+    const sentences = (view.model && view.model.sentences) || [];
+    const verdicts = el("ol", { class: "sentences", "aria-label": "The gate's verdict on each sentence" },
+      sentences.map((s) => el("li", { class: "sentence verdict-" + s.verdict, "data-verdict": s.verdict },
+        el("span", { class: "verdict", text: s.verdict }),
+        el("span", { class: "sentence-text", text: s.text }),
+        s.reasons && s.reasons.length ? el("span", { class: "reasons", text: " (" + s.reasons.join(", ") + ")" }) : null)));
     return el("section", { class: "findings", "aria-label": "What the gate found" },
-      el("h3", { text: "What the gate found" }), el("ul", {}, items));
+      el("h3", { text: "What the gate found" }), el("ul", {}, items),
+      sentences.length ? el("h3", { text: "Sentence by sentence" }) : null, sentences.length ? verdicts : null);
   }
 
   function renderReceipt(view) {
