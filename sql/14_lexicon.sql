@@ -41,7 +41,7 @@ SELECT w, 'neutral' FROM unnest(ARRAY[
     'total', 'totals', 'totalling', 'totaling', 'a total of', 'in total', 'altogether', 'combined', 'amount',
     'amounts', 'amounting to', 'sum', 'respectively', 'namely', 'i.e', 'e.g', 'that is', 'including',
     'includes', 'comprising', 'in all', 'each of', 'which is', 'which are', 'listed',
-    'shown', 'stands at', 'stand at', 'standing at', 'stood at', 'comes to', 'come to', 'coming to', 'came to',
+    'shown', 'based on', 'on the basis of', 'stands at', 'stand at', 'standing at', 'stood at', 'comes to', 'come to', 'coming to', 'came to',
     'one of which', 'where', 'whereby', 'here', 'overall', 'such', 'still', 'yet', 'and also', 'as well',
     'as well as', 'in addition', 'additionally', 'moreover', 'furthermore', 'besides', 'in particular',
     'specifically', 'however', 'meanwhile', 'in turn', 'thereof', 'therein', 'per cent of'
@@ -66,7 +66,9 @@ SELECT w, 'discourse' FROM unnest(ARRAY[
     'let', 'know', 'glad', 'happy', 'i''m', 'i am', 'i''d', 'would you like', 'like', 'want', 'else',
     'feel free', 'to ask', 'ask', 'just ask', 'all the best', 'best regards', 'regards', 'cheers',
     'in a nutshell', 'bottom line', 'tl;dr', 'tldr', 'quick answer', 'direct answer', 'to answer your question',
-    'as of now'
+    'as of now', 'why', 'here''s why', 'here is why', 'the reasons', 'reasons', 'the reason', 'because of the following',
+    'behind this', 'the facts behind this', 'facts behind this', 'what this rests on', 'supporting facts',
+    'the supporting facts', 'more precisely', 'to be precise', 'for reference', 'for context'
 ]) AS w;
 
 -- content words and their canonical forms: synonyms share a canon
@@ -193,7 +195,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('interpretation', 'interpretation', false), ('an interpretation', 'interpretation', false),
     ('inference', 'interpretation', false), ('conclusion', 'interpretation', false),
     ('underlying', 'underlying', false), ('underlying facts', 'underlying', false),
-    ('based on', 'underlying', false), ('reading', 'reading', false), ('read as', 'reading', false),
+    ('reading', 'reading', false), ('read as', 'reading', false),
     ('match', 'match', false), ('matches', 'match', false), ('matching', 'match', false),
     ('listed:', 'listed', false), ('there was no revenue', 'no revenue', false)
 ) AS v(w, c, n);
@@ -256,7 +258,8 @@ SELECT w, 'modifier' FROM unnest(ARRAY[
     'precisely', 'an estimated', 'estimated', 'est', 'about the same as', '~', '≈', '<', '>', '≤', '≥', '±',
     'well over', 'well under', 'barely', 'merely', 'as much as', 'as little as', 'even', 'likely', 'probably',
     'possibly', 'perhaps', 'maybe', 'might', 'may', 'could', 'would', 'should', 'will', 'must', 'can',
-    'expected to', 'projected', 'forecast', 'estimate'
+    'expected to', 'projected', 'forecast', 'estimate', 'or more', 'or less', 'and above', 'and below', 'and up',
+    'or so', 'odd', 'ish', 'give or take', 'plus or minus'
 ]) AS w;
 
 -- signs

@@ -408,6 +408,19 @@ BEGIN
 END
 $$;
 
+-- The content words within three lexemes of a figure, on both sides, in its sentence (punctuation skipped).
+CREATE FUNCTION footnote._near(lx footnote._lexeme[], i integer)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(jsonb_agg(DISTINCT x.canon), '[]')
+    FROM (SELECT l.canon, l.class, row_number() OVER (PARTITION BY sign(o - i) ORDER BY abs(o - i)) AS d
+          FROM unnest(lx) WITH ORDINALITY AS l(s, e, kind, text, class, canon, negated, fig, glued, known, sentence, o)
+          WHERE l.sentence IS NOT DISTINCT FROM lx[i].sentence AND o <> i AND l.kind IN ('word', 'figure')) AS x
+    WHERE x.d <= 3 AND x.class = 'word'
+$$;
+
 -- What touches a figure on one side: a numeral, scale, currency, unit, modifier or sign token next to it
 -- (an opening or closing parenthesis or quote in between is skipped), a sign glued to it ("-43.805,00 €"),
 -- or parentheses glued around it; as 'class:token', NULL when nothing does.
@@ -438,7 +451,11 @@ BEGIN
             RETURN NULL;
         END IF;
     END IF;
-    IF lx[j].kind = 'word' AND lx[j].class IN ('numeral', 'scale', 'currency', 'unit', 'modifier', 'sign', 'digits') THEN
+    -- before a figure every class counts; after it a modifier counts only as a postfix ("or more", "odd")
+    IF lx[j].kind = 'word' AND (lx[j].class IN ('numeral', 'scale', 'currency', 'unit', 'sign', 'digits')
+                                OR (lx[j].class = 'modifier' AND (step < 0 OR lx[j].canon IN (
+                                    'or more', 'or less', 'and above', 'and below', 'and up', 'or so', 'odd', 'ish',
+                                    'give or take', 'plus or minus', '±')))) THEN
         RETURN lx[j].class || ':' || lx[j].canon;
     END IF;
     RETURN NULL;
@@ -500,7 +517,7 @@ BEGIN
         IF x.kind = 'figure' THEN
             fg := fg || jsonb_build_array(jsonb_build_object(
                 'figure', x.fig, 'negated', coalesce(x.negated, false),
-                'left', footnote._cue(lx, i, -1), 'right', footnote._cue(lx, i, 1),
+                'left', footnote._cue(lx, i, -1), 'right', footnote._cue(lx, i, 1), 'near', footnote._near(lx, i),
                 'touch_left', footnote._touch(lx, i, -1), 'touch_right', footnote._touch(lx, i, 1)));
         ELSIF x.kind = 'word' THEN
             IF x.class = 'word' THEN

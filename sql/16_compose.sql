@@ -475,7 +475,7 @@ BEGIN
             u := u || footnote._unit(r, 'This is an interpretation — the underlying facts are:{~based on}', NULL,
                                      E'\n', 'heading', false);
             FOR i IN 1..jsonb_array_length(r->'rows') LOOP
-                u := u || footnote._driver_unit(r, i, true);
+                u := u || footnote._driver_unit(r, i, i = 1);
             END LOOP;
         END IF;
     ELSE  -- each call's own template, in call order

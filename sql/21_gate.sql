@@ -374,7 +374,7 @@ BEGIN
                    WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
                      AND f->>sd.side IS NOT NULL AND left(f->>sd.side, 1) NOT IN ('~', '#')
                      AND f->>sd.side = tinfo->'figures'->(o.c2)->>sd.side
-                     AND f->>sd.side IS DISTINCT FROM info->>'left' AND f->>sd.side IS DISTINCT FROM info->>'right') THEN
+                     AND NOT coalesce(info->'near', '[]') ? (f->>sd.side)) THEN
             off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
                 'text', fig->>'written'));
         END IF;

@@ -21,7 +21,7 @@ HARMFUL_CLASSES = (
 )
 FAITHFUL_CLASSES = (
     "reorder", "synonyms", "connectives", "bullets", "short_names", "prefix_suffix", "spacing", "parentheses",
-    "split_sentences", "possessive",
+    "split_sentences", "possessive", "restructured",
 )
 
 
@@ -122,12 +122,15 @@ def harmful(src: Source, rng: random.Random) -> Iterator[Rewrite]:  # noqa: C901
         s, e = _span(c)
         yield from out("altered_digits", _put(t, [(s, e, _alter(c["text"], rng))]), f"altered {c['text']}")
 
-    # direction of a change
+    # direction of a change, at each place it is said
     for old, new in (("rose", "fell"), ("fell", "rose"), ("rose", "was unchanged"), ("(up ", "(down "),
                      ("(down ", "(up "), ("was unchanged", "rose"), ("rose", "declined"), ("fell", "increased"),
-                     ("rose", "went down"), ("fell", "grew")):
-        if old in t:
-            yield from out("direction", t.replace(old, new, 1), f"{old} -> {new}")
+                     ("rose", "went down"), ("fell", "grew"), ("increased", "decreased"), ("a rise of", "a drop of"),
+                     ("grew by", "shrank by"), ("decreased", "increased"), ("a decline of", "an increase of"),
+                     ("(up ", "(unchanged, "), ("(up ", "(lower by "), ("up ", "down "), ("rose from", "fell from")):
+        starts = [m.start() for m in re.finditer(re.escape(old), t)]
+        for start in starts[:4]:
+            yield from out("direction", t[:start] + new + t[start + len(old):], f"{old} -> {new} at {start}")
 
     # who owes whom
     for old, new in (("owes", "is owed"), ("owes", "is owed by us"), ("owes", "we owe"), ("owes", "does not owe"),
@@ -465,3 +468,103 @@ def label_counts(rewrites: list[Rewrite]) -> dict[str, int]:
 
 
 Generator = Callable[[Source, random.Random], Iterator[Rewrite]]
+
+
+# -- restructured: whole sentences written anew, as a model narrates -----------------------------------------------
+
+def _by_value(src: Source) -> dict[str, str]:
+    return {str(c.get("value")): c["text"] for c in src.claims}
+
+
+def _rows(v: dict[str, str], name: str) -> list[int]:
+    return sorted(int(k[5:k.index("]")]) for k in v if k.startswith("rows[") and k.endswith("]." + name))
+
+
+def restructured(src: Source, short: dict[str, str]) -> Iterator[Rewrite]:  # noqa: C901 - one block per template
+    """The answer rewritten sentence by sentence the way a narrating model does, every figure kept."""
+    v = _by_value(src)
+    t = src.text
+
+    def out(text: str, how: str) -> Iterator[Rewrite]:
+        if text != t:
+            yield Rewrite("restructured", False, text, how)
+
+    def name(key: str) -> str:
+        return short.get(v[key], v[key])
+
+    if "values.overdue_total" in v and "values.invoice_count" in v and "values.customer" in v:
+        c, total, n, old, as_of = (name("values.customer"), v["values.overdue_total"], v["values.invoice_count"],
+                                   v.get("values.oldest_days_past_due"), v["values.as_of"])
+        if old is not None and "\n" not in t.split("\n", 1)[0] and src.template.get("intent") != "compare_overdue":
+            rows = "".join(f"\n- {v[f'rows[{i}].number']} — {v[f'rows[{i}].outstanding']}, due {v[f'rows[{i}].due_date']} "
+                           f"({v[f'rows[{i}].days_past_due']} past due)" for i in _rows(v, "number"))
+            for text, how in (
+                (f"As of {as_of}, {c} has {total} in overdue invoices ({n} in total); the oldest is {old} past due.",
+                 "as of first"),
+                (f"{c} currently owes {total} that is overdue, spread across {n} invoices. The oldest of these is {old} "
+                 f"past due (as of {as_of}).", "two sentences"),
+                (f"{c} has an overdue balance of {total} across {n} invoices, with the oldest {old} past due as of "
+                 f"{as_of}.", "overdue balance"),
+                (f"**{c}** owes **{total}** overdue across {n} invoices; the oldest is {old} past due (as of {as_of})."
+                 f"\n\nOverdue invoices:{rows}", "markdown"),
+                (f"The total overdue amount for {c} is {total}, across {n} invoices. The oldest invoice is {old} past "
+                 f"due as of {as_of}.", "total overdue amount"),
+                (f"{c} owes {total} in overdue payments across {n} invoices, the oldest of which is {old} past due "
+                 f"(as of {as_of}).{rows}", "of which"),
+            ):
+                yield from out(text, how)
+    if "values.open_ticket_count" in v and "values.payment_terms" in v:
+        lines = t.split("\n")
+        yield from out("\n".join([lines[0], "Here's why:"] + lines[2:]), "here's why")
+        yield from out("\n".join([lines[0], "The facts behind this:"] + [x.replace(" are open, ", " are still open, ")
+                                                                          for x in lines[2:]]), "facts behind this")
+        yield from out(t.replace("- The agreed payment terms are", "- Payment terms are").replace(
+            " and the account owner is ", "; the account owner is "), "terms; owner")
+    if "values.revenue_from" in v and "values.change" in v and "values.period_from" in v:
+        first = t.split("\n", 1)[0]
+        rest = t[len(first):]
+        pct = f" ({v['values.change_percent']})" if "values.change_percent" in v else ""
+        if " rose " in first:
+            yield from out(f"Revenue increased from {v['values.revenue_from']} in {v['values.period_from']} to "
+                           f"{v['values.revenue_to']} in {v['values.period_to']} — a rise of {v['values.change']}{pct}."
+                           + rest, "a rise of")
+            yield from out(f"Revenue grew by {v['values.change']}{pct}, from {v['values.revenue_from']} in "
+                           f"{v['values.period_from']} to {v['values.revenue_to']} in {v['values.period_to']}." + rest,
+                           "grew by first")
+        if " fell " in first:
+            yield from out(f"Revenue decreased from {v['values.revenue_from']} in {v['values.period_from']} to "
+                           f"{v['values.revenue_to']} in {v['values.period_to']}, a decline of {v['values.change']}{pct}."
+                           + rest, "a decline of")
+    if "values.total_outstanding" in v and "values.invoice_count" in v and _rows(v, "bucket"):
+        buckets = "".join(f"\n- {v[f'rows[{i}].bucket'].capitalize()}: {v[f'rows[{i}].outstanding']} "
+                          f"({v[f'rows[{i}].invoice_count']} invoices)" for i in _rows(v, "bucket"))
+        whose = f" for {name('values.customer')}" if "values.customer" in v else ""
+        yield from out(f"As of {v['values.as_of']}, total receivables{whose} are {v['values.total_outstanding']} across "
+                       f"{v['values.invoice_count']} open invoices:{buckets}", "total receivables")
+    if "values.dso" in v:
+        yield from out(f"Your DSO as of {v['values.as_of']} is {v['values.dso']}, based on receivables of "
+                       f"{v['values.receivables']} and gross sales of {v['values.gross_sales']} over the "
+                       f"{v['values.window']} ending that day.", "your DSO")
+        yield from out(f"As of {v['values.as_of']}, days sales outstanding were {v['values.dso']}. That is receivables "
+                       f"of {v['values.receivables']} against {v['values.gross_sales']} of gross sales in the "
+                       f"{v['values.window']} ending that day.", "that is")
+    if "values.revenue" in v and "values.credit_note_count" in v and "values.period" in v:
+        who = f" from {name('values.customer')}" if "values.customer" in v else ""
+        yield from out(f"Revenue{who} in {v['values.period']} came to {v['values.revenue']}, from "
+                       f"{v['values.invoice_count']} invoices and {v['values.credit_note_count']} credit notes.",
+                       "came to")
+        yield from out(f"In {v['values.period']}, revenue{who} was {v['values.revenue']} ({v['values.invoice_count']} "
+                       f"invoices and {v['values.credit_note_count']} credit notes).", "in period first")
+    if _rows(v, "rank"):
+        head = t.split("\n", 1)[0]
+        yield from out(head.replace("Top", "Here are the top", 1).replace(" in ", " for ", 1) + "".join(
+            f"\n{v[f'rows[{i}].rank']}. {v[f'rows[{i}].customer']} — {v[f'rows[{i}].revenue']}" for i in _rows(v, "rank")),
+            "here are the top")
+    if "values.paid" in v and "values.outstanding" in v and "values.days_past_due" in v:
+        yield from out(f"Invoice {v['values.number']} ({v['values.customer']}) was issued on {v['values.issue_date']} and "
+                       f"due on {v['values.due_date']}; it is {v['values.gross']} gross. {v['values.paid']} has been "
+                       f"paid, {v['values.credited']} credited, and {v['values.outstanding']} is outstanding, "
+                       f"{v['values.days_past_due']} past due (as of {v['values.as_of']}).", "invoice prose")
+    if "values.pending_account_ending" in v:
+        yield from out(t.replace("This is an interpretation — the underlying facts are:", "The facts behind this:")
+                       .replace("; it is not verified.", "; it has not been verified."), "facts behind this")

@@ -60,7 +60,25 @@ def suite(module_db: TestDatabase) -> dict[str, Any]:
             question=q, text=a.answer, claims=a.claims, call_ids=[c["call_id"] for c in a.calls],
             template={"intent": a.intent, "notes": {k: v for k, v in a.notes.items() if isinstance(v, str)}},
             others=sorted(o for o in others if o not in names)))
-    return {"fn": fn, "sources": sources, "statuses": {s.question: fn.ask(s.question).status for s in sources}}
+    statuses = {s.question: fn.ask(s.question).status for s in sources}
+    # the restructured narrations the gate accepts become answers to attack too, with the claims the gate found
+    narrated = []
+    for src in sources:
+        names = {c["text"] for c in src.claims if str(c.get("value", "")).endswith((".customer", ".supplier"))}
+        for r in rewrites.restructured(src, {n: _short(n) for n in names if _short(n) != n}):
+            graded = fn.check_answer(r.text, None, src.call_ids, template=src.template, question=src.question)
+            if graded["status"] == statuses[src.question]:
+                narrated.append(rewrites.Source(src.question, r.text, graded["claims"], src.call_ids, src.template,
+                                                src.others))
+    return {"fn": fn, "sources": sources, "narrated": narrated, "statuses": statuses}
+
+
+def _sample(items: list[rewrites.Rewrite], per_class: int, rng: random.Random) -> list[rewrites.Rewrite]:
+    """At most per_class rewrites of each class (a deterministic sample), to keep the run short."""
+    by_class: dict[str, list[rewrites.Rewrite]] = {}
+    for r in items:
+        by_class.setdefault(r.cls, []).append(r)
+    return [r for group in by_class.values() for r in (group if len(group) <= per_class else rng.sample(group, per_class))]
 
 
 def _grade(fn: Footnote, src: rewrites.Source, r: rewrites.Rewrite) -> dict[str, Any]:
@@ -93,8 +111,11 @@ def test_every_harmful_rewrite_ends_below_verified(request: pytest.FixtureReques
     fn, rng = suite["fn"], random.Random(8)
     rows: dict[str, list[int]] = {}
     missed: list[str] = []
-    for src in suite["sources"]:
-        items = list(rewrites.harmful(src, rng)) + list(rewrites.harmful_claims(src))
+    for src in [*suite["sources"], *suite["narrated"]]:
+        own = src in suite["sources"]
+        items = _sample(list(rewrites.harmful(src, rng)), 24 if own else 4, rng)
+        if own:
+            items += list(rewrites.harmful_claims(src))
         for r in items:
             graded = _grade(fn, src, r)
             caught = graded["status"] not in ("verified", "partially_verified")
@@ -118,7 +139,7 @@ def test_faithful_rewrites_keep_their_status(request: pytest.FixtureRequest, ser
         names = {c["text"] for c in src.claims if str(c.get("value", "")).endswith((".customer", ".supplier"))}
         short = {n: _short(n) for n in names if _short(n) != n}
         want = suite["statuses"][src.question]
-        for r in rewrites.faithful(src, rng, short):
+        for r in [*rewrites.faithful(src, rng, short), *rewrites.restructured(src, short)]:
             graded = _grade(fn, src, r)
             bad = graded["status"] != want
             row = rows.setdefault(r.cls, [0, 0])

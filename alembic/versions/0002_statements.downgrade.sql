@@ -22,6 +22,8 @@ DROP FUNCTION footnote._sentences(footnote._lexeme[], jsonb);
 
 DROP FUNCTION footnote._cue(footnote._lexeme[], integer, integer);
 
+DROP FUNCTION footnote._near(footnote._lexeme[], integer);
+
 DROP FUNCTION footnote._touch(footnote._lexeme[], integer, integer);
 
 DROP FUNCTION footnote._read(text, jsonb, jsonb);

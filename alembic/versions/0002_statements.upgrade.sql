@@ -69,7 +69,7 @@ SELECT w, 'neutral' FROM unnest(ARRAY[
     'total', 'totals', 'totalling', 'totaling', 'a total of', 'in total', 'altogether', 'combined', 'amount',
     'amounts', 'amounting to', 'sum', 'respectively', 'namely', 'i.e', 'e.g', 'that is', 'including',
     'includes', 'comprising', 'in all', 'each of', 'which is', 'which are', 'listed',
-    'shown', 'stands at', 'stand at', 'standing at', 'stood at', 'comes to', 'come to', 'coming to', 'came to',
+    'shown', 'based on', 'on the basis of', 'stands at', 'stand at', 'standing at', 'stood at', 'comes to', 'come to', 'coming to', 'came to',
     'one of which', 'where', 'whereby', 'here', 'overall', 'such', 'still', 'yet', 'and also', 'as well',
     'as well as', 'in addition', 'additionally', 'moreover', 'furthermore', 'besides', 'in particular',
     'specifically', 'however', 'meanwhile', 'in turn', 'thereof', 'therein', 'per cent of'
@@ -94,7 +94,9 @@ SELECT w, 'discourse' FROM unnest(ARRAY[
     'let', 'know', 'glad', 'happy', 'i''m', 'i am', 'i''d', 'would you like', 'like', 'want', 'else',
     'feel free', 'to ask', 'ask', 'just ask', 'all the best', 'best regards', 'regards', 'cheers',
     'in a nutshell', 'bottom line', 'tl;dr', 'tldr', 'quick answer', 'direct answer', 'to answer your question',
-    'as of now'
+    'as of now', 'why', 'here''s why', 'here is why', 'the reasons', 'reasons', 'the reason', 'because of the following',
+    'behind this', 'the facts behind this', 'facts behind this', 'what this rests on', 'supporting facts',
+    'the supporting facts', 'more precisely', 'to be precise', 'for reference', 'for context'
 ]) AS w;
 
 -- content words and their canonical forms: synonyms share a canon
@@ -221,7 +223,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('interpretation', 'interpretation', false), ('an interpretation', 'interpretation', false),
     ('inference', 'interpretation', false), ('conclusion', 'interpretation', false),
     ('underlying', 'underlying', false), ('underlying facts', 'underlying', false),
-    ('based on', 'underlying', false), ('reading', 'reading', false), ('read as', 'reading', false),
+    ('reading', 'reading', false), ('read as', 'reading', false),
     ('match', 'match', false), ('matches', 'match', false), ('matching', 'match', false),
     ('listed:', 'listed', false), ('there was no revenue', 'no revenue', false)
 ) AS v(w, c, n);
@@ -284,7 +286,8 @@ SELECT w, 'modifier' FROM unnest(ARRAY[
     'precisely', 'an estimated', 'estimated', 'est', 'about the same as', '~', '≈', '<', '>', '≤', '≥', '±',
     'well over', 'well under', 'barely', 'merely', 'as much as', 'as little as', 'even', 'likely', 'probably',
     'possibly', 'perhaps', 'maybe', 'might', 'may', 'could', 'would', 'should', 'will', 'must', 'can',
-    'expected to', 'projected', 'forecast', 'estimate'
+    'expected to', 'projected', 'forecast', 'estimate', 'or more', 'or less', 'and above', 'and below', 'and up',
+    'or so', 'odd', 'ish', 'give or take', 'plus or minus'
 ]) AS w;
 
 -- signs
@@ -688,6 +691,19 @@ BEGIN
 END
 $$;
 
+-- The content words within three lexemes of a figure, on both sides, in its sentence (punctuation skipped).
+CREATE FUNCTION footnote._near(lx footnote._lexeme[], i integer)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(jsonb_agg(DISTINCT x.canon), '[]')
+    FROM (SELECT l.canon, l.class, row_number() OVER (PARTITION BY sign(o - i) ORDER BY abs(o - i)) AS d
+          FROM unnest(lx) WITH ORDINALITY AS l(s, e, kind, text, class, canon, negated, fig, glued, known, sentence, o)
+          WHERE l.sentence IS NOT DISTINCT FROM lx[i].sentence AND o <> i AND l.kind IN ('word', 'figure')) AS x
+    WHERE x.d <= 3 AND x.class = 'word'
+$$;
+
 -- What touches a figure on one side: a numeral, scale, currency, unit, modifier or sign token next to it
 -- (an opening or closing parenthesis or quote in between is skipped), a sign glued to it ("-43.805,00 €"),
 -- or parentheses glued around it; as 'class:token', NULL when nothing does.
@@ -718,7 +734,11 @@ BEGIN
             RETURN NULL;
         END IF;
     END IF;
-    IF lx[j].kind = 'word' AND lx[j].class IN ('numeral', 'scale', 'currency', 'unit', 'modifier', 'sign', 'digits') THEN
+    -- before a figure every class counts; after it a modifier counts only as a postfix ("or more", "odd")
+    IF lx[j].kind = 'word' AND (lx[j].class IN ('numeral', 'scale', 'currency', 'unit', 'sign', 'digits')
+                                OR (lx[j].class = 'modifier' AND (step < 0 OR lx[j].canon IN (
+                                    'or more', 'or less', 'and above', 'and below', 'and up', 'or so', 'odd', 'ish',
+                                    'give or take', 'plus or minus', '±')))) THEN
         RETURN lx[j].class || ':' || lx[j].canon;
     END IF;
     RETURN NULL;
@@ -780,7 +800,7 @@ BEGIN
         IF x.kind = 'figure' THEN
             fg := fg || jsonb_build_array(jsonb_build_object(
                 'figure', x.fig, 'negated', coalesce(x.negated, false),
-                'left', footnote._cue(lx, i, -1), 'right', footnote._cue(lx, i, 1),
+                'left', footnote._cue(lx, i, -1), 'right', footnote._cue(lx, i, 1), 'near', footnote._near(lx, i),
                 'touch_left', footnote._touch(lx, i, -1), 'touch_right', footnote._touch(lx, i, 1)));
         ELSIF x.kind = 'word' THEN
             IF x.class = 'word' THEN
@@ -1285,7 +1305,7 @@ BEGIN
             u := u || footnote._unit(r, 'This is an interpretation — the underlying facts are:{~based on}', NULL,
                                      E'\n', 'heading', false);
             FOR i IN 1..jsonb_array_length(r->'rows') LOOP
-                u := u || footnote._driver_unit(r, i, true);
+                u := u || footnote._driver_unit(r, i, i = 1);
             END LOOP;
         END IF;
     ELSE  -- each call's own template, in call order
@@ -1664,7 +1684,7 @@ BEGIN
                    WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
                      AND f->>sd.side IS NOT NULL AND left(f->>sd.side, 1) NOT IN ('~', '#')
                      AND f->>sd.side = tinfo->'figures'->(o.c2)->>sd.side
-                     AND f->>sd.side IS DISTINCT FROM info->>'left' AND f->>sd.side IS DISTINCT FROM info->>'right') THEN
+                     AND NOT coalesce(info->'near', '[]') ? (f->>sd.side)) THEN
             off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
                 'text', fig->>'written'));
         END IF;
