@@ -52,12 +52,14 @@ _QUERIES = {
         SELECT 'settings',
                md5(string_agg(key || '=' || coalesce(value, 'NULL') || ':' || description, ',' ORDER BY key))
         FROM footnote.settings
-        UNION ALL SELECT 'lexicon', md5(string_agg(phrase || class || coalesce(canon, '') || negated, ',' ORDER BY phrase)) FROM footnote.lexicon
         UNION ALL SELECT 'queries', md5(string_agg(name || sql, ',' ORDER BY name)) FROM footnote.queries
         UNION ALL SELECT 'operations', md5(string_agg(name || description, ',' ORDER BY name)) FROM footnote.operations
         UNION ALL SELECT 'operation_arguments',
             md5(string_agg(operation || position || name || type || required, ',' ORDER BY operation, position))
         FROM footnote.operation_arguments""",
+    "lexicon": """
+        SELECT md5(string_agg(phrase || class || coalesce(canon, '') || negated, ',' ORDER BY phrase))
+        FROM footnote.lexicon""",
     "roles": """
         SELECT rolname, rolcanlogin, rolsuper, rolinherit FROM pg_roles
         WHERE rolname LIKE 'footnote\\_%%' ORDER BY 1""",
@@ -70,6 +72,8 @@ def snapshot(url: str, include_data: bool = True) -> dict[str, list[tuple[Any, .
         picture: dict[str, list[tuple[Any, ...]]] = {}
         for key, query in _QUERIES.items():
             if key == "data" and not (include_data and installed and installed[0]):
+                continue
+            if key == "lexicon" and not conn.execute("SELECT to_regclass('footnote.lexicon') IS NOT NULL").fetchone()[0]:
                 continue
             picture[key] = conn.execute(query, {"s": list(SCHEMAS)}).fetchall()
     return picture
