@@ -15,13 +15,37 @@ from dataclasses import dataclass, field
 from typing import Any
 
 HARMFUL_CLASSES = (
-    "altered_digits", "direction", "polarity", "negation", "due_state", "comparison", "swap_within",
-    "swap_across", "attribution", "modifier", "number_words", "added_sentence", "unicode_digits",
-    "figure_to_words", "dropped_statement", "period_label", "hedge", "claim_spans",
+    "altered_digits",
+    "direction",
+    "polarity",
+    "negation",
+    "due_state",
+    "comparison",
+    "swap_within",
+    "swap_across",
+    "attribution",
+    "modifier",
+    "number_words",
+    "added_sentence",
+    "unicode_digits",
+    "figure_to_words",
+    "dropped_statement",
+    "period_label",
+    "hedge",
+    "claim_spans",
 )
 FAITHFUL_CLASSES = (
-    "reorder", "synonyms", "connectives", "bullets", "short_names", "prefix_suffix", "spacing", "parentheses",
-    "split_sentences", "possessive", "restructured",
+    "reorder",
+    "synonyms",
+    "connectives",
+    "bullets",
+    "short_names",
+    "prefix_suffix",
+    "spacing",
+    "parentheses",
+    "split_sentences",
+    "possessive",
+    "restructured",
 )
 
 
@@ -47,6 +71,7 @@ class Source:
 
 
 # -- helpers ------------------------------------------------------------------------------------------
+
 
 def _spans(src: Source, kind: str | None = None, *, digits: bool | None = None) -> list[dict[str, Any]]:
     out = []
@@ -76,18 +101,43 @@ def _alter(figure: str, rng: random.Random) -> str:
     digit = str((int(figure[i]) + rng.randint(1, 8)) % 10)
     if i == positions[0] and digit == "0" and len(positions) > 1:
         digit = "9"
-    return figure[:i] + digit + figure[i + 1:]
+    return figure[:i] + digit + figure[i + 1 :]
 
 
 _SCRIPTS = {
-    "fullwidth": 0xFF10, "arabic_indic": 0x0660, "devanagari": 0x0966, "math_bold": 0x1D7CE,
-    "math_monospace": 0x1D7F6, "thai": 0x0E50, "bengali": 0x09E6,
+    "fullwidth": 0xFF10,
+    "arabic_indic": 0x0660,
+    "devanagari": 0x0966,
+    "math_bold": 0x1D7CE,
+    "math_monospace": 0x1D7F6,
+    "thai": 0x0E50,
+    "bengali": 0x09E6,
 }
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _CIRCLED = {str(n): chr(0x2460 + n - 1) for n in range(1, 10)} | {"0": "⓪"}
 
-_NUMBER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-                 "a dozen", "fifteen", "twenty", "a couple of", "several", "a few", "both", "dozens of"]
+_NUMBER_WORDS = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "a dozen",
+    "fifteen",
+    "twenty",
+    "a couple of",
+    "several",
+    "a few",
+    "both",
+    "dozens of",
+]
 
 
 def _sub(text: str, old: str, new: str, count: int = 1) -> str | None:
@@ -109,6 +159,7 @@ def _first_sentence_end(text: str) -> int:
 
 # -- harmful ------------------------------------------------------------------------------------------
 
+
 def harmful(src: Source, rng: random.Random) -> Iterator[Rewrite]:  # noqa: C901 - one generator per class
     t = src.text
     numeric = _spans(src, digits=True)
@@ -123,43 +174,92 @@ def harmful(src: Source, rng: random.Random) -> Iterator[Rewrite]:  # noqa: C901
         yield from out("altered_digits", _put(t, [(s, e, _alter(c["text"], rng))]), f"altered {c['text']}")
 
     # direction of a change, at each place it is said
-    for old, new in (("rose", "fell"), ("fell", "rose"), ("rose", "was unchanged"), ("(up ", "(down "),
-                     ("(down ", "(up "), ("was unchanged", "rose"), ("rose", "declined"), ("fell", "increased"),
-                     ("rose", "went down"), ("fell", "grew"), ("increased", "decreased"), ("a rise of", "a drop of"),
-                     ("grew by", "shrank by"), ("decreased", "increased"), ("a decline of", "an increase of"),
-                     ("(up ", "(unchanged, "), ("(up ", "(lower by "), ("up ", "down "), ("rose from", "fell from")):
+    for old, new in (
+        ("rose", "fell"),
+        ("fell", "rose"),
+        ("rose", "was unchanged"),
+        ("(up ", "(down "),
+        ("(down ", "(up "),
+        ("was unchanged", "rose"),
+        ("rose", "declined"),
+        ("fell", "increased"),
+        ("rose", "went down"),
+        ("fell", "grew"),
+        ("increased", "decreased"),
+        ("a rise of", "a drop of"),
+        ("grew by", "shrank by"),
+        ("decreased", "increased"),
+        ("a decline of", "an increase of"),
+        ("(up ", "(unchanged, "),
+        ("(up ", "(lower by "),
+        ("up ", "down "),
+        ("rose from", "fell from"),
+    ):
         starts = [m.start() for m in re.finditer(re.escape(old), t)]
         for start in starts[:4]:
-            yield from out("direction", t[:start] + new + t[start + len(old):], f"{old} -> {new} at {start}")
+            yield from out("direction", t[:start] + new + t[start + len(old) :], f"{old} -> {new} at {start}")
 
     # who owes whom
-    for old, new in (("owes", "is owed"), ("owes", "is owed by us"), ("owes", "we owe"), ("owes", "does not owe"),
-                     ("is overdue", "is owed to them"), ("owes", "is due a refund of"), ("owes", "has credit of")):
+    for old, new in (
+        ("owes", "is owed"),
+        ("owes", "is owed by us"),
+        ("owes", "we owe"),
+        ("owes", "does not owe"),
+        ("is overdue", "is owed to them"),
+        ("owes", "is due a refund of"),
+        ("owes", "has credit of"),
+    ):
         yield from out("polarity", _sub(t, old, new), f"{old} -> {new}")
 
     # negations added or dropped
-    for old, new in (("is not verified", "is verified"), ("not verified", "verified"), ("has not changed", "has changed"),
-                     ("no sign of", "signs of"), ("Nothing is overdue", "Everything is overdue"),
-                     ("has nothing overdue", "has something overdue"), ("has no open", "has open"),
-                     ("are open", "are not open"), ("is overdue", "is not overdue"), (" owes ", " never owes "),
-                     ("(verified)", "(not verified)"), ("is pending", "is not pending"), ("Hold any payment", "Do not hold any payment"),
-                     ("past due", "not past due"), ("high severity", "not high severity"), ("rose", "did not rise"),
-                     ("fell", "did not fall"), ("Nothing in these records argues against paying",
-                                                "Everything in these records argues against paying"),
-                     ("Top", "Not the top")):
+    for old, new in (
+        ("is not verified", "is verified"),
+        ("not verified", "verified"),
+        ("has not changed", "has changed"),
+        ("no sign of", "signs of"),
+        ("Nothing is overdue", "Everything is overdue"),
+        ("has nothing overdue", "has something overdue"),
+        ("has no open", "has open"),
+        ("are open", "are not open"),
+        ("is overdue", "is not overdue"),
+        (" owes ", " never owes "),
+        ("(verified)", "(not verified)"),
+        ("is pending", "is not pending"),
+        ("Hold any payment", "Do not hold any payment"),
+        ("past due", "not past due"),
+        ("high severity", "not high severity"),
+        ("rose", "did not rise"),
+        ("fell", "did not fall"),
+        ("Nothing in these records argues against paying", "Everything in these records argues against paying"),
+        ("Top", "Not the top"),
+    ):
         if old in t:
             yield from out("negation", t.replace(old, new, 1), f"{old} -> {new}")
 
     # due state
-    for old, new in (("past due", "not yet due"), ("overdue", "current"), ("past due", "paid on time"),
-                     ("overdue", "not yet due"), ("past due", "due in the future")):
+    for old, new in (
+        ("past due", "not yet due"),
+        ("overdue", "current"),
+        ("past due", "paid on time"),
+        ("overdue", "not yet due"),
+        ("past due", "due in the future"),
+    ):
         yield from out("due_state", _sub(t, old, new), f"{old} -> {new}")
 
     # comparisons and levels
-    for old, new in (("below it", "above it"), ("high risk", "low risk"), ("high severity", "low severity"),
-                     ("largest part", "smallest part"), ("Top ", "Bottom "), ("some risk", "no risk"),
-                     ("high risk", "no risk"), ("open across", "paid across"), ("gross", "net"),
-                     ("the oldest", "the newest"), ("is at high risk", "is at no risk")):
+    for old, new in (
+        ("below it", "above it"),
+        ("high risk", "low risk"),
+        ("high severity", "low severity"),
+        ("largest part", "smallest part"),
+        ("Top ", "Bottom "),
+        ("some risk", "no risk"),
+        ("high risk", "no risk"),
+        ("open across", "paid across"),
+        ("gross", "net"),
+        ("the oldest", "the newest"),
+        ("is at high risk", "is at no risk"),
+    ):
         if old in t:
             yield from out("comparison", t.replace(old, new, 1), f"{old} -> {new}")
 
@@ -167,21 +267,37 @@ def harmful(src: Source, rng: random.Random) -> Iterator[Rewrite]:  # noqa: C901
     by_unit: dict[Any, list[dict[str, Any]]] = {}
     for c in src.claims:
         by_unit.setdefault((c.get("unit"), c.get("kind")), []).append(c)
-    pairs = [(a, b) for group in by_unit.values() for i, a in enumerate(group) for b in group[i + 1:]
-             if a["text"] != b["text"]]
+    pairs = [
+        (a, b)
+        for group in by_unit.values()
+        for i, a in enumerate(group)
+        for b in group[i + 1 :]
+        if a["text"] != b["text"]
+    ]
     for a, b in rng.sample(pairs, min(6, len(pairs))):
-        yield from out("swap_within", _put(t, [(*_span(a), b["text"]), (*_span(b), a["text"])]),
-                       f"{a['text']} <-> {b['text']} in one statement")
+        yield from out(
+            "swap_within",
+            _put(t, [(*_span(a), b["text"]), (*_span(b), a["text"])]),
+            f"{a['text']} <-> {b['text']} in one statement",
+        )
 
     # two figures of one kind exchanged between statements
     by_kind: dict[Any, list[dict[str, Any]]] = {}
     for c in src.claims:
         by_kind.setdefault(c.get("kind"), []).append(c)
-    across = [(a, b) for group in by_kind.values() for i, a in enumerate(group) for b in group[i + 1:]
-              if a["text"] != b["text"] and a.get("unit") != b.get("unit")]
+    across = [
+        (a, b)
+        for group in by_kind.values()
+        for i, a in enumerate(group)
+        for b in group[i + 1 :]
+        if a["text"] != b["text"] and a.get("unit") != b.get("unit")
+    ]
     for a, b in rng.sample(across, min(8, len(across))):
-        yield from out("swap_across", _put(t, [(*_span(a), b["text"]), (*_span(b), a["text"])]),
-                       f"{a['text']} <-> {b['text']} between statements")
+        yield from out(
+            "swap_across",
+            _put(t, [(*_span(a), b["text"]), (*_span(b), a["text"])]),
+            f"{a['text']} <-> {b['text']} between statements",
+        )
 
     # attribution: another entity named with the figures
     names = [c for c in src.claims if c.get("value", "").endswith((".customer", ".supplier", ".item", ".name"))]
@@ -197,26 +313,43 @@ def harmful(src: Source, rng: random.Random) -> Iterator[Rewrite]:  # noqa: C901
         else:
             end = _first_sentence_end(t)
             yield from out("attribution", t[:end] + f" Most of it is owed by {other}." + t[end:], f"owed by {other}")
-            yield from out("attribution", t[:end] + f" {other} accounts for the largest part." + t[end:],
-                           f"{other} largest")
+            yield from out(
+                "attribution", t[:end] + f" {other} accounts for the largest part." + t[end:], f"{other} largest"
+            )
 
     # words that change a figure's size, sign, unit, currency or period
     amounts = _spans(src, "amount")
     for c in rng.sample(amounts, min(3, len(amounts))):
         s, e = _span(c)
-        for new, how in ((c["text"] + " million", "million"), (c["text"] + " (in thousands)", "in thousands"),
-                         ("-" + c["text"], "minus"), (c["text"] + " per month", "per month"),
-                         (c["text"] + " (billed in US dollars)", "US dollars"), (c["text"] + " of annual revenue", "annual"),
-                         ("about " + c["text"], "about"), ("over " + c["text"], "over"), (c["text"] + "k", "k"),
-                         ("(" + c["text"] + ")", "accounting negative"), ("more than " + c["text"], "more than"),
-                         (c["text"] + " a year", "a year"), ("up to " + c["text"], "up to"),
-                         (c["text"] + " before tax", "before tax"), ("~" + c["text"], "tilde")):
+        for new, how in (
+            (c["text"] + " million", "million"),
+            (c["text"] + " (in thousands)", "in thousands"),
+            ("-" + c["text"], "minus"),
+            (c["text"] + " per month", "per month"),
+            (c["text"] + " (billed in US dollars)", "US dollars"),
+            (c["text"] + " of annual revenue", "annual"),
+            ("about " + c["text"], "about"),
+            ("over " + c["text"], "over"),
+            (c["text"] + "k", "k"),
+            ("(" + c["text"] + ")", "accounting negative"),
+            ("more than " + c["text"], "more than"),
+            (c["text"] + " a year", "a year"),
+            ("up to " + c["text"], "up to"),
+            (c["text"] + " before tax", "before tax"),
+            ("~" + c["text"], "tilde"),
+        ):
             yield from out("modifier", _put(t, [(s, e, new)]), how)
-    for c in rng.sample(_spans(src, "count") + _spans(src, "days"), min(2, len(_spans(src, "count") + _spans(src, "days")))):
+    for c in rng.sample(
+        _spans(src, "count") + _spans(src, "days"), min(2, len(_spans(src, "count") + _spans(src, "days")))
+    ):
         s, e = _span(c)
-        for new, how in (("over " + c["text"], "over"), ("nearly " + c["text"], "nearly"),
-                         (c["text"] + " per week", "per week"), ("-" + c["text"], "minus"),
-                         ("at least " + c["text"], "at least")):
+        for new, how in (
+            ("over " + c["text"], "over"),
+            ("nearly " + c["text"], "nearly"),
+            (c["text"] + " per week", "per week"),
+            ("-" + c["text"], "minus"),
+            ("at least " + c["text"], "at least"),
+        ):
             yield from out("modifier", _put(t, [(s, e, new)]), how)
 
     # numbers in words
@@ -229,17 +362,31 @@ def harmful(src: Source, rng: random.Random) -> Iterator[Rewrite]:  # noqa: C901
     first = t[:end]
     for add in (" (roughly fifty-six thousand euros)", " (about a dozen of them disputed)"):
         yield from out("number_words", first.rstrip(".") + add + "." + t[end:], add.strip())
-    for add in (" That is two more than last time.", " About a dozen of them are disputed.",
-                " It is twice the usual amount.", " Half of it is disputed.", " Around ten thousand of it is disputed."):
+    for add in (
+        " That is two more than last time.",
+        " About a dozen of them are disputed.",
+        " It is twice the usual amount.",
+        " Half of it is disputed.",
+        " Around ten thousand of it is disputed.",
+    ):
         yield from out("number_words", first + add + t[end:], add.strip())
 
     # statements without figures, added
     subject = names[0]["text"] if names else "The customer"
-    for add in (f"{subject} is a fraud risk.", "They have promised to pay next week.",
-                "This is well within their credit limit.", "We should stop all deliveries.",
-                "Payment is expected soon.", "The amount is disputed.", "Legal action has been started.",
-                f"{subject} has always paid on time.", "This is the highest in the portfolio.",
-                "Revenue will keep growing.", "The figures are audited.", "Our bank confirmed the new account."):
+    for add in (
+        f"{subject} is a fraud risk.",
+        "They have promised to pay next week.",
+        "This is well within their credit limit.",
+        "We should stop all deliveries.",
+        "Payment is expected soon.",
+        "The amount is disputed.",
+        "Legal action has been started.",
+        f"{subject} has always paid on time.",
+        "This is the highest in the portfolio.",
+        "Revenue will keep growing.",
+        "The figures are audited.",
+        "Our bank confirmed the new account.",
+    ):
         where = rng.choice(["end", "after_first"])
         text = t + "\n" + add if where == "end" else first + " " + add + t[end:]
         yield from out("added_sentence", text, add)
@@ -249,16 +396,27 @@ def harmful(src: Source, rng: random.Random) -> Iterator[Rewrite]:  # noqa: C901
         s, e = _span(c)
         altered = _alter(c["text"], rng)
         for script, zero in _SCRIPTS.items():
-            yield from out("unicode_digits", _put(t, [(s, e, "".join(chr(zero + int(ch)) if ch.isdigit() else ch
-                                                                     for ch in altered))]), script)
+            yield from out(
+                "unicode_digits",
+                _put(t, [(s, e, "".join(chr(zero + int(ch)) if ch.isdigit() else ch for ch in altered))]),
+                script,
+            )
         yield from out("unicode_digits", _put(t, [(s, e, altered.translate(_SUPERSCRIPT))]), "superscript")
         yield from out("unicode_digits", _put(t, [(s, e, "".join(_CIRCLED.get(ch, ch) for ch in altered))]), "circled")
 
     # a figure replaced by words
     for c in rng.sample(numeric, min(4, len(numeric))):
         s, e = _span(c)
-        for words in ("several", "a large amount", "most of them", "a significant sum", "many", "a few days",
-                      "an unknown number of", "a small amount"):
+        for words in (
+            "several",
+            "a large amount",
+            "most of them",
+            "a significant sum",
+            "many",
+            "a few days",
+            "an unknown number of",
+            "a small amount",
+        ):
             yield from out("figure_to_words", _put(t, [(s, e, words)]), f"{c['text']} -> {words}")
 
     # a statement left out: a headline figure, the as-of date, a required line
@@ -275,15 +433,29 @@ def harmful(src: Source, rng: random.Random) -> Iterator[Rewrite]:  # noqa: C901
         yield from out("dropped_statement", "\n".join(lines[1:]), "first line dropped")
 
     # period labels
-    for old, new in (("(last quarter)", "(this quarter)"), ("(this year)", "(last year)"), ("(last year)", "(this year)"),
-                     ("(last month)", "(next month)"), ("Q1 2026", "Q3 2026"), ("Q2 2026", "Q4 2026"),
-                     ("FY2025", "FY2024"), ("as of", "as of yesterday, not")):
+    for old, new in (
+        ("(last quarter)", "(this quarter)"),
+        ("(this year)", "(last year)"),
+        ("(last year)", "(this year)"),
+        ("(last month)", "(next month)"),
+        ("Q1 2026", "Q3 2026"),
+        ("Q2 2026", "Q4 2026"),
+        ("FY2025", "FY2024"),
+        ("as of", "as of yesterday, not"),
+    ):
         if old in t:
             yield from out("period_label", t.replace(old, new, 1), f"{old} -> {new}")
 
     # hedges and speculation
-    for old, new in (("owes", "might owe"), ("is at high risk", "will probably default"), ("were", "are expected to be"),
-                     ("was", "will be"), ("is", "may be"), ("rose", "is forecast to rise"), ("are", "could be")):
+    for old, new in (
+        ("owes", "might owe"),
+        ("is at high risk", "will probably default"),
+        ("were", "are expected to be"),
+        ("was", "will be"),
+        ("is", "may be"),
+        ("rose", "is forecast to rise"),
+        ("are", "could be"),
+    ):
         yield from out("hedge", _sub(t, old, new), f"{old} -> {new}")
 
 
@@ -296,9 +468,13 @@ def harmful_claims(src: Source) -> Iterator[Rewrite]:
         s, e = _span(count)
         text = t[:s] + "a dozen" + t[e:]
         shift = len("a dozen") - (e - s)
-        claims = [c if c["span"]["start"] < s else {**c, "span": {"start": c["span"]["start"] + shift,
-                                                                   "end": c["span"]["end"] + shift}}
-                  for c in src.claims if c is not count]
+        claims = [
+            c
+            if c["span"]["start"] < s
+            else {**c, "span": {"start": c["span"]["start"] + shift, "end": c["span"]["end"] + shift}}
+            for c in src.claims
+            if c is not count
+        ]
         inside = total["span"]["start"] + total["text"].index(count["text"])
         claims.append({**count, "span": {"start": inside, "end": inside + len(count["text"])}})
         yield Rewrite("claim_spans", True, text, "count claim pointed inside the total", claims)
@@ -306,39 +482,82 @@ def harmful_claims(src: Source) -> Iterator[Rewrite]:
         s, e = _span(c)
         text = t[:s] + "a lot" + t[e:]
         shift = len("a lot") - (e - s)
-        claims = [x if x["span"]["end"] <= s else {**x, "span": {"start": x["span"]["start"] + shift,
-                                                                 "end": x["span"]["end"] + shift}}
-                  for x in src.claims if x is not c]
+        claims = [
+            x
+            if x["span"]["end"] <= s
+            else {**x, "span": {"start": x["span"]["start"] + shift, "end": x["span"]["end"] + shift}}
+            for x in src.claims
+            if x is not c
+        ]
         yield Rewrite("claim_spans", True, text, f"{c['text']} replaced by words, its claim removed", claims)
     if len(src.claims) >= 2:
         a, b = src.claims[0], src.claims[1]
-        yield Rewrite("claim_spans", True, t, "overlapping claims",
-                      [a, {**b, "span": {"start": a["span"]["start"], "end": b["span"]["end"]},
-                           "text": t[a["span"]["start"]:b["span"]["end"]]}] + src.claims[2:])
+        yield Rewrite(
+            "claim_spans",
+            True,
+            t,
+            "overlapping claims",
+            [
+                a,
+                {
+                    **b,
+                    "span": {"start": a["span"]["start"], "end": b["span"]["end"]},
+                    "text": t[a["span"]["start"] : b["span"]["end"]],
+                },
+            ]
+            + src.claims[2:],
+        )
     numeric = [c for c in src.claims if re.search(r"\d", c["text"])]
     if numeric:
         c = numeric[0]
         s, e = _span(c)
         new = c["text"][:-1] + ("1" if c["text"][-1] != "1" else "2") if c["text"][-1].isdigit() else c["text"]
         if new != c["text"]:
-            yield Rewrite("claim_spans", True, _put(t, [(s, e, new)]), "claimed figure altered",
-                          [x if x is not c else {**x, "text": new} for x in src.claims])
+            yield Rewrite(
+                "claim_spans",
+                True,
+                _put(t, [(s, e, new)]),
+                "claimed figure altered",
+                [x if x is not c else {**x, "text": new} for x in src.claims],
+            )
 
 
 # -- faithful -----------------------------------------------------------------------------------------
 
 _SYNONYMS: list[tuple[str, str]] = [
-    (" owes ", " has "), (" owes ", " currently owes "), ("overdue across", "overdue on"), ("overdue across", "overdue, spread across"),
-    ("the oldest", "the oldest one"), ("the oldest", "with the oldest"), ("past due", "overdue"), ("rose", "increased"),
-    ("rose", "went up"), ("fell", "decreased"), ("fell", "declined"), ("Revenue", "Sales"), ("Revenue", "Turnover"),
-    ("support tickets", "tickets"), ("support tickets are open", "support tickets are still open"),
-    ("high severity", "high-severity"), ("invoices", "bills"), ("Accounts receivable", "Receivables"),
-    ("open across", "outstanding across"), ("is overdue across", "is past due across"),
-    ("The agreed payment terms are", "Payment terms are"), ("the account owner is", "the account manager is"),
-    ("customers by revenue", "customers by sales"), ("purchase orders", "POs"), ("worth", "valued at"),
-    ("asks to pay", "requests to pay"), ("Hold any payment", "Hold all payments"), ("were", "stood at"),
-    ("The largest part of the change came from", "Most of the change came from"), ("issued", "dated"),
-    (" is ", " stands at "), ("across", "spread over"), ("open", "outstanding"),
+    (" owes ", " has "),
+    (" owes ", " currently owes "),
+    ("overdue across", "overdue on"),
+    ("overdue across", "overdue, spread across"),
+    ("the oldest", "the oldest one"),
+    ("the oldest", "with the oldest"),
+    ("past due", "overdue"),
+    ("rose", "increased"),
+    ("rose", "went up"),
+    ("fell", "decreased"),
+    ("fell", "declined"),
+    ("Revenue", "Sales"),
+    ("Revenue", "Turnover"),
+    ("support tickets", "tickets"),
+    ("support tickets are open", "support tickets are still open"),
+    ("high severity", "high-severity"),
+    ("invoices", "bills"),
+    ("Accounts receivable", "Receivables"),
+    ("open across", "outstanding across"),
+    ("is overdue across", "is past due across"),
+    ("The agreed payment terms are", "Payment terms are"),
+    ("the account owner is", "the account manager is"),
+    ("customers by revenue", "customers by sales"),
+    ("purchase orders", "POs"),
+    ("worth", "valued at"),
+    ("asks to pay", "requests to pay"),
+    ("Hold any payment", "Hold all payments"),
+    ("were", "stood at"),
+    ("The largest part of the change came from", "Most of the change came from"),
+    ("issued", "dated"),
+    (" is ", " stands at "),
+    ("across", "spread over"),
+    ("open", "outstanding"),
 ]
 
 
@@ -364,9 +583,15 @@ def faithful(src: Source, rng: random.Random, short_names: dict[str, str]) -> It
             for i, j in zip(bullets, order, strict=True):
                 new[i] = lines[j]
             yield from out("reorder", "\n".join(new), "bullets shuffled")
-        yield from out("reorder", "\n".join([lines[0]] + [lines[i] for i in reversed(bullets)]
-                                            + [line for k, line in enumerate(lines[1:], 1) if k not in bullets]),
-                       "bullets reversed")
+        yield from out(
+            "reorder",
+            "\n".join(
+                [lines[0]]
+                + [lines[i] for i in reversed(bullets)]
+                + [line for k, line in enumerate(lines[1:], 1) if k not in bullets]
+            ),
+            "bullets reversed",
+        )
     if len(lines) >= 2 and not bullets:
         yield from out("reorder", "\n".join(lines[1:] + lines[:1]), "lines rotated")
 
@@ -384,8 +609,11 @@ def faithful(src: Source, rng: random.Random, short_names: dict[str, str]) -> It
 
     # connectives
     if len(lines) >= 2:
-        yield from out("connectives", lines[0] + "\n" + "\n".join("Also, " + line[2:] if line.startswith("- ") else line
-                                                                  for line in lines[1:]), "Also,")
+        yield from out(
+            "connectives",
+            lines[0] + "\n" + "\n".join("Also, " + line[2:] if line.startswith("- ") else line for line in lines[1:]),
+            "Also,",
+        )
         yield from out("connectives", t.replace("\n- ", "\nIn addition, ", 1), "In addition,")
     first = lines[0]
     if ", the oldest" in first:
@@ -396,8 +624,14 @@ def faithful(src: Source, rng: random.Random, short_names: dict[str, str]) -> It
 
     # bullets as sentences, numbered, other markers
     if bullets:
-        yield from out("bullets", "\n".join(line[2:] + ("" if line.endswith((".", ":")) else ".") if line.startswith("- ")
-                                            else line for line in lines), "bullets to sentences")
+        yield from out(
+            "bullets",
+            "\n".join(
+                line[2:] + ("" if line.endswith((".", ":")) else ".") if line.startswith("- ") else line
+                for line in lines
+            ),
+            "bullets to sentences",
+        )
         yield from out("bullets", "\n".join("• " + line[2:] if line.startswith("- ") else line for line in lines), "•")
         yield from out("bullets", "\n".join("* " + line[2:] if line.startswith("- ") else line for line in lines), "*")
         n = 0
@@ -418,8 +652,16 @@ def faithful(src: Source, rng: random.Random, short_names: dict[str, str]) -> It
             yield from out("short_names", t.replace(full, short, 1), f"{full} -> {short} once")
 
     # prefixes and suffixes
-    for pre in ("Sure — ", "Sure, ", "Certainly. ", "Here is the summary:\n", "Here's what I found:\n", "Okay. ",
-                "Of course — here are the figures.\n", "Great question. "):
+    for pre in (
+        "Sure — ",
+        "Sure, ",
+        "Certainly. ",
+        "Here is the summary:\n",
+        "Here's what I found:\n",
+        "Okay. ",
+        "Of course — here are the figures.\n",
+        "Great question. ",
+    ):
         yield from out("prefix_suffix", pre + t, f"prefix {pre.strip()}")
     for suf in ("\nLet me know if you need anything else.", "\nHope this helps!", " Happy to help."):
         yield from out("prefix_suffix", t + suf, f"suffix {suf.strip()}")
@@ -435,10 +677,15 @@ def faithful(src: Source, rng: random.Random, short_names: dict[str, str]) -> It
     yield from out("spacing", t.replace("\n", "\r\n"), "CRLF")
 
     # parentheses
-    yield from out("parentheses", re.sub(r" \(as of ([^)]*)\)\.", r", as of \1.", t, count=1), "as of without parentheses")
+    yield from out(
+        "parentheses", re.sub(r" \(as of ([^)]*)\)\.", r", as of \1.", t, count=1), "as of without parentheses"
+    )
     yield from out("parentheses", re.sub(r" \(as of ([^)]*)\)", r" [as of \1]", t, count=1), "brackets")
-    yield from out("parentheses", t.replace(" (as of ", " — as of ", 1).replace(").", ".", 1) if " (as of " in first else None,
-                   "dash instead of parentheses")
+    yield from out(
+        "parentheses",
+        t.replace(" (as of ", " — as of ", 1).replace(").", ".", 1) if " (as of " in first else None,
+        "dash instead of parentheses",
+    )
 
     # a long sentence split in two
     if ", the oldest " in first:
@@ -448,14 +695,18 @@ def faithful(src: Source, rng: random.Random, short_names: dict[str, str]) -> It
     if ": receivables of " in first:
         yield from out("split_sentences", t.replace(": receivables of ", ". Receivables were ", 1), "split DSO")
     if " and the account owner is " in t:
-        yield from out("split_sentences", t.replace(" and the account owner is ", ". The account owner is ", 1),
-                       "split terms")
+        yield from out(
+            "split_sentences", t.replace(" and the account owner is ", ". The account owner is ", 1), "split terms"
+        )
 
     # possessive
     for full, short in short_names.items():
         if full + " owes" in t:
-            yield from out("possessive", t.replace(full + " owes", f"{short}'s overdue balance is", 1).replace(
-                " overdue across", " across", 1), "possessive balance")
+            yield from out(
+                "possessive",
+                t.replace(full + " owes", f"{short}'s overdue balance is", 1).replace(" overdue across", " across", 1),
+                "possessive balance",
+            )
         if full + " has " in t:
             yield from out("possessive", t.replace(full + " has ", f"{full}'s account has ", 1), "account has")
 
@@ -472,12 +723,13 @@ Generator = Callable[[Source, random.Random], Iterator[Rewrite]]
 
 # -- restructured: whole sentences written anew, as a model narrates -----------------------------------------------
 
+
 def _by_value(src: Source) -> dict[str, str]:
     return {str(c.get("value")): c["text"] for c in src.claims}
 
 
 def _rows(v: dict[str, str], name: str) -> list[int]:
-    return sorted(int(k[5:k.index("]")]) for k in v if k.startswith("rows[") and k.endswith("]." + name))
+    return sorted(int(k[5 : k.index("]")]) for k in v if k.startswith("rows[") and k.endswith("]." + name))
 
 
 def restructured(src: Source, short: dict[str, str]) -> Iterator[Rewrite]:  # noqa: C901 - one block per template
@@ -493,78 +745,147 @@ def restructured(src: Source, short: dict[str, str]) -> Iterator[Rewrite]:  # no
         return short.get(v[key], v[key])
 
     if "values.overdue_total" in v and "values.invoice_count" in v and "values.customer" in v:
-        c, total, n, old, as_of = (name("values.customer"), v["values.overdue_total"], v["values.invoice_count"],
-                                   v.get("values.oldest_days_past_due"), v["values.as_of"])
+        c, total, n, old, as_of = (
+            name("values.customer"),
+            v["values.overdue_total"],
+            v["values.invoice_count"],
+            v.get("values.oldest_days_past_due"),
+            v["values.as_of"],
+        )
         if old is not None and "\n" not in t.split("\n", 1)[0] and src.template.get("intent") != "compare_overdue":
-            rows = "".join(f"\n- {v[f'rows[{i}].number']} — {v[f'rows[{i}].outstanding']}, due {v[f'rows[{i}].due_date']} "
-                           f"({v[f'rows[{i}].days_past_due']} past due)" for i in _rows(v, "number"))
+            rows = "".join(
+                f"\n- {v[f'rows[{i}].number']} — {v[f'rows[{i}].outstanding']}, due {v[f'rows[{i}].due_date']} "
+                f"({v[f'rows[{i}].days_past_due']} past due)"
+                for i in _rows(v, "number")
+            )
             for text, how in (
-                (f"As of {as_of}, {c} has {total} in overdue invoices ({n} in total); the oldest is {old} past due.",
-                 "as of first"),
-                (f"{c} currently owes {total} that is overdue, spread across {n} invoices. The oldest of these is {old} "
-                 f"past due (as of {as_of}).", "two sentences"),
-                (f"{c} has an overdue balance of {total} across {n} invoices, with the oldest {old} past due as of "
-                 f"{as_of}.", "overdue balance"),
-                (f"**{c}** owes **{total}** overdue across {n} invoices; the oldest is {old} past due (as of {as_of})."
-                 f"\n\nOverdue invoices:{rows}", "markdown"),
-                (f"The total overdue amount for {c} is {total}, across {n} invoices. The oldest invoice is {old} past "
-                 f"due as of {as_of}.", "total overdue amount"),
-                (f"{c} owes {total} in overdue payments across {n} invoices, the oldest of which is {old} past due "
-                 f"(as of {as_of}).{rows}", "of which"),
+                (
+                    f"As of {as_of}, {c} has {total} in overdue invoices ({n} in total); the oldest is {old} past due.",
+                    "as of first",
+                ),
+                (
+                    f"{c} currently owes {total} that is overdue, spread across {n} invoices. "
+                    f"The oldest of these is {old} past due (as of {as_of}).",
+                    "two sentences",
+                ),
+                (
+                    f"{c} has an overdue balance of {total} across {n} invoices, with the oldest {old} past due as of "
+                    f"{as_of}.",
+                    "overdue balance",
+                ),
+                (
+                    f"**{c}** owes **{total}** overdue across {n} invoices; the oldest is {old} past due "
+                    f"(as of {as_of}).\n\nOverdue invoices:{rows}",
+                    "markdown",
+                ),
+                (
+                    f"The total overdue amount for {c} is {total}, across {n} invoices. "
+                    f"The oldest invoice is {old} past due as of {as_of}.",
+                    "total overdue amount",
+                ),
+                (
+                    f"{c} owes {total} in overdue payments across {n} invoices, the oldest of which is {old} past due "
+                    f"(as of {as_of}).{rows}",
+                    "of which",
+                ),
             ):
                 yield from out(text, how)
     if "values.open_ticket_count" in v and "values.payment_terms" in v:
         lines = t.split("\n")
         yield from out("\n".join([lines[0], "Here's why:"] + lines[2:]), "here's why")
-        yield from out("\n".join([lines[0], "The facts behind this:"] + [x.replace(" are open, ", " are still open, ")
-                                                                          for x in lines[2:]]), "facts behind this")
-        yield from out(t.replace("- The agreed payment terms are", "- Payment terms are").replace(
-            " and the account owner is ", "; the account owner is "), "terms; owner")
+        yield from out(
+            "\n".join(
+                [lines[0], "The facts behind this:"]
+                + [x.replace(" are open, ", " are still open, ") for x in lines[2:]]
+            ),
+            "facts behind this",
+        )
+        yield from out(
+            t.replace("- The agreed payment terms are", "- Payment terms are").replace(
+                " and the account owner is ", "; the account owner is "
+            ),
+            "terms; owner",
+        )
     if "values.revenue_from" in v and "values.change" in v and "values.period_from" in v:
         first = t.split("\n", 1)[0]
-        rest = t[len(first):]
+        rest = t[len(first) :]
         pct = f" ({v['values.change_percent']})" if "values.change_percent" in v else ""
         if " rose " in first:
-            yield from out(f"Revenue increased from {v['values.revenue_from']} in {v['values.period_from']} to "
-                           f"{v['values.revenue_to']} in {v['values.period_to']} — a rise of {v['values.change']}{pct}."
-                           + rest, "a rise of")
-            yield from out(f"Revenue grew by {v['values.change']}{pct}, from {v['values.revenue_from']} in "
-                           f"{v['values.period_from']} to {v['values.revenue_to']} in {v['values.period_to']}." + rest,
-                           "grew by first")
+            yield from out(
+                f"Revenue increased from {v['values.revenue_from']} in {v['values.period_from']} to "
+                f"{v['values.revenue_to']} in {v['values.period_to']} — a rise of {v['values.change']}{pct}." + rest,
+                "a rise of",
+            )
+            yield from out(
+                f"Revenue grew by {v['values.change']}{pct}, from {v['values.revenue_from']} in "
+                f"{v['values.period_from']} to {v['values.revenue_to']} in {v['values.period_to']}." + rest,
+                "grew by first",
+            )
         if " fell " in first:
-            yield from out(f"Revenue decreased from {v['values.revenue_from']} in {v['values.period_from']} to "
-                           f"{v['values.revenue_to']} in {v['values.period_to']}, a decline of {v['values.change']}{pct}."
-                           + rest, "a decline of")
+            yield from out(
+                f"Revenue decreased from {v['values.revenue_from']} in {v['values.period_from']} to "
+                f"{v['values.revenue_to']} in {v['values.period_to']}, a decline of {v['values.change']}{pct}." + rest,
+                "a decline of",
+            )
     if "values.total_outstanding" in v and "values.invoice_count" in v and _rows(v, "bucket"):
-        buckets = "".join(f"\n- {v[f'rows[{i}].bucket'].capitalize()}: {v[f'rows[{i}].outstanding']} "
-                          f"({v[f'rows[{i}].invoice_count']} invoices)" for i in _rows(v, "bucket"))
+        buckets = "".join(
+            f"\n- {v[f'rows[{i}].bucket'].capitalize()}: {v[f'rows[{i}].outstanding']} "
+            f"({v[f'rows[{i}].invoice_count']} invoices)"
+            for i in _rows(v, "bucket")
+        )
         whose = f" for {name('values.customer')}" if "values.customer" in v else ""
-        yield from out(f"As of {v['values.as_of']}, total receivables{whose} are {v['values.total_outstanding']} across "
-                       f"{v['values.invoice_count']} open invoices:{buckets}", "total receivables")
+        yield from out(
+            f"As of {v['values.as_of']}, total receivables{whose} are {v['values.total_outstanding']} across "
+            f"{v['values.invoice_count']} open invoices:{buckets}",
+            "total receivables",
+        )
     if "values.dso" in v:
-        yield from out(f"Your DSO as of {v['values.as_of']} is {v['values.dso']}, based on receivables of "
-                       f"{v['values.receivables']} and gross sales of {v['values.gross_sales']} over the "
-                       f"{v['values.window']} ending that day.", "your DSO")
-        yield from out(f"As of {v['values.as_of']}, days sales outstanding were {v['values.dso']}. That is receivables "
-                       f"of {v['values.receivables']} against {v['values.gross_sales']} of gross sales in the "
-                       f"{v['values.window']} ending that day.", "that is")
+        yield from out(
+            f"Your DSO as of {v['values.as_of']} is {v['values.dso']}, based on receivables of "
+            f"{v['values.receivables']} and gross sales of {v['values.gross_sales']} over the "
+            f"{v['values.window']} ending that day.",
+            "your DSO",
+        )
+        yield from out(
+            f"As of {v['values.as_of']}, days sales outstanding were {v['values.dso']}. That is receivables "
+            f"of {v['values.receivables']} against {v['values.gross_sales']} of gross sales in the "
+            f"{v['values.window']} ending that day.",
+            "that is",
+        )
     if "values.revenue" in v and "values.credit_note_count" in v and "values.period" in v:
         who = f" from {name('values.customer')}" if "values.customer" in v else ""
-        yield from out(f"Revenue{who} in {v['values.period']} came to {v['values.revenue']}, from "
-                       f"{v['values.invoice_count']} invoices and {v['values.credit_note_count']} credit notes.",
-                       "came to")
-        yield from out(f"In {v['values.period']}, revenue{who} was {v['values.revenue']} ({v['values.invoice_count']} "
-                       f"invoices and {v['values.credit_note_count']} credit notes).", "in period first")
+        yield from out(
+            f"Revenue{who} in {v['values.period']} came to {v['values.revenue']}, from "
+            f"{v['values.invoice_count']} invoices and {v['values.credit_note_count']} credit notes.",
+            "came to",
+        )
+        yield from out(
+            f"In {v['values.period']}, revenue{who} was {v['values.revenue']} ({v['values.invoice_count']} "
+            f"invoices and {v['values.credit_note_count']} credit notes).",
+            "in period first",
+        )
     if _rows(v, "rank"):
         head = t.split("\n", 1)[0]
-        yield from out(head.replace("Top", "Here are the top", 1).replace(" in ", " for ", 1) + "".join(
-            f"\n{v[f'rows[{i}].rank']}. {v[f'rows[{i}].customer']} — {v[f'rows[{i}].revenue']}" for i in _rows(v, "rank")),
-            "here are the top")
+        yield from out(
+            head.replace("Top", "Here are the top", 1).replace(" in ", " for ", 1)
+            + "".join(
+                f"\n{v[f'rows[{i}].rank']}. {v[f'rows[{i}].customer']} — {v[f'rows[{i}].revenue']}"
+                for i in _rows(v, "rank")
+            ),
+            "here are the top",
+        )
     if "values.paid" in v and "values.outstanding" in v and "values.days_past_due" in v:
-        yield from out(f"Invoice {v['values.number']} ({v['values.customer']}) was issued on {v['values.issue_date']} and "
-                       f"due on {v['values.due_date']}; it is {v['values.gross']} gross. {v['values.paid']} has been "
-                       f"paid, {v['values.credited']} credited, and {v['values.outstanding']} is outstanding, "
-                       f"{v['values.days_past_due']} past due (as of {v['values.as_of']}).", "invoice prose")
+        yield from out(
+            f"Invoice {v['values.number']} ({v['values.customer']}) was issued on {v['values.issue_date']} and "
+            f"due on {v['values.due_date']}; it is {v['values.gross']} gross. {v['values.paid']} has been "
+            f"paid, {v['values.credited']} credited, and {v['values.outstanding']} is outstanding, "
+            f"{v['values.days_past_due']} past due (as of {v['values.as_of']}).",
+            "invoice prose",
+        )
     if "values.pending_account_ending" in v:
-        yield from out(t.replace("This is an interpretation — the underlying facts are:", "The facts behind this:")
-                       .replace("; it is not verified.", "; it has not been verified."), "facts behind this")
+        yield from out(
+            t.replace("This is an interpretation — the underlying facts are:", "The facts behind this:").replace(
+                "; it is not verified.", "; it has not been verified."
+            ),
+            "facts behind this",
+        )

@@ -73,7 +73,9 @@ def snapshot(url: str, include_data: bool = True) -> dict[str, list[tuple[Any, .
         for key, query in _QUERIES.items():
             if key == "data" and not (include_data and installed and installed[0]):
                 continue
-            if key == "lexicon" and not conn.execute("SELECT to_regclass('footnote.lexicon') IS NOT NULL").fetchone()[0]:
-                continue
+            if key == "lexicon":
+                exists = conn.execute("SELECT to_regclass('footnote.lexicon') IS NOT NULL").fetchone()
+                if not (exists and exists[0]):
+                    continue
             picture[key] = conn.execute(query, {"s": list(SCHEMAS)}).fetchall()
     return picture

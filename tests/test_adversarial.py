@@ -21,18 +21,40 @@ from tests.conftest import REPORTS, TestDatabase
 
 # 34 real answers: every operation, several customers, suppliers, items and periods
 QUESTIONS = [
-    "How much does Bergmann Logistik owe?", "How much does Vidal Embalajes owe?", "How much does Braun Feinmechanik owe?",
-    "What does Nieminen Tekniikka owe us?", "Is Bergmann Logistik at risk?", "Is Hansen & Dahl Logistikk at risk?",
-    "Is Braun Feinmechanik at risk?", "Open tickets for Bergmann Logistik", "Open support tickets of Vidal Embalajes",
-    "Show AR aging", "AR aging for Bergmann Logistik", "What is our DSO?", "Revenue in Q2 2026", "Revenue in FY2025",
-    "Revenue from Bergmann Logistik in 2026", "How did revenue change from Q1 2026 to Q2 2026?",
-    "How did revenue change from Q2 2026 to Q1 2026?", "Why did revenue change last quarter?",
-    "Top 5 customers last quarter", "Top 3 customers by revenue in FY2025", "Show invoice INV-2026-8812",
-    "Show invoice INV-2026-8977", "Open purchase orders", "Open purchase orders from Northwind Supply",
-    "Stock of ball valve", "Stock of deep groove ball bearing 6204-2RS", "Should we pay Northwind Supply?",
-    "Should we pay Hansa Stahlhandel?", "List customers named Berg", "Compare overdue of Bergmann Logistik and Vidal Embalajes",
-    "Revenue in Q1 2026 and Q2 2026", "How did revenue from Bergmann Logistik change from Q1 2026 to Q2 2026?",
-    "How much does Müller Präzisionstechnik owe?", "Revenue last month",
+    "How much does Bergmann Logistik owe?",
+    "How much does Vidal Embalajes owe?",
+    "How much does Braun Feinmechanik owe?",
+    "What does Nieminen Tekniikka owe us?",
+    "Is Bergmann Logistik at risk?",
+    "Is Hansen & Dahl Logistikk at risk?",
+    "Is Braun Feinmechanik at risk?",
+    "Open tickets for Bergmann Logistik",
+    "Open support tickets of Vidal Embalajes",
+    "Show AR aging",
+    "AR aging for Bergmann Logistik",
+    "What is our DSO?",
+    "Revenue in Q2 2026",
+    "Revenue in FY2025",
+    "Revenue from Bergmann Logistik in 2026",
+    "How did revenue change from Q1 2026 to Q2 2026?",
+    "How did revenue change from Q2 2026 to Q1 2026?",
+    "Why did revenue change last quarter?",
+    "Top 5 customers last quarter",
+    "Top 3 customers by revenue in FY2025",
+    "Show invoice INV-2026-8812",
+    "Show invoice INV-2026-8977",
+    "Open purchase orders",
+    "Open purchase orders from Northwind Supply",
+    "Stock of ball valve",
+    "Stock of deep groove ball bearing 6204-2RS",
+    "Should we pay Northwind Supply?",
+    "Should we pay Hansa Stahlhandel?",
+    "List customers named Berg",
+    "Compare overdue of Bergmann Logistik and Vidal Embalajes",
+    "Revenue in Q1 2026 and Q2 2026",
+    "How did revenue from Bergmann Logistik change from Q1 2026 to Q2 2026?",
+    "How much does Müller Präzisionstechnik owe?",
+    "Revenue last month",
 ]
 MAX_FAITHFUL_BLOCKED = 0.01
 
@@ -41,7 +63,23 @@ def _short(name: str) -> str:
     """A name without its legal form, as a person would shorten it (independent of the gate's rule)."""
     words = name.split()
     while len(words) > 1 and re.sub(r"[^A-Za-z]", "", words[-1]).lower() in {
-            "gmbh", "ag", "sl", "sa", "as", "oy", "ltd", "bv", "nv", "sarl", "srl", "spa", "kg", "co", "inc", "ab"}:
+        "gmbh",
+        "ag",
+        "sl",
+        "sa",
+        "as",
+        "oy",
+        "ltd",
+        "bv",
+        "nv",
+        "sarl",
+        "srl",
+        "spa",
+        "kg",
+        "co",
+        "inc",
+        "ab",
+    }:
         words.pop()
     return " ".join(words).rstrip(",")
 
@@ -49,17 +87,24 @@ def _short(name: str) -> str:
 @pytest.fixture(scope="module")
 def suite(module_db: TestDatabase) -> dict[str, Any]:
     fn = module_db.client("service", actor="adversary", actor_role="tester")
-    others = [r["name"].text for r in fn.call("list_customers", limit=200).rows] + \
-             [r["name"].text for r in fn.call("list_suppliers", limit=200).rows]
+    others = [r["name"].text for r in fn.call("list_customers", limit=200).rows] + [
+        r["name"].text for r in fn.call("list_suppliers", limit=200).rows
+    ]
     sources: list[rewrites.Source] = []
     for q in QUESTIONS:
         a = fn.ask(q)
         assert a.status in ("verified", "partially_verified"), (q, a.status, a.answer, a.findings)
         names = {c["text"] for c in a.claims if str(c.get("value", "")).endswith((".customer", ".supplier", ".name"))}
-        sources.append(rewrites.Source(
-            question=q, text=a.answer, claims=a.claims, call_ids=[c["call_id"] for c in a.calls],
-            template={"intent": a.intent, "notes": {k: v for k, v in a.notes.items() if isinstance(v, str)}},
-            others=sorted(o for o in others if o not in names)))
+        sources.append(
+            rewrites.Source(
+                question=q,
+                text=a.answer,
+                claims=a.claims,
+                call_ids=[c["call_id"] for c in a.calls],
+                template={"intent": a.intent, "notes": {k: v for k, v in a.notes.items() if isinstance(v, str)}},
+                others=sorted(o for o in others if o not in names),
+            )
+        )
     statuses = {s.question: fn.ask(s.question).status for s in sources}
     # the restructured narrations the gate accepts become answers to attack too, with the claims the gate found
     narrated = []
@@ -68,8 +113,9 @@ def suite(module_db: TestDatabase) -> dict[str, Any]:
         for r in rewrites.restructured(src, {n: _short(n) for n in names if _short(n) != n}):
             graded = fn.check_answer(r.text, None, src.call_ids, template=src.template, question=src.question)
             if graded["status"] == statuses[src.question]:
-                narrated.append(rewrites.Source(src.question, r.text, graded["claims"], src.call_ids, src.template,
-                                                src.others))
+                narrated.append(
+                    rewrites.Source(src.question, r.text, graded["claims"], src.call_ids, src.template, src.others)
+                )
     return {"fn": fn, "sources": sources, "narrated": narrated, "statuses": statuses}
 
 
@@ -78,7 +124,9 @@ def _sample(items: list[rewrites.Rewrite], per_class: int, rng: random.Random) -
     by_class: dict[str, list[rewrites.Rewrite]] = {}
     for r in items:
         by_class.setdefault(r.cls, []).append(r)
-    return [r for group in by_class.values() for r in (group if len(group) <= per_class else rng.sample(group, per_class))]
+    return [
+        r for group in by_class.values() for r in (group if len(group) <= per_class else rng.sample(group, per_class))
+    ]
 
 
 def _grade(fn: Footnote, src: rewrites.Source, r: rewrites.Rewrite) -> dict[str, Any]:
@@ -105,9 +153,9 @@ def _report(request: pytest.FixtureRequest, server: Any, text: str) -> None:
         f.write(text + "\n")
 
 
-
-def test_every_harmful_rewrite_ends_below_verified(request: pytest.FixtureRequest, server: Any,
-                                                   suite: dict[str, Any]) -> None:
+def test_every_harmful_rewrite_ends_below_verified(
+    request: pytest.FixtureRequest, server: Any, suite: dict[str, Any]
+) -> None:
     fn, rng = suite["fn"], random.Random(8)
     rows: dict[str, list[int]] = {}
     missed: list[str] = []
@@ -130,8 +178,9 @@ def test_every_harmful_rewrite_ends_below_verified(request: pytest.FixtureReques
     assert not missed, f"{len(missed)} harmful rewrites passed as verified:\n" + "\n".join(missed[:40])
 
 
-def test_faithful_rewrites_keep_their_status(request: pytest.FixtureRequest, server: Any,
-                                             suite: dict[str, Any]) -> None:
+def test_faithful_rewrites_keep_their_status(
+    request: pytest.FixtureRequest, server: Any, suite: dict[str, Any]
+) -> None:
     fn, rng = suite["fn"], random.Random(9)
     rows: dict[str, list[int]] = {}
     blocked: list[str] = []
@@ -146,9 +195,13 @@ def test_faithful_rewrites_keep_their_status(request: pytest.FixtureRequest, ser
             row[0] += 1
             row[1] += bad
             if bad:
-                blocked.append(f"{r.cls}: {r.how}: {r.text[:200]!r}: "
-                               + "; ".join(f["message"] for f in graded["findings"] if f["severity"] == "blocking")[:300])
+                blocked.append(
+                    f"{r.cls}: {r.how}: {r.text[:200]!r}: "
+                    + "; ".join(f["message"] for f in graded["findings"] if f["severity"] == "blocking")[:300]
+                )
     _report(request, server, _table("faithful rewrites", rows, rewrites.FAITHFUL_CLASSES, "blocked"))
     total = sum(n for n, _ in rows.values())
     assert total >= 600
-    assert len(blocked) <= MAX_FAITHFUL_BLOCKED * total, f"{len(blocked)} of {total} blocked:\n" + "\n".join(blocked[:40])
+    assert len(blocked) <= MAX_FAITHFUL_BLOCKED * total, f"{len(blocked)} of {total} blocked:\n" + "\n".join(
+        blocked[:40]
+    )

@@ -150,8 +150,8 @@ def test_a_rewording_of_an_unverified_fact_stays_partially_verified(fn: Footnote
     text = fn.compose([r.call_id])["answer"].replace("asks to pay a new account", "requests to pay a new account")
     graded = fn.check_answer(text, None, [r.call_id])
     assert graded["status"] == "partially_verified", graded["findings"]
-    assert {c["text"] for c in graded["claims"] if c["reason"] == "source_unverified"} == {"email", "12.08.2026", "9086",
-                                                                                          "6 days"}
+    unverified = {c["text"] for c in graded["claims"] if c["reason"] == "source_unverified"}
+    assert unverified == {"email", "12.08.2026", "9086", "6 days"}
 
 
 class TestNorthwindDecisions:

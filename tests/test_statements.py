@@ -28,14 +28,20 @@ def test_a_statement_is_bound_to_call_path_subject_measure_and_period(fn: Footno
     call_id, t = _overdue(fn)
     total = next(c for c in t["claims"] if c["text"] == "43.805,00 €")
     assert total["call_id"] == call_id and total["value"] == "values.overdue_total"
-    assert total["statement"] == {"measure": "overdue_total", "subject": "customer:4471", "period": "14.08.2026",
-                                  "sign": None}
+    assert total["statement"] == {
+        "measure": "overdue_total",
+        "subject": "customer:4471",
+        "period": "14.08.2026",
+        "sign": None,
+    }
     row = next(c for c in t["claims"] if c["text"] == "18.450,00 €")
     assert row["statement"]["subject"] == "invoice:8812" and row["statement"]["measure"] == "outstanding"
     change = fn.call("revenue_change", period_from="2026-Q1", period_to="2026-Q2")
     claims = fn.compose([change.call_id])["claims"]
     assert {c["value"]: c["statement"]["sign"] for c in claims if c["statement"]["sign"] is not None} == {
-        "values.change": 1, "values.change_percent": 1}
+        "values.change": 1,
+        "values.change_percent": 1,
+    }
     assert next(c for c in claims if c["value"] == "values.revenue_from")["statement"]["period"] == "Q1 2026"
 
 
@@ -44,8 +50,9 @@ def test_direct_sql_gets_the_python_paths_verdict(db: TestDatabase) -> None:
     call_id, t = _overdue(db.client("service"))
     forged = t["answer"].replace(" owes ", " is owed ", 1)
     with db.connect("service") as conn:
-        row = conn.execute("SELECT footnote.record_answer(%s, %s, NULL, %s::uuid[])",
-                           (QUESTION, forged, [call_id])).fetchone()[0]
+        row = conn.execute(
+            "SELECT footnote.record_answer(%s, %s, NULL, %s::uuid[])", (QUESTION, forged, [call_id])
+        ).fetchone()[0]
     assert row["status"] == "insufficient_evidence"
     assert "contradicts" in {f["code"] for f in row["findings"]}
     assert db.scalar("SELECT status FROM footnote.ledger") == "insufficient_evidence"
@@ -54,8 +61,14 @@ def test_direct_sql_gets_the_python_paths_verdict(db: TestDatabase) -> None:
 
 def test_a_rejected_narration_is_recorded_with_its_findings(db: TestDatabase, fn: Footnote) -> None:
     call_id, t = _overdue(fn)
-    graded = fn.record_answer(QUESTION, t["answer"], t["claims"], [call_id], template={"intent": "overdue"},
-                              narration=t["answer"] + "\nThey have promised to pay next week.")
+    graded = fn.record_answer(
+        QUESTION,
+        t["answer"],
+        t["claims"],
+        [call_id],
+        template={"intent": "overdue"},
+        narration=t["answer"] + "\nThey have promised to pay next week.",
+    )
     assert graded["status"] == "verified" and graded["answer"] == t["answer"]
     row = db.rows("SELECT answer, details->'narration' FROM footnote.ledger")[0]
     assert row[0] == t["answer"]
@@ -68,9 +81,11 @@ def test_a_rejected_narration_is_recorded_with_its_findings(db: TestDatabase, fn
 
 def test_an_agents_text_is_graded_sentence_by_sentence_with_a_fallback(db: TestDatabase, fn: Footnote) -> None:
     r = fn.call("customer_risk", customer="Bergmann Logistik")
-    text = ("Bergmann Logistik is at high risk of not paying on time: 43.805,00 € is overdue across 4 invoices, "
-            "the oldest 104 days past due (as of 14.08.2026). Also, 2 support tickets are open, 1 of them high "
-            "severity.\nThe agreed payment terms are 45 days.")
+    text = (
+        "Bergmann Logistik is at high risk of not paying on time: 43.805,00 € is overdue across 4 invoices, "
+        "the oldest 104 days past due (as of 14.08.2026). Also, 2 support tickets are open, 1 of them high "
+        "severity.\nThe agreed payment terms are 45 days."
+    )
     graded = fn.submit_answer("Is Bergmann Logistik at risk?", text, [r.call_id])
     verdicts = [(s["text"][:20], s["verdict"]) for s in graded["sentences"]]
     assert verdicts[-1] == ("The agreed payment t", "fabricated")
@@ -83,10 +98,16 @@ def test_an_agents_text_is_graded_sentence_by_sentence_with_a_fallback(db: TestD
 def test_figures_are_found_on_token_boundaries_longest_first(fn: Footnote) -> None:
     """'2' of Q2 2026 is not the rank 2, '4' of 43.805,00 € is not the count 4."""
     r = fn.call("top_customers", period="2026-Q2", limit=5)
-    t = fn.compose([r.call_id], intent="top_customers", notes={"period": "last quarter"},
-                   question="Top 5 customers last quarter")
-    graded = fn.check_answer("Sure — " + t["answer"], None, [r.call_id], template={"intent": "top_customers",
-                             "notes": {"period": "last quarter"}}, question="Top 5 customers last quarter")
+    t = fn.compose(
+        [r.call_id], intent="top_customers", notes={"period": "last quarter"}, question="Top 5 customers last quarter"
+    )
+    graded = fn.check_answer(
+        "Sure — " + t["answer"],
+        None,
+        [r.call_id],
+        template={"intent": "top_customers", "notes": {"period": "last quarter"}},
+        question="Top 5 customers last quarter",
+    )
     assert graded["status"] == "verified", graded["findings"]
     spans = sorted((c["span"]["start"], c["span"]["end"]) for c in graded["claims"])
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))
@@ -101,25 +122,29 @@ def test_the_template_cost_path_and_a_rewording_agree(fn: Footnote) -> None:
     assert [(c["text"], c["value"]) for c in same["claims"]] == [(c["text"], c["value"]) for c in found["claims"]]
 
 
-@pytest.mark.parametrize(("call", "expected"), [
-    (lambda fn, c: fn.check_answer("x", None, [c], template=["not", "an", "object"]), "invalid argument template"),
-    (lambda fn, c: fn.check_answer("x", None, [c], template={"notes": "x"}), "notes must be a JSON object"),
-    (lambda fn, c: fn.check_answer("x", None, [c], template={"intent": 5}), "intent must be a string"),
-    (lambda fn, c: fn.check_answer("", None, [c]), "invalid argument answer"),
-    (lambda fn, c: fn.check_answer("a\x07b", None, [c]), "control characters"),
-    (lambda fn, c: fn.record_answer("q", "x", None, [c], narration="a\x01"), "invalid argument narration"),
-    (lambda fn, c: fn.record_answer("q", "x", None, [c], narration="x" * 20001), "invalid argument narration"),
-    (lambda fn, c: fn.submit_answer("", "x", [c]), "invalid argument question"),
-    (lambda fn, c: fn.submit_answer("q", "x", []), "invalid argument call_ids"),
-    (lambda fn, c: fn.submit_answer("q", "x", ["00000000-0000-4000-8000-000000000000"]), "was never made"),
-    (lambda fn, c: fn.submit_answer("q", "x", [c], details={"a": "x" * 100001}), "invalid argument details"),
-    (lambda fn, c: fn.submit_answer("q", "x", ["nope"]), "is not a call id"),
-    (lambda fn, c: fn.compose([]), "invalid argument call_ids"),
-    (lambda fn, c: fn.compose(["00000000-0000-4000-8000-000000000000"]), "was never made"),
-    (lambda fn, c: fn.compose([c], intent="x" * 61), "invalid argument intent"),
-])
-def test_bad_input_is_one_clear_error_and_records_nothing(db: TestDatabase, fn: Footnote, call: Any,
-                                                          expected: str) -> None:
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (lambda fn, c: fn.check_answer("x", None, [c], template=["not", "an", "object"]), "invalid argument template"),
+        (lambda fn, c: fn.check_answer("x", None, [c], template={"notes": "x"}), "notes must be a JSON object"),
+        (lambda fn, c: fn.check_answer("x", None, [c], template={"intent": 5}), "intent must be a string"),
+        (lambda fn, c: fn.check_answer("", None, [c]), "invalid argument answer"),
+        (lambda fn, c: fn.check_answer("a\x07b", None, [c]), "control characters"),
+        (lambda fn, c: fn.record_answer("q", "x", None, [c], narration="a\x01"), "invalid argument narration"),
+        (lambda fn, c: fn.record_answer("q", "x", None, [c], narration="x" * 20001), "invalid argument narration"),
+        (lambda fn, c: fn.submit_answer("", "x", [c]), "invalid argument question"),
+        (lambda fn, c: fn.submit_answer("q", "x", []), "invalid argument call_ids"),
+        (lambda fn, c: fn.submit_answer("q", "x", ["00000000-0000-4000-8000-000000000000"]), "was never made"),
+        (lambda fn, c: fn.submit_answer("q", "x", [c], details={"a": "x" * 100001}), "invalid argument details"),
+        (lambda fn, c: fn.submit_answer("q", "x", ["nope"]), "is not a call id"),
+        (lambda fn, c: fn.compose([]), "invalid argument call_ids"),
+        (lambda fn, c: fn.compose(["00000000-0000-4000-8000-000000000000"]), "was never made"),
+        (lambda fn, c: fn.compose([c], intent="x" * 61), "invalid argument intent"),
+    ],
+)
+def test_bad_input_is_one_clear_error_and_records_nothing(
+    db: TestDatabase, fn: Footnote, call: Any, expected: str
+) -> None:
     call_id = fn.call("customer_overdue", customer="Bergmann Logistik").call_id
     with pytest.raises(FootnoteError) as caught:
         call(fn, call_id)
@@ -172,8 +197,9 @@ def test_the_gate_ignores_shadowing_objects_in_the_callers_path(db: TestDatabase
             SET search_path = pg_temp, shadow, public;
         """)
         doc = conn.execute("SELECT footnote.check_answer(%s, NULL, %s::uuid[])", (forged, [call_id])).fetchone()[0]
-        good = conn.execute("SELECT footnote.check_answer(%s, NULL, %s::uuid[])",
-                            (t["answer"], [call_id])).fetchone()[0]
+        good = conn.execute("SELECT footnote.check_answer(%s, NULL, %s::uuid[])", (t["answer"], [call_id])).fetchone()[
+            0
+        ]
     assert doc["status"] == "insufficient_evidence" and good["status"] == "verified"
 
 
@@ -200,13 +226,50 @@ def test_upgrading_from_0001_and_back_gives_each_revision_exactly(server: Any, e
 
 def test_the_lexicon_classes_are_what_the_docs_say(db: TestDatabase) -> None:
     rows = dict(db.rows("SELECT class, count(*) FROM footnote.lexicon GROUP BY 1"))
-    assert set(rows) == {"neutral", "discourse", "word", "negator", "numeral", "scale", "currency", "unit",
-                         "modifier", "sign"}
+    assert set(rows) == {
+        "neutral",
+        "discourse",
+        "word",
+        "negator",
+        "numeral",
+        "scale",
+        "currency",
+        "unit",
+        "modifier",
+        "sign",
+    }
     # the words the issue named are read as what they are
-    cls = dict(db.rows("SELECT phrase, class || coalesce(':' || canon, '') || CASE WHEN negated THEN '!' ELSE '' END "
-                       "FROM footnote.lexicon WHERE phrase = ANY(%s)",
-                       (["rose", "fell", "is owed", "million", "a dozen", "twelve", "per month", "not yet due",
-                         "unverified", "above", "below"],)))
-    assert cls == {"rose": "word:up", "fell": "word:down", "is owed": "word:owed to", "million": "scale",
-                   "a dozen": "numeral", "twelve": "numeral", "per month": "unit", "not yet due": "word:overdue!",
-                   "unverified": "word:verified!", "above": "word:above", "below": "word:below"}
+    cls = dict(
+        db.rows(
+            "SELECT phrase, class || coalesce(':' || canon, '') || CASE WHEN negated THEN '!' ELSE '' END "
+            "FROM footnote.lexicon WHERE phrase = ANY(%s)",
+            (
+                [
+                    "rose",
+                    "fell",
+                    "is owed",
+                    "million",
+                    "a dozen",
+                    "twelve",
+                    "per month",
+                    "not yet due",
+                    "unverified",
+                    "above",
+                    "below",
+                ],
+            ),
+        )
+    )
+    assert cls == {
+        "rose": "word:up",
+        "fell": "word:down",
+        "is owed": "word:owed to",
+        "million": "scale",
+        "a dozen": "numeral",
+        "twelve": "numeral",
+        "per month": "unit",
+        "not yet due": "word:overdue!",
+        "unverified": "word:verified!",
+        "above": "word:above",
+        "below": "word:below",
+    }
