@@ -810,20 +810,21 @@ def restructured(src: Source, short: dict[str, str]) -> Iterator[Rewrite]:  # no
         first = t.split("\n", 1)[0]
         rest = t[len(first) :]
         pct = f" ({v['values.change_percent']})" if "values.change_percent" in v else ""
+        who = f" from {name('values.customer')}" if "values.customer" in v else ""
         if " rose " in first:
             yield from out(
-                f"Revenue increased from {v['values.revenue_from']} in {v['values.period_from']} to "
+                f"Revenue{who} increased from {v['values.revenue_from']} in {v['values.period_from']} to "
                 f"{v['values.revenue_to']} in {v['values.period_to']} — a rise of {v['values.change']}{pct}." + rest,
                 "a rise of",
             )
             yield from out(
-                f"Revenue grew by {v['values.change']}{pct}, from {v['values.revenue_from']} in "
+                f"Revenue{who} grew by {v['values.change']}{pct}, from {v['values.revenue_from']} in "
                 f"{v['values.period_from']} to {v['values.revenue_to']} in {v['values.period_to']}." + rest,
                 "grew by first",
             )
         if " fell " in first:
             yield from out(
-                f"Revenue decreased from {v['values.revenue_from']} in {v['values.period_from']} to "
+                f"Revenue{who} decreased from {v['values.revenue_from']} in {v['values.period_from']} to "
                 f"{v['values.revenue_to']} in {v['values.period_to']}, a decline of {v['values.change']}{pct}." + rest,
                 "a decline of",
             )
