@@ -123,7 +123,10 @@ DECLARE
     tok      text;
     glued    boolean := true;
     off      integer;
-    keys     text[] := '{}';
+    ck       text[] := '{}';
+    cs       integer[] := '{}';
+    ce       integer[] := '{}';
+    c        integer;
     lex      jsonb;
     i        integer;
     j        integer;
@@ -187,11 +190,12 @@ BEGIN
     END LOOP;
     nt := cardinality(k);
 
-    -- candidate phrases: up to eight words joined by spaces or by a glued - / . or ', and single symbols
+    -- candidate phrases: up to eight words joined by spaces or by a glued - / . or ', and single symbols;
+    -- ck, cs, ce: each candidate's key and the tokens it spans
     FOR i IN 1..nt LOOP
         IF k[i] = 'word' THEN
             key := lower(kt[i]);
-            keys := keys || key;
+            ck := ck || key; cs := cs || i; ce := ce || i;
             j := i;
             n := 1;
             WHILE n < 8 LOOP
@@ -204,40 +208,32 @@ BEGIN
                     EXIT;
                 END IF;
                 key := key || ' ' || lower(kt[j]);
-                keys := keys || key;
+                ck := ck || key; cs := cs || i; ce := ce || j;
                 n := n + 1;
             END LOOP;
         ELSIF k[i] = 'punct' THEN
-            keys := keys || kt[i];
+            ck := ck || kt[i]; cs := cs || i; ce := ce || i;
         END IF;
     END LOOP;
     SELECT coalesce(jsonb_object_agg(l.phrase, jsonb_build_array(l.class, l.canon, l.negated)), '{}') INTO lex
-    FROM footnote.lexicon AS l WHERE l.phrase = ANY (keys);
+    FROM footnote.lexicon AS l WHERE l.phrase = ANY (ck);
 
     -- lexemes: the longest phrase at each word, figures, numbers, punctuation
     i := 1;
+    c := 1;
     WHILE i <= nt LOOP
         IF k[i] = 'word' THEN
-            key := lower(kt[i]);
+            WHILE c <= cardinality(cs) AND cs[c] < i LOOP
+                c := c + 1;
+            END LOOP;
             best := i;
-            bestkey := CASE WHEN lex ? key THEN key END;
-            j := i;
-            n := 1;
-            WHILE n < 8 LOOP
-                IF j + 1 <= nt AND k[j + 1] = 'word' AND NOT kg[j + 1] THEN
-                    j := j + 1;
-                ELSIF j + 2 <= nt AND k[j + 1] = 'punct' AND kt[j + 1] IN ('-', '/', '.', '''') AND kg[j + 1]
-                      AND k[j + 2] = 'word' AND kg[j + 2] THEN
-                    j := j + 2;
-                ELSE
-                    EXIT;
+            bestkey := NULL;
+            WHILE c <= cardinality(cs) AND cs[c] = i LOOP
+                IF lex ? ck[c] THEN
+                    best := ce[c];
+                    bestkey := ck[c];
                 END IF;
-                key := key || ' ' || lower(kt[j]);
-                IF lex ? key THEN
-                    best := j;
-                    bestkey := key;
-                END IF;
-                n := n + 1;
+                c := c + 1;
             END LOOP;
             entry := lex->bestkey;
             IF footnote._has_numeral(kt[i]) THEN

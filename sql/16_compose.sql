@@ -191,9 +191,7 @@ BEGIN
         IF r->>'empty_reason' IS NOT NULL THEN
             u := u || footnote._unit(r, '{customer} has nothing overdue as of {as_of}.{~no invoices account balance}');
         ELSE
-            u := u || footnote._unit(r, '{customer} owes {overdue_total} overdue across {invoice_count} '
-                || '{invoice_count|invoice|invoices}, the oldest {oldest_days_past_due} past due (as of {as_of}).'
-                || '{~in payments unpaid balance period account}');
+            u := u || footnote._unit(r, footnote._overdue_headline());
             shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
             FOR i IN 1..shown LOOP
                 u := u || footnote._unit(r, '{number}: {outstanding} due {due_date}, {days_past_due} past due'
@@ -210,8 +208,7 @@ BEGIN
                 THEN 'shows some risk of paying late'
             ELSE 'shows no sign of payment risk in these facts' END;
         u := u || footnote._unit(r, '{customer} ' || level || '.', NULL, ' ', 'inference');
-        u := u || footnote._unit(r, 'This is an interpretation — the underlying facts are:{~based on}', NULL, E'\n',
-                                 'heading', false);
+        u := u || footnote._heading(r);
         IF (v->'overdue_total'->>'raw')::numeric > 0 THEN
             u := u || footnote._unit(r, '{overdue_total} is overdue across {overdue_invoice_count} '
                 || '{overdue_invoice_count|invoice|invoices}, the oldest {oldest_days_past_due} past due '
@@ -359,6 +356,25 @@ BEGIN
 END
 $$;
 
+-- What a customer owes overdue, in one sentence (an overdue answer, and each line of a comparison).
+CREATE FUNCTION footnote._overdue_headline()
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '{customer} owes {overdue_total} overdue across {invoice_count} {invoice_count|invoice|invoices}, the oldest '
+        || '{oldest_days_past_due} past due (as of {as_of}).{~in payments unpaid balance period account}'
+$$;
+
+-- The line that marks what precedes it as an interpretation and what follows as its facts.
+CREATE FUNCTION footnote._heading(r jsonb)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._unit(r, 'This is an interpretation — the underlying facts are:{~based on}', NULL, E'\n', 'heading', false)
+$$;
+
 -- The sentence of a revenue change, its verb taken from the sign computed in SQL.
 CREATE FUNCTION footnote._change_template(r jsonb)
 RETURNS text
@@ -404,8 +420,7 @@ BEGIN
         WHEN pending THEN 'A bank-detail change for {supplier} is pending; pay only to an account that has been verified.'
         ELSE 'Nothing in these records argues against paying {supplier} to the account on file.' END,
         NULL, ' ', 'inference');
-    u := u || footnote._unit(r, 'This is an interpretation — the underlying facts are:{~based on}', NULL, E'\n',
-                             'heading', false);
+    u := u || footnote._heading(r);
     IF v ? 'first_payment_on' THEN
         u := u || footnote._unit(r, CASE WHEN v ? 'paid_account_ending'
             THEN '{payment_count} payments since {first_payment_on}, all to the account ending {paid_account_ending} '
@@ -454,8 +469,7 @@ BEGIN
         FOR r IN SELECT x FROM jsonb_array_elements(results) AS x LOOP
             u := u || footnote._unit(r, CASE WHEN r->>'empty_reason' IS NOT NULL
                 THEN '{customer} has nothing overdue (as of {as_of}).{~no invoices account balance}'
-                ELSE '{customer} owes {overdue_total} overdue across {invoice_count} {invoice_count|invoice|invoices}, '
-                     || 'the oldest {oldest_days_past_due} past due (as of {as_of}).{~in unpaid balance payments account}' END,
+                ELSE footnote._overdue_headline() END,
                 NULL, CASE WHEN n = 0 THEN ' ' ELSE E'\n' END);
             n := n + 1;
         END LOOP;
@@ -472,8 +486,7 @@ BEGIN
         IF jsonb_array_length(coalesce(r->'rows', '[]')) > 0 AND first->'values'->'direction'->>'raw' <> 'unchanged' THEN
             u := u || footnote._unit(r, 'The largest part of the change came from {rows[1].customer}.{~most}', NULL,
                                      E'\n', 'inference');
-            u := u || footnote._unit(r, 'This is an interpretation — the underlying facts are:{~based on}', NULL,
-                                     E'\n', 'heading', false);
+            u := u || footnote._heading(r);
             FOR i IN 1..jsonb_array_length(r->'rows') LOOP
                 u := u || footnote._driver_unit(r, i, i = 1);
             END LOOP;
@@ -502,39 +515,17 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    results jsonb;
-BEGIN
-    IF notes IS NOT NULL AND jsonb_typeof(notes) <> 'object' THEN
-        PERFORM footnote._invalid('notes', 'must be a JSON object');
-    END IF;
-    PERFORM footnote._text_arg('intent', intent, false, 60);
-    results := footnote._results(call_ids);
-    RETURN footnote._layout(footnote._template_units(footnote._intent(intent, results), results, notes, question, false));
-END
-$$;
-
--- The results of calls of this session, in the order given (an unknown call is an error naming it).
-CREATE FUNCTION footnote._results(call_ids uuid[])
-RETURNS jsonb
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    c       record;
-    results jsonb := '[]';
-    n       integer := 0;
+    idx jsonb;
 BEGIN
     IF coalesce(cardinality(call_ids), 0) = 0 THEN
         PERFORM footnote._invalid('call_ids', 'names no call');
     END IF;
-    FOR c IN SELECT * FROM footnote._answer_calls(call_ids, false) LOOP
-        IF NOT c.made THEN
-            PERFORM footnote._invalid('call_ids', format('call %s was never made', c.call_id), c.call_id::text);
-        END IF;
-        results := results || jsonb_build_array(c.result);
-        n := n + 1;
-    END LOOP;
-    RETURN results;
+    PERFORM footnote._text_arg('intent', intent, false, 60);
+    idx := footnote._call_index(call_ids, false);
+    IF jsonb_array_length(idx->'unknown') > 0 THEN
+        PERFORM footnote._invalid('call_ids', format('call %s was never made', idx->'unknown'->>0), idx->'unknown'->>0);
+    END IF;
+    RETURN footnote._template_of(jsonb_build_object('intent', intent, 'notes', notes), question, idx, call_ids, false);
 END
 $$;
 

@@ -38,6 +38,10 @@ DROP FUNCTION footnote._default_intent(text[]);
 
 DROP FUNCTION footnote._operation_units(jsonb, jsonb, text, boolean);
 
+DROP FUNCTION footnote._overdue_headline();
+
+DROP FUNCTION footnote._heading(jsonb);
+
 DROP FUNCTION footnote._change_template(jsonb);
 
 DROP FUNCTION footnote._driver_unit(jsonb, integer, boolean);
@@ -47,8 +51,6 @@ DROP FUNCTION footnote._supplier_units(jsonb);
 DROP FUNCTION footnote._template_units(text, jsonb, jsonb, text, boolean);
 
 DROP FUNCTION footnote.compose(uuid[], text, jsonb, text);
-
-DROP FUNCTION footnote._results(uuid[]);
 
 DROP FUNCTION footnote._intent(text, jsonb);
 
