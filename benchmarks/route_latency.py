@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from footnote_pg.router import Directory, RouterSettings, route  # noqa: E402
+from footnote_pg.question import Directory, RouterSettings, route  # noqa: E402
 
 _STRING = r"'((?:[^']|'')*)'"
 

@@ -18,7 +18,7 @@ from psycopg.types.json import Jsonb
 
 from footnote_pg.queries import query
 from footnote_pg.results import OperationResult
-from footnote_pg.router import Route
+from footnote_pg.question import Route
 
 INTERPRETATION = "This is an interpretation — the underlying facts are:"
 

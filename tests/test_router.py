@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from footnote_pg import Footnote
-from footnote_pg.router import Directory, Route, RouterSettings, route
+from footnote_pg.question import Directory, Route, RouterSettings, route
 from tests import pgservers
 from tests.conftest import LOGIN_ROLES, TEST_PASSWORD
 

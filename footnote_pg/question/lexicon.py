@@ -1,0 +1,251 @@
+"""The router's vocabulary: words that are never names, slot words, and the cue patterns of each intent."""
+
+from __future__ import annotations
+
+import re
+
+# Words that are never part of a name the user typed (question words, intent words, periods).
+VOCABULARY = frozenset("""
+a an the this that these those of in on at for from to by with about as and or but vs versus via
+per is are was were be been being am do does did doing done have has had having will would can
+could should shall may might must i me my we us our ours you your it its they them their theirs
+he she his her him who whom whose what whats which when where why how much many any some all
+each every no not yes please pls kindly thanks thank hi hello hey tell show give list display
+get find check look see know let lets want need like just also still yet already again
+currently current now today right total overall amount amounts money sum number numbers figure
+figures value level status info information detail details report summary overview breakdown
+exactly approximately roughly around more most less least than over under between across into
+out up down off so far since until till through during within there here then there's
+owe owes owed owing outstanding open balance balances unpaid past due overdue arrears behind
+late payment payments pay paid paying payer payers debt debts receivable receivables ar
+accounts account aging ageing aged bucket buckets dso days day sales sale revenue revenues
+turnover income invoiced invoice invoices billed bill billing earned earn earnings made make
+sell sold grow grew growth grown rise rose risen increase increased decrease decreased drop
+dropped fall fell fallen decline declined change changed changes compare compared comparison
+difference higher lower better worse drove drive driven caused cause causes reason reasons
+explain driver drivers risk risky riskiness worry worried concern concerned concerning trouble
+credit creditworthy creditworthiness ticket tickets support case cases complaint complaints
+issue issues incident incidents request requests top biggest largest best highest customers
+customer client clients company companies firm supplier suppliers vendor vendors item items
+stock inventory hand units left quantity sku purchase order orders po pos pending bank iban
+legitimate legit safe real genuine new transfer wire quarter quarters month months year years
+fiscal fy calendar ytd week weeks date end close start beginning first last previous prior
+next yesterday tomorrow q1 q2 q3 q4 h1 h2 half
+january february march april june july august september october november december jan feb mar
+apr jun jul aug sep sept oct nov dec
+one two three four five six seven eight nine ten twenty
+again ok okay mean means meant regarding re entire whole full currently anything something
+everything nothing money euros euro eur cash flow profit profits margin margins net gross
+named called containing contains contain starting start starts begin begins beginning name
+names letter letters ranked rank ranking by much long quickly fast take takes collect
+collected collection terms term average window sorted sort order ordered
+high severity critical severe escalated escalation
+risky healthy reliable trustworthy danger red flag flags warning signs health
+date dates today's recently lately
+""".split())
+
+_ARTICLES = frozenset({"the", "our", "a", "an", "my"})
+# Words after which a name can follow ("does X owe", "for X", "is X at risk").
+_SLOT_BEFORE = frozenset("""
+does do did is are was were for of from by with about to at on has have customer client supplier
+vendor and or vs versus than pay paying between compare owes owe named called
+""".split())
+# The narrower set for questions where a name is optional ("revenue from X", "open POs with X").
+_SLOT_PREP = frozenset("for of from by with to at and or vs versus than between named called"
+                       .split())
+
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    """A pattern for the lower-cased question (IGNORECASE would make every search slower)."""
+    return re.compile(pattern)
+
+
+def _rxi(pattern: str) -> re.Pattern[str]:
+    """A pattern for the question as typed."""
+    return re.compile(pattern, re.IGNORECASE)
+
+
+_INSTRUCTION = _rx(
+    r"\b(?:ignore|disregard|forget|override|bypass|skip)\b.{0,40}\b(?:instructions?|rules?|prompts?"
+    r"|guidelines?|guardrails?|constraints?|restrictions?|directives?|checks?|citations?)\b"
+    r"|\byou\s+are\s+(?:now|no\s+longer)\b|\bact\s+as\b|\bpretend\s+(?:to\s+be|you\s+are|that)\b"
+    r"|\bsystem\s+prompt\b|\b(?:reveal|show|print|repeat|output|leak)\b.{0,30}\b(?:prompt|instructions"
+    r"|configuration|hidden\s+rules|secrets?|passwords?|credentials?)\b|\bjailbreak|\bdeveloper\s+mode"
+    r"|\bdan\s+mode|\bfrom\s+now\s+on\b|\bnew\s+instructions?\b|\bdo\s+anything\s+now\b"
+    r"|\brole[\s-]?play\b|\bmake\s+up\s+(?:a\s+)?(?:number|figure|answer)|\binvent\s+(?:a\s+)?"
+    r"(?:number|figure)|\bjust\s+(?:guess|make\s+it\s+up)\b|\bwithout\s+(?:any\s+)?(?:citations?"
+    r"|sources?|evidence)\b")
+_DATABASE = _rx(
+    r"\b(?:(?:drop|truncate)\s+(?:table|schema|database|view|role|user|function|index|sequence)\b"
+    r"|truncate\b|delete\s+from\b|update\s+[\w.\"]+\s+set\b|insert\s+into\b"
+    r"|alter\s+(?:table|role|user|database|schema|system)\b"
+    r"|create\s+(?:table|role|user|function|database|schema|index|view)\b"
+    r"|grant\s+\w+(?:\s*,\s*\w+)*\s+on\b|revoke\b"
+    r"|select\s+(?:\*|[\w.()*]+(?:\s*,\s*[\w.()*]+)*)\s+from\s+\w|copy\s+\w+\s+(?:to|from)\b"
+    r"|pg_\w+\s*\(|execute\s+\w|or\s+'?1'?\s*=\s*'?1\b"
+    r"|(?:change|set|update|edit|modify|raise|lower)\s+(?:the\s+|their\s+|its\s+)?(?:due\s+date"
+    r"|credit\s+limit|payment\s+terms|amount|status|iban|bank\s+details)\s+(?:of|for|on|to)\b)"
+    r"|;\s*--")
+# An imperative to change data, at the start of a sentence ("Delete invoice 8812").
+_COMMAND = _rx(
+    r"(?:^|[.;!?]\s+)(?:please\s+)?(?:delete|remove|erase|wipe|purge|drop|modify|overwrite|mark|void"
+    r"|insert|create|rename|reset|edit|update|set|change|cancel)\b"
+    r"(?!\s+(?:in|of|on|me|to|over|between)\b)")
+_CURRENCY = _rx(
+    r"\b(?:(?:in|into|to|as)\s+(?:us\s+|american\s+|canadian\s+|australian\s+)?(?:dollars?|usd|gbp"
+    r"|chf|jpy|cny|sek|dkk|nok|pln|czk|huf|yen|yuan|pounds?(?:\s+sterling)?|sterling|swiss\s+francs?"
+    r"|francs?|zloty|korun[ay]?|kron(?:or|er|a|e)|crowns?|bitcoin|btc|rupees?|inr)\b"
+    r"|convert(?:ed|ing)?\b|exchange\s+rates?\b|usd\b|gbp\b|fx\s+rates?\b)|\$")
+_FORECAST = _rx(
+    r"\bwill\b(?!\s+you\b)|\b(?:going|gonna)\s+to\s+\w+|\bgonna\b|\bforecast|\bpredict|\bprojection"
+    r"|\bproject(?:ed)?\s+(?:revenue|sales)|\bexpect(?:ed|ing|s)?\b|\bestimat|\boutlook\b|\banticipat"
+    r"|\bbudget|\blikely\s+to\b|\bin\s+the\s+future\b")
+_ADVICE = _rx(
+    r"\bshould\s+(?:we|i|you|the\s+company)\b|\bsue\b|\bsuing\b|\blawsuit|\blegal\s+action|\bcourt\b"
+    r"|\bfire\b|\blay\s*off|\bhire\b|\brecommend|\badvi[cs]e|\bstrateg|\bwhat\s+(?:should|would|do)"
+    r"\s+(?:we|i|you)\s+(?:do|suggest|recommend)|\bhow\s+(?:can|could|should|do)\s+(?:we|i)\s+"
+    r"(?:improve|increase|grow|boost|reduce|cut|get|fix|collect|make|win|keep)|\bis\s+it\s+(?:a\s+)?"
+    r"(?:good|bad|wise|smart)\s+(?:idea|move)|\bwrite\s+(?:it\s+|them\s+)?off|\bnegotiat"
+    r"|\bcut\s+(?:them\s+|it\s+)?off\b|\bstop\s+(?:delivering|supplying|selling|shipping|working)"
+    r"|\bcollections?\s+agency|\bbest\s+way\s+to|\bopinion\b|\bwhat\s+do\s+you\s+think")
+_SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve|accept|trust"
+                   r"|worry|be\s+(?:worried|concerned|careful|nervous)|be\s+paying)\b")
+_NOT_COVERED = _rx(
+    r"\b(?:salary|salaries|payroll|wages?|weather|employees?|headcount|staff|ceo|cfo|coo"
+    r"|stock\s+(?:price|market)|share\s+price|shares|dividends?|vat|tax(?:es)?|interest\s+rates?"
+    r"|competitors?|market\s+share|news|joke|poem|recipe|capital\s+of|costs?|expenses?|spend(?:ing)?"
+    r"|bank\s+balance|cash\s+(?:in\s+the\s+bank|on\s+hand|at\s+bank)|credit\s+limits?)\b")
+_PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
+
+_INVOICE_NO = _rx(r"\binv[\s-]?((?:19|20)\d\d)[\s-](\d{3,7})\b")
+_INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)?\s*#?\s*(\d{3,8})\b")
+_INVOICE_URI = _rx(r"\berp://invoice/\d+")
+_SKU = _rx(r"\bsku[\s#:-]*(\d{3,8})\b")
+_CUSTOMER_REF = _rx(r"\b(c-\d{3,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b")
+
+_STOCK = _rx(
+    r"\bin\s+stock\b|\bstock(?:s|ed)?\b|\binventory\b|\bon\s+hand\b|\bre-?order\s+(?:level|point)"
+    r"|\bout\s+of\s+stock|\brunning\s+(?:low|out)\b|\b(?:low|short)\s+on\b")
+_HOW_MANY_HAVE = _rx(r"\bhow\s+(?:many|much)\b.+\b(?:do|have|did)\s+we\s+(?:have|got|hold|carry)\b"
+                     r"|\bdo\s+we\s+(?:still\s+)?have\s+(?:enough|any)\b")
+_BANK_CHANGE = _rx(
+    r"\bbank\s+(?:details?|accounts?|change|data|information|info)\b|\biban\b|\bnew\s+(?:bank\s+)?"
+    r"account\b|\baccount\s+(?:change|details?|number)\b|\bchange\s+(?:of|in|to)\s+(?:their\s+)?bank"
+    r"|\blegit(?:imate)?\b|\bgenuine\b|\bfraud|\bphishing\b|\bscam\b|\bsuspicious\b|\bauthentic"
+    r"|\bchange\s+request\b|\bpayment\s+details\b")
+_PAY = _rx(r"\b(?:pay|paying|paid|payments?|remit|wire|transfer)\b")
+_SHOULD_PAY = _rx(r"\b(?:should|can|could|may|do)\s+(?:we|i)\s+(?:still\s+)?pay\b"
+                  r"|\b(?:safe|ok|okay|fine|alright)\s+to\s+pay\b|\bpay(?:ing)?\s+the\s+new\b")
+_PO = _rx(r"\bpurchase\s+orders?\b|\bp\.?o\.?s?\b|\bopen\s+orders?\b|\borders?\s+(?:from|with|to|"
+          r"placed\s+with)\s+(?:our\s+)?(?:suppliers?|vendors?)?|\b(?:incoming|pending|outstanding"
+          r"|expected)\s+deliveries\b|\bon\s+order\b|\bwhat\s+(?:have|did)\s+we\s+order")
+_DSO = _rx(
+    r"\bdso\b|\bdays?[\s-]+(?:of\s+)?sales?[\s-]+outstanding\b|\bhow\s+(?:long|quickly|fast|many\s+days)"
+    r"\s+(?:does\s+it\s+take\s+(?:for\s+)?|do\s+|does\s+|are\s+)?(?:our\s+)?(?:customers?|clients?|we)"
+    r"\s+(?:take\s+to\s+|to\s+)?(?:pay|get\s+paid|collect)|\b(?:average\s+)?collection\s+(?:period|time"
+    r"|days)\b|\baverage\s+days\s+to\s+(?:pay|collect)\b|\bdays\s+to\s+(?:collect|get\s+paid)\b")
+_DSO_WINDOW = _rx(r"\b(\d{1,4})[\s-]*days?\b(?!\s+(?:sales|of\s+sales))"
+                  r"|\bwindow\s+of\s+(\d{1,4})\b")
+_AGING = _rx(
+    r"\bag(?:e)?ing\b|\baged\s+(?:debt|debtors|receivables?|balances?|invoices?|report)\b"
+    r"|\breceivables?\b|\baccounts?\s+receivable\b|\ba/?r\b|\bdebtors?\s+(?:list|report|book|ledger)\b"
+    r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b")
+_TICKETS = _rx(
+    r"\btickets?\b|\bsupport\s+(?:cases?|requests?|issues?|calls?)\b|\bcomplaints?\b|\bcomplain"
+    r"|\bservice\s+(?:requests?|cases?)\b|\bincidents?\b|\bescalations?\b|\bopen\s+issues?\b")
+_RISK = _rx(
+    r"\bat\s+risk\b|\brisk(?:s|y|ier|iest|iness)?\b|\bworr(?:y|ied|ying)\b|\bconcern(?:ed|ing|s)?\b"
+    r"|\bcredit\s*worth(?:y|iness)\b|\bred\s+flags?\b|\bwarning\s+signs?\b|\bin\s+trouble\b"
+    r"|\bhealthy\b|\bhealth\s+of\b|\breliable\b|\btrustworthy\b|\b(?:good|bad|slow|poor)\s+payer\b"
+    r"|\bdanger|\bpayment\s+terms\b|\baccount\s+(?:owner|manager)\b"
+    r"|\bwho\s+(?:looks\s+after|manages)\b")
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20, "fifty": 50,
+                 "hundred": 100}
+_NUM = r"(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|hundred)"
+_WHO = r"(?:customers?|clients?|accounts?|buyers?)"
+_TOP = _rx(
+    rf"\btop(?:[\s-]+{_NUM})?\s+{_WHO}|\b(?:{_NUM}\s+)?(?:biggest|largest|best|most\s+valuable"
+    rf"|highest[\s-]+revenue|leading|most\s+important)\s+(?:{_NUM}\s+)?{_WHO}"
+    rf"|\b{_WHO}\s+(?:ranked\s+)?by\s+(?:revenue|sales|turnover)\b"
+    rf"|\b(?:revenue|sales|turnover)\s+(?:by|per)\s+{_WHO}|\brank(?:ed|ing)?\s+(?:of\s+)?"
+    rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated"
+    rf"|brought\s+in)\s+(?:the\s+)?most|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?most")
+_TOP_LIMIT = _rx(rf"\btop[\s-]+{_NUM}\b|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
+                 rf"|highest|leading|most\s+important)\b|\b(?:biggest|largest|best|top)\s+{_NUM}\b")
+_TOP_SINGLE = _rx(r"\b(?:the\s+)?(?:top|biggest|largest|best|most\s+valuable|most\s+important)\s+"
+                  r"(?:customer|client|account|buyer)\b(?!s)")
+_LIST = _rx(
+    r"\b(?:list|show|display|give\s+me|get|print|name|enumerate)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
+    r"|of\s+|first\s+|\d+\s+)*(?:customers?|clients?)\b(?!\s+(?:by|with\s+(?:overdue|open|unpaid|late)|who|that))"
+    r"|\ball\s+(?:(?:of\s+)?our\s+|the\s+)?customers\b(?!\s+(?:by|with\s+(?:overdue|open|unpaid)|who|that))"
+    r"|\b(?:which|what)\s+customers?\s+(?:names?\s+)?(?:start|begin|are\s+(?:named|called)|have\s+.+"
+    r"\s+in\s+(?:the|their)\s+names?|contain|with\s+['\"]?\w+['\"]?\s+in)"
+    r"|\bcustomers?\s+(?:starting|beginning|named|called|whose\s+names?|with\s+.+\s+in\s+(?:the|their)"
+    r"\s+names?)|\bhow\s+many\s+customers\b|\bcustomer\s+(?:list|directory|master)\b"
+    r"|\b(?:a|any)\s+customers?\s+(?:called|named)\b|\b(?:which|what)\s+customers\s+do\s+we\s+have"
+    r"|\bwho\s+are\s+our\s+customers\b")
+_LIST_FILTER = _rxi(
+    r"(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+letter\s+|an?\s+)?['\"]?(.+?)['\"]?\s*[?.!]*$"
+    r"|(?:named|called|containing|contains?)\s+['\"]?(.+?)['\"]?\s*[?.!]*$"
+    r"|\bwith\s+['\"]?(.+?)['\"]?\s+in\s+(?:the|their)\s+names?")
+_LIST_LIMIT = _rx(rf"\b(?:first|top|only)\s+{_NUM}\s+customers\b|\b{_NUM}\s+customers\b")
+_LIST_SCOPE = _rx(r"\bcustomers?\s+(?:in|from|based\s+in|located\s+in)\s+[a-z]")
+
+_STRONG_METRIC = _rx(
+    r"\b(?:(?:gross|net|operating)\s+)?(?:profits?|profitability|margins?|earnings|ebitda?|ebit"
+    r"|net\s+income|p\s*&\s*l|bottom\s+line)\b|\bcash[\s-]?flows?\b|\bcash\s+position\b"
+    r"|\bliquidity\b|\bworking\s+capital\b")
+_CASH_METRIC = _rx(r"\bcash[\s-]?flows?\b|\bcash\s+position\b|\bliquidity\b|\bworking\s+capital\b")
+_WEAK_METRIC = _rx(r"\b(?:income|made|make|earn(?:ed)?|performance"
+                   r"|how\s+(?:are|did|were)\s+we\s+do(?:ing)?|how\s+is\s+business"
+                   r"|how\s+(?:are|were)\s+things)\b")
+_REVENUE = _rx(
+    r"\brevenues?\b|\bsales\b|\bturnover\b|\binvoiced\b|\binvoicing\b|\bbilled\b|\bbilling\b"
+    r"|\btop\s+line\b|\b(?:how\s+much|what)\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b"
+    r"|\bsold\b"
+    r"|\bhow\s+much\s+did\s+\S+(?:\s+\S+){0,4}\s+buy\b")
+_CHANGE = _rx(
+    r"\b(?:chang(?:e|ed|es|ing)|(?:go|goes|gone|going|went)\s+(?:up|down)|ris(?:e|es|en|ing)|rose"
+    r"|increas(?:e|ed|es|ing)|gr(?:ow|ows|own|owing|ew|owth)|drop(?:ped|s|ping)?|fall(?:en|s|ing)?"
+    r"|fell|declin(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|shr(?:ink|ank|unk)|jump(?:ed)?|spiked?"
+    r"|dip(?:ped)?|plunged?|slump(?:ed)?|improv(?:e|ed|ement)|worsen(?:ed)?|vs|versus"
+    r"|compared?\s+(?:to|with)|comparison\s+(?:to|with)"
+    r"|(?:higher|lower|more|less|better|worse|bigger|smaller)\b.{0,40}\bthan"
+    r"|(?:is|are|was|were)\s+(?:\w+\s+){0,3}(?:up|down)|year[\s-]+(?:over|on)[\s-]+year|yoy|y/y"
+    r"|difference|delta|trend|against)\b")
+_YOY = _rx(
+    r"\byear[\s-]+(?:over|on)[\s-]+year\b|\byoy\b|\by/y\b|\b(?:compared?\s+(?:to|with)|vs\.?|versus|than"
+    r"|against)\s+(?:the\s+)?(?:same\s+\w+\s+(?:of\s+)?)?(?:last|previous|prior|a)\s+year\b"
+    r"|\bsame\s+(?:period|quarter|month)\s+(?:last|of\s+the\s+previous|of\s+last|a)\s+year\b")
+_BASE_BEFORE = _rx(r"(?:compared?\s+(?:to|with)|vs\.?|versus|than|from|since|against)\s+"
+                   r"(?:the\s+)?$")
+_WHY = _rx(
+    r"\bwhy\b|\bwhat\s+(?:drove|drives|caused|causes|explains|is\s+behind|was\s+behind|happened)"
+    r"|\bdrivers?\b|\breasons?\s+(?:for|behind)\b|\bexplain|\bhow\s+come\b"
+    r"|\bwhich\s+customers?\s+(?:drove|caused|explain)|\bwho\s+(?:drove|caused)")
+_COMPARE = _rx(r"\bcompar(?:e|ing|ison)\b|\bboth\b|\bside\s+by\s+side\b|\beach\s+of\b")
+_OVERDUE = _rx(
+    r"\bowe[sd]?\b|\bowing\b|\boutstanding\b|\bopen\s+balances?\b|\bunpaid\b|\bpast[\s-]+due\b"
+    r"|\boverdue\b|\bin\s+arrears\b|\barrears\b|\bbehind\s+(?:on|with)\b|\blate\s+(?:payments?"
+    r"|invoices?|payers?)\b|\bpa(?:ys|id)\s+late\b|\bdebts?\b|\bstill\s+(?:to\s+pay|unpaid|due)\b"
+    r"|\bamount\s+due\b|\bbalance\s+due\b|\b(?:has|have)n'?t\s+(?:yet\s+)?paid\b|\bnot\s+(?:yet\s+)?"
+    r"paid\b|\b(?:yet|left)\s+to\s+pay\b|\bwhat\s+is\s+due\b"
+    r"|\b(?:has|have|did)\b[^?.!]{1,60}\b(?:paid|made\s+(?:any\s+)?payments?)\b")
+_BALANCE = _rx(r"\bbalances?\b")
+_BALANCE_CLEAR = _rx(r"\b(?:open|overdue|outstanding|unpaid|past[\s-]+due)\s+balances?\b"
+                     r"|\bbalances?\s+(?:due|overdue|outstanding)\b")
+# Questions about many items at once: no operation lists stock across items.
+_ALL_ITEMS = _rx(r"\b(?:which|what|all|any|every)\s+(?:of\s+(?:our|the)\s+)?(?:items|products"
+                 r"|materials|skus|articles)\b")
+_POSSESSIVE_ENTITY = _rx(r"^'s\b|^s'")
+_PREP_BEFORE = _rxi(r"(?:\b(?:in|for|during|over|of|from|the)\s+)+$")
+_HALF = _rxi(r"\b(?:(first|1st|h1)|(second|2nd|h2))\b")
+_YEAR_IN = re.compile(r"\b(?:19|20)\d\d\b")
+_NAME_GAP = re.compile(r"[\s&.'-]*")
+_JOINED = _rx(r"\b(?:and|or|vs|versus|than)\b")
+_ON_HAND = _rx(r"\bon\s+hand\b")
+_HOW_MANY = _rx(r"\bhow\s+many\b")
+
+

@@ -1,0 +1,394 @@
+"""Plans: what to call for each intent, and the clarifications and refusals when it cannot be called."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from footnote_pg.question.lexicon import (
+    _ARTICLES,
+    _BASE_BEFORE,
+    _CHANGE,
+    _COMPARE,
+    _DSO_WINDOW,
+    _HALF,
+    _HOW_MANY,
+    _JOINED,
+    _LIST_FILTER,
+    _LIST_LIMIT,
+    _NAME_GAP,
+    _NUMBER_WORDS,
+    _ON_HAND,
+    _POSSESSIVE_ENTITY,
+    _PREP_BEFORE,
+    _SLOT_BEFORE,
+    _SLOT_PREP,
+    _TOP_LIMIT,
+    _TOP_SINGLE,
+    _WHY,
+    _YEAR_IN,
+    _YOY,
+    VOCABULARY,
+)
+from footnote_pg.question.names import _GENERIC_NAME_WORDS, _ITEM_STOP, Directory, Mention, _NameIndex
+from footnote_pg.question.periods import Period
+from footnote_pg.question.reading import _Question
+from footnote_pg.question.text import _Tok
+from footnote_pg.question.types import _KIND_NOUN, _REFUSAL_MESSAGES, INTENT_KIND, Call, Route
+
+
+def _refuse(reason: str) -> Route:
+    return Route(kind="refusal", intent=reason, reason=reason, message=_REFUSAL_MESSAGES[reason])
+
+
+def _clarify(reason: str, message: str, options: Sequence[str] = ()) -> Route:
+    return Route(kind="clarification", intent=reason, reason=reason, message=message,
+                 options=tuple(dict.fromkeys(options)))
+
+
+def _answer(intent: str, calls: Sequence[Call], notes: dict[str, str] | None = None) -> Route:
+    return Route(kind=INTENT_KIND[intent], intent=intent, calls=tuple(calls),
+                 notes=dict(notes or {}))
+
+
+def _call(operation: str, **arguments: Any) -> Call:
+    return Call(operation, {k: v for k, v in arguments.items() if v is not None})
+
+
+def _with(question: str, start: int, end: int, replacement: str) -> str:
+    return question[:start] + replacement + question[end:]
+
+
+def _add_period(q: _Question, label: str) -> str:
+    """The question without its unclear period phrase, asking about ``label`` instead."""
+    text = q.text
+    for u in sorted(q.time.unclear, key=lambda u: -u.start):
+        start = u.start
+        before = _PREP_BEFORE.search(text[:start], max(0, start - 40))
+        if before:
+            start = before.start()
+        text = (text[:start].rstrip() + " " + text[u.end:].lstrip()).strip()
+    body = text.rstrip(" ?.!")
+    tail = text[len(body):].strip() or "?"
+    return f"{body} in {label}{tail}"
+
+
+def _period_options(q: _Question) -> list[str]:
+    cal = q.cal
+    labels = [cal.last_complete("month").label(), cal.last_complete("quarter").label(),
+              cal.current("fy").label()]
+    phrases = " ".join(u.phrase for u in q.time.unclear)
+    half = _HALF.search(phrases)
+    if half:                           # the two quarters of the half year, and its year
+        first = 1 if half.group(1) else 3
+        named = _YEAR_IN.search(phrases)
+        year = int(named.group(0)) if named else cal.as_of.year
+        if not named and Period("quarter", year, first + 1).start() > cal.as_of:
+            year -= 1
+        labels = [Period("quarter", year, first).label(),
+                  Period("quarter", year, first + 1).label(), cal.year_period(year).label()]
+    return [_add_period(q, label) for label in labels]
+
+
+def _unclear_period(q: _Question) -> Route:
+    return _clarify("unclear_period",
+                    "Which period do you mean: a month, a quarter or a fiscal year?",
+                    _period_options(q))
+
+
+def _missing(kind: str) -> Route:
+    noun = _KIND_NOUN[kind][0]
+    return _clarify("missing_entity", f"Which {noun} do you mean? Please name one.")
+
+
+def _ambiguous(q: _Question, mention: Mention, kind: str) -> Route:
+    noun = _KIND_NOUN[kind][1]
+    options = [_with(q.text, mention.start, mention.end, name) for name in mention.candidates]
+    return _clarify("ambiguous_entity",
+                    f"Several {noun} match that name; which one do you mean?", options)
+
+
+# -- entities ------------------------------------------------------------------
+
+def _leftover_runs(q: _Question, taken: Sequence[Mention]) -> list[tuple[int, int]]:
+    """Runs of words that are neither vocabulary nor already matched: names the directory lacks."""
+    runs: list[tuple[int, int]] = []
+    cur: list[_Tok] = []
+
+    def close() -> None:
+        if cur:
+            runs.append((cur[0].start, cur[-1].end))
+            cur.clear()
+
+    for tok in q.tokens:
+        free = (not q.consumed(tok) and tok.fold not in VOCABULARY and not tok.fold.isdigit()
+                and not any(m.start <= tok.start < m.end for m in taken))
+        if not free:
+            close()
+            continue
+        if cur and not _NAME_GAP.fullmatch(q.text[cur[-1].end:tok.start]):
+            close()
+        cur.append(tok)
+    close()
+    return runs
+
+
+def _in_slot(q: _Question, start: int, end: int, strict: bool) -> bool:
+    """A run of unknown words where a name belongs: after 'for', 'does', ...; or capitalised."""
+    before = [t for t in q.tokens if t.end <= start]
+    prev = next((t.fold for t in reversed(before) if t.fold not in _ARTICLES), None)
+    if prev in (_SLOT_PREP if strict else _SLOT_BEFORE):
+        return True
+    if _POSSESSIVE_ENTITY.match(q.text[end:end + 3]):
+        return True
+    return not strict and (not before or q.text[start].isupper())
+
+
+def _entities(q: _Question, index: _NameIndex, required: bool) -> list[Mention]:
+    """Names from the directory, plus unknown names in a name's place."""
+    found = index.find(q)
+    for start, end in _leftover_runs(q, found):
+        if found and not q.has(_COMPARE) and not _JOINED.search(q.low):
+            break
+        words = [t.fold for t in q.tokens if start <= t.start < end]
+        if all(w in _GENERIC_NAME_WORDS for w in words):
+            continue                                  # "the logistics company": no name
+        if _in_slot(q, start, end, strict=not required):
+            typed = q.text[start:end].rstrip(".")
+            found.append(Mention((typed,), start, end, typed, known=False))
+    found.sort(key=lambda m: m.start)
+    return found
+
+
+def _assumed(kind: str, mentions: Sequence[Mention]) -> dict[str, str]:
+    for m in mentions:
+        if m.fuzzy and len(m.candidates) == 1:
+            return {f"assumed_{kind}": m.candidates[0], "typed": m.typed}
+    return {}
+
+
+# -- time ----------------------------------------------------------------------
+
+def _as_of(q: _Question) -> tuple[str | None, dict[str, str]]:
+    """The day a point-in-time question names (a date, or the end of a past period)."""
+    if q.time.dates:
+        d = q.time.dates[0]
+        return d.day.isoformat(), {"as_of": d.phrase}
+    if q.time.periods:
+        p = q.time.periods[0]
+        end = p.period.end()
+        if end < q.cal.as_of:
+            return end.isoformat(), {"as_of": p.phrase}
+    return None, {}
+
+
+def _change_periods(q: _Question) -> tuple[Period, Period, dict[str, str]] | None:
+    mentions = list(q.time.periods)
+    cal = q.cal
+    if q.has(_YOY) or _YOY.search(q.pre):
+        others = [m for m in mentions if not m.last_year]
+        if others:
+            base = others[0]
+            return base.period.year_ago(), base.period, {"period": base.phrase}
+        current = cal.current("fy")
+        phrase = mentions[0].phrase if mentions else "year over year"
+        return current.previous(), current, {"period": phrase}
+    if len(mentions) >= 2:
+        a, b = mentions[0], mentions[1]
+        if a.period.kind != b.period.kind and (a.last_year or b.last_year):
+            base = b if a.last_year else a
+            return base.period.year_ago(), base.period, {"period": base.phrase}
+        first, second = sorted((a, b), key=lambda m: (m.period.start(), m.start))
+        notes = {"period_from": first.phrase, "period_to": second.phrase}
+        return first.period, second.period, notes
+    if len(mentions) == 1:
+        m = mentions[0]
+        if _BASE_BEFORE.search(q.pre[:m.start], max(0, m.start - 40)):
+            current = cal.current(m.period.kind if m.period.kind != "year" else "fy")
+            if current.kind == m.period.kind and current.start() > m.period.start():
+                return m.period, current, {"period_from": m.phrase}
+        return m.period.previous(), m.period, {"period": m.phrase}
+    return None
+
+
+# =========================================================================== intents
+
+def _invoice_route(q: _Question) -> Route:
+    as_of, notes = _as_of(q)
+    return _answer("invoice", [_call("invoice", number=q.invoice, as_of=as_of)], notes)
+
+
+def _stock_route(q: _Question, directory: Directory, require_match: bool) -> Route | None:
+    if q.sku:
+        return _answer("stock", [_call("stock_on_hand", item=q.sku)])
+    text = _ON_HAND.sub(lambda m: " " * len(m.group(0)), q.masked)
+    words = [t for t in q.tokens if text[t.start:t.end].strip() and t.fold not in _ITEM_STOP]
+    index = directory.item_index
+    hits, fuzzy = index.match([t.fold for t in words])
+    if len(hits) == 1:
+        name = index.items[hits[0]][1]
+        typed = q.text[words[0].start:words[-1].end]
+        notes = {"assumed_item": name, "typed": typed} if fuzzy else {}
+        return _answer("stock", [_call("stock_on_hand", item=name)], notes)
+    if hits:
+        start, end = words[0].start, words[-1].end
+        options = [_with(q.text, start, end, index.items[i][1]) for i in hits[:8]]
+        return _clarify("ambiguous_entity", "Several items match that name; which one do you mean?",
+                        options)
+    if require_match:
+        return None
+    if not words:
+        return _missing("item")
+    return _answer("stock", [_call("stock_on_hand", item=q.text[words[0].start:words[-1].end])])
+
+
+def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
+    mentions = _entities(q, directory.supplier_index, required=intent == "supplier_payment")
+    if intent == "open_pos":
+        mentions = [m for m in mentions if m.known or _in_slot(q, m.start, m.end, strict=True)]
+    if mentions and len(mentions[0].candidates) > 1:
+        return _ambiguous(q, mentions[0], "supplier")
+    supplier = mentions[0].candidates[0] if mentions else None
+    notes = _assumed("supplier", mentions[:1])
+    if intent == "open_pos":
+        return _answer("open_pos", [_call("open_purchase_orders", supplier=supplier)], notes)
+    if supplier is None:
+        return _missing("supplier")
+    as_of, time_notes = _as_of(q)
+    return _answer("supplier_payment",
+                   [_call("supplier_payment_facts", supplier=supplier, as_of=as_of)],
+                   {**notes, **time_notes})
+
+
+def _customer_mentions(q: _Question, directory: Directory, required: bool) -> list[Mention]:
+    mentions = _entities(q, directory.customer_index, required)
+    if q.customer_ref:
+        mentions.insert(0, Mention((q.customer_ref,), 0, 0, q.customer_ref, known=False))
+    return mentions
+
+
+def _one_customer(q: _Question, directory: Directory, intent: str, operation: str,
+                  required: bool = True) -> Route:
+    mentions = _customer_mentions(q, directory, required)
+    for m in mentions:
+        if len(m.candidates) > 1:
+            return _ambiguous(q, m, "customer")
+    as_of, notes = _as_of(q)
+    if intent == "overdue" and len(mentions) >= 2:
+        calls = [_call("customer_overdue", customer=m.candidates[0], as_of=as_of) for m in mentions]
+        return _answer("compare_overdue", calls, {**_assumed("customer", mentions), **notes})
+    if not mentions:
+        if required:
+            return _missing("customer")
+        customer = None
+    else:
+        customer = mentions[0].candidates[0]
+    return _answer(intent, [_call(operation, customer=customer, as_of=as_of)],
+                   {**_assumed("customer", mentions[:1]), **notes})
+
+
+def _dso_route(q: _Question) -> Route:
+    as_of, notes = _as_of(q)
+    window = None
+    m = _DSO_WINDOW.search(q.pre)
+    if m:
+        window = int(m.group(1) or m.group(2))
+    return _answer("dso", [_call("days_sales_outstanding", as_of=as_of, window_days=window)], notes)
+
+
+def _number(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBER_WORDS[word.lower()]
+
+
+def _top_route(q: _Question) -> Route:
+    limit = None
+    m = _TOP_LIMIT.search(q.masked)
+    if m:
+        limit = _number(next(g for g in m.groups() if g))
+    elif _TOP_SINGLE.search(q.masked):
+        limit = 1
+    if not q.time.periods:
+        return _unclear_period(q)
+    p = q.time.periods[0]
+    call = _call("top_customers", period=p.period.catalog(), limit=limit)
+    return _answer("top_customers", [call], {"period": p.phrase})
+
+
+def _list_route(q: _Question) -> Route:
+    name = None
+    m = _LIST_FILTER.search(q.text)
+    if m:
+        name = next(g for g in m.groups() if g).strip(" '\"")
+    limit = None
+    lm = _LIST_LIMIT.search(q.masked)
+    if lm and not q.has(_HOW_MANY):
+        limit = _number(next(g for g in lm.groups() if g))
+    return _answer("list_customers", [_call("list_customers", name_contains=name, limit=limit)])
+
+
+def _metric_options(q: _Question, directory: Directory, cash: bool) -> list[str]:
+    p = q.time.periods[0].period if q.time.periods else q.cal.current("fy")
+    customers = [m for m in _customer_mentions(q, directory, False) if m.known]
+    if customers:
+        out: list[str] = []
+        for name in customers[0].candidates:
+            out += [f"What was revenue from {name} in {p.label()}?", f"How much does {name} owe?"]
+        return out
+    if cash:
+        return ["Show AR aging", "What is our DSO?", f"What was revenue in {p.label()}?"]
+    return [f"What was revenue in {p.label()}?",
+            f"How did revenue change from {p.previous().label()} to {p.label()}?"]
+
+
+def _balance_route(q: _Question, directory: Directory) -> Route:
+    mentions = _customer_mentions(q, directory, True)
+    options: list[str] = []
+    for m in mentions[:1]:
+        for name in m.candidates:
+            options += [f"How much does {name} owe?", f"Show AR aging for {name}"]
+    if not options:
+        options = ["Show AR aging", "What is our DSO?"]
+    return _clarify("ambiguous_metric", "Do you mean the overdue amount or all open receivables?",
+                    options)
+
+
+def _revenue_route(q: _Question, directory: Directory) -> Route:
+    mentions = _customer_mentions(q, directory, required=False)
+    for m in mentions:
+        if len(m.candidates) > 1:
+            return _ambiguous(q, m, "customer")
+    customers = [m.candidates[0] for m in mentions]
+    customer = customers[0] if len(customers) == 1 else None
+    notes = _assumed("customer", mentions)
+    why, change = q.has(_WHY), q.has(_CHANGE) or _YOY.search(q.pre) is not None
+    if len(customers) >= 2:
+        if not q.time.periods:
+            return _unclear_period(q)
+        p = q.time.periods[0]
+        calls = [_call("revenue", period=p.period.catalog(), customer=c) for c in customers]
+        return _answer("compare_revenue", calls, {**notes, "period": p.phrase})
+    if why or change:
+        resolved = _change_periods(q)
+        if resolved is None:
+            return _unclear_period(q)
+        before, after, period_notes = resolved
+        if after.start() > q.cal.as_of:
+            return _refuse("forecast")
+        span = {"period_from": before.catalog(), "period_to": after.catalog()}
+        change_call = _call("revenue_change", **span, customer=customer)
+        if why:
+            drivers = _call("revenue_drivers", **span, limit=3)
+            return _answer("revenue_why", [change_call, drivers], {**notes, **period_notes})
+        return _answer("revenue_change", [change_call], {**notes, **period_notes})
+    if len(q.time.periods) >= 2:
+        ordered = sorted(q.time.periods, key=lambda m: (m.period.start(), m.start))
+        calls = [_call("revenue", period=m.period.catalog(), customer=customer)
+                 for m in dict((m.period, m) for m in ordered).values()]
+        return _answer("compare_revenue", calls, notes)
+    if not q.time.periods:
+        return _unclear_period(q)
+    p = q.time.periods[0]
+    return _answer("revenue", [_call("revenue", period=p.period.catalog(), customer=customer)],
+                   {**notes, "period": p.phrase})
+
+

@@ -1,0 +1,74 @@
+"""A question read once: lower-cased, references and periods found and blanked, tokens with spans."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from footnote_pg.question import periods
+from footnote_pg.question.lexicon import _CUSTOMER_REF, _INVOICE_BARE, _INVOICE_NO, _INVOICE_URI, _SKU
+from footnote_pg.question.periods import Calendar, TimeInfo
+from footnote_pg.question.text import _Tok, _tokens, blank
+from footnote_pg.question.types import RouterSettings
+
+if TYPE_CHECKING:
+    from footnote_pg.question.names import Mention
+
+
+@dataclass
+class _Question:
+    text: str
+    low: str
+    pre: str                 # low with invoice numbers, SKUs and customer numbers blanked
+    masked: str              # pre with days and periods blanked too
+    tokens: list[_Tok]
+    time: TimeInfo
+    cal: Calendar
+    invoice: str | None
+    sku: str | None
+    customer_ref: str | None
+    found: dict[int, list[Mention]] = field(default_factory=dict)   # per name index
+
+    def consumed(self, tok: _Tok) -> bool:
+        return not self.masked[tok.start:tok.end].strip()
+
+    def has(self, pattern: re.Pattern[str]) -> bool:
+        return pattern.search(self.masked) is not None
+
+
+_SPACES = re.compile(r"\s+")
+_QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " "})
+
+
+def _analyse(question: str, settings: RouterSettings) -> _Question:
+    text = _SPACES.sub(" ", question.translate(_QUOTES)).strip()
+    low = text.lower()
+    if len(low) != len(text):
+        low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    pre = low
+    invoice = sku = customer_ref = None
+    m = _INVOICE_NO.search(pre)
+    if m:
+        invoice = f"INV-{m.group(1)}-{m.group(2)}"
+        pre = blank(pre, m.start(), m.end())
+    else:
+        m = _INVOICE_URI.search(pre) or _INVOICE_BARE.search(pre)
+        if m:
+            invoice = m.group(1) if m.lastindex else m.group(0)
+            start = m.start(1) if m.lastindex else m.start()
+            pre = blank(pre, start, m.end())
+    m = _SKU.search(pre)
+    if m:
+        sku = f"SKU-{m.group(1)}"
+        pre = blank(pre, m.start(), m.end())
+    m = _CUSTOMER_REF.search(pre)
+    if m:
+        customer_ref = (m.group(1) or m.group(2)).upper()
+        pre = blank(pre, m.start(1) if m.group(1) else m.start(2), m.end())
+    cal = Calendar(settings.as_of, settings.fiscal_year_start_month)
+    time = periods.scan(pre, cal, text)
+    return _Question(text, low, pre, time.masked, _tokens(text), time, cal, invoice, sku,
+                     customer_ref)
+
+
