@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-PERIOD_PATTERN = r"^\s*(\d{4}(-\d{2}|-?[Qq][1-4])?|[Qq][1-4] \d{4}|[Ff][Yy] ?\d{4})\s*$"
+PERIOD_PATTERN = (r"^\s*(\d{4}(-\d{2}|-?[Qq][1-4]|-?[Hh][12])?|[Qq][1-4] \d{4}|[Hh][12] \d{4}|[Ff][Yy] ?\d{4}"
+                  r"|\d{4}-\d{2}-\d{2} ?\.\. ?\d{4}-\d{2}-\d{2})\s*$")
 
 
 @dataclass(frozen=True)

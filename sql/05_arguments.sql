@@ -90,7 +90,8 @@ BEGIN
 END
 $$;
 
--- A period argument: 2026-07 (month), 2026-Q2 or Q2 2026 (calendar quarter), FY2026 (fiscal year), 2026 (calendar year).
+-- A period argument: 2026-07 (month), 2026-Q2 or Q2 2026 (calendar quarter), 2026-H1 or H1 2026 (half year),
+-- FY2026 (fiscal year), 2026 (calendar year), 2026-01-01..2026-08-14 (the days from one to the other, both included).
 CREATE FUNCTION footnote._period_arg(argument text, value text)
 RETURNS footnote.period
 LANGUAGE plpgsql STABLE
@@ -127,6 +128,30 @@ BEGIN
         p.label := format('Q%s %s', m[2], m[1]);
         RETURN footnote._period_range(argument, value, p);
     END IF;
+    m := coalesce(regexp_match(v, '^(\d{4})-?H([12])$'),
+                  (SELECT ARRAY[x[2], x[1]] FROM regexp_match(v, '^H([12]) (\d{4})$') AS x WHERE x IS NOT NULL));
+    IF m IS NOT NULL THEN
+        p.kind := 'half';
+        p.starts := make_date(m[1]::integer, (m[2]::integer - 1) * 6 + 1, 1);
+        p.ends := (p.starts + interval '6 months')::date;
+        p.label := format('H%s %s', m[2], m[1]);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := regexp_match(v, '^(\d{4}-\d{2}-\d{2}) ?\.\. ?(\d{4}-\d{2}-\d{2})$');
+    IF m IS NOT NULL THEN
+        BEGIN
+            p.starts := m[1]::date;
+            p.ends := m[2]::date + 1;
+        EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
+            PERFORM footnote._invalid(argument, format('%s holds a day that does not exist', value), value);
+        END;
+        IF p.ends <= p.starts THEN
+            PERFORM footnote._invalid(argument, format('%s ends before it starts', value), value);
+        END IF;
+        p.kind := 'range';
+        p.label := footnote.format('date', p.starts::text) || '–' || footnote.format('date', (p.ends - 1)::text);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
     m := regexp_match(v, '^FY ?(\d{4})$');
     IF m IS NOT NULL THEN
         y := m[1]::integer;
@@ -145,7 +170,7 @@ BEGIN
         RETURN footnote._period_range(argument, value, p);
     END IF;
     PERFORM footnote._invalid(argument,
-        format('%s is not a period; use 2026-07, 2026-Q2, FY2026 or 2026', value), value);
+        format('%s is not a period; use 2026-07, 2026-Q2, 2026-H1, FY2026, 2026 or 2026-01-01..2026-08-14', value), value);
     RETURN NULL;
 END
 $$;

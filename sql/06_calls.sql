@@ -173,9 +173,11 @@ AS $$
 $$;
 
 -- A name list (customers, suppliers, items): run the named query, one row of values and one evidence row per
--- record, counts listed and matching. columns: {"value name": ["kind", "query column"], ...}, in row order.
+-- record, counts listed and matching. columns: {"value name": ["kind", "query column"], ...}, in row order;
+-- filters: further arguments the query takes as $3 and $4 (owner, country), shown as values.
 CREATE FUNCTION footnote._list(operation text, query_name text, type text, name_contains text, "limit" integer,
-                               columns jsonb, evidence_fields text[], started timestamptz)
+                               columns jsonb, evidence_fields text[], started timestamptz,
+                               filters jsonb DEFAULT '{}')
 RETURNS jsonb
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
@@ -183,6 +185,8 @@ AS $$
 DECLARE
     filter   text := footnote._text_arg('name_contains', name_contains, false);
     lim      integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
+    f3       text := filters->>'owner';
+    f4       text := filters->>'country';
     r        record;
     j        jsonb;
     eid      text;
@@ -190,8 +194,9 @@ DECLARE
     rws      jsonb[] := '{}';
     ids      text[] := '{}';
     matching bigint := 0;
+    vals     jsonb;
 BEGIN
-    FOR r IN EXECUTE footnote._query(query_name) USING filter, lim LOOP
+    FOR r IN EXECUTE footnote._query(query_name) USING filter, lim, f3, f4 LOOP
         j := to_jsonb(r);
         eid := type || ':' || r.id;
         ids := ids || eid;
@@ -200,15 +205,24 @@ BEGIN
                        FROM jsonb_each(columns) AS c);
         matching := r.matching;
     END LOOP;
-    RETURN footnote._finish(operation, jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
+    vals := jsonb_build_object(
+        'listed', footnote._value('count', cardinality(ids)::text, ids),
+        'matching', footnote._value('count', matching::text, ids));
+    IF f3 IS NOT NULL THEN
+        vals := vals || jsonb_build_object('owner', footnote._value('text', f3, '{}'));
+    END IF;
+    IF f4 IS NOT NULL THEN
+        vals := vals || jsonb_build_object('country', footnote._value('text', f4, '{}'));
+    END IF;
+    RETURN footnote._finish(operation, jsonb_build_object('name_contains', name_contains, 'limit', "limit") || filters,
+        started,
         jsonb_build_object(
-            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
-            'values', jsonb_build_object(
-                'listed', footnote._value('count', cardinality(ids)::text, ids),
-                'matching', footnote._value('count', matching::text, ids)),
+            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim) || filters,
+            'values', vals,
             'rows', to_jsonb(rws),
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_' || type || 's' END,
-            'queries', jsonb_build_array(footnote._query_ref(query_name, jsonb_build_array(filter, lim)))));
+            'queries', jsonb_build_array(footnote._query_ref(query_name,
+                CASE WHEN filters = '{}' THEN jsonb_build_array(filter, lim) ELSE jsonb_build_array(filter, lim, f3, f4) END))));
 END
 $$;

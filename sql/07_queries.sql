@@ -355,3 +355,113 @@ ORDER BY ba.added_on, ba.id$q$),
 FROM footnote_src.bank_change_requests AS r
 WHERE r.supplier_id = $1 AND r.requested_on <= $2
 ORDER BY r.requested_on DESC, r.id DESC$q$);
+
+-- The queries of sql/17_portfolio.sql and of list_customers' filters.
+INSERT INTO footnote.queries (name, description, params, sql) VALUES
+('customer_payments',
+ 'payments of customer $1 on or before $2 (and in [$3, $4) when given), latest first, with totals',
+ '{customer_id,as_of,starts,ends}',
+ $q$SELECT p.id, p.invoice_id, i.number AS invoice_number, p.paid_on, p.amount, p.method, p.uri,
+       count(*) OVER () AS payment_count, sum(p.amount) OVER () AS total_paid,
+       min(p.paid_on) OVER () AS first_paid_on, max(p.paid_on) OVER () AS last_paid_on
+FROM footnote_src.payments AS p
+JOIN footnote_src.invoices AS i ON i.id = p.invoice_id
+WHERE p.customer_id = $1 AND p.paid_on <= $2 AND ($3::date IS NULL OR p.paid_on >= $3)
+  AND ($4::date IS NULL OR p.paid_on < $4)
+ORDER BY p.paid_on DESC, p.id DESC$q$),
+
+('settled_invoices',
+ 'invoices of customer $1 fully settled as of $2 whose last payment is in [$3, $4) (any when NULL): days from issue to settlement, late or not, with the average',
+ '{customer_id,as_of,starts,ends}',
+ $q$SELECT b.invoice_id, b.number, b.issue_date, b.due_date, b.gross, b.uri, s.settled_on,
+       s.settled_on - b.issue_date AS days_to_pay, s.settled_on > b.due_date AS paid_late,
+       count(*) OVER () AS settled_count,
+       round(avg(s.settled_on - b.issue_date) OVER (), 1) AS average_days_to_pay,
+       count(*) FILTER (WHERE s.settled_on > b.due_date) OVER () AS paid_late_count
+FROM footnote_src.invoice_balances($2) AS b
+JOIN LATERAL (SELECT max(p.paid_on) AS settled_on FROM footnote_src.payments AS p
+              WHERE p.invoice_id = b.invoice_id AND p.paid_on <= $2) AS s ON true
+WHERE b.customer_id = $1 AND b.outstanding <= 0 AND s.settled_on IS NOT NULL
+  AND ($3::date IS NULL OR s.settled_on >= $3) AND ($4::date IS NULL OR s.settled_on < $4)
+ORDER BY s.settled_on, b.invoice_id$q$),
+
+('customer_rankings',
+ 'per customer as of $1: what it owes of measure $2 (overdue, outstanding: the amount; oldest_overdue: days past due of its oldest overdue invoice), only customers with some, and how many those are',
+ '{as_of,measure}',
+ $q$SELECT c.id AS customer_id, c.name, c.customer_number, c.uri, x.value, x.invoice_count,
+       count(*) OVER () AS ranked
+FROM (
+    SELECT b.customer_id,
+           CASE WHEN $2::text = 'oldest_overdue' THEN max(b.days_past_due)::numeric ELSE sum(b.outstanding) END AS value,
+           count(*) AS invoice_count
+    FROM footnote_src.invoice_balances($1) AS b
+    WHERE b.outstanding > 0 AND ($2::text = 'outstanding' OR b.due_date < $1)
+    GROUP BY b.customer_id
+) AS x
+JOIN footnote_src.customers AS c ON c.id = x.customer_id
+ORDER BY c.id$q$),
+
+('credit_notes_in_period',
+ 'credit notes issued in [$1, $2), of customer $3 or all when NULL, by issue date, with count and net total',
+ '{starts,ends,customer_id}',
+ $q$SELECT n.id, n.number, n.customer_id, c.name AS customer_name, n.issue_date, n.net, n.gross,
+       i.number AS invoice_number, n.uri,
+       count(*) OVER () AS credit_note_count, sum(n.net) OVER () AS total_net
+FROM footnote_src.credit_notes AS n
+JOIN footnote_src.customers AS c ON c.id = n.customer_id
+JOIN footnote_src.invoices AS i ON i.id = n.invoice_id
+WHERE n.issue_date >= $1 AND n.issue_date < $2 AND ($3::bigint IS NULL OR n.customer_id = $3)
+ORDER BY n.issue_date, n.id$q$),
+
+('items_below_reorder',
+ 'items whose stock on hand in all warehouses is below their reorder level, by name',
+ '{}',
+ $q$SELECT it.id, it.sku, it.name, it.unit, it.reorder_level, it.uri, s.quantity
+FROM footnote_src.items AS it
+JOIN LATERAL (SELECT coalesce(sum(st.quantity), 0) AS quantity FROM footnote_src.stock AS st
+              WHERE st.item_id = it.id) AS s ON true
+WHERE it.reorder_level IS NOT NULL AND s.quantity < it.reorder_level
+ORDER BY it.name, it.id$q$),
+
+('purchase_order_by_number',
+ 'one purchase order by number $1 (upper case) or id $2, with its supplier',
+ '{number,purchase_order_id}',
+ $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
+       po.net, po.uri
+FROM footnote_src.purchase_orders AS po
+JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
+WHERE upper(po.number) = $1 OR po.id = $2
+ORDER BY po.id$q$),
+
+('nearest_purchase_orders',
+ 'up to five purchase orders whose id is nearest to $1: alternatives for an unknown number',
+ '{purchase_order_id}',
+ $q$SELECT n.id, n.number, n.uri
+FROM (
+    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders AS po WHERE po.id >= $1 ORDER BY po.id LIMIT 3)
+    UNION ALL
+    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders AS po WHERE po.id < $1 ORDER BY po.id DESC LIMIT 3)
+) AS n
+ORDER BY abs(n.id - $1), n.id
+LIMIT 5$q$),
+
+('customers_filtered',
+ 'customers whose name contains $1, whose account owner is $3 and whose country is $4 (each ignored when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit,owner,country}',
+ $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.uri,
+       count(*) OVER () AS matching
+FROM footnote_src.customers AS c
+WHERE ($1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text)) > 0)
+  AND ($3::text IS NULL OR footnote._fold(c.account_owner) = footnote._fold($3::text))
+  AND ($4::text IS NULL OR c.country = upper($4::text))
+ORDER BY footnote._fold(c.name), c.name COLLATE "C", c.id
+LIMIT $2$q$),
+
+('account_owners',
+ 'the account owners of customers, with how many customers each has, by name',
+ '{}',
+ $q$SELECT c.account_owner AS name, count(*) AS customers, min(c.id) AS first_customer_id
+FROM footnote_src.customers AS c
+WHERE c.account_owner IS NOT NULL
+GROUP BY c.account_owner
+ORDER BY c.account_owner, first_customer_id$q$);

@@ -18,17 +18,60 @@ BEGIN
 END
 $$;
 
--- Customers by name (optionally those whose name contains name_contains), at most limit.
-CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
+-- Customers by name (optionally those whose name contains name_contains, with account owner owner, in country
+-- country), at most limit. An owner no customer has is FN002 listing the real ones.
+CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL,
+                                        owner text DEFAULT NULL, country text DEFAULT NULL)
 RETURNS jsonb
-LANGUAGE sql VOLATILE SECURITY DEFINER
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._list('list_customers', 'customers', 'customer', name_contains, "limit",
+DECLARE
+    o       text := footnote._text_arg('owner', owner, false, 200);
+    k       text := upper(footnote._text_arg('country', country, false, 40));
+    known   text;
+    filters jsonb := '{}';
+BEGIN
+    IF o IS NOT NULL THEN
+        EXECUTE format('SELECT q.name FROM (%s) AS q WHERE footnote._fold(q.name) = footnote._fold($1) LIMIT 1',
+                       footnote._query('account_owners')) INTO known USING o;
+        IF known IS NULL THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'FN002',
+                MESSAGE = format('no customer has the account owner "%s"; the account owners are: %s', o,
+                                 (SELECT string_agg(x.name, ', ' ORDER BY x.name)
+                                  FROM footnote._account_owners() AS x)),
+                DETAIL = jsonb_build_object('argument', 'owner', 'entity', 'account owner', 'value', o,
+                    'alternatives', (SELECT coalesce(jsonb_agg(jsonb_build_object('name', x.name) ORDER BY x.name), '[]')
+                                     FROM footnote._account_owners() AS x))::text;
+        END IF;
+        filters := filters || jsonb_build_object('owner', known);
+    END IF;
+    IF k IS NOT NULL THEN
+        IF k !~ '^[A-Z]{2}$' THEN
+            PERFORM footnote._invalid('country', format('%s is not a two-letter country code (DE, FR, ...)', country),
+                                      country);
+        END IF;
+        filters := filters || jsonb_build_object('country', k);
+    END IF;
+    RETURN footnote._list('list_customers', CASE WHEN filters = '{}' THEN 'customers' ELSE 'customers_filtered' END,
+        'customer', name_contains, "limit",
         '{"name": ["text", "name"], "customer_number": ["text", "customer_number"],
           "payment_terms": ["days", "payment_terms_days"], "account_owner": ["text", "account_owner"]}',
         ARRAY['name', 'customer_number', 'country', 'city', 'payment_terms_days', 'account_owner'],
-        clock_timestamp())
+        clock_timestamp(), filters);
+END
+$$;
+
+-- The account owners of customers, by name.
+CREATE FUNCTION footnote._account_owners()
+RETURNS TABLE (name text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY EXECUTE format('SELECT q.name FROM (%s) AS q ORDER BY q.name', footnote._query('account_owners'));
+END
 $$;
 
 -- The overdue invoices of a customer as of a date: total, count, oldest days past due (and which invoice),

@@ -321,9 +321,13 @@ BEGIN
         u := u || footnote._supplier_units(r);
     WHEN 'list_customers' THEN
         IF r->>'empty_reason' IS NOT NULL THEN
-            u := u || footnote._unit(r, 'No customer matches.');
+            u := u || footnote._unit(r, 'No customer matches'
+                || CASE WHEN v ? 'owner' THEN ' with the account owner {owner}' ELSE '' END
+                || CASE WHEN v ? 'country' THEN ' in {country}' ELSE '' END || '.');
         ELSE
-            u := u || footnote._unit(r, '{matching} {matching|customer matches|customers match}; {listed} listed:');
+            u := u || footnote._unit(r, '{matching} {matching|customer matches|customers match}'
+                || CASE WHEN v ? 'owner' THEN ' with the account owner {owner}' ELSE '' END
+                || CASE WHEN v ? 'country' THEN ' in {country}' ELSE '' END || '; {listed} listed:{~managed by}');
             shown := CASE WHEN complete THEN nrows ELSE least(nrows, 30) END;
             FOR i IN 1..shown LOOP
                 u := u || footnote._unit(r, '{name} ({customer_number}){~customer number}', i, E'\n- ', 'fact',
@@ -349,6 +353,84 @@ BEGIN
                 u := u || footnote._unit(r, '{name} ({sku}, {unit}){~item}', i, E'\n- ', 'fact', i <= 30);
             END LOOP;
         END IF;
+    WHEN 'customer_payments' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, '{customer} made no payments' || CASE WHEN v ? 'period' THEN ' in {period}' ELSE '' END
+                || ' (as of {as_of}).');
+        ELSE
+            u := u || footnote._unit(r, '{customer} paid {total_paid} in {payment_count} {payment_count|payment|payments}'
+                || CASE WHEN v ? 'period' THEN ' in {period}' ELSE '' END
+                || ', from {first_payment_on} to {last_payment_on} (as of {as_of}).{~us made total last first received}');
+            IF v ? 'average_days_to_pay' THEN
+                u := u || footnote._unit(r, 'Of the {settled_invoice_count} {settled_invoice_count|invoice|invoices} '
+                    || 'these payments settled, {paid_late_count} {paid_late_count|was|were} paid after the due date; '
+                    || 'on average an invoice was paid {average_days_to_pay} after it was issued.'
+                    || '{~late took take days settled}');
+            END IF;
+            shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
+            FOR i IN 1..shown LOOP
+                u := u || footnote._unit(r, '{paid_on}: {amount} for {invoice} ({method}){~paid payment by}', i, E'\n- ',
+                                         'fact', false);
+            END LOOP;
+        END IF;
+    WHEN 'customer_profile' THEN
+        u := u || footnote._unit(r, '{customer} ({customer_number}, {city}, {country}): payment terms {payment_terms}, '
+            || 'account owner {account_owner}, credit limit {credit_limit}.{~customer number based in}');
+        u := u || footnote._unit(r, 'As of {as_of}, {open_balance} is open across {open_invoice_count} '
+            || '{open_invoice_count|invoice|invoices}, {overdue_total} of it overdue, and {open_ticket_count} '
+            || '{open_ticket_count|support ticket is|support tickets are} open.{~balance outstanding}');
+    WHEN 'rank_customers' THEN
+        word := CASE v->'measure'->>'raw' WHEN 'overdue' THEN 'overdue amount' WHEN 'outstanding' THEN 'open balance'
+                     ELSE 'oldest overdue invoice' END;
+        IF nrows = 0 THEN
+            u := u || footnote._unit(r, 'No customer has ' || CASE v->'measure'->>'raw' WHEN 'outstanding'
+                THEN 'an open balance' ELSE 'anything overdue' END || ' as of {as_of}.');
+        ELSE
+            u := u || footnote._unit(r, 'Customers by ' || word || ' as of {as_of}, '
+                || CASE WHEN v->'direction'->>'raw' = 'asc' THEN 'smallest' ELSE 'largest' END
+                || ' first ({listed} of {ranked} with '
+                || CASE v->'measure'->>'raw' WHEN 'outstanding' THEN 'an open balance' ELSE 'anything overdue' END
+                || '):{~ranked rank owe owes most least top}');
+            FOR i IN 1..nrows LOOP
+                u := u || footnote._unit(r, CASE WHEN v->'measure'->>'raw' = 'oldest overdue'
+                    THEN '{rank}. {customer}: the oldest overdue invoice {value} past due ({invoice_count} overdue '
+                         || '{invoice_count|invoice|invoices})'
+                    ELSE '{rank}. {customer}: {value} ' || CASE WHEN v->'measure'->>'raw' = 'overdue' THEN 'overdue'
+                         ELSE 'open' END || ' across {invoice_count} {invoice_count|invoice|invoices}' END
+                    || '{~owes owe outstanding}', i, E'\n', 'statement');
+            END LOOP;
+        END IF;
+    WHEN 'revenue_by_month' THEN
+        u := u || footnote._unit(r, 'Revenue' || CASE WHEN v ? 'customer' THEN ' from {customer}' ELSE '' END
+            || ' in {period} by month, {revenue} in total:{~monthly month each per}');
+        FOR i IN 1..nrows LOOP
+            u := u || footnote._unit(r, '{month}: {revenue} ({invoice_count} {invoice_count|invoice|invoices}, '
+                || '{credit_note_count} {credit_note_count|credit note|credit notes}){~in revenue}', i, E'\n- ', 'fact');
+        END LOOP;
+    WHEN 'credit_notes' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, 'No credit notes were issued in {period}'
+                || CASE WHEN v ? 'customer' THEN ' to {customer}' ELSE '' END || '.');
+        ELSE
+            u := u || footnote._unit(r, '{credit_note_count} {credit_note_count|credit note was|credit notes were} issued '
+                || 'in {period}' || CASE WHEN v ? 'customer' THEN ' to {customer}' ELSE '' END
+                || ', {total_net} net in total:{~total}');
+            shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
+            FOR i IN 1..shown LOOP
+                u := u || footnote._unit(r, '{number} ({customer}): {net} net on {issue_date}, crediting {invoice}'
+                    || '{~credited issued against}', i, E'\n- ', 'fact', false);
+            END LOOP;
+        END IF;
+    WHEN 'items_below_reorder' THEN
+        u := u || footnote._unit(r, '{item_count} {item_count|item is|items are} below '
+            || '{item_count|its|their} reorder level' || CASE WHEN nrows > 0 THEN ':' ELSE '.' END || '{~stock}');
+        FOR i IN 1..nrows LOOP
+            u := u || footnote._unit(r, '{item} ({sku}): {quantity} {unit}, reorder level {reorder_level}{~stock on hand}',
+                                     i, E'\n- ', 'fact');
+        END LOOP;
+    WHEN 'purchase_order' THEN
+        u := u || footnote._unit(r, '{number} ({supplier}), ordered {ordered_on} and expected {expected_on}, is {net} net; '
+            || 'its status is {status}.{~purchase order}');
     ELSE
         NULL;  -- source_record and anything new: no statements of its own
     END CASE;

@@ -113,6 +113,52 @@ INSERT INTO footnote.operation_arguments (operation, position, name, type, requi
 ('supplier_payment_facts', 1, 'supplier', 'text', true, 'supplier name (or the start of each word of it), supplier number, id or erp://supplier/<id>', 'Northwind Supply'),
 ('supplier_payment_facts', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14');
 
+-- Operations added with sql/17_portfolio.sql, and the filters of list_customers.
+INSERT INTO footnote.operations (name, title, description, returns) VALUES
+('customer_payments', 'Payments received from a customer',
+ 'Payments one customer made up to a date, or in a period: how many, the total, the first and last payment, and for the invoices those payments settled the average days from issue to payment and how many were paid after their due date. Answers "how much has X paid us", "when did X last pay", "how long does X take to pay", "does X pay late".',
+ 'values: customer, as_of, period, payment_count, total_paid, first_payment_on, last_payment_on, settled_invoice_count, average_days_to_pay, paid_late_count; rows (latest first, at most 20): paid_on, amount, invoice, method'),
+('customer_profile', 'Customer profile',
+ 'One customer at a glance as of a date: customer number, city, country, payment terms, account owner, credit limit, open balance and open invoices, the overdue part of it, open support tickets.',
+ 'values: customer, customer_number, city, country, payment_terms, account_owner, credit_limit, as_of, open_balance, open_invoice_count, overdue_total, open_ticket_count'),
+('rank_customers', 'Customers ranked by what they owe',
+ 'Customers ranked as of a date by overdue amount, outstanding amount (all open invoices) or oldest overdue invoice (days past due), largest first (desc) or smallest first (asc); only customers with something of that measure are ranked, ties share a rank. Answers "who owes us the most", "which customers have the oldest overdue invoices", "smallest overdue balances".',
+ 'values: as_of, measure, direction, listed, ranked; rows: rank, customer, value, invoice_count'),
+('revenue_by_month', 'Revenue by month',
+ 'Revenue of each month of a period (a quarter, a half year, a year, a fiscal year or a date range), of all customers or one: net invoices minus net credit notes issued in the month.',
+ 'values: period, revenue, months, customer; rows: month, revenue, invoice_count, credit_note_count'),
+('credit_notes', 'Credit notes of a period',
+ 'Credit notes issued in a period, of all customers or one, by issue date: how many, the net total, and each with its customer, date, net amount and the invoice it credits.',
+ 'values: period, credit_note_count, total_net, customer; rows: number, customer, issue_date, net, invoice'),
+('items_below_reorder', 'Items below their reorder level',
+ 'Items whose stock on hand in all warehouses is below their reorder level, with the quantity and the level.',
+ 'values: item_count; rows: item, sku, quantity, unit, reorder_level'),
+('purchase_order', 'One purchase order',
+ 'One purchase order by its number (PO-2025-3043), id or deep link: supplier, order and expected dates, status, net amount.',
+ 'values: number, supplier, ordered_on, expected_on, status, net');
+
+INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
+('list_customers', 3, 'owner', 'text', false, 'only customers with this account owner (a person''s name, exactly)', NULL),
+('list_customers', 4, 'country', 'text', false, 'only customers in this country, as a two-letter code (DE, FR, ...)', NULL),
+('customer_payments', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_payments', 2, 'period', 'period', false, 'only payments in this period: 2026-07, 2026-Q2, 2026-H1, FY2026, 2026 or 2026-01-01..2026-08-14', NULL),
+('customer_payments', 3, 'as_of', 'date', false, 'payments up to this day, YYYY-MM-DD (default: the as_of setting, else today)', NULL),
+('customer_profile', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_profile', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', NULL),
+('rank_customers', 1, 'measure', 'text', true, 'overdue, outstanding or oldest_overdue', 'overdue'),
+('rank_customers', 2, 'direction', 'text', false, 'desc (largest first, the default) or asc (smallest first)', 'desc'),
+('rank_customers', 3, 'limit', 'integer', false, 'how many customers, 1 to 100 (default 5)', '5'),
+('rank_customers', 4, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', NULL),
+('revenue_by_month', 1, 'period', 'period', true, 'a quarter 2026-Q2, a half 2026-H1, a year 2026, FY2026 or 2026-01-01..2026-08-14', '2026-Q2'),
+('revenue_by_month', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('credit_notes', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a half 2026-H1, FY2026, 2026 or a date range', '2026-Q2'),
+('credit_notes', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('purchase_order', 1, 'number', 'text', true, 'purchase order number such as PO-2025-3043, its id, or erp://purchase_order/<id>', 'PO-2025-3043');
+
+UPDATE footnote.operations
+SET description = 'Lists customers by name (then id), optionally only those whose name contains a text, with a given account owner or in a given country. Use it to find the exact name of a customer, or "customers managed by X", "customers in Germany".'
+WHERE name = 'list_customers';
+
 -- Every operation with its arguments (in call order), for building typed tool schemas.
 CREATE VIEW footnote.catalog AS
 SELECT o.name AS operation, o.title, o.description, o.returns,

@@ -10,7 +10,14 @@ REVOKE ALL ON TYPE footnote.entity, footnote.period, footnote._named, footnote._
 GRANT SELECT ON footnote.catalog TO footnote_service, footnote_auditor;
 GRANT EXECUTE ON FUNCTION
     footnote.call(text, jsonb),
-    footnote.list_customers(text, integer),
+    footnote.list_customers(text, integer, text, text),
+    footnote.customer_payments(text, text, date),
+    footnote.customer_profile(text, date),
+    footnote.rank_customers(text, text, integer, date),
+    footnote.revenue_by_month(text, text),
+    footnote.credit_notes(text, text),
+    footnote.items_below_reorder(),
+    footnote.purchase_order(text),
     footnote.list_suppliers(text, integer),
     footnote.list_items(text, integer),
     footnote.customer_overdue(text, date),

@@ -14,7 +14,9 @@ VALID = {
     "customer": "Bergmann Logistik", "supplier": "Northwind Supply", "item": None, "number": "INV-2026-8812",
     "period": "2026-Q2", "period_from": "2026-Q1", "period_to": "2026-Q2", "as_of": "2026-08-14",
     "limit": 5, "window_days": 90, "name_contains": "Berg", "uri": "erp://invoice/8812",
+    "measure": "overdue", "direction": "asc", "owner": "Ana Kovač", "country": "DE",
 }
+VALID_FOR = {("purchase_order", "number"): "PO-2025-3043"}  # where one argument name means another thing
 INJECTION = "'; DROP TABLE erp.invoices; --"
 
 BAD: dict[str, list[tuple[Any, type[FootnoteError]]]] = {
@@ -45,7 +47,8 @@ def _base_arguments(db: TestDatabase, fn: Footnote) -> dict[str, dict[str, Any]]
     sku = db.scalar("SELECT sku FROM erp.items ORDER BY id LIMIT 1")
     out = {}
     for op in fn.catalog():
-        out[op.name] = {a.name: (sku if a.name == "item" else VALID[a.name]) for a in op.arguments if a.required}
+        out[op.name] = {a.name: (sku if a.name == "item" else VALID_FOR.get((op.name, a.name), VALID[a.name]))
+                        for a in op.arguments if a.required}
     return out
 
 

@@ -34,6 +34,9 @@ HOT = {
     "stock_of_item": (1,),
     "source_record": ("invoice", 8812),
     "nearest_invoices": (8812,),
+    "customer_payments": (4471, "2026-08-14", None, None),
+    "settled_invoices": (4471, "2026-08-14", "2026-01-01", "2027-01-01"),
+    "purchase_order_by_number": ("PO-2025-3043", 3043),
 }
 
 
@@ -85,7 +88,9 @@ def test_catalog_calls_at_scale(big: str) -> None:
     calls = [("customer_overdue", {"customer": "4471"}), ("customer_overdue", {"customer": "Bergmann Logistik"}),
              ("customer_risk", {"customer": "4471"}), ("invoice", {"number": "INV-2026-8812"}),
              ("supplier_payment_facts", {"supplier": "Northwind Supply"}), ("open_tickets", {"customer": "4471"}),
-             ("source_record", {"uri": "erp://invoice/8812"})]
+             ("source_record", {"uri": "erp://invoice/8812"}),
+             ("customer_payments", {"customer": "4471"}), ("customer_profile", {"customer": "4471"}),
+             ("purchase_order", {"number": "PO-2025-3043"})]
     with psycopg.connect(big, autocommit=True) as conn:
         for op, args in calls:
             best = float("inf")

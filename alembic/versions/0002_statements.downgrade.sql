@@ -2,6 +2,14 @@
 
 SET ROLE footnote_owner;
 
+DROP FUNCTION footnote._period_arg(text, text);
+
+DROP FUNCTION footnote._list(text, text, text, text, integer, jsonb, text[], timestamptz, jsonb);
+
+DROP FUNCTION footnote.list_customers(text, integer, text, text);
+
+DROP FUNCTION footnote._account_owners();
+
 DROP FUNCTION footnote._numeric_chars();
 
 DROP FUNCTION footnote._letters();
@@ -54,6 +62,22 @@ DROP FUNCTION footnote.compose(uuid[], text, jsonb, text);
 
 DROP FUNCTION footnote._intent(text, jsonb);
 
+DROP FUNCTION footnote._choice_arg(text, text, text[], text);
+
+DROP FUNCTION footnote.customer_payments(text, text, date);
+
+DROP FUNCTION footnote.customer_profile(text, date);
+
+DROP FUNCTION footnote.rank_customers(text, text, integer, date);
+
+DROP FUNCTION footnote.revenue_by_month(text, text);
+
+DROP FUNCTION footnote.credit_notes(text, text);
+
+DROP FUNCTION footnote.items_below_reorder();
+
+DROP FUNCTION footnote.purchase_order(text);
+
 DROP FUNCTION footnote._answer_calls(uuid[], boolean);
 
 DROP FUNCTION footnote._is_legal_form(text);
@@ -89,6 +113,120 @@ DROP FUNCTION footnote.submit_answer(text, text, uuid[], jsonb);
 DROP TYPE footnote._lexeme;
 
 DROP TABLE footnote.lexicon;
+
+-- A period argument: 2026-07 (month), 2026-Q2 or Q2 2026 (calendar quarter), FY2026 (fiscal year), 2026 (calendar year).
+CREATE FUNCTION footnote._period_arg(argument text, value text)
+RETURNS footnote.period
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v   text := upper(regexp_replace(footnote._text_arg(argument, value, true, 40), '\s+', ' ', 'g'));
+    m   text[];
+    y   integer;
+    fsm integer := coalesce(footnote.setting('fiscal_year_start_month')::integer, 1);
+    p   footnote.period;
+BEGIN
+    y := substring(v FROM '(\d{4})')::integer;
+    IF y NOT BETWEEN 1900 AND 2199 THEN
+        PERFORM footnote._invalid(argument, format('%s is outside the supported range 1900 to 2199', value), value);
+    END IF;
+    m := regexp_match(v, '^(\d{4})-(\d{2})$');
+    IF m IS NOT NULL THEN
+        IF m[2]::integer NOT BETWEEN 1 AND 12 THEN
+            PERFORM footnote._invalid(argument, format('%s has no month %s', value, m[2]), value);
+        END IF;
+        p.kind := 'month';
+        p.starts := make_date(m[1]::integer, m[2]::integer, 1);
+        p.ends := (p.starts + interval '1 month')::date;
+        p.label := to_char(p.starts, 'FMMonth YYYY');
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := coalesce(regexp_match(v, '^(\d{4})-?Q([1-4])$'),
+                  (SELECT ARRAY[x[2], x[1]] FROM regexp_match(v, '^Q([1-4]) (\d{4})$') AS x WHERE x IS NOT NULL));
+    IF m IS NOT NULL THEN
+        p.kind := 'quarter';
+        p.starts := make_date(m[1]::integer, (m[2]::integer - 1) * 3 + 1, 1);
+        p.ends := (p.starts + interval '3 months')::date;
+        p.label := format('Q%s %s', m[2], m[1]);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := regexp_match(v, '^FY ?(\d{4})$');
+    IF m IS NOT NULL THEN
+        y := m[1]::integer;
+        p.kind := 'fiscal_year';
+        p.starts := make_date(CASE WHEN fsm = 1 THEN y ELSE y - 1 END, fsm, 1);
+        p.ends := (p.starts + interval '1 year')::date;
+        p.label := format('FY%s', y);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := regexp_match(v, '^(\d{4})$');
+    IF m IS NOT NULL THEN
+        p.kind := 'year';
+        p.starts := make_date(m[1]::integer, 1, 1);
+        p.ends := (p.starts + interval '1 year')::date;
+        p.label := m[1];
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    PERFORM footnote._invalid(argument,
+        format('%s is not a period; use 2026-07, 2026-Q2, FY2026 or 2026', value), value);
+    RETURN NULL;
+END
+$$;
+
+-- A name list (customers, suppliers, items): run the named query, one row of values and one evidence row per
+-- record, counts listed and matching. columns: {"value name": ["kind", "query column"], ...}, in row order.
+CREATE FUNCTION footnote._list(operation text, query_name text, type text, name_contains text, "limit" integer,
+                               columns jsonb, evidence_fields text[], started timestamptz)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    filter   text := footnote._text_arg('name_contains', name_contains, false);
+    lim      integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
+    r        record;
+    j        jsonb;
+    eid      text;
+    ev       jsonb[] := '{}';
+    rws      jsonb[] := '{}';
+    ids      text[] := '{}';
+    matching bigint := 0;
+BEGIN
+    FOR r IN EXECUTE footnote._query(query_name) USING filter, lim LOOP
+        j := to_jsonb(r);
+        eid := type || ':' || r.id;
+        ids := ids || eid;
+        ev := ev || footnote._row_evidence(type, 'id', j, evidence_fields);
+        rws := rws || (SELECT jsonb_object_agg(c.key, footnote._value(c.value->>0, j->>(c.value->>1), ARRAY[eid]))
+                       FROM jsonb_each(columns) AS c);
+        matching := r.matching;
+    END LOOP;
+    RETURN footnote._finish(operation, jsonb_build_object('name_contains', name_contains, 'limit', "limit"), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim),
+            'values', jsonb_build_object(
+                'listed', footnote._value('count', cardinality(ids)::text, ids),
+                'matching', footnote._value('count', matching::text, ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_' || type || 's' END,
+            'queries', jsonb_build_array(footnote._query_ref(query_name, jsonb_build_array(filter, lim)))));
+END
+$$;
+
+-- Customers by name (optionally those whose name contains name_contains), at most limit.
+CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._list('list_customers', 'customers', 'customer', name_contains, "limit",
+        '{"name": ["text", "name"], "customer_number": ["text", "customer_number"],
+          "payment_terms": ["days", "payment_terms_days"], "account_owner": ["text", "account_owner"]}',
+        ARRAY['name', 'customer_number', 'country', 'city', 'payment_terms_days', 'account_owner'],
+        clock_timestamp())
+$$;
 
 -- The calls an answer relies on, checked: each made by this session's role and actor, and, when the
 -- answer is to be recorded, none used by a record before.

@@ -2,6 +2,12 @@
 
 SET ROLE footnote_owner;
 
+DROP FUNCTION footnote._period_arg(text, text);
+
+DROP FUNCTION footnote._list(text, text, text, text, integer, jsonb, text[], timestamptz);
+
+DROP FUNCTION footnote.list_customers(text, integer);
+
 DROP FUNCTION footnote._answer_calls(uuid[], boolean);
 
 DROP FUNCTION footnote._grade_answer(text, jsonb, uuid[], text, boolean);
@@ -54,6 +60,116 @@ CREATE TYPE footnote._lexeme AS (
     known    boolean,   -- the word is in the lexicon
     sentence integer    -- the sentence (or template unit) it belongs to, from 0; NULL outside any
 );
+
+-- The queries of sql/17_portfolio.sql and of list_customers' filters.
+INSERT INTO footnote.queries (name, description, params, sql) VALUES
+('customer_payments',
+ 'payments of customer $1 on or before $2 (and in [$3, $4) when given), latest first, with totals',
+ '{customer_id,as_of,starts,ends}',
+ $q$SELECT p.id, p.invoice_id, i.number AS invoice_number, p.paid_on, p.amount, p.method, p.uri,
+       count(*) OVER () AS payment_count, sum(p.amount) OVER () AS total_paid,
+       min(p.paid_on) OVER () AS first_paid_on, max(p.paid_on) OVER () AS last_paid_on
+FROM footnote_src.payments AS p
+JOIN footnote_src.invoices AS i ON i.id = p.invoice_id
+WHERE p.customer_id = $1 AND p.paid_on <= $2 AND ($3::date IS NULL OR p.paid_on >= $3)
+  AND ($4::date IS NULL OR p.paid_on < $4)
+ORDER BY p.paid_on DESC, p.id DESC$q$),
+
+('settled_invoices',
+ 'invoices of customer $1 fully settled as of $2 whose last payment is in [$3, $4) (any when NULL): days from issue to settlement, late or not, with the average',
+ '{customer_id,as_of,starts,ends}',
+ $q$SELECT b.invoice_id, b.number, b.issue_date, b.due_date, b.gross, b.uri, s.settled_on,
+       s.settled_on - b.issue_date AS days_to_pay, s.settled_on > b.due_date AS paid_late,
+       count(*) OVER () AS settled_count,
+       round(avg(s.settled_on - b.issue_date) OVER (), 1) AS average_days_to_pay,
+       count(*) FILTER (WHERE s.settled_on > b.due_date) OVER () AS paid_late_count
+FROM footnote_src.invoice_balances($2) AS b
+JOIN LATERAL (SELECT max(p.paid_on) AS settled_on FROM footnote_src.payments AS p
+              WHERE p.invoice_id = b.invoice_id AND p.paid_on <= $2) AS s ON true
+WHERE b.customer_id = $1 AND b.outstanding <= 0 AND s.settled_on IS NOT NULL
+  AND ($3::date IS NULL OR s.settled_on >= $3) AND ($4::date IS NULL OR s.settled_on < $4)
+ORDER BY s.settled_on, b.invoice_id$q$),
+
+('customer_rankings',
+ 'per customer as of $1: what it owes of measure $2 (overdue, outstanding: the amount; oldest_overdue: days past due of its oldest overdue invoice), only customers with some, and how many those are',
+ '{as_of,measure}',
+ $q$SELECT c.id AS customer_id, c.name, c.customer_number, c.uri, x.value, x.invoice_count,
+       count(*) OVER () AS ranked
+FROM (
+    SELECT b.customer_id,
+           CASE WHEN $2::text = 'oldest_overdue' THEN max(b.days_past_due)::numeric ELSE sum(b.outstanding) END AS value,
+           count(*) AS invoice_count
+    FROM footnote_src.invoice_balances($1) AS b
+    WHERE b.outstanding > 0 AND ($2::text = 'outstanding' OR b.due_date < $1)
+    GROUP BY b.customer_id
+) AS x
+JOIN footnote_src.customers AS c ON c.id = x.customer_id
+ORDER BY c.id$q$),
+
+('credit_notes_in_period',
+ 'credit notes issued in [$1, $2), of customer $3 or all when NULL, by issue date, with count and net total',
+ '{starts,ends,customer_id}',
+ $q$SELECT n.id, n.number, n.customer_id, c.name AS customer_name, n.issue_date, n.net, n.gross,
+       i.number AS invoice_number, n.uri,
+       count(*) OVER () AS credit_note_count, sum(n.net) OVER () AS total_net
+FROM footnote_src.credit_notes AS n
+JOIN footnote_src.customers AS c ON c.id = n.customer_id
+JOIN footnote_src.invoices AS i ON i.id = n.invoice_id
+WHERE n.issue_date >= $1 AND n.issue_date < $2 AND ($3::bigint IS NULL OR n.customer_id = $3)
+ORDER BY n.issue_date, n.id$q$),
+
+('items_below_reorder',
+ 'items whose stock on hand in all warehouses is below their reorder level, by name',
+ '{}',
+ $q$SELECT it.id, it.sku, it.name, it.unit, it.reorder_level, it.uri, s.quantity
+FROM footnote_src.items AS it
+JOIN LATERAL (SELECT coalesce(sum(st.quantity), 0) AS quantity FROM footnote_src.stock AS st
+              WHERE st.item_id = it.id) AS s ON true
+WHERE it.reorder_level IS NOT NULL AND s.quantity < it.reorder_level
+ORDER BY it.name, it.id$q$),
+
+('purchase_order_by_number',
+ 'one purchase order by number $1 (upper case) or id $2, with its supplier',
+ '{number,purchase_order_id}',
+ $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
+       po.net, po.uri
+FROM footnote_src.purchase_orders AS po
+JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
+WHERE upper(po.number) = $1 OR po.id = $2
+ORDER BY po.id$q$),
+
+('nearest_purchase_orders',
+ 'up to five purchase orders whose id is nearest to $1: alternatives for an unknown number',
+ '{purchase_order_id}',
+ $q$SELECT n.id, n.number, n.uri
+FROM (
+    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders AS po WHERE po.id >= $1 ORDER BY po.id LIMIT 3)
+    UNION ALL
+    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders AS po WHERE po.id < $1 ORDER BY po.id DESC LIMIT 3)
+) AS n
+ORDER BY abs(n.id - $1), n.id
+LIMIT 5$q$),
+
+('customers_filtered',
+ 'customers whose name contains $1, whose account owner is $3 and whose country is $4 (each ignored when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit,owner,country}',
+ $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.uri,
+       count(*) OVER () AS matching
+FROM footnote_src.customers AS c
+WHERE ($1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text)) > 0)
+  AND ($3::text IS NULL OR footnote._fold(c.account_owner) = footnote._fold($3::text))
+  AND ($4::text IS NULL OR c.country = upper($4::text))
+ORDER BY footnote._fold(c.name), c.name COLLATE "C", c.id
+LIMIT $2$q$),
+
+('account_owners',
+ 'the account owners of customers, with how many customers each has, by name',
+ '{}',
+ $q$SELECT c.account_owner AS name, count(*) AS customers, min(c.id) AS first_customer_id
+FROM footnote_src.customers AS c
+WHERE c.account_owner IS NOT NULL
+GROUP BY c.account_owner
+ORDER BY c.account_owner, first_customer_id$q$);
 
 COMMENT ON TABLE footnote.lexicon IS 'the words and phrases the gate reads answers with (see docs/statements.md)';
 
@@ -295,6 +411,248 @@ INSERT INTO footnote.lexicon (phrase, class)
 SELECT w, 'sign' FROM unnest(ARRAY[
     'minus', 'negative', 'plus', 'positive', 'deficit', 'surplus', 'net loss', 'loss', 'losses'
 ]) AS w;
+
+-- Operations added with sql/17_portfolio.sql, and the filters of list_customers.
+INSERT INTO footnote.operations (name, title, description, returns) VALUES
+('customer_payments', 'Payments received from a customer',
+ 'Payments one customer made up to a date, or in a period: how many, the total, the first and last payment, and for the invoices those payments settled the average days from issue to payment and how many were paid after their due date. Answers "how much has X paid us", "when did X last pay", "how long does X take to pay", "does X pay late".',
+ 'values: customer, as_of, period, payment_count, total_paid, first_payment_on, last_payment_on, settled_invoice_count, average_days_to_pay, paid_late_count; rows (latest first, at most 20): paid_on, amount, invoice, method'),
+('customer_profile', 'Customer profile',
+ 'One customer at a glance as of a date: customer number, city, country, payment terms, account owner, credit limit, open balance and open invoices, the overdue part of it, open support tickets.',
+ 'values: customer, customer_number, city, country, payment_terms, account_owner, credit_limit, as_of, open_balance, open_invoice_count, overdue_total, open_ticket_count'),
+('rank_customers', 'Customers ranked by what they owe',
+ 'Customers ranked as of a date by overdue amount, outstanding amount (all open invoices) or oldest overdue invoice (days past due), largest first (desc) or smallest first (asc); only customers with something of that measure are ranked, ties share a rank. Answers "who owes us the most", "which customers have the oldest overdue invoices", "smallest overdue balances".',
+ 'values: as_of, measure, direction, listed, ranked; rows: rank, customer, value, invoice_count'),
+('revenue_by_month', 'Revenue by month',
+ 'Revenue of each month of a period (a quarter, a half year, a year, a fiscal year or a date range), of all customers or one: net invoices minus net credit notes issued in the month.',
+ 'values: period, revenue, months, customer; rows: month, revenue, invoice_count, credit_note_count'),
+('credit_notes', 'Credit notes of a period',
+ 'Credit notes issued in a period, of all customers or one, by issue date: how many, the net total, and each with its customer, date, net amount and the invoice it credits.',
+ 'values: period, credit_note_count, total_net, customer; rows: number, customer, issue_date, net, invoice'),
+('items_below_reorder', 'Items below their reorder level',
+ 'Items whose stock on hand in all warehouses is below their reorder level, with the quantity and the level.',
+ 'values: item_count; rows: item, sku, quantity, unit, reorder_level'),
+('purchase_order', 'One purchase order',
+ 'One purchase order by its number (PO-2025-3043), id or deep link: supplier, order and expected dates, status, net amount.',
+ 'values: number, supplier, ordered_on, expected_on, status, net');
+
+INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
+('list_customers', 3, 'owner', 'text', false, 'only customers with this account owner (a person''s name, exactly)', NULL),
+('list_customers', 4, 'country', 'text', false, 'only customers in this country, as a two-letter code (DE, FR, ...)', NULL),
+('customer_payments', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_payments', 2, 'period', 'period', false, 'only payments in this period: 2026-07, 2026-Q2, 2026-H1, FY2026, 2026 or 2026-01-01..2026-08-14', NULL),
+('customer_payments', 3, 'as_of', 'date', false, 'payments up to this day, YYYY-MM-DD (default: the as_of setting, else today)', NULL),
+('customer_profile', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_profile', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', NULL),
+('rank_customers', 1, 'measure', 'text', true, 'overdue, outstanding or oldest_overdue', 'overdue'),
+('rank_customers', 2, 'direction', 'text', false, 'desc (largest first, the default) or asc (smallest first)', 'desc'),
+('rank_customers', 3, 'limit', 'integer', false, 'how many customers, 1 to 100 (default 5)', '5'),
+('rank_customers', 4, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', NULL),
+('revenue_by_month', 1, 'period', 'period', true, 'a quarter 2026-Q2, a half 2026-H1, a year 2026, FY2026 or 2026-01-01..2026-08-14', '2026-Q2'),
+('revenue_by_month', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('credit_notes', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a half 2026-H1, FY2026, 2026 or a date range', '2026-Q2'),
+('credit_notes', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('purchase_order', 1, 'number', 'text', true, 'purchase order number such as PO-2025-3043, its id, or erp://purchase_order/<id>', 'PO-2025-3043');
+
+UPDATE footnote.operations
+SET description = 'Lists customers by name (then id), optionally only those whose name contains a text, with a given account owner or in a given country. Use it to find the exact name of a customer, or "customers managed by X", "customers in Germany".'
+WHERE name = 'list_customers';
+
+-- A period argument: 2026-07 (month), 2026-Q2 or Q2 2026 (calendar quarter), 2026-H1 or H1 2026 (half year),
+-- FY2026 (fiscal year), 2026 (calendar year), 2026-01-01..2026-08-14 (the days from one to the other, both included).
+CREATE FUNCTION footnote._period_arg(argument text, value text)
+RETURNS footnote.period
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v   text := upper(regexp_replace(footnote._text_arg(argument, value, true, 40), '\s+', ' ', 'g'));
+    m   text[];
+    y   integer;
+    fsm integer := coalesce(footnote.setting('fiscal_year_start_month')::integer, 1);
+    p   footnote.period;
+BEGIN
+    y := substring(v FROM '(\d{4})')::integer;
+    IF y NOT BETWEEN 1900 AND 2199 THEN
+        PERFORM footnote._invalid(argument, format('%s is outside the supported range 1900 to 2199', value), value);
+    END IF;
+    m := regexp_match(v, '^(\d{4})-(\d{2})$');
+    IF m IS NOT NULL THEN
+        IF m[2]::integer NOT BETWEEN 1 AND 12 THEN
+            PERFORM footnote._invalid(argument, format('%s has no month %s', value, m[2]), value);
+        END IF;
+        p.kind := 'month';
+        p.starts := make_date(m[1]::integer, m[2]::integer, 1);
+        p.ends := (p.starts + interval '1 month')::date;
+        p.label := to_char(p.starts, 'FMMonth YYYY');
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := coalesce(regexp_match(v, '^(\d{4})-?Q([1-4])$'),
+                  (SELECT ARRAY[x[2], x[1]] FROM regexp_match(v, '^Q([1-4]) (\d{4})$') AS x WHERE x IS NOT NULL));
+    IF m IS NOT NULL THEN
+        p.kind := 'quarter';
+        p.starts := make_date(m[1]::integer, (m[2]::integer - 1) * 3 + 1, 1);
+        p.ends := (p.starts + interval '3 months')::date;
+        p.label := format('Q%s %s', m[2], m[1]);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := coalesce(regexp_match(v, '^(\d{4})-?H([12])$'),
+                  (SELECT ARRAY[x[2], x[1]] FROM regexp_match(v, '^H([12]) (\d{4})$') AS x WHERE x IS NOT NULL));
+    IF m IS NOT NULL THEN
+        p.kind := 'half';
+        p.starts := make_date(m[1]::integer, (m[2]::integer - 1) * 6 + 1, 1);
+        p.ends := (p.starts + interval '6 months')::date;
+        p.label := format('H%s %s', m[2], m[1]);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := regexp_match(v, '^(\d{4}-\d{2}-\d{2}) ?\.\. ?(\d{4}-\d{2}-\d{2})$');
+    IF m IS NOT NULL THEN
+        BEGIN
+            p.starts := m[1]::date;
+            p.ends := m[2]::date + 1;
+        EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
+            PERFORM footnote._invalid(argument, format('%s holds a day that does not exist', value), value);
+        END;
+        IF p.ends <= p.starts THEN
+            PERFORM footnote._invalid(argument, format('%s ends before it starts', value), value);
+        END IF;
+        p.kind := 'range';
+        p.label := footnote.format('date', p.starts::text) || '–' || footnote.format('date', (p.ends - 1)::text);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := regexp_match(v, '^FY ?(\d{4})$');
+    IF m IS NOT NULL THEN
+        y := m[1]::integer;
+        p.kind := 'fiscal_year';
+        p.starts := make_date(CASE WHEN fsm = 1 THEN y ELSE y - 1 END, fsm, 1);
+        p.ends := (p.starts + interval '1 year')::date;
+        p.label := format('FY%s', y);
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    m := regexp_match(v, '^(\d{4})$');
+    IF m IS NOT NULL THEN
+        p.kind := 'year';
+        p.starts := make_date(m[1]::integer, 1, 1);
+        p.ends := (p.starts + interval '1 year')::date;
+        p.label := m[1];
+        RETURN footnote._period_range(argument, value, p);
+    END IF;
+    PERFORM footnote._invalid(argument,
+        format('%s is not a period; use 2026-07, 2026-Q2, 2026-H1, FY2026, 2026 or 2026-01-01..2026-08-14', value), value);
+    RETURN NULL;
+END
+$$;
+
+-- A name list (customers, suppliers, items): run the named query, one row of values and one evidence row per
+-- record, counts listed and matching. columns: {"value name": ["kind", "query column"], ...}, in row order;
+-- filters: further arguments the query takes as $3 and $4 (owner, country), shown as values.
+CREATE FUNCTION footnote._list(operation text, query_name text, type text, name_contains text, "limit" integer,
+                               columns jsonb, evidence_fields text[], started timestamptz,
+                               filters jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    filter   text := footnote._text_arg('name_contains', name_contains, false);
+    lim      integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
+    f3       text := filters->>'owner';
+    f4       text := filters->>'country';
+    r        record;
+    j        jsonb;
+    eid      text;
+    ev       jsonb[] := '{}';
+    rws      jsonb[] := '{}';
+    ids      text[] := '{}';
+    matching bigint := 0;
+    vals     jsonb;
+BEGIN
+    FOR r IN EXECUTE footnote._query(query_name) USING filter, lim, f3, f4 LOOP
+        j := to_jsonb(r);
+        eid := type || ':' || r.id;
+        ids := ids || eid;
+        ev := ev || footnote._row_evidence(type, 'id', j, evidence_fields);
+        rws := rws || (SELECT jsonb_object_agg(c.key, footnote._value(c.value->>0, j->>(c.value->>1), ARRAY[eid]))
+                       FROM jsonb_each(columns) AS c);
+        matching := r.matching;
+    END LOOP;
+    vals := jsonb_build_object(
+        'listed', footnote._value('count', cardinality(ids)::text, ids),
+        'matching', footnote._value('count', matching::text, ids));
+    IF f3 IS NOT NULL THEN
+        vals := vals || jsonb_build_object('owner', footnote._value('text', f3, '{}'));
+    END IF;
+    IF f4 IS NOT NULL THEN
+        vals := vals || jsonb_build_object('country', footnote._value('text', f4, '{}'));
+    END IF;
+    RETURN footnote._finish(operation, jsonb_build_object('name_contains', name_contains, 'limit', "limit") || filters,
+        started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim) || filters,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_' || type || 's' END,
+            'queries', jsonb_build_array(footnote._query_ref(query_name,
+                CASE WHEN filters = '{}' THEN jsonb_build_array(filter, lim) ELSE jsonb_build_array(filter, lim, f3, f4) END))));
+END
+$$;
+
+-- Customers by name (optionally those whose name contains name_contains, with account owner owner, in country
+-- country), at most limit. An owner no customer has is FN002 listing the real ones.
+CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL,
+                                        owner text DEFAULT NULL, country text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    o       text := footnote._text_arg('owner', owner, false, 200);
+    k       text := upper(footnote._text_arg('country', country, false, 40));
+    known   text;
+    filters jsonb := '{}';
+BEGIN
+    IF o IS NOT NULL THEN
+        EXECUTE format('SELECT q.name FROM (%s) AS q WHERE footnote._fold(q.name) = footnote._fold($1) LIMIT 1',
+                       footnote._query('account_owners')) INTO known USING o;
+        IF known IS NULL THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'FN002',
+                MESSAGE = format('no customer has the account owner "%s"; the account owners are: %s', o,
+                                 (SELECT string_agg(x.name, ', ' ORDER BY x.name)
+                                  FROM footnote._account_owners() AS x)),
+                DETAIL = jsonb_build_object('argument', 'owner', 'entity', 'account owner', 'value', o,
+                    'alternatives', (SELECT coalesce(jsonb_agg(jsonb_build_object('name', x.name) ORDER BY x.name), '[]')
+                                     FROM footnote._account_owners() AS x))::text;
+        END IF;
+        filters := filters || jsonb_build_object('owner', known);
+    END IF;
+    IF k IS NOT NULL THEN
+        IF k !~ '^[A-Z]{2}$' THEN
+            PERFORM footnote._invalid('country', format('%s is not a two-letter country code (DE, FR, ...)', country),
+                                      country);
+        END IF;
+        filters := filters || jsonb_build_object('country', k);
+    END IF;
+    RETURN footnote._list('list_customers', CASE WHEN filters = '{}' THEN 'customers' ELSE 'customers_filtered' END,
+        'customer', name_contains, "limit",
+        '{"name": ["text", "name"], "customer_number": ["text", "customer_number"],
+          "payment_terms": ["days", "payment_terms_days"], "account_owner": ["text", "account_owner"]}',
+        ARRAY['name', 'customer_number', 'country', 'city', 'payment_terms_days', 'account_owner'],
+        clock_timestamp(), filters);
+END
+$$;
+
+-- The account owners of customers, by name.
+CREATE FUNCTION footnote._account_owners()
+RETURNS TABLE (name text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY EXECUTE format('SELECT q.name FROM (%s) AS q ORDER BY q.name', footnote._query('account_owners'));
+END
+$$;
 
 -- footnote-pg: reading a text the way the gate grades it.
 --
@@ -1147,9 +1505,13 @@ BEGIN
         u := u || footnote._supplier_units(r);
     WHEN 'list_customers' THEN
         IF r->>'empty_reason' IS NOT NULL THEN
-            u := u || footnote._unit(r, 'No customer matches.');
+            u := u || footnote._unit(r, 'No customer matches'
+                || CASE WHEN v ? 'owner' THEN ' with the account owner {owner}' ELSE '' END
+                || CASE WHEN v ? 'country' THEN ' in {country}' ELSE '' END || '.');
         ELSE
-            u := u || footnote._unit(r, '{matching} {matching|customer matches|customers match}; {listed} listed:');
+            u := u || footnote._unit(r, '{matching} {matching|customer matches|customers match}'
+                || CASE WHEN v ? 'owner' THEN ' with the account owner {owner}' ELSE '' END
+                || CASE WHEN v ? 'country' THEN ' in {country}' ELSE '' END || '; {listed} listed:{~managed by}');
             shown := CASE WHEN complete THEN nrows ELSE least(nrows, 30) END;
             FOR i IN 1..shown LOOP
                 u := u || footnote._unit(r, '{name} ({customer_number}){~customer number}', i, E'\n- ', 'fact',
@@ -1175,6 +1537,84 @@ BEGIN
                 u := u || footnote._unit(r, '{name} ({sku}, {unit}){~item}', i, E'\n- ', 'fact', i <= 30);
             END LOOP;
         END IF;
+    WHEN 'customer_payments' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, '{customer} made no payments' || CASE WHEN v ? 'period' THEN ' in {period}' ELSE '' END
+                || ' (as of {as_of}).');
+        ELSE
+            u := u || footnote._unit(r, '{customer} paid {total_paid} in {payment_count} {payment_count|payment|payments}'
+                || CASE WHEN v ? 'period' THEN ' in {period}' ELSE '' END
+                || ', from {first_payment_on} to {last_payment_on} (as of {as_of}).{~us made total last first received}');
+            IF v ? 'average_days_to_pay' THEN
+                u := u || footnote._unit(r, 'Of the {settled_invoice_count} {settled_invoice_count|invoice|invoices} '
+                    || 'these payments settled, {paid_late_count} {paid_late_count|was|were} paid after the due date; '
+                    || 'on average an invoice was paid {average_days_to_pay} after it was issued.'
+                    || '{~late took take days settled}');
+            END IF;
+            shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
+            FOR i IN 1..shown LOOP
+                u := u || footnote._unit(r, '{paid_on}: {amount} for {invoice} ({method}){~paid payment by}', i, E'\n- ',
+                                         'fact', false);
+            END LOOP;
+        END IF;
+    WHEN 'customer_profile' THEN
+        u := u || footnote._unit(r, '{customer} ({customer_number}, {city}, {country}): payment terms {payment_terms}, '
+            || 'account owner {account_owner}, credit limit {credit_limit}.{~customer number based in}');
+        u := u || footnote._unit(r, 'As of {as_of}, {open_balance} is open across {open_invoice_count} '
+            || '{open_invoice_count|invoice|invoices}, {overdue_total} of it overdue, and {open_ticket_count} '
+            || '{open_ticket_count|support ticket is|support tickets are} open.{~balance outstanding}');
+    WHEN 'rank_customers' THEN
+        word := CASE v->'measure'->>'raw' WHEN 'overdue' THEN 'overdue amount' WHEN 'outstanding' THEN 'open balance'
+                     ELSE 'oldest overdue invoice' END;
+        IF nrows = 0 THEN
+            u := u || footnote._unit(r, 'No customer has ' || CASE v->'measure'->>'raw' WHEN 'outstanding'
+                THEN 'an open balance' ELSE 'anything overdue' END || ' as of {as_of}.');
+        ELSE
+            u := u || footnote._unit(r, 'Customers by ' || word || ' as of {as_of}, '
+                || CASE WHEN v->'direction'->>'raw' = 'asc' THEN 'smallest' ELSE 'largest' END
+                || ' first ({listed} of {ranked} with '
+                || CASE v->'measure'->>'raw' WHEN 'outstanding' THEN 'an open balance' ELSE 'anything overdue' END
+                || '):{~ranked rank owe owes most least top}');
+            FOR i IN 1..nrows LOOP
+                u := u || footnote._unit(r, CASE WHEN v->'measure'->>'raw' = 'oldest overdue'
+                    THEN '{rank}. {customer}: the oldest overdue invoice {value} past due ({invoice_count} overdue '
+                         || '{invoice_count|invoice|invoices})'
+                    ELSE '{rank}. {customer}: {value} ' || CASE WHEN v->'measure'->>'raw' = 'overdue' THEN 'overdue'
+                         ELSE 'open' END || ' across {invoice_count} {invoice_count|invoice|invoices}' END
+                    || '{~owes owe outstanding}', i, E'\n', 'statement');
+            END LOOP;
+        END IF;
+    WHEN 'revenue_by_month' THEN
+        u := u || footnote._unit(r, 'Revenue' || CASE WHEN v ? 'customer' THEN ' from {customer}' ELSE '' END
+            || ' in {period} by month, {revenue} in total:{~monthly month each per}');
+        FOR i IN 1..nrows LOOP
+            u := u || footnote._unit(r, '{month}: {revenue} ({invoice_count} {invoice_count|invoice|invoices}, '
+                || '{credit_note_count} {credit_note_count|credit note|credit notes}){~in revenue}', i, E'\n- ', 'fact');
+        END LOOP;
+    WHEN 'credit_notes' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, 'No credit notes were issued in {period}'
+                || CASE WHEN v ? 'customer' THEN ' to {customer}' ELSE '' END || '.');
+        ELSE
+            u := u || footnote._unit(r, '{credit_note_count} {credit_note_count|credit note was|credit notes were} issued '
+                || 'in {period}' || CASE WHEN v ? 'customer' THEN ' to {customer}' ELSE '' END
+                || ', {total_net} net in total:{~total}');
+            shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
+            FOR i IN 1..shown LOOP
+                u := u || footnote._unit(r, '{number} ({customer}): {net} net on {issue_date}, crediting {invoice}'
+                    || '{~credited issued against}', i, E'\n- ', 'fact', false);
+            END LOOP;
+        END IF;
+    WHEN 'items_below_reorder' THEN
+        u := u || footnote._unit(r, '{item_count} {item_count|item is|items are} below '
+            || '{item_count|its|their} reorder level' || CASE WHEN nrows > 0 THEN ':' ELSE '.' END || '{~stock}');
+        FOR i IN 1..nrows LOOP
+            u := u || footnote._unit(r, '{item} ({sku}): {quantity} {unit}, reorder level {reorder_level}{~stock on hand}',
+                                     i, E'\n- ', 'fact');
+        END LOOP;
+    WHEN 'purchase_order' THEN
+        u := u || footnote._unit(r, '{number} ({supplier}), ordered {ordered_on} and expected {expected_on}, is {net} net; '
+            || 'its status is {status}.{~purchase order}');
     ELSE
         NULL;  -- source_record and anything new: no statements of its own
     END CASE;
@@ -1367,6 +1807,453 @@ AS $$
     FROM (SELECT ARRAY(SELECT x->>'operation' FROM jsonb_array_elements(results) WITH ORDINALITY AS e(x, n)
                        ORDER BY n) AS ops) AS o,
          LATERAL (SELECT footnote._default_intent(o.ops) AS d) AS dd
+$$;
+
+-- footnote-pg: catalog operations people ask for beyond one figure: a customer's payments and profile,
+-- rankings across customers, revenue by month, credit notes, items below their reorder level, one
+-- purchase order, customers by account owner or country.
+--
+-- Same contract as every operation: arguments validated (FN001 naming the argument), names resolved
+-- (FN002 with real alternatives), named queries from footnote.queries, one result document through
+-- footnote._finish (which appends it to the call log), SECURITY DEFINER with search_path pinned.
+
+-- One of a fixed set of words (a measure, a direction), or FN001 listing them.
+CREATE FUNCTION footnote._choice_arg(argument text, value text, choices text[], default_value text)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v text := lower(btrim(footnote._text_arg(argument, value, false, 40)));
+BEGIN
+    IF v IS NULL THEN
+        RETURN default_value;
+    END IF;
+    IF NOT v = ANY (choices) THEN
+        PERFORM footnote._invalid(argument, format('%s is not one of %s', value, array_to_string(choices, ', ')), value);
+    END IF;
+    RETURN v;
+END
+$$;
+
+-- Payments received from one customer (all up to as_of, or those of a period): count, total, first and last,
+-- and for the invoices they settled the average days from issue to payment and how many were paid late.
+CREATE FUNCTION footnote.customer_payments(customer text, period text DEFAULT NULL, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity := footnote._resolve('customer', 'customer', customer);
+    p       footnote.period;
+    r       record;
+    cust    record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    pay_ids text[] := '{}';
+    inv_ids text[] := '{}';
+    late_ids text[] := '{}';
+    n       bigint := 0;
+    total   numeric := 0.00;
+    first_on date;
+    last_on date;
+    settled bigint := 0;
+    avg_days numeric;
+    late    bigint := 0;
+    vals    jsonb;
+BEGIN
+    IF period IS NOT NULL THEN
+        p := footnote._period_arg('period', period);
+    END IF;
+    SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    FOR r IN EXECUTE footnote._query('customer_payments') USING c.id, d, p.starts, p.ends LOOP
+        pay_ids := pay_ids || ('payment:' || r.id);
+        ev := ev || footnote._row_evidence('payment', 'id', to_jsonb(r),
+            ARRAY['invoice_id', 'invoice_number', 'paid_on', 'amount', 'method']);
+        IF cardinality(rws) < 20 THEN  -- the latest twenty as rows; every payment counts and is cited
+            rws := rws || jsonb_build_object(
+                'paid_on', footnote._value('date', r.paid_on::text, ARRAY['payment:' || r.id]),
+                'amount', footnote._value('amount', r.amount::text, ARRAY['payment:' || r.id]),
+                'invoice', footnote._value('text', r.invoice_number, ARRAY['payment:' || r.id]),
+                'method', footnote._value('text', r.method, ARRAY['payment:' || r.id]));
+        END IF;
+        n := r.payment_count;
+        total := r.total_paid;
+        first_on := r.first_paid_on;
+        last_on := r.last_paid_on;
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('settled_invoices') USING c.id, d, p.starts, p.ends LOOP
+        inv_ids := inv_ids || ('invoice:' || r.invoice_id);
+        IF r.paid_late THEN
+            late_ids := late_ids || ('invoice:' || r.invoice_id);
+        END IF;
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'issue_date', 'due_date', 'gross', 'settled_on', 'days_to_pay', 'paid_late']);
+        settled := r.settled_count;
+        avg_days := r.average_days_to_pay;
+        late := r.paid_late_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'customer', footnote._value('text', c.name, ARRAY['customer:' || c.id]),
+        'as_of', footnote._value('date', d::text, '{}'),
+        'payment_count', footnote._value('count', n::text, pay_ids),
+        'total_paid', footnote._value('amount', total::text, pay_ids),
+        'settled_invoice_count', footnote._value('count', settled::text, inv_ids),
+        'paid_late_count', footnote._value('count', late::text, late_ids));
+    IF p.label IS NOT NULL THEN
+        vals := vals || jsonb_build_object('period', footnote._value('period', p.label, '{}'));
+    END IF;
+    IF n > 0 THEN
+        vals := vals || jsonb_build_object(
+            'first_payment_on', footnote._value('date', first_on::text, pay_ids),
+            'last_payment_on', footnote._value('date', last_on::text, pay_ids));
+    END IF;
+    IF settled > 0 THEN
+        vals := vals || jsonb_build_object('average_days_to_pay', footnote._value('days', avg_days::text, inv_ids));
+    END IF;
+    RETURN footnote._finish('customer_payments',
+        jsonb_build_object('customer', customer, 'period', period, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('customer', c.uri, 'period', btrim(period), 'as_of', d),
+            'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
+            'definition', 'days to pay: from an invoice''s issue date to the payment that settled it; paid late: '
+                          || 'settled after its due date; over the invoices fully settled by payments in the scope',
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ARRAY[cust.evidence] || ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_payments' END,
+            'queries', jsonb_build_array(cust.query,
+                footnote._query_ref('customer_payments', jsonb_build_array(c.id, d, p.starts, p.ends)),
+                footnote._query_ref('settled_invoices', jsonb_build_array(c.id, d, p.starts, p.ends)))));
+END
+$$;
+
+-- One customer's profile as of a date: who they are, terms and owner, open balance and invoices, overdue, open tickets.
+CREATE FUNCTION footnote.customer_profile(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity := footnote._resolve('customer', 'customer', customer);
+    cust    record;
+    o       record;
+    r       record;
+    cid     text := 'customer:' || c.id;
+    ev      jsonb[] := '{}';
+    open_ids text[] := '{}';
+    ticket_ids text[] := '{}';
+    open_total numeric := 0.00;
+    open_n  bigint := 0;
+BEGIN
+    SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    SELECT * INTO o FROM footnote._overdue(c.id, d);
+    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, c.id LOOP
+        open_ids := open_ids || ('invoice:' || r.invoice_id);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
+        open_total := r.total_outstanding;
+        open_n := r.invoice_count;
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('open_tickets') USING c.id, d LOOP
+        ticket_ids := ticket_ids || ('ticket:' || r.id);
+        ev := ev || footnote._row_evidence('ticket', 'id', to_jsonb(r), ARRAY['subject', 'severity', 'status', 'opened_on']);
+    END LOOP;
+    RETURN footnote._finish('customer_profile',
+        jsonb_build_object('customer', customer, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('customer', c.uri, 'as_of', d),
+            'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
+            'values', jsonb_build_object(
+                'customer', footnote._value('text', c.name, ARRAY[cid]),
+                'customer_number', footnote._value('text', cust.facts->>'customer_number', ARRAY[cid]),
+                'country', footnote._value('text', cust.facts->>'country', ARRAY[cid]),
+                'city', footnote._value('text', cust.facts->>'city', ARRAY[cid]),
+                'payment_terms', footnote._value('days', cust.facts->>'payment_terms_days', ARRAY[cid]),
+                'account_owner', footnote._value('text', cust.facts->>'account_owner', ARRAY[cid]),
+                'credit_limit', footnote._value('amount', cust.facts->>'credit_limit', ARRAY[cid]),
+                'as_of', footnote._value('date', d::text, '{}'),
+                'open_balance', footnote._value('amount', open_total::text, open_ids),
+                'open_invoice_count', footnote._value('count', open_n::text, open_ids),
+                'overdue_total', footnote._value('amount', o.total::text, o.ids),
+                'open_ticket_count', footnote._value('count', cardinality(ticket_ids)::text, ticket_ids)),
+            'evidence', to_jsonb(ARRAY[cust.evidence] || ev),
+            'queries', jsonb_build_array(cust.query, o.query,
+                footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)),
+                footnote._query_ref('open_tickets', jsonb_build_array(c.id, d)))));
+END
+$$;
+
+-- Customers ranked by what they owe as of a date: overdue, outstanding (all open invoices) or oldest overdue
+-- (days past due of their oldest overdue invoice); largest first (desc) or smallest first (asc). Only customers
+-- with something of that measure are ranked; ties share a rank.
+CREATE FUNCTION footnote.rank_customers(measure text, direction text DEFAULT NULL, "limit" integer DEFAULT NULL,
+                                        as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    m       text := footnote._choice_arg('measure', measure, ARRAY['overdue', 'outstanding', 'oldest_overdue'], NULL);
+    dir     text := footnote._choice_arg('direction', direction, ARRAY['desc', 'asc'], 'desc');
+    lim     integer := footnote._int_arg('limit', "limit", 1, 100, 5);
+    d       date := footnote._date_arg('as_of', as_of);
+    r       record;
+    x       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    all_ids text[] := '{}';
+    ids     text[];
+    ranked  bigint := 0;
+    kind    text := CASE WHEN m = 'oldest_overdue' THEN 'days' ELSE 'amount' END;
+BEGIN
+    IF m IS NULL THEN
+        PERFORM footnote._invalid('measure', 'is required: overdue, outstanding or oldest_overdue');
+    END IF;
+    FOR r IN EXECUTE format('SELECT q.*, rank() OVER (ORDER BY q.value %s) AS rnk FROM (%s) AS q ORDER BY q.value %s, q.name, q.customer_id LIMIT $3',
+                            dir, footnote._query('customer_rankings'), dir) USING d, m, lim LOOP
+        ranked := r.ranked;
+        ids := '{}';
+        IF m = 'outstanding' THEN
+            FOR x IN EXECUTE footnote._query('open_invoices_aged') USING d, r.customer_id LOOP
+                ids := ids || ('invoice:' || x.invoice_id);
+                ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(x), ARRAY['number', 'customer_id',
+                    'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
+            END LOOP;
+        ELSE  -- overdue invoices, oldest due first: the first is the one an "oldest overdue" ranking cites
+            FOR x IN EXECUTE footnote._query('overdue_invoices') USING r.customer_id, d LOOP
+                ids := ids || ('invoice:' || x.invoice_id);
+                ev := ev || footnote._row_evidence('invoice', 'invoice_id',
+                    to_jsonb(x) || jsonb_build_object('customer_id', r.customer_id), ARRAY['number', 'customer_id',
+                    'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
+            END LOOP;
+        END IF;
+        ev := ev || footnote._row_evidence('customer', 'customer_id', to_jsonb(r), ARRAY['name', 'customer_number']);
+        all_ids := all_ids || ids;
+        rws := rws || jsonb_build_object(
+            'rank', footnote._value('count', r.rnk::text, ids),
+            'customer', footnote._value('text', r.name, ARRAY['customer:' || r.customer_id]),
+            'value', footnote._value(kind, r.value::text, CASE WHEN m = 'oldest_overdue' THEN ids[1:1] ELSE ids END),
+            'invoice_count', footnote._value('count', r.invoice_count::text, ids));
+    END LOOP;
+    RETURN footnote._finish('rank_customers',
+        jsonb_build_object('measure', measure, 'direction', direction, 'limit', "limit", 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('measure', m, 'direction', dir, 'limit', lim, 'as_of', d),
+            'values', jsonb_build_object(
+                'as_of', footnote._value('date', d::text, '{}'),
+                'measure', footnote._value('text', replace(m, '_', ' '), '{}'),
+                'direction', footnote._value('text', dir, '{}'),
+                'listed', footnote._value('count', cardinality(rws)::text, all_ids),
+                'ranked', footnote._value('count', ranked::text, '{}')),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_customer_owes' END,
+            'queries', jsonb_build_array(footnote._query_ref('customer_rankings', jsonb_build_array(d, m)))));
+END
+$$;
+
+-- Revenue of a period month by month (a quarter, a half, a year or a range; of all customers or one).
+CREATE FUNCTION footnote.revenue_by_month(period text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    p       footnote.period := footnote._period_arg('period', period);
+    c       footnote.entity;
+    mp      footnote.period;
+    m       date;
+    rv      record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    all_ids text[] := '{}';
+    total   numeric := 0.00;
+    queries jsonb := '[]';
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    IF p.ends - p.starts > 3700 THEN
+        PERFORM footnote._invalid('period', format('%s spans more than ten years of months', period), period);
+    END IF;
+    m := date_trunc('month', p.starts)::date;
+    WHILE m < p.ends LOOP
+        mp := ROW(to_char(m, 'FMMonth YYYY'), 'month', greatest(m, p.starts),
+                  least((m + interval '1 month')::date, p.ends))::footnote.period;
+        SELECT * INTO rv FROM footnote._revenue(mp, c.id);
+        ev := ev || rv.evidence;
+        all_ids := all_ids || rv.ids;
+        total := total + rv.total;
+        queries := queries || jsonb_build_array(rv.query);
+        rws := rws || jsonb_build_object(
+            'month', footnote._value('period', mp.label, '{}'),
+            'revenue', footnote._value('amount', rv.total::text, rv.ids),
+            'invoice_count', footnote._value('count', rv.invoice_count::text,
+                ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'invoice:%')),
+            'credit_note_count', footnote._value('count', rv.credit_note_count::text,
+                ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'credit_note:%')));
+        m := (m + interval '1 month')::date;
+    END LOOP;
+    RETURN footnote._finish('revenue_by_month',
+        jsonb_build_object('period', period, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period', btrim(period), 'customer', c.uri),
+            'values', jsonb_build_object(
+                'period', footnote._value('period', p.label, '{}'),
+                'revenue', footnote._value('amount', total::text, all_ids),
+                'months', footnote._value('count', cardinality(rws)::text, '{}'))
+                || CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer', footnote._value('text', c.name, '{}'))
+                        ELSE '{}' END,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(all_ids) = 0 THEN 'no_documents_in_period' END,
+            'queries', queries));
+END
+$$;
+
+-- Credit notes issued in a period (of all customers or one): count, net total, one row per credit note.
+CREATE FUNCTION footnote.credit_notes(period text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    p       footnote.period := footnote._period_arg('period', period);
+    c       footnote.entity;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    n       bigint := 0;
+    total   numeric := 0.00;
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    FOR r IN EXECUTE footnote._query('credit_notes_in_period') USING p.starts, p.ends, c.id LOOP
+        ids := ids || ('credit_note:' || r.id);
+        ev := ev || footnote._row_evidence('credit_note', 'id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'customer_name', 'invoice_number', 'issue_date', 'net', 'gross']);
+        rws := rws || jsonb_build_object(
+            'number', footnote._value('text', r.number, ARRAY['credit_note:' || r.id]),
+            'customer', footnote._value('text', r.customer_name, ARRAY['credit_note:' || r.id]),
+            'issue_date', footnote._value('date', r.issue_date::text, ARRAY['credit_note:' || r.id]),
+            'net', footnote._value('amount', r.net::text, ARRAY['credit_note:' || r.id]),
+            'invoice', footnote._value('text', r.invoice_number, ARRAY['credit_note:' || r.id]));
+        n := r.credit_note_count;
+        total := r.total_net;
+    END LOOP;
+    vals := jsonb_build_object(
+        'period', footnote._value('period', p.label, '{}'),
+        'credit_note_count', footnote._value('count', n::text, ids),
+        'total_net', footnote._value('amount', total::text, ids));
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    RETURN footnote._finish('credit_notes',
+        jsonb_build_object('period', period, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period', btrim(period), 'customer', c.uri),
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_credit_notes' END,
+            'queries', jsonb_build_array(footnote._query_ref('credit_notes_in_period', jsonb_build_array(p.starts, p.ends, c.id)))));
+END
+$$;
+
+-- Items whose stock on hand (all warehouses) is below their reorder level.
+CREATE FUNCTION footnote.items_below_reorder()
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    r       record;
+    s       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[];
+    all_ids text[] := '{}';
+BEGIN
+    FOR r IN EXECUTE footnote._query('items_below_reorder') LOOP
+        ids := ARRAY['item:' || r.id];
+        ev := ev || footnote._row_evidence('item', 'id', to_jsonb(r), ARRAY['sku', 'name', 'unit', 'reorder_level']);
+        FOR s IN EXECUTE footnote._query('stock_of_item') USING r.id LOOP
+            ids := ids || ('stock:' || s.id);
+            ev := ev || footnote._row_evidence('stock', 'id', to_jsonb(s) || jsonb_build_object('item_id', r.id),
+                ARRAY['item_id', 'warehouse', 'quantity', 'counted_on']);
+        END LOOP;
+        all_ids := all_ids || ids;
+        rws := rws || jsonb_build_object(
+            'item', footnote._value('text', r.name, ARRAY['item:' || r.id]),
+            'sku', footnote._value('text', r.sku, ARRAY['item:' || r.id]),
+            'quantity', footnote._value('quantity', r.quantity::text, ids),
+            'unit', footnote._value('text', r.unit, ARRAY['item:' || r.id]),
+            'reorder_level', footnote._value('quantity', r.reorder_level::text, ARRAY['item:' || r.id]));
+    END LOOP;
+    RETURN footnote._finish('items_below_reorder', '{}', started,
+        jsonb_build_object(
+            'effective_arguments', '{}'::jsonb,
+            'values', jsonb_build_object('item_count', footnote._value('count', cardinality(rws)::text, all_ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_item_below_reorder_level' END,
+            'queries', jsonb_build_array(footnote._query_ref('items_below_reorder', '[]'))));
+END
+$$;
+
+-- One purchase order by its number (PO-2025-3043), id or deep link.
+CREATE FUNCTION footnote.purchase_order(number text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    v       text := footnote._text_arg('number', number, true, 60);
+    wanted  bigint := CASE WHEN v ~ '^(erp://purchase_order/)?\d{1,18}$' THEN substring(v FROM '(\d+)$')::bigint END;
+    po      record;
+    alts    jsonb;
+    pid     text;
+BEGIN
+    EXECUTE footnote._query('purchase_order_by_number') INTO po USING upper(v), wanted;
+    IF po.id IS NULL THEN
+        EXECUTE format('SELECT jsonb_agg(jsonb_build_object(''id'', n.id::text, ''name'', n.number, ''uri'', n.uri)) FROM (%s) AS n',
+                       footnote._query('nearest_purchase_orders'))
+            INTO alts USING coalesce(wanted, substring(v FROM '(\d{1,18})\D*$')::bigint, 0);
+        RAISE EXCEPTION USING
+            ERRCODE = 'FN002',
+            MESSAGE = format('unknown purchase order "%s"%s', v,
+                coalesce('; closest: ' || (SELECT string_agg(x->>'name', ', ') FROM jsonb_array_elements(alts) AS x), '')),
+            DETAIL = jsonb_build_object('argument', 'number', 'entity', 'purchase order', 'value', v,
+                                        'alternatives', coalesce(alts, '[]'::jsonb))::text;
+    END IF;
+    pid := 'purchase_order:' || po.id;
+    RETURN footnote._finish('purchase_order', jsonb_build_object('number', number), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('number', po.uri),
+            'values', jsonb_build_object(
+                'number', footnote._value('text', po.number, ARRAY[pid]),
+                'supplier', footnote._value('text', po.supplier_name, ARRAY[pid]),
+                'ordered_on', footnote._value('date', po.ordered_on::text, ARRAY[pid]),
+                'expected_on', footnote._value('date', po.expected_on::text, ARRAY[pid]),
+                'status', footnote._value('text', replace(po.status, '_', ' '), ARRAY[pid]),
+                'net', footnote._value('amount', po.net::text, ARRAY[pid])),
+            'evidence', jsonb_build_array(footnote._row_evidence('purchase_order', 'id', to_jsonb(po),
+                ARRAY['number', 'supplier_id', 'supplier_name', 'ordered_on', 'expected_on', 'status', 'net'])),
+            'queries', jsonb_build_array(footnote._query_ref('purchase_order_by_number', jsonb_build_array(upper(v), wanted)))));
+END
 $$;
 
 -- The calls an answer relies on, in the order given (each once), checked: each made by this session's role
@@ -2355,7 +3242,14 @@ GRANT SELECT ON footnote.catalog TO footnote_service, footnote_auditor;
 
 GRANT EXECUTE ON FUNCTION
     footnote.call(text, jsonb),
-    footnote.list_customers(text, integer),
+    footnote.list_customers(text, integer, text, text),
+    footnote.customer_payments(text, text, date),
+    footnote.customer_profile(text, date),
+    footnote.rank_customers(text, text, integer, date),
+    footnote.revenue_by_month(text, text),
+    footnote.credit_notes(text, text),
+    footnote.items_below_reorder(),
+    footnote.purchase_order(text),
     footnote.list_suppliers(text, integer),
     footnote.list_items(text, integer),
     footnote.customer_overdue(text, date),

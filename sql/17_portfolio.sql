@@ -1,0 +1,446 @@
+-- footnote-pg: catalog operations people ask for beyond one figure: a customer's payments and profile,
+-- rankings across customers, revenue by month, credit notes, items below their reorder level, one
+-- purchase order, customers by account owner or country.
+--
+-- Same contract as every operation: arguments validated (FN001 naming the argument), names resolved
+-- (FN002 with real alternatives), named queries from footnote.queries, one result document through
+-- footnote._finish (which appends it to the call log), SECURITY DEFINER with search_path pinned.
+
+-- One of a fixed set of words (a measure, a direction), or FN001 listing them.
+CREATE FUNCTION footnote._choice_arg(argument text, value text, choices text[], default_value text)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v text := lower(btrim(footnote._text_arg(argument, value, false, 40)));
+BEGIN
+    IF v IS NULL THEN
+        RETURN default_value;
+    END IF;
+    IF NOT v = ANY (choices) THEN
+        PERFORM footnote._invalid(argument, format('%s is not one of %s', value, array_to_string(choices, ', ')), value);
+    END IF;
+    RETURN v;
+END
+$$;
+
+-- Payments received from one customer (all up to as_of, or those of a period): count, total, first and last,
+-- and for the invoices they settled the average days from issue to payment and how many were paid late.
+CREATE FUNCTION footnote.customer_payments(customer text, period text DEFAULT NULL, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity := footnote._resolve('customer', 'customer', customer);
+    p       footnote.period;
+    r       record;
+    cust    record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    pay_ids text[] := '{}';
+    inv_ids text[] := '{}';
+    late_ids text[] := '{}';
+    n       bigint := 0;
+    total   numeric := 0.00;
+    first_on date;
+    last_on date;
+    settled bigint := 0;
+    avg_days numeric;
+    late    bigint := 0;
+    vals    jsonb;
+BEGIN
+    IF period IS NOT NULL THEN
+        p := footnote._period_arg('period', period);
+    END IF;
+    SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    FOR r IN EXECUTE footnote._query('customer_payments') USING c.id, d, p.starts, p.ends LOOP
+        pay_ids := pay_ids || ('payment:' || r.id);
+        ev := ev || footnote._row_evidence('payment', 'id', to_jsonb(r),
+            ARRAY['invoice_id', 'invoice_number', 'paid_on', 'amount', 'method']);
+        IF cardinality(rws) < 20 THEN  -- the latest twenty as rows; every payment counts and is cited
+            rws := rws || jsonb_build_object(
+                'paid_on', footnote._value('date', r.paid_on::text, ARRAY['payment:' || r.id]),
+                'amount', footnote._value('amount', r.amount::text, ARRAY['payment:' || r.id]),
+                'invoice', footnote._value('text', r.invoice_number, ARRAY['payment:' || r.id]),
+                'method', footnote._value('text', r.method, ARRAY['payment:' || r.id]));
+        END IF;
+        n := r.payment_count;
+        total := r.total_paid;
+        first_on := r.first_paid_on;
+        last_on := r.last_paid_on;
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('settled_invoices') USING c.id, d, p.starts, p.ends LOOP
+        inv_ids := inv_ids || ('invoice:' || r.invoice_id);
+        IF r.paid_late THEN
+            late_ids := late_ids || ('invoice:' || r.invoice_id);
+        END IF;
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'issue_date', 'due_date', 'gross', 'settled_on', 'days_to_pay', 'paid_late']);
+        settled := r.settled_count;
+        avg_days := r.average_days_to_pay;
+        late := r.paid_late_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'customer', footnote._value('text', c.name, ARRAY['customer:' || c.id]),
+        'as_of', footnote._value('date', d::text, '{}'),
+        'payment_count', footnote._value('count', n::text, pay_ids),
+        'total_paid', footnote._value('amount', total::text, pay_ids),
+        'settled_invoice_count', footnote._value('count', settled::text, inv_ids),
+        'paid_late_count', footnote._value('count', late::text, late_ids));
+    IF p.label IS NOT NULL THEN
+        vals := vals || jsonb_build_object('period', footnote._value('period', p.label, '{}'));
+    END IF;
+    IF n > 0 THEN
+        vals := vals || jsonb_build_object(
+            'first_payment_on', footnote._value('date', first_on::text, pay_ids),
+            'last_payment_on', footnote._value('date', last_on::text, pay_ids));
+    END IF;
+    IF settled > 0 THEN
+        vals := vals || jsonb_build_object('average_days_to_pay', footnote._value('days', avg_days::text, inv_ids));
+    END IF;
+    RETURN footnote._finish('customer_payments',
+        jsonb_build_object('customer', customer, 'period', period, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('customer', c.uri, 'period', btrim(period), 'as_of', d),
+            'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
+            'definition', 'days to pay: from an invoice''s issue date to the payment that settled it; paid late: '
+                          || 'settled after its due date; over the invoices fully settled by payments in the scope',
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ARRAY[cust.evidence] || ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_payments' END,
+            'queries', jsonb_build_array(cust.query,
+                footnote._query_ref('customer_payments', jsonb_build_array(c.id, d, p.starts, p.ends)),
+                footnote._query_ref('settled_invoices', jsonb_build_array(c.id, d, p.starts, p.ends)))));
+END
+$$;
+
+-- One customer's profile as of a date: who they are, terms and owner, open balance and invoices, overdue, open tickets.
+CREATE FUNCTION footnote.customer_profile(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity := footnote._resolve('customer', 'customer', customer);
+    cust    record;
+    o       record;
+    r       record;
+    cid     text := 'customer:' || c.id;
+    ev      jsonb[] := '{}';
+    open_ids text[] := '{}';
+    ticket_ids text[] := '{}';
+    open_total numeric := 0.00;
+    open_n  bigint := 0;
+BEGIN
+    SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    SELECT * INTO o FROM footnote._overdue(c.id, d);
+    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, c.id LOOP
+        open_ids := open_ids || ('invoice:' || r.invoice_id);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
+        open_total := r.total_outstanding;
+        open_n := r.invoice_count;
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('open_tickets') USING c.id, d LOOP
+        ticket_ids := ticket_ids || ('ticket:' || r.id);
+        ev := ev || footnote._row_evidence('ticket', 'id', to_jsonb(r), ARRAY['subject', 'severity', 'status', 'opened_on']);
+    END LOOP;
+    RETURN footnote._finish('customer_profile',
+        jsonb_build_object('customer', customer, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('customer', c.uri, 'as_of', d),
+            'subject', jsonb_build_object('customer', jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)),
+            'values', jsonb_build_object(
+                'customer', footnote._value('text', c.name, ARRAY[cid]),
+                'customer_number', footnote._value('text', cust.facts->>'customer_number', ARRAY[cid]),
+                'country', footnote._value('text', cust.facts->>'country', ARRAY[cid]),
+                'city', footnote._value('text', cust.facts->>'city', ARRAY[cid]),
+                'payment_terms', footnote._value('days', cust.facts->>'payment_terms_days', ARRAY[cid]),
+                'account_owner', footnote._value('text', cust.facts->>'account_owner', ARRAY[cid]),
+                'credit_limit', footnote._value('amount', cust.facts->>'credit_limit', ARRAY[cid]),
+                'as_of', footnote._value('date', d::text, '{}'),
+                'open_balance', footnote._value('amount', open_total::text, open_ids),
+                'open_invoice_count', footnote._value('count', open_n::text, open_ids),
+                'overdue_total', footnote._value('amount', o.total::text, o.ids),
+                'open_ticket_count', footnote._value('count', cardinality(ticket_ids)::text, ticket_ids)),
+            'evidence', to_jsonb(ARRAY[cust.evidence] || ev),
+            'queries', jsonb_build_array(cust.query, o.query,
+                footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)),
+                footnote._query_ref('open_tickets', jsonb_build_array(c.id, d)))));
+END
+$$;
+
+-- Customers ranked by what they owe as of a date: overdue, outstanding (all open invoices) or oldest overdue
+-- (days past due of their oldest overdue invoice); largest first (desc) or smallest first (asc). Only customers
+-- with something of that measure are ranked; ties share a rank.
+CREATE FUNCTION footnote.rank_customers(measure text, direction text DEFAULT NULL, "limit" integer DEFAULT NULL,
+                                        as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    m       text := footnote._choice_arg('measure', measure, ARRAY['overdue', 'outstanding', 'oldest_overdue'], NULL);
+    dir     text := footnote._choice_arg('direction', direction, ARRAY['desc', 'asc'], 'desc');
+    lim     integer := footnote._int_arg('limit', "limit", 1, 100, 5);
+    d       date := footnote._date_arg('as_of', as_of);
+    r       record;
+    x       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    all_ids text[] := '{}';
+    ids     text[];
+    ranked  bigint := 0;
+    kind    text := CASE WHEN m = 'oldest_overdue' THEN 'days' ELSE 'amount' END;
+BEGIN
+    IF m IS NULL THEN
+        PERFORM footnote._invalid('measure', 'is required: overdue, outstanding or oldest_overdue');
+    END IF;
+    FOR r IN EXECUTE format('SELECT q.*, rank() OVER (ORDER BY q.value %s) AS rnk FROM (%s) AS q ORDER BY q.value %s, q.name, q.customer_id LIMIT $3',
+                            dir, footnote._query('customer_rankings'), dir) USING d, m, lim LOOP
+        ranked := r.ranked;
+        ids := '{}';
+        IF m = 'outstanding' THEN
+            FOR x IN EXECUTE footnote._query('open_invoices_aged') USING d, r.customer_id LOOP
+                ids := ids || ('invoice:' || x.invoice_id);
+                ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(x), ARRAY['number', 'customer_id',
+                    'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
+            END LOOP;
+        ELSE  -- overdue invoices, oldest due first: the first is the one an "oldest overdue" ranking cites
+            FOR x IN EXECUTE footnote._query('overdue_invoices') USING r.customer_id, d LOOP
+                ids := ids || ('invoice:' || x.invoice_id);
+                ev := ev || footnote._row_evidence('invoice', 'invoice_id',
+                    to_jsonb(x) || jsonb_build_object('customer_id', r.customer_id), ARRAY['number', 'customer_id',
+                    'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
+            END LOOP;
+        END IF;
+        ev := ev || footnote._row_evidence('customer', 'customer_id', to_jsonb(r), ARRAY['name', 'customer_number']);
+        all_ids := all_ids || ids;
+        rws := rws || jsonb_build_object(
+            'rank', footnote._value('count', r.rnk::text, ids),
+            'customer', footnote._value('text', r.name, ARRAY['customer:' || r.customer_id]),
+            'value', footnote._value(kind, r.value::text, CASE WHEN m = 'oldest_overdue' THEN ids[1:1] ELSE ids END),
+            'invoice_count', footnote._value('count', r.invoice_count::text, ids));
+    END LOOP;
+    RETURN footnote._finish('rank_customers',
+        jsonb_build_object('measure', measure, 'direction', direction, 'limit', "limit", 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('measure', m, 'direction', dir, 'limit', lim, 'as_of', d),
+            'values', jsonb_build_object(
+                'as_of', footnote._value('date', d::text, '{}'),
+                'measure', footnote._value('text', replace(m, '_', ' '), '{}'),
+                'direction', footnote._value('text', dir, '{}'),
+                'listed', footnote._value('count', cardinality(rws)::text, all_ids),
+                'ranked', footnote._value('count', ranked::text, '{}')),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_customer_owes' END,
+            'queries', jsonb_build_array(footnote._query_ref('customer_rankings', jsonb_build_array(d, m)))));
+END
+$$;
+
+-- Revenue of a period month by month (a quarter, a half, a year or a range; of all customers or one).
+CREATE FUNCTION footnote.revenue_by_month(period text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    p       footnote.period := footnote._period_arg('period', period);
+    c       footnote.entity;
+    mp      footnote.period;
+    m       date;
+    rv      record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    all_ids text[] := '{}';
+    total   numeric := 0.00;
+    queries jsonb := '[]';
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    IF p.ends - p.starts > 3700 THEN
+        PERFORM footnote._invalid('period', format('%s spans more than ten years of months', period), period);
+    END IF;
+    m := date_trunc('month', p.starts)::date;
+    WHILE m < p.ends LOOP
+        mp := ROW(to_char(m, 'FMMonth YYYY'), 'month', greatest(m, p.starts),
+                  least((m + interval '1 month')::date, p.ends))::footnote.period;
+        SELECT * INTO rv FROM footnote._revenue(mp, c.id);
+        ev := ev || rv.evidence;
+        all_ids := all_ids || rv.ids;
+        total := total + rv.total;
+        queries := queries || jsonb_build_array(rv.query);
+        rws := rws || jsonb_build_object(
+            'month', footnote._value('period', mp.label, '{}'),
+            'revenue', footnote._value('amount', rv.total::text, rv.ids),
+            'invoice_count', footnote._value('count', rv.invoice_count::text,
+                ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'invoice:%')),
+            'credit_note_count', footnote._value('count', rv.credit_note_count::text,
+                ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'credit_note:%')));
+        m := (m + interval '1 month')::date;
+    END LOOP;
+    RETURN footnote._finish('revenue_by_month',
+        jsonb_build_object('period', period, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period', btrim(period), 'customer', c.uri),
+            'values', jsonb_build_object(
+                'period', footnote._value('period', p.label, '{}'),
+                'revenue', footnote._value('amount', total::text, all_ids),
+                'months', footnote._value('count', cardinality(rws)::text, '{}'))
+                || CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer', footnote._value('text', c.name, '{}'))
+                        ELSE '{}' END,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(all_ids) = 0 THEN 'no_documents_in_period' END,
+            'queries', queries));
+END
+$$;
+
+-- Credit notes issued in a period (of all customers or one): count, net total, one row per credit note.
+CREATE FUNCTION footnote.credit_notes(period text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    p       footnote.period := footnote._period_arg('period', period);
+    c       footnote.entity;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    n       bigint := 0;
+    total   numeric := 0.00;
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    FOR r IN EXECUTE footnote._query('credit_notes_in_period') USING p.starts, p.ends, c.id LOOP
+        ids := ids || ('credit_note:' || r.id);
+        ev := ev || footnote._row_evidence('credit_note', 'id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'customer_name', 'invoice_number', 'issue_date', 'net', 'gross']);
+        rws := rws || jsonb_build_object(
+            'number', footnote._value('text', r.number, ARRAY['credit_note:' || r.id]),
+            'customer', footnote._value('text', r.customer_name, ARRAY['credit_note:' || r.id]),
+            'issue_date', footnote._value('date', r.issue_date::text, ARRAY['credit_note:' || r.id]),
+            'net', footnote._value('amount', r.net::text, ARRAY['credit_note:' || r.id]),
+            'invoice', footnote._value('text', r.invoice_number, ARRAY['credit_note:' || r.id]));
+        n := r.credit_note_count;
+        total := r.total_net;
+    END LOOP;
+    vals := jsonb_build_object(
+        'period', footnote._value('period', p.label, '{}'),
+        'credit_note_count', footnote._value('count', n::text, ids),
+        'total_net', footnote._value('amount', total::text, ids));
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    RETURN footnote._finish('credit_notes',
+        jsonb_build_object('period', period, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period', btrim(period), 'customer', c.uri),
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_credit_notes' END,
+            'queries', jsonb_build_array(footnote._query_ref('credit_notes_in_period', jsonb_build_array(p.starts, p.ends, c.id)))));
+END
+$$;
+
+-- Items whose stock on hand (all warehouses) is below their reorder level.
+CREATE FUNCTION footnote.items_below_reorder()
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    r       record;
+    s       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[];
+    all_ids text[] := '{}';
+BEGIN
+    FOR r IN EXECUTE footnote._query('items_below_reorder') LOOP
+        ids := ARRAY['item:' || r.id];
+        ev := ev || footnote._row_evidence('item', 'id', to_jsonb(r), ARRAY['sku', 'name', 'unit', 'reorder_level']);
+        FOR s IN EXECUTE footnote._query('stock_of_item') USING r.id LOOP
+            ids := ids || ('stock:' || s.id);
+            ev := ev || footnote._row_evidence('stock', 'id', to_jsonb(s) || jsonb_build_object('item_id', r.id),
+                ARRAY['item_id', 'warehouse', 'quantity', 'counted_on']);
+        END LOOP;
+        all_ids := all_ids || ids;
+        rws := rws || jsonb_build_object(
+            'item', footnote._value('text', r.name, ARRAY['item:' || r.id]),
+            'sku', footnote._value('text', r.sku, ARRAY['item:' || r.id]),
+            'quantity', footnote._value('quantity', r.quantity::text, ids),
+            'unit', footnote._value('text', r.unit, ARRAY['item:' || r.id]),
+            'reorder_level', footnote._value('quantity', r.reorder_level::text, ARRAY['item:' || r.id]));
+    END LOOP;
+    RETURN footnote._finish('items_below_reorder', '{}', started,
+        jsonb_build_object(
+            'effective_arguments', '{}'::jsonb,
+            'values', jsonb_build_object('item_count', footnote._value('count', cardinality(rws)::text, all_ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_item_below_reorder_level' END,
+            'queries', jsonb_build_array(footnote._query_ref('items_below_reorder', '[]'))));
+END
+$$;
+
+-- One purchase order by its number (PO-2025-3043), id or deep link.
+CREATE FUNCTION footnote.purchase_order(number text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    v       text := footnote._text_arg('number', number, true, 60);
+    wanted  bigint := CASE WHEN v ~ '^(erp://purchase_order/)?\d{1,18}$' THEN substring(v FROM '(\d+)$')::bigint END;
+    po      record;
+    alts    jsonb;
+    pid     text;
+BEGIN
+    EXECUTE footnote._query('purchase_order_by_number') INTO po USING upper(v), wanted;
+    IF po.id IS NULL THEN
+        EXECUTE format('SELECT jsonb_agg(jsonb_build_object(''id'', n.id::text, ''name'', n.number, ''uri'', n.uri)) FROM (%s) AS n',
+                       footnote._query('nearest_purchase_orders'))
+            INTO alts USING coalesce(wanted, substring(v FROM '(\d{1,18})\D*$')::bigint, 0);
+        RAISE EXCEPTION USING
+            ERRCODE = 'FN002',
+            MESSAGE = format('unknown purchase order "%s"%s', v,
+                coalesce('; closest: ' || (SELECT string_agg(x->>'name', ', ') FROM jsonb_array_elements(alts) AS x), '')),
+            DETAIL = jsonb_build_object('argument', 'number', 'entity', 'purchase order', 'value', v,
+                                        'alternatives', coalesce(alts, '[]'::jsonb))::text;
+    END IF;
+    pid := 'purchase_order:' || po.id;
+    RETURN footnote._finish('purchase_order', jsonb_build_object('number', number), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('number', po.uri),
+            'values', jsonb_build_object(
+                'number', footnote._value('text', po.number, ARRAY[pid]),
+                'supplier', footnote._value('text', po.supplier_name, ARRAY[pid]),
+                'ordered_on', footnote._value('date', po.ordered_on::text, ARRAY[pid]),
+                'expected_on', footnote._value('date', po.expected_on::text, ARRAY[pid]),
+                'status', footnote._value('text', replace(po.status, '_', ' '), ARRAY[pid]),
+                'net', footnote._value('amount', po.net::text, ARRAY[pid])),
+            'evidence', jsonb_build_array(footnote._row_evidence('purchase_order', 'id', to_jsonb(po),
+                ARRAY['number', 'supplier_id', 'supplier_name', 'ordered_on', 'expected_on', 'status', 'net'])),
+            'queries', jsonb_build_array(footnote._query_ref('purchase_order_by_number', jsonb_build_array(upper(v), wanted)))));
+END
+$$;

@@ -1,0 +1,192 @@
+"""The portfolio operations (payments, profiles, rankings, months, credit notes, reorder, purchase orders,
+customers by owner or country): every figure against an independent computation over the sample ERP."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from decimal import Decimal
+
+import pytest
+
+from footnote_pg import Footnote, InvalidArgument, UnknownEntity
+from tests.conftest import TestDatabase
+from tests.reference import AS_OF, Erp, de_amount, de_count, de_date
+from tests.test_operations import assert_evidence_is_real
+
+BERGMANN = 4471
+
+
+@pytest.fixture
+def fn(db: TestDatabase) -> Footnote:
+    return db.client("service", actor="zoran", actor_role="controller")
+
+
+@pytest.fixture
+def erp(db: TestDatabase) -> Erp:
+    return Erp(db.url)
+
+
+def _settled(erp: Erp, customer_id: int, starts: dt.date | None = None, ends: dt.date | None = None
+             ) -> list[tuple[int, dt.date]]:
+    """Invoices of a customer fully settled by AS_OF whose last payment is in [starts, ends): (id, settled on)."""
+    balance = erp.outstanding(AS_OF)
+    last: dict[int, dt.date] = {}
+    for _id, invoice_id, paid_on, _amount in erp.payments:
+        if paid_on <= AS_OF:
+            last[invoice_id] = max(last.get(invoice_id, paid_on), paid_on)
+    return sorted((i, last[i]) for i, b in balance.items()
+                  if b <= 0 and erp.invoices[i].customer_id == customer_id and i in last
+                  and (starts is None or last[i] >= starts) and (ends is None or last[i] < ends))
+
+
+@pytest.mark.parametrize("period", [None, "2026", "2025-Q4"])
+def test_customer_payments(db: TestDatabase, fn: Footnote, erp: Erp, period: str | None) -> None:
+    starts = ends = None
+    if period == "2026":
+        starts, ends = dt.date(2026, 1, 1), dt.date(2027, 1, 1)
+    elif period:
+        starts, ends = dt.date(2025, 10, 1), dt.date(2026, 1, 1)
+    r = fn.call("customer_payments", customer="Bergmann Logistik", period=period)
+    customer_of = {i.id: i.customer_id for i in erp.invoices.values()}
+    mine = [p for p in erp.payments if customer_of[p[1]] == BERGMANN and p[2] <= AS_OF
+            and (starts is None or starts <= p[2] < ends)]
+    assert r.values["payment_count"].text == de_count(len(mine))
+    assert r.values["total_paid"].text == de_amount(sum((p[3] for p in mine), Decimal(0)))
+    assert r.values["last_payment_on"].text == de_date(max(p[2] for p in mine))
+    assert r.values["first_payment_on"].text == de_date(min(p[2] for p in mine))
+    settled = _settled(erp, BERGMANN, starts, ends)
+    days = [(on - erp.invoices[i].issue_date).days for i, on in settled]
+    assert r.values["settled_invoice_count"].text == de_count(len(settled))
+    assert r.values["paid_late_count"].text == de_count(sum(1 for i, on in settled if on > erp.invoices[i].due_date))
+    average = (Decimal(sum(days)) / len(days)).quantize(Decimal("0.1"))
+    assert r.values["average_days_to_pay"].raw == str(average)
+    assert [row["paid_on"].text for row in r.rows] == [de_date(p[2]) for p in sorted(mine, key=lambda p: (p[2], p[0]),
+                                                                                       reverse=True)][:20]
+    assert_evidence_is_real(db, r)
+
+
+def test_a_customer_with_no_payments_in_a_period_is_an_empty_result(fn: Footnote) -> None:
+    r = fn.call("customer_payments", customer="Bergmann Logistik", period="2019")
+    assert r.empty_reason == "no_payments" and r.values["payment_count"].text == "0"
+    assert "average_days_to_pay" not in r.values
+
+
+def test_customer_profile(db: TestDatabase, fn: Footnote, erp: Erp) -> None:
+    r = fn.call("customer_profile", customer="Bergmann Logistik")
+    v = {k: x.text for k, x in r.values.items()}
+    balance = {i: b for i, b in erp.outstanding(AS_OF).items() if b > 0 and erp.invoices[i].customer_id == BERGMANN}
+    assert v["open_balance"] == de_amount(sum(balance.values(), Decimal(0)))
+    assert v["open_invoice_count"] == de_count(len(balance))
+    assert v["overdue_total"] == de_amount(sum((b for _, b in erp.overdue(BERGMANN)), Decimal(0)))
+    assert v["open_ticket_count"] == de_count(len(erp.open_tickets(BERGMANN)))
+    assert (v["customer_number"], v["city"], v["country"], v["account_owner"], v["payment_terms"]) == (
+        "C-4471", "Bremen", "DE", "Ana Kovač", "30 days")
+    assert_evidence_is_real(db, r)
+
+
+@pytest.mark.parametrize(("measure", "direction"), [("overdue", "desc"), ("overdue", "asc"), ("outstanding", "desc"),
+                                                    ("oldest_overdue", "desc"), ("oldest_overdue", "asc")])
+def test_rank_customers(db: TestDatabase, fn: Footnote, erp: Erp, measure: str, direction: str) -> None:
+    r = fn.call("rank_customers", measure=measure, direction=direction, limit=7)
+    per: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)
+    for i, b in erp.outstanding(AS_OF).items():
+        inv = erp.invoices[i]
+        if b > 0 and (measure == "outstanding" or inv.due_date < AS_OF):
+            per[inv.customer_id].append(((AS_OF - inv.due_date).days, b))
+    value = {c: (Decimal(max(d for d, _ in xs)) if measure == "oldest_overdue" else sum((b for _, b in xs), Decimal(0)))
+             for c, xs in per.items()}
+    ordered = sorted(value, key=lambda c: (-value[c] if direction == "desc" else value[c], erp.customers[c][1], c))
+    expected = [(erp.customers[c][1], value[c]) for c in ordered[:7]]
+    got = [(row["customer"].text, Decimal(row["value"].raw or "0")) for row in r.rows]
+    assert got == expected
+    assert r.values["ranked"].text == de_count(len(value))
+    ranks = [int(row["rank"].text or "0") for row in r.rows]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    assert_evidence_is_real(db, r)
+
+
+def test_ranking_arguments_are_checked(fn: Footnote) -> None:
+    with pytest.raises(InvalidArgument, match="measure: profit is not one of overdue, outstanding, oldest_overdue"):
+        fn.call("rank_customers", measure="profit")
+    with pytest.raises(InvalidArgument, match="direction: sideways is not one of desc, asc"):
+        fn.call("rank_customers", measure="overdue", direction="sideways")
+
+
+@pytest.mark.parametrize(("period", "months"), [("2026-Q2", [(2026, 4), (2026, 5), (2026, 6)]),
+                                               ("2026-H1", [(2026, m) for m in range(1, 7)]),
+                                               ("2026-07-10..2026-08-14", [(2026, 7), (2026, 8)])])
+def test_revenue_by_month(db: TestDatabase, fn: Footnote, erp: Erp, period: str, months: list[tuple[int, int]]) -> None:
+    r = fn.call("revenue_by_month", period=period)
+    starts = dt.date(2026, 7, 10) if ".." in period else dt.date(*months[0], 1)
+    ends = dt.date(2026, 8, 15) if ".." in period else dt.date(months[-1][0] + months[-1][1] // 12,
+                                                               months[-1][1] % 12 + 1, 1)
+    expected = []
+    for y, m in months:
+        a = max(dt.date(y, m, 1), starts)
+        b = min(dt.date(y + m // 12, m % 12 + 1, 1), ends)
+        expected.append(de_amount(erp.revenue(a, b)))
+    assert [row["revenue"].text for row in r.rows] == expected
+    assert r.values["revenue"].text == de_amount(erp.revenue(starts, ends))
+    assert_evidence_is_real(db, r)
+
+
+def test_credit_notes_of_a_period(db: TestDatabase, fn: Footnote, erp: Erp) -> None:
+    r = fn.call("credit_notes", period="2026-Q2")
+    notes = [c for c in erp.credit_notes if dt.date(2026, 4, 1) <= c[3] < dt.date(2026, 7, 1)]
+    assert r.values["credit_note_count"].text == de_count(len(notes))
+    assert r.values["total_net"].text == de_amount(sum((c[4] for c in notes), Decimal(0)))
+    assert [row["net"].text for row in r.rows] == [de_amount(c[4]) for c in sorted(notes, key=lambda c: (c[3], c[0]))]
+    assert_evidence_is_real(db, r)
+
+
+def test_items_below_reorder_level(db: TestDatabase, fn: Footnote, erp: Erp) -> None:
+    with db.connect() as conn:  # make two items short: the sample keeps every item above its level
+        conn.execute("UPDATE erp.items SET reorder_level = 100000 WHERE id IN (SELECT id FROM erp.items ORDER BY id LIMIT 2)")
+    erp = Erp(db.url)
+    r = fn.call("items_below_reorder")
+    on_hand: dict[int, Decimal] = defaultdict(Decimal)
+    for _id, item_id, quantity in erp.stock:
+        on_hand[item_id] += quantity
+    short = sorted((it for it in erp.items.values() if on_hand[it[0]] < it[3]), key=lambda it: (it[2], it[0]))
+    assert [row["sku"].text for row in r.rows] == [it[1] for it in short] and len(short) == 2
+    assert r.values["item_count"].text == "2"
+    assert_evidence_is_real(db, r)
+
+
+def test_one_purchase_order_and_an_unknown_one(db: TestDatabase, fn: Footnote) -> None:
+    number, net, status = db.rows("SELECT number, net, status FROM erp.purchase_orders ORDER BY id LIMIT 1")[0]
+    r = fn.call("purchase_order", number=number.lower())
+    assert r.values["number"].text == number and r.values["net"].text == de_amount(net)
+    assert r.values["status"].text == status.replace("_", " ")
+    with pytest.raises(UnknownEntity) as caught:
+        fn.call("purchase_order", number="PO-2025-9999")
+    assert caught.value.alternatives and all(a["name"].startswith("PO-") for a in caught.value.alternatives)
+
+
+def test_customers_by_account_owner_and_country(db: TestDatabase, fn: Footnote, erp: Erp) -> None:
+    r = fn.call("list_customers", owner="ana kovač", limit=1000)
+    assert {row["name"].text for row in r.rows} == {c[1] for c in erp.customers.values() if c[3] == "Ana Kovač"}
+    assert r.values["owner"].text == "Ana Kovač"
+    german = {n for (n,) in db.rows("SELECT name FROM erp.customers WHERE country = 'DE'")}
+    r = fn.call("list_customers", country="de", limit=1000)
+    assert {row["name"].text for row in r.rows} == german and r.values["country"].text == "DE"
+    with pytest.raises(UnknownEntity) as caught:
+        fn.call("list_customers", owner="Nobody Atall")
+    owners = {c[3] for c in erp.customers.values()}
+    assert {a["name"] for a in caught.value.alternatives} == owners
+    with pytest.raises(InvalidArgument, match="country: Germany is not a two-letter country code"):
+        fn.call("list_customers", country="Germany")
+
+
+def test_half_years_and_date_ranges_are_periods(fn: Footnote, erp: Erp) -> None:
+    r = fn.call("revenue", period="H1 2026")
+    assert r.values["period"].text == "H1 2026"
+    assert r.values["revenue"].text == de_amount(erp.revenue(dt.date(2026, 1, 1), dt.date(2026, 7, 1)))
+    r = fn.call("revenue", period="2026-01-01..2026-08-14")
+    assert r.values["period"].text == "01.01.2026–14.08.2026"
+    assert r.values["revenue"].text == de_amount(erp.revenue(dt.date(2026, 1, 1), dt.date(2026, 8, 15)))
+    for bad, why in (("2026-H3", "is not a period"), ("2026-02-30..2026-03-01", "does not exist"),
+                     ("2026-05-01..2026-04-01", "ends before it starts")):
+        with pytest.raises(InvalidArgument, match=why):
+            fn.call("revenue", period=bad)
