@@ -464,4 +464,32 @@ LIMIT $2$q$),
 FROM footnote_src.customers AS c
 WHERE c.account_owner IS NOT NULL
 GROUP BY c.account_owner
-ORDER BY c.account_owner, first_customer_id$q$);
+ORDER BY c.account_owner, first_customer_id$q$),
+
+('revenue_drivers_one_way',
+ 'customers whose revenue rose ($6 = up) or fell ($6 = down) most between [$1, $2) and [$3, $4), by absolute change, at most $5',
+ '{from_starts,from_ends,to_starts,to_ends,limit,direction}',
+ $q$SELECT r.customer_id, c.name, c.uri, r.revenue_from, r.revenue_to, r.revenue_to - r.revenue_from AS change,
+       r.documents
+FROM (
+    SELECT d.customer_id,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'from'), 0.00) AS revenue_from,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'to'), 0.00) AS revenue_to,
+           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
+    FROM (
+        SELECT CASE WHEN i.issue_date >= $3 AND i.issue_date < $4 THEN 'to' ELSE 'from' END AS period,
+               'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
+        FROM footnote_src.invoices AS i
+        WHERE (i.issue_date >= $1 AND i.issue_date < $2) OR (i.issue_date >= $3 AND i.issue_date < $4)
+        UNION ALL
+        SELECT CASE WHEN n.issue_date >= $3 AND n.issue_date < $4 THEN 'to' ELSE 'from' END,
+               'credit_note', n.id, n.customer_id, -n.net
+        FROM footnote_src.credit_notes AS n
+        WHERE (n.issue_date >= $1 AND n.issue_date < $2) OR (n.issue_date >= $3 AND n.issue_date < $4)
+    ) AS d
+    GROUP BY d.customer_id
+) AS r
+JOIN footnote_src.customers AS c ON c.id = r.customer_id
+WHERE CASE WHEN $6::text = 'up' THEN r.revenue_to > r.revenue_from ELSE r.revenue_to < r.revenue_from END
+ORDER BY abs(r.revenue_to - r.revenue_from) DESC, r.customer_id
+LIMIT $5$q$);

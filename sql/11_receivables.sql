@@ -39,7 +39,11 @@ BEGIN
     vals := jsonb_build_object(
         'as_of', footnote._value('date', d::text, '{}'),
         'total_outstanding', footnote._value('amount', total::text, ids),
-        'invoice_count', footnote._value('count', n::text, ids));
+        'invoice_count', footnote._value('count', n::text, ids),
+        'overdue_total', footnote._value('amount', (total - coalesce((b_total->>'current')::numeric, 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))),
+        'overdue_invoice_count', footnote._value('count', (n - coalesce((b_count->>'current')::bigint, 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))));
     IF c.id IS NOT NULL THEN
         vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
     END IF;

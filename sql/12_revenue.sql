@@ -191,7 +191,8 @@ END
 $$;
 
 -- Customers whose revenue changed most between two periods: revenue in each, the change (signed raw, unsigned text).
-CREATE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL)
+CREATE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL,
+                                         direction text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -201,14 +202,17 @@ DECLARE
     pa      footnote.period := footnote._period_arg('period_from', period_from);
     pb      footnote.period := footnote._period_arg('period_to', period_to);
     lim     integer := footnote._int_arg('limit', "limit", 1, 100, 3);
+    dir     text := footnote._choice_arg('direction', direction, ARRAY['up', 'down'], NULL);
+    qname   text := CASE WHEN dir IS NULL THEN 'revenue_drivers' ELSE 'revenue_drivers_one_way' END;
     r       record;
     ev      jsonb[] := '{}';
     rws     jsonb[] := '{}';
     all_ids text[] := '{}';
     docs    record;
     cid     text;
+    vals    jsonb;
 BEGIN
-    FOR r IN EXECUTE footnote._query('revenue_drivers') USING pa.starts, pa.ends, pb.starts, pb.ends, lim LOOP
+    FOR r IN EXECUTE footnote._query(qname) USING pa.starts, pa.ends, pb.starts, pb.ends, lim, dir LOOP
         cid := 'customer:' || r.customer_id;
         ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
         all_ids := all_ids || cid || r.documents;
@@ -223,20 +227,27 @@ BEGIN
     END LOOP;
     SELECT * INTO docs FROM footnote._document_evidence(all_ids);
     ev := ev || docs.evidence;
+    vals := jsonb_build_object(
+        'period_from', footnote._value('period', pa.label, '{}'),
+        'period_to', footnote._value('period', pb.label, '{}'),
+        'listed', footnote._value('count', cardinality(rws)::text, all_ids));
+    IF dir IS NOT NULL THEN
+        vals := vals || jsonb_build_object('direction', footnote._value('text', dir, '{}'));
+    END IF;
     RETURN footnote._finish('revenue_drivers',
-        jsonb_build_object('period_from', period_from, 'period_to', period_to, 'limit', "limit"), started,
+        jsonb_build_object('period_from', period_from, 'period_to', period_to, 'limit', "limit")
+            || CASE WHEN direction IS NOT NULL THEN jsonb_build_object('direction', direction) ELSE '{}' END, started,
         jsonb_build_object(
             'effective_arguments', jsonb_build_object('period_from', btrim(period_from), 'period_to', btrim(period_to),
-                                                      'limit', lim),
-            'values', jsonb_build_object(
-                'period_from', footnote._value('period', pa.label, '{}'),
-                'period_to', footnote._value('period', pb.label, '{}'),
-                'listed', footnote._value('count', cardinality(rws)::text, all_ids)),
+                                                      'limit', lim) || CASE WHEN dir IS NOT NULL
+                                                      THEN jsonb_build_object('direction', dir) ELSE '{}' END,
+            'values', vals,
             'rows', to_jsonb(rws),
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
             'queries', jsonb_build_array(
-                footnote._query_ref('revenue_drivers', jsonb_build_array(pa.starts, pa.ends, pb.starts, pb.ends, lim)),
+                footnote._query_ref(qname, jsonb_build_array(pa.starts, pa.ends, pb.starts, pb.ends, lim)
+                                           || CASE WHEN dir IS NOT NULL THEN jsonb_build_array(dir) ELSE '[]' END),
                 docs.query)));
 END
 $$;

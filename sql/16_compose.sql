@@ -235,7 +235,8 @@ BEGIN
         u := u || footnote._unit(r, CASE WHEN v ? 'customer' THEN 'Accounts receivable of {customer}'
                                          ELSE 'Accounts receivable' END
             || ' as of {as_of}: {total_outstanding} open across {invoice_count} '
-            || '{invoice_count|invoice|invoices}.{~aging total in account}');
+            || '{invoice_count|invoice|invoices}, {overdue_total} of it overdue across {overdue_invoice_count} '
+            || '{overdue_invoice_count|invoice|invoices}.{~aging total in account past due}');
         FOR i IN 1..nrows LOOP
             u := u || footnote._unit(r, '{bucket}: {outstanding} ({invoice_count} {invoice_count|invoice|invoices})'
                 || '{~open outstanding overdue past due bucket in across}', i, E'\n- ', 'fact');
@@ -261,8 +262,9 @@ BEGIN
     WHEN 'revenue_change' THEN
         u := u || footnote._unit(r, footnote._change_template(r));
     WHEN 'revenue_drivers' THEN
-        u := u || footnote._unit(r, 'The customers whose revenue changed most between {period_from} and '
-            || '{period_to}:{~largest change}');
+        u := u || footnote._unit(r, 'The customers whose revenue ' || CASE v->'direction'->>'raw' WHEN 'up' THEN 'rose'
+            WHEN 'down' THEN 'fell' ELSE 'changed' END || ' most between {period_from} and '
+            || '{period_to}:{~largest change biggest}');
         FOR i IN 1..nrows LOOP
             u := u || footnote._driver_unit(r, i, false);
         END LOOP;

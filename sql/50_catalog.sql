@@ -153,11 +153,16 @@ INSERT INTO footnote.operation_arguments (operation, position, name, type, requi
 ('revenue_by_month', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
 ('credit_notes', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a half 2026-H1, FY2026, 2026 or a date range', '2026-Q2'),
 ('credit_notes', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
-('purchase_order', 1, 'number', 'text', true, 'purchase order number such as PO-2025-3043, its id, or erp://purchase_order/<id>', 'PO-2025-3043');
+('purchase_order', 1, 'number', 'text', true, 'purchase order number such as PO-2025-3043, its id, or erp://purchase_order/<id>', 'PO-2025-3043'),
+('revenue_drivers', 4, 'direction', 'text', false, 'only customers whose revenue rose (up) or fell (down); default both, by the size of the change', NULL);
 
 UPDATE footnote.operations
 SET description = 'Lists customers by name (then id), optionally only those whose name contains a text, with a given account owner or in a given country. Use it to find the exact name of a customer, or "customers managed by X", "customers in Germany".'
 WHERE name = 'list_customers';
+
+UPDATE footnote.operations
+SET returns = 'values: as_of, total_outstanding, invoice_count, overdue_total, overdue_invoice_count (the part past due), customer; rows (one per bucket, in that order): bucket, outstanding, invoice_count'
+WHERE name = 'ar_aging';
 
 -- Every operation with its arguments (in call order), for building typed tool schemas.
 CREATE VIEW footnote.catalog AS

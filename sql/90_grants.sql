@@ -27,7 +27,7 @@ GRANT EXECUTE ON FUNCTION
     footnote.revenue(text, text),
     footnote.revenue_change(text, text, text),
     footnote.top_customers(text, integer),
-    footnote.revenue_drivers(text, text, integer),
+    footnote.revenue_drivers(text, text, integer, text),
     footnote.days_sales_outstanding(date, integer),
     footnote.invoice(text, date),
     footnote.source_record(text),

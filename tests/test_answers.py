@@ -31,6 +31,11 @@ def erp(module_db: TestDatabase) -> Erp:
 
 def _period(text: str) -> tuple[dt.date, dt.date]:
     t = text.strip().upper()
+    if m := re.fullmatch(r"(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})", t):
+        return dt.date.fromisoformat(m[1]), dt.date.fromisoformat(m[2]) + dt.timedelta(days=1)
+    if m := re.fullmatch(r"(\d{4})-?H([12])|H([12]) (\d{4})", t):
+        y, h = (int(m[1]), int(m[2])) if m[1] else (int(m[4]), int(m[3]))
+        return dt.date(y, 6 * h - 5, 1), dt.date(y + (h == 2), 1 if h == 2 else 7, 1)
     if m := re.fullmatch(r"(\d{4})-(\d{2})", t):
         y, mo = int(m[1]), int(m[2])
         return dt.date(y, mo, 1), dt.date(y + (mo == 12), mo % 12 + 1, 1)

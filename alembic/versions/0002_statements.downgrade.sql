@@ -10,6 +10,10 @@ DROP FUNCTION footnote.list_customers(text, integer, text, text);
 
 DROP FUNCTION footnote._account_owners();
 
+DROP FUNCTION footnote.ar_aging(date, text);
+
+DROP FUNCTION footnote.revenue_drivers(text, text, integer, text);
+
 DROP FUNCTION footnote._numeric_chars();
 
 DROP FUNCTION footnote._letters();
@@ -226,6 +230,127 @@ AS $$
           "payment_terms": ["days", "payment_terms_days"], "account_owner": ["text", "account_owner"]}',
         ARRAY['name', 'customer_number', 'country', 'city', 'payment_terms_days', 'account_owner'],
         clock_timestamp())
+$$;
+
+-- ==== sql/11_receivables.sql ==========================================
+
+-- footnote-pg: catalog operations about receivables: aging, days sales outstanding, one invoice.
+
+-- Accounts-receivable aging as of a date (all customers, or one): current, 1-30, 31-60, 61-90 and over 90 days past due.
+CREATE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    b_ids   jsonb := '{}';
+    b_total jsonb := '{}';
+    b_count jsonb := '{}';
+    b       text;
+    total   numeric := 0.00;
+    n       bigint := 0;
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, c.id LOOP
+        ids := ids || ('invoice:' || r.invoice_id);
+        b_ids := jsonb_set(b_ids, ARRAY[r.bucket], coalesce(b_ids->r.bucket, '[]') || to_jsonb('invoice:' || r.invoice_id));
+        b_total := b_total || jsonb_build_object(r.bucket, r.bucket_total::text);
+        b_count := b_count || jsonb_build_object(r.bucket, r.bucket_count::text);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid', 'credited',
+                  'outstanding', 'days_past_due', 'bucket']);
+        total := r.total_outstanding;
+        n := r.invoice_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'total_outstanding', footnote._value('amount', total::text, ids),
+        'invoice_count', footnote._value('count', n::text, ids));
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    FOREACH b IN ARRAY ARRAY['current', '1-30', '31-60', '61-90', 'over_90'] LOOP
+        rws := rws || jsonb_build_object(
+            'bucket', footnote._value('text', CASE b WHEN 'current' THEN 'current' WHEN 'over_90' THEN 'over 90 days'
+                                                     ELSE b || ' days' END, '{}'),
+            'outstanding', footnote._value('amount', coalesce(b_total->>b, '0.00'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))),
+            'invoice_count', footnote._value('count', coalesce(b_count->>b, '0'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))));
+    END LOOP;
+    RETURN footnote._finish('ar_aging',
+        jsonb_build_object('as_of', as_of, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('as_of', d, 'customer', c.uri),
+            'subject', CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer',
+                jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)) END,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
+            'queries', jsonb_build_array(footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)))));
+END
+$$;
+
+-- Customers whose revenue changed most between two periods: revenue in each, the change (signed raw, unsigned text).
+CREATE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    pa      footnote.period := footnote._period_arg('period_from', period_from);
+    pb      footnote.period := footnote._period_arg('period_to', period_to);
+    lim     integer := footnote._int_arg('limit', "limit", 1, 100, 3);
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    all_ids text[] := '{}';
+    docs    record;
+    cid     text;
+BEGIN
+    FOR r IN EXECUTE footnote._query('revenue_drivers') USING pa.starts, pa.ends, pb.starts, pb.ends, lim LOOP
+        cid := 'customer:' || r.customer_id;
+        ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
+        all_ids := all_ids || cid || r.documents;
+        rws := rws || jsonb_build_object(
+            'customer', footnote._value('text', r.name, ARRAY[cid]),
+            'revenue_from', footnote._value('amount', r.revenue_from::text, r.documents),
+            'revenue_to', footnote._value('amount', r.revenue_to::text, r.documents),
+            'change', footnote._value('amount', abs(r.change)::text, r.documents,
+                                      jsonb_build_object('signed_raw', r.change::text)),
+            'direction', footnote._value('text', CASE sign(r.change) WHEN 1 THEN 'up' WHEN -1 THEN 'down'
+                                                     ELSE 'unchanged' END, r.documents));
+    END LOOP;
+    SELECT * INTO docs FROM footnote._document_evidence(all_ids);
+    ev := ev || docs.evidence;
+    RETURN footnote._finish('revenue_drivers',
+        jsonb_build_object('period_from', period_from, 'period_to', period_to, 'limit', "limit"), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period_from', btrim(period_from), 'period_to', btrim(period_to),
+                                                      'limit', lim),
+            'values', jsonb_build_object(
+                'period_from', footnote._value('period', pa.label, '{}'),
+                'period_to', footnote._value('period', pb.label, '{}'),
+                'listed', footnote._value('count', cardinality(rws)::text, all_ids)),
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('revenue_drivers', jsonb_build_array(pa.starts, pa.ends, pb.starts, pb.ends, lim)),
+                docs.query)));
+END
 $$;
 
 -- The calls an answer relies on, checked: each made by this session's role and actor, and, when the

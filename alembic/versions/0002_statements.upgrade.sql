@@ -8,6 +8,10 @@ DROP FUNCTION footnote._list(text, text, text, text, integer, jsonb, text[], tim
 
 DROP FUNCTION footnote.list_customers(text, integer);
 
+DROP FUNCTION footnote.ar_aging(date, text);
+
+DROP FUNCTION footnote.revenue_drivers(text, text, integer);
+
 DROP FUNCTION footnote._answer_calls(uuid[], boolean);
 
 DROP FUNCTION footnote._grade_answer(text, jsonb, uuid[], text, boolean);
@@ -169,7 +173,35 @@ LIMIT $2$q$),
 FROM footnote_src.customers AS c
 WHERE c.account_owner IS NOT NULL
 GROUP BY c.account_owner
-ORDER BY c.account_owner, first_customer_id$q$);
+ORDER BY c.account_owner, first_customer_id$q$),
+
+('revenue_drivers_one_way',
+ 'customers whose revenue rose ($6 = up) or fell ($6 = down) most between [$1, $2) and [$3, $4), by absolute change, at most $5',
+ '{from_starts,from_ends,to_starts,to_ends,limit,direction}',
+ $q$SELECT r.customer_id, c.name, c.uri, r.revenue_from, r.revenue_to, r.revenue_to - r.revenue_from AS change,
+       r.documents
+FROM (
+    SELECT d.customer_id,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'from'), 0.00) AS revenue_from,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'to'), 0.00) AS revenue_to,
+           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
+    FROM (
+        SELECT CASE WHEN i.issue_date >= $3 AND i.issue_date < $4 THEN 'to' ELSE 'from' END AS period,
+               'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
+        FROM footnote_src.invoices AS i
+        WHERE (i.issue_date >= $1 AND i.issue_date < $2) OR (i.issue_date >= $3 AND i.issue_date < $4)
+        UNION ALL
+        SELECT CASE WHEN n.issue_date >= $3 AND n.issue_date < $4 THEN 'to' ELSE 'from' END,
+               'credit_note', n.id, n.customer_id, -n.net
+        FROM footnote_src.credit_notes AS n
+        WHERE (n.issue_date >= $1 AND n.issue_date < $2) OR (n.issue_date >= $3 AND n.issue_date < $4)
+    ) AS d
+    GROUP BY d.customer_id
+) AS r
+JOIN footnote_src.customers AS c ON c.id = r.customer_id
+WHERE CASE WHEN $6::text = 'up' THEN r.revenue_to > r.revenue_from ELSE r.revenue_to < r.revenue_from END
+ORDER BY abs(r.revenue_to - r.revenue_from) DESC, r.customer_id
+LIMIT $5$q$);
 
 COMMENT ON TABLE footnote.lexicon IS 'the words and phrases the gate reads answers with (see docs/statements.md)';
 
@@ -452,11 +484,16 @@ INSERT INTO footnote.operation_arguments (operation, position, name, type, requi
 ('revenue_by_month', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
 ('credit_notes', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a half 2026-H1, FY2026, 2026 or a date range', '2026-Q2'),
 ('credit_notes', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
-('purchase_order', 1, 'number', 'text', true, 'purchase order number such as PO-2025-3043, its id, or erp://purchase_order/<id>', 'PO-2025-3043');
+('purchase_order', 1, 'number', 'text', true, 'purchase order number such as PO-2025-3043, its id, or erp://purchase_order/<id>', 'PO-2025-3043'),
+('revenue_drivers', 4, 'direction', 'text', false, 'only customers whose revenue rose (up) or fell (down); default both, by the size of the change', NULL);
 
 UPDATE footnote.operations
 SET description = 'Lists customers by name (then id), optionally only those whose name contains a text, with a given account owner or in a given country. Use it to find the exact name of a customer, or "customers managed by X", "customers in Germany".'
 WHERE name = 'list_customers';
+
+UPDATE footnote.operations
+SET returns = 'values: as_of, total_outstanding, invoice_count, overdue_total, overdue_invoice_count (the part past due), customer; rows (one per bucket, in that order): bucket, outstanding, invoice_count'
+WHERE name = 'ar_aging';
 
 -- A period argument: 2026-07 (month), 2026-Q2 or Q2 2026 (calendar quarter), 2026-H1 or H1 2026 (half year),
 -- FY2026 (fiscal year), 2026 (calendar year), 2026-01-01..2026-08-14 (the days from one to the other, both included).
@@ -651,6 +688,140 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     RETURN QUERY EXECUTE format('SELECT q.name FROM (%s) AS q ORDER BY q.name', footnote._query('account_owners'));
+END
+$$;
+
+-- footnote-pg: catalog operations about receivables: aging, days sales outstanding, one invoice.
+
+-- Accounts-receivable aging as of a date (all customers, or one): current, 1-30, 31-60, 61-90 and over 90 days past due.
+CREATE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    b_ids   jsonb := '{}';
+    b_total jsonb := '{}';
+    b_count jsonb := '{}';
+    b       text;
+    total   numeric := 0.00;
+    n       bigint := 0;
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, c.id LOOP
+        ids := ids || ('invoice:' || r.invoice_id);
+        b_ids := jsonb_set(b_ids, ARRAY[r.bucket], coalesce(b_ids->r.bucket, '[]') || to_jsonb('invoice:' || r.invoice_id));
+        b_total := b_total || jsonb_build_object(r.bucket, r.bucket_total::text);
+        b_count := b_count || jsonb_build_object(r.bucket, r.bucket_count::text);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid', 'credited',
+                  'outstanding', 'days_past_due', 'bucket']);
+        total := r.total_outstanding;
+        n := r.invoice_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'total_outstanding', footnote._value('amount', total::text, ids),
+        'invoice_count', footnote._value('count', n::text, ids),
+        'overdue_total', footnote._value('amount', (total - coalesce((b_total->>'current')::numeric, 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))),
+        'overdue_invoice_count', footnote._value('count', (n - coalesce((b_count->>'current')::bigint, 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))));
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    FOREACH b IN ARRAY ARRAY['current', '1-30', '31-60', '61-90', 'over_90'] LOOP
+        rws := rws || jsonb_build_object(
+            'bucket', footnote._value('text', CASE b WHEN 'current' THEN 'current' WHEN 'over_90' THEN 'over 90 days'
+                                                     ELSE b || ' days' END, '{}'),
+            'outstanding', footnote._value('amount', coalesce(b_total->>b, '0.00'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))),
+            'invoice_count', footnote._value('count', coalesce(b_count->>b, '0'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))));
+    END LOOP;
+    RETURN footnote._finish('ar_aging',
+        jsonb_build_object('as_of', as_of, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('as_of', d, 'customer', c.uri),
+            'subject', CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer',
+                jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)) END,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
+            'queries', jsonb_build_array(footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)))));
+END
+$$;
+
+-- Customers whose revenue changed most between two periods: revenue in each, the change (signed raw, unsigned text).
+CREATE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL,
+                                         direction text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    pa      footnote.period := footnote._period_arg('period_from', period_from);
+    pb      footnote.period := footnote._period_arg('period_to', period_to);
+    lim     integer := footnote._int_arg('limit', "limit", 1, 100, 3);
+    dir     text := footnote._choice_arg('direction', direction, ARRAY['up', 'down'], NULL);
+    qname   text := CASE WHEN dir IS NULL THEN 'revenue_drivers' ELSE 'revenue_drivers_one_way' END;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    all_ids text[] := '{}';
+    docs    record;
+    cid     text;
+    vals    jsonb;
+BEGIN
+    FOR r IN EXECUTE footnote._query(qname) USING pa.starts, pa.ends, pb.starts, pb.ends, lim, dir LOOP
+        cid := 'customer:' || r.customer_id;
+        ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
+        all_ids := all_ids || cid || r.documents;
+        rws := rws || jsonb_build_object(
+            'customer', footnote._value('text', r.name, ARRAY[cid]),
+            'revenue_from', footnote._value('amount', r.revenue_from::text, r.documents),
+            'revenue_to', footnote._value('amount', r.revenue_to::text, r.documents),
+            'change', footnote._value('amount', abs(r.change)::text, r.documents,
+                                      jsonb_build_object('signed_raw', r.change::text)),
+            'direction', footnote._value('text', CASE sign(r.change) WHEN 1 THEN 'up' WHEN -1 THEN 'down'
+                                                     ELSE 'unchanged' END, r.documents));
+    END LOOP;
+    SELECT * INTO docs FROM footnote._document_evidence(all_ids);
+    ev := ev || docs.evidence;
+    vals := jsonb_build_object(
+        'period_from', footnote._value('period', pa.label, '{}'),
+        'period_to', footnote._value('period', pb.label, '{}'),
+        'listed', footnote._value('count', cardinality(rws)::text, all_ids));
+    IF dir IS NOT NULL THEN
+        vals := vals || jsonb_build_object('direction', footnote._value('text', dir, '{}'));
+    END IF;
+    RETURN footnote._finish('revenue_drivers',
+        jsonb_build_object('period_from', period_from, 'period_to', period_to, 'limit', "limit")
+            || CASE WHEN direction IS NOT NULL THEN jsonb_build_object('direction', direction) ELSE '{}' END, started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period_from', btrim(period_from), 'period_to', btrim(period_to),
+                                                      'limit', lim) || CASE WHEN dir IS NOT NULL
+                                                      THEN jsonb_build_object('direction', dir) ELSE '{}' END,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref(qname, jsonb_build_array(pa.starts, pa.ends, pb.starts, pb.ends, lim)
+                                           || CASE WHEN dir IS NOT NULL THEN jsonb_build_array(dir) ELSE '[]' END),
+                docs.query)));
 END
 $$;
 
@@ -1419,7 +1590,8 @@ BEGIN
         u := u || footnote._unit(r, CASE WHEN v ? 'customer' THEN 'Accounts receivable of {customer}'
                                          ELSE 'Accounts receivable' END
             || ' as of {as_of}: {total_outstanding} open across {invoice_count} '
-            || '{invoice_count|invoice|invoices}.{~aging total in account}');
+            || '{invoice_count|invoice|invoices}, {overdue_total} of it overdue across {overdue_invoice_count} '
+            || '{overdue_invoice_count|invoice|invoices}.{~aging total in account past due}');
         FOR i IN 1..nrows LOOP
             u := u || footnote._unit(r, '{bucket}: {outstanding} ({invoice_count} {invoice_count|invoice|invoices})'
                 || '{~open outstanding overdue past due bucket in across}', i, E'\n- ', 'fact');
@@ -1445,8 +1617,9 @@ BEGIN
     WHEN 'revenue_change' THEN
         u := u || footnote._unit(r, footnote._change_template(r));
     WHEN 'revenue_drivers' THEN
-        u := u || footnote._unit(r, 'The customers whose revenue changed most between {period_from} and '
-            || '{period_to}:{~largest change}');
+        u := u || footnote._unit(r, 'The customers whose revenue ' || CASE v->'direction'->>'raw' WHEN 'up' THEN 'rose'
+            WHEN 'down' THEN 'fell' ELSE 'changed' END || ' most between {period_from} and '
+            || '{period_to}:{~largest change biggest}');
         FOR i IN 1..nrows LOOP
             u := u || footnote._driver_unit(r, i, false);
         END LOOP;
@@ -3259,7 +3432,7 @@ GRANT EXECUTE ON FUNCTION
     footnote.revenue(text, text),
     footnote.revenue_change(text, text, text),
     footnote.top_customers(text, integer),
-    footnote.revenue_drivers(text, text, integer),
+    footnote.revenue_drivers(text, text, integer, text),
     footnote.days_sales_outstanding(date, integer),
     footnote.invoice(text, date),
     footnote.source_record(text),

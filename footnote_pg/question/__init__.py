@@ -9,11 +9,13 @@ never computes or states a figure; its messages contain no digit.
 Steps, one module each: ``text`` (folding, tokens), ``lexicon`` (vocabulary and
 cue patterns), ``periods`` (periods and days), ``names`` (the directory of
 customers, suppliers and items), ``reading`` (a question read once),
-``plan`` (what each intent calls), ``rules`` (which intent a question is).
+``plan`` and ``portfolio`` (what each intent calls), ``rules`` (which intent a question is), ``coverage``
+(every content word used, or the part no operation answers named; keyword typos).
 """
 
 from __future__ import annotations
 
+from footnote_pg.question import coverage
 from footnote_pg.question.names import Directory, Mention
 from footnote_pg.question.reading import _analyse
 from footnote_pg.question.rules import _decide
@@ -42,8 +44,12 @@ def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int
 
 
 def _route(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
-    q = _analyse(question, settings)
-    r = _decide(q, directory)
+    text, corrections = coverage.correct_spelling(question, directory)
+    q = _analyse(text, settings)
+    r = coverage.check(q, _decide(q, directory), directory)
+    if corrections:
+        r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,
+                  notes={**r.notes, "corrected": "; ".join(f"{a} -> {b}" for a, b in corrections.items())})
     if depth < 2:
         r = _settle(r, directory, settings, depth)
     return r

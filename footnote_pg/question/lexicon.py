@@ -115,7 +115,7 @@ _NOT_COVERED = _rx(
     r"\b(?:salary|salaries|payroll|wages?|weather|employees?|headcount|staff|ceo|cfo|coo"
     r"|stock\s+(?:price|market)|share\s+price|shares|dividends?|vat|tax(?:es)?|interest\s+rates?"
     r"|competitors?|market\s+share|news|joke|poem|recipe|capital\s+of|costs?|expenses?|spend(?:ing)?"
-    r"|bank\s+balance|cash\s+(?:in\s+the\s+bank|on\s+hand|at\s+bank)|credit\s+limits?)\b")
+    r"|bank\s+balance|cash\s+(?:in\s+the\s+bank|on\s+hand|at\s+bank))\b")
 _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
 
 _INVOICE_NO = _rx(r"\binv[\s-]?((?:19|20)\d\d)[\s-](\d{3,7})\b")
@@ -145,8 +145,8 @@ _DSO = _rx(
     r"\s+(?:does\s+it\s+take\s+(?:for\s+)?|do\s+|does\s+|are\s+)?(?:our\s+)?(?:customers?|clients?|we)"
     r"\s+(?:take\s+to\s+|to\s+)?(?:pay|get\s+paid|collect)|\b(?:average\s+)?collection\s+(?:period|time"
     r"|days)\b|\baverage\s+days\s+to\s+(?:pay|collect)\b|\bdays\s+to\s+(?:collect|get\s+paid)\b")
-_DSO_WINDOW = _rx(r"\b(\d{1,4})[\s-]*days?\b(?!\s+(?:sales|of\s+sales))"
-                  r"|\bwindow\s+of\s+(\d{1,4})\b")
+_DSO_WINDOW = _rx(r"\b(\d{1,12})[\s-]*days?\b(?!\s+(?:sales|of\s+sales))"
+                  r"|\bwindow\s+of\s+(\d{1,12})\b")
 _AGING = _rx(
     r"\bag(?:e)?ing\b|\baged\s+(?:debt|debtors|receivables?|balances?|invoices?|report)\b"
     r"|\breceivables?\b|\baccounts?\s+receivable\b|\ba/?r\b|\bdebtors?\s+(?:list|report|book|ledger)\b"
@@ -204,7 +204,7 @@ _WEAK_METRIC = _rx(r"\b(?:income|made|make|earn(?:ed)?|performance"
 _REVENUE = _rx(
     r"\brevenues?\b|\bsales\b|\bturnover\b|\binvoiced\b|\binvoicing\b|\bbilled\b|\bbilling\b"
     r"|\btop\s+line\b|\b(?:how\s+much|what)\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b"
-    r"|\bsold\b"
+    r"|\bsold\b|\bhow\s+many\s+invoices\b|\binvoices\s+(?:did\s+we\s+|were\s+|we\s+)?(?:issue[ds]?|sent|raised)\b"
     r"|\bhow\s+much\s+did\s+\S+(?:\s+\S+){0,4}\s+buy\b")
 _CHANGE = _rx(
     r"\b(?:chang(?:e|ed|es|ing)|(?:go|goes|gone|going|went)\s+(?:up|down)|ris(?:e|es|en|ing)|rose"
@@ -249,3 +249,76 @@ _ON_HAND = _rx(r"\bon\s+hand\b")
 _HOW_MANY = _rx(r"\bhow\s+many\b")
 
 
+
+
+# --------------------------------------------------------------------------- portfolio questions
+
+_PAYMENTS = _rx(
+    r"\bpaid\s+us\b|\bpa(?:id|ys|y)\s+us\b|\bpayments?\s+(?:from|by|received|history|made\s+by)\b|\bpayment\s+history\b"
+    r"|\bhow\s+much\s+(?:has|have|did)\b[^?.!]{1,60}\bpa(?:id|y)\b(?!\s+(?:them|to|the\s+supplier))"
+    r"|\bwhen\s+did\b[^?.!]{1,60}\b(?:last\s+)?pay\b|\b(?:last|latest|most\s+recent)\s+payment\b"
+    r"|\b(?:average|avg|typical|mean|usual)\s+(?:number\s+of\s+)?(?:days|time)\s+(?:it\s+takes\s+)?to\s+pay\b"
+    r"|\bhow\s+(?:long|quickly|fast|many\s+days)\s+(?:does|do|did)\b[^?.!]{1,60}\b(?:take\s+to\s+)?pay\b"
+    r"|\bpa(?:ys?|id)\s+(?:us\s+)?late\b|\blate\s+payers?\b|\bpa(?:ys?|id)\s+(?:us\s+)?on\s+time\b"
+    r"|\bhow\s+many\s+times\b[^?.!]{0,60}\bpaid\b|\bhow\s+many\s+payments\b|\bpayments?\s+(?:in|this|last|since)\b")
+_PROFILE = _rx(
+    r"\bprofile\b|\btell\s+me\s+(?:everything\s+)?about\b|\b(?:an\s+)?overview\s+of\b|\bsummary\s+(?:of|for|on)\b"
+    r"|\bwho\s+is\b|\bwho\s+are\b(?!\s+our\b)|\bdetails\s+(?:of|for|on|about)\b|\bwhat\s+do\s+we\s+know\s+about\b"
+    r"|\binfo(?:rmation)?\s+(?:on|about|for)\b|\bat\s+a\s+glance\b|\bmaster\s+data\b|\bcredit\s+limit\b")
+_RANK_OWE = _rx(
+    r"\b(?:who|which\s+customers?|what\s+customers?|which\s+clients?)\s+(?:owes?|has|have|had)\s+(?:us\s+)?(?:the\s+)?"
+    r"(?:most|least|largest|biggest|smallest|highest|lowest|oldest)\b"
+    r"|\b(?:biggest|largest|top|worst|slowest|smallest|lowest|highest)\s+(?:\d+\s+)?(?:debtors|payers|late\s+payers"
+    r"|overdue\s+(?:balances?|amounts?|customers|accounts)|outstanding\s+balances?|open\s+balances?|balances)\b"
+    r"|\bcustomers?\s+(?:ranked|sorted|ordered|listed)\s+by\s+(?:overdue|outstanding|open\s+balance|what\s+they\s+owe"
+    r"|how\s+much\s+they\s+owe|debt|days\s+overdue)\b|\b(?:oldest|longest)\s+overdue\s+(?:invoices|customers|balances|accounts)\b"
+    r"|\btop\s+(?:\d+\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open|balance|debt|receivables?)\b"
+    r"|\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"
+    r"|\bwhich\s+customers\s+(?:have|are|has)\s+(?:(?:any|an?)\s+)?(?:overdue|late|past\s+due|outstanding)\b"
+    r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest)\s+(?:overdue|outstanding|open)\b"
+    r"|\bworst\s+payers?\b|\bslowest\s+payers?\b")
+_RANK_ASC = _rx(r"\b(?:smallest|lowest|least|fewest|bottom)\b")
+_RANK_OLDEST = _rx(r"\b(?:oldest|longest|worst|slowest)\b|\bdays\s+overdue\b")
+_RANK_OPEN = _rx(r"\b(?:outstanding|open\s+balances?|receivables?|balances?|debt|debtors)\b")
+_ALL_OVERDUE = _rx(r"\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"
+                   r"|\b(?:overall|total)\s+(?:amount\s+)?overdue\b|\boverdue\s+(?:in\s+)?total\b"
+                   r"|\bhow\s+much\s+is\s+overdue\b(?!\s+(?:for|from|with|at|by))")
+_MONTHLY = _rx(r"\b(?:by|per|each|every)\s+month\b|\bmonthly\b|\bmonth[\s-]by[\s-]month\b|\bbroken\s+down\s+by\s+month\b"
+               r"|\bfor\s+each\s+month\b|\bmonth\s+over\s+month\b")
+_CREDIT_NOTES = _rx(r"\bcredit\s+(?:notes?|memos?)\b|\bcredits?\s+(?:we\s+)?(?:issued|given|granted)\b")
+_BELOW_REORDER = _rx(
+    r"\b(?:below|under)\s+(?:the\s+|their\s+|its\s+)?re-?order\s+(?:levels?|points?)\b|\bneeds?\s+(?:to\s+be\s+)?re-?order"
+    r"|\bre-?order(?:ing)?\s+(?:list|needed|now)\b|\blow\s+(?:on\s+)?stock\b|\brunning\s+(?:low|out)\b|\bout\s+of\s+stock\b"
+    r"|\bwhat\s+(?:should|do)\s+we\s+(?:need\s+to\s+)?re-?order\b|\bshort\s+on\s+stock\b")
+_OWNER = _rxi(
+    r"\b(?:managed|owned|handled|looked\s+after|served)\s+by\s+(.+?)\s*[?.!]*$"
+    r"|\baccount\s+(?:owner|manager)\s+(?:is\s+)?(.+?)\s*[?.!]*$|\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)'s\s+(?:customers|accounts|clients)\b")
+_COUNTRY = _rx(r"\b(?:customers?|clients?|accounts?|buyers?)\s+(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?([a-z][a-z ]+?)"
+               r"\s*(?:[?.!,]|$|\bwith\b|\band\b)")
+_PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s-](\d{3,6})\b|\bpurchase\s+order\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?(\d{3,6})\b")
+_INVOICE_SHORT = _rx(r"\binv\.?\s*#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
+                     r"|\b(?:is|was|has)\s+(?:invoice\s+)?(\d{4,8})\s+(?:been\s+)?(?:fully\s+)?(?:paid|settled|due|overdue"
+                     r"|open|outstanding|cleared)\b|\bshow\s+(?:me\s+)?(\d{4,8})\b")
+_PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|balance|report|total)\b|\bpayables?\b"
+                r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from|to)\s+suppliers?\b"
+                r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+)?owe\b|\bwe\s+(?:still\s+)?owe\b|\bdo\s+we\s+owe\b")
+_STOCK_VALUE = _rx(r"\b(?:inventory|stock)\s+(?:value|valuation|worth)\b|\bvalue\s+of\s+(?:our\s+|the\s+)?(?:inventory|stock)\b"
+                   r"|\bworth\s+of\s+(?:our\s+)?(?:stock|inventory)\b|\bhow\s+much\s+is\s+(?:our\s+)?(?:inventory|stock)\s+worth\b")
+_DRIVER_ASK = _rx(r"\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,40}"
+                  r"\b(?:biggest|largest|most|greatest|sharpest|worst)\b[^?.!]{0,30}\b(?:drop|decline|decrease|fall|increase"
+                  r"|growth|rise|change|gain|loss)\b|\b(?:biggest|largest)\s+(?:revenue\s+)?(?:drops?|declines?|decreases?|falls?"
+                  r"|increases?|gains?|changes?)\b")
+_DOWN_WORDS = _rx(r"\b(?:drops?|dropped|declines?|declined|decreases?|decreased|falls?|fell|loss|losses|lost|shrank|worst)\b")
+_UP_WORDS = _rx(r"\b(?:increases?|increased|growth|grew|rises?|rose|gains?|gained|jump|jumped)\b")
+_NOW_VS = _rx(r"\b(?:now|today|currently|at\s+present)\b[^?.!]{0,80}\b(?:compare|compared|vs\.?|versus|than|against|and)\b"
+              r"|\b(?:compare|compared|vs\.?|versus|than|against)\b[^?.!]{0,60}\b(?:now|today)\b")
+
+COUNTRIES = {
+    "germany": "DE", "france": "FR", "spain": "ES", "italy": "IT", "netherlands": "NL", "holland": "NL",
+    "belgium": "BE", "austria": "AT", "switzerland": "CH", "poland": "PL", "czechia": "CZ", "czech republic": "CZ",
+    "denmark": "DK", "sweden": "SE", "norway": "NO", "finland": "FI", "portugal": "PT", "ireland": "IE",
+    "united kingdom": "GB", "uk": "GB", "britain": "GB", "great britain": "GB", "hungary": "HU", "slovakia": "SK",
+    "luxembourg": "LU", "greece": "GR", "romania": "RO", "croatia": "HR", "slovenia": "SI",
+}
+_INVOICE_WORDS = _rx(r"\b(?:invoices?|inv|paid|settled|cleared|status|due|open|outstanding|issued|details?"
+                     r"|amount|balance|number|gross|net|tax|credited|payments?|show|look\s+up|pull\s+up|open\s+up)\b")

@@ -29,6 +29,7 @@ class Directory:
     customers: tuple[str, ...]
     suppliers: tuple[str, ...]
     items: tuple[tuple[str, str], ...]
+    owners: tuple[str, ...] = ()
 
     @classmethod
     def load(cls, fn: Footnote) -> Directory:
@@ -37,12 +38,26 @@ class Directory:
             return [r[column].text or "" for r in rows]
 
         items = fn.call("list_items", limit=1000).rows
+        customers = fn.call("list_customers", limit=1000).rows
         return cls(
-            customers=tuple(n for n in texts("list_customers", "name") if n),
+            customers=tuple(r["name"].text or "" for r in customers if r["name"].text),
             suppliers=tuple(n for n in texts("list_suppliers", "name") if n),
             items=tuple((r["sku"].text or "", r["name"].text or "")
                         for r in items if r["name"].text),
+            owners=tuple(sorted({r["account_owner"].text or "" for r in customers if r["account_owner"].text})),
         )
+
+    @cached_property
+    def _name_words(self) -> frozenset[str]:
+        words: set[str] = set()
+        for name in (*self.customers, *self.suppliers, *(n for _sku, n in self.items), *self.owners):
+            for word in _TOKEN.findall(name):
+                words |= _variants(word)
+        return frozenset(words)
+
+    def knows_word(self, folded: str) -> bool:
+        """True when a folded word is a word of some customer, supplier, item or account owner name."""
+        return folded in self._name_words
 
     @cached_property
     def customer_index(self) -> _NameIndex:

@@ -73,14 +73,27 @@ class Calendar:
 
 @dataclass(frozen=True)
 class Period:
-    """A month, calendar quarter, fiscal year (``fy``) or calendar year (``year``)."""
+    """A month, calendar quarter, half year, fiscal year (``fy``), calendar year (``year``), or a range of days
+    (``range``: ``first`` to ``last``, both included; month, quarter and year to date, "since March", "the last
+    30 days")."""
 
     kind: str
     year: int
     index: int = 0
     fy_start: int = 1
+    first: dt.date | None = None
+    last: dt.date | None = None
+
+    @classmethod
+    def days(cls, first: dt.date, last: dt.date) -> Period:
+        return cls("range", first.year, 0, 1, first, last)
 
     def catalog(self) -> str:
+        if self.kind == "range":
+            assert self.first is not None and self.last is not None
+            return f"{self.first.isoformat()}..{self.last.isoformat()}"
+        if self.kind == "half":
+            return f"{self.year}-H{self.index}"
         if self.kind == "month":
             return f"{self.year}-{self.index:02d}"
         if self.kind == "quarter":
@@ -90,6 +103,10 @@ class Period:
         return str(self.year)
 
     def label(self) -> str:
+        if self.kind == "range":
+            return self.catalog()
+        if self.kind == "half":
+            return f"H{self.index} {self.year}"
         if self.kind == "month":
             return f"{MONTH_NAMES[self.index - 1]} {self.year}"
         if self.kind == "quarter":
@@ -99,6 +116,11 @@ class Period:
         return f"calendar year {self.year}"
 
     def start(self) -> dt.date:
+        if self.kind == "range":
+            assert self.first is not None
+            return self.first
+        if self.kind == "half":
+            return dt.date(self.year, 6 * self.index - 5, 1)
         if self.kind == "month":
             return dt.date(self.year, self.index, 1)
         if self.kind == "quarter":
@@ -108,6 +130,9 @@ class Period:
         return dt.date(self.year, 1, 1)
 
     def end(self) -> dt.date:
+        if self.kind == "range":
+            assert self.last is not None
+            return self.last
         nxt = self.next()
         return nxt.start() - dt.timedelta(days=1)
 
@@ -118,9 +143,20 @@ class Period:
         return self._shift(-1)
 
     def year_ago(self) -> Period:
+        """The same span a year earlier (a range keeps its days: year to date against the same days last year)."""
+        if self.kind == "range":
+            assert self.first is not None and self.last is not None
+            return Period.days(_year_back(self.first), _year_back(self.last))
         return Period(self.kind, self.year - 1, self.index, self.fy_start)
 
     def _shift(self, step: int) -> Period:
+        if self.kind == "range":
+            assert self.first is not None and self.last is not None
+            span = (self.last - self.first).days + 1
+            return Period.days(self.first + dt.timedelta(days=span * step), self.last + dt.timedelta(days=span * step))
+        if self.kind == "half":
+            n = self.year * 2 + self.index - 1 + step
+            return Period("half", n // 2, n % 2 + 1)
         if self.kind == "month":
             n = self.year * 12 + self.index - 1 + step
             return Period("month", n // 12, n % 12 + 1)
@@ -128,6 +164,21 @@ class Period:
             n = self.year * 4 + self.index - 1 + step
             return Period("quarter", n // 4, n % 4 + 1)
         return Period(self.kind, self.year + step, 0, self.fy_start)
+
+
+def _year_back(day: dt.date) -> dt.date:
+    """The same day a year earlier (29 February becomes 28 February)."""
+    try:
+        return day.replace(year=day.year - 1)
+    except ValueError:
+        return day.replace(year=day.year - 1, day=28)
+
+
+def _months_back(day: dt.date, months: int) -> dt.date:
+    n = day.year * 12 + day.month - 1 - months
+    year, month = n // 12, n % 12 + 1
+    last = (dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)).day
+    return dt.date(year, month, min(day.day, last))
 
 
 @dataclass(frozen=True)
@@ -162,6 +213,7 @@ class TimeInfo:
     periods: tuple[PeriodMention, ...]      # in the order they appear
     unclear: tuple[Unclear, ...]
     invalid_date: bool          # a day that does not exist or is ambiguous (03/04/2026)
+    invalid_period: str | None  # a period that does not exist or is out of range, as written (Q5 2026, 1066)
     future: bool                # "next quarter", a period or day after the reference day
     masked: str                 # the text with every matched span blanked out
 
@@ -181,18 +233,34 @@ _YESTERDAY = re.compile(r"\byesterday\b")
 _DIGIT = re.compile(r"\d")
 
 _UNCLEAR = re.compile(
-    r"\b(?:(?:the\s+)?(?:first|second|1st|2nd|last)\s+half(?:[\s-]year)?(?:\s+of\s+(?:the\s+)?(?:year|"
-    + _YEAR + r"|fy\s*" + _YEAR + r"))?|h[12](?:\s+" + _YEAR + r")?|half[\s-]year"
-    r"|(?:the\s+)?(?:last|past|previous|prior|trailing|rolling|recent)\s+(?:\d+|few|couple\s+of|several"
-    r"|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty[\s-]four)\s+"
-    r"(?:days|weeks|months|quarters|years)|ttm|ltm|trailing\s+twelve\s+months"
+    r"\b(?:half[\s-]year|(?:the\s+)?last\s+half(?:[\s-]year)?"
+    r"|(?:the\s+)?(?:last|past|previous|prior|trailing|rolling|recent)\s+(?:few|couple\s+of|several)\s+"
+    r"(?:days|weeks|months|quarters|years)"
     r"|recent(?:ly)?|lately|(?:in\s+)?recent\s+(?:times|months|weeks)|these\s+days|of\s+late"
-    r"|(?:this|last|past|previous)\s+week|the\s+other\s+day|a\s+while(?:\s+ago)?"
-    r"|since\s+(?:" + _MONTH_RE + r"|q[1-4]|" + _YEAR + r"|last\s+\w+)"
+    r"|the\s+other\s+day|a\s+while(?:\s+ago)?"
+    r"|since\s+last\s+\w+"
     r"|over\s+time|historically|so\s+far)\b")
+_HALF = re.compile(r"\b(?:(?:the\s+)?(first|second|1st|2nd)\s+half(?:[\s-]year)?|h([12]))"
+                   rf"(?:\s+(?:of\s+)?(?:the\s+)?(?:(?:fy\s*)?({_YEAR})|(this|last|previous|prior)\s+year))?\b")
+_TO_DATE = re.compile(r"\b(?:(month|quarter)[\s-]to[\s-]date|(mtd|qtd)|(?:this\s+)?(month|quarter)\s+so\s+far)\b")
+_SINCE = re.compile(rf"\bsince\s+(?:the\s+(?:start|beginning)\s+of\s+)?(?:({_MONTH_RE})(?:\s+({_YEAR}))?"
+                    rf"|q([1-4])(?:\s+({_YEAR}))?|({_YEAR}))\b")
+_LAST_N = re.compile(r"\b(?:in\s+|over\s+|for\s+|during\s+)?(?:the\s+)?(?:last|past|previous|prior|trailing|rolling)\s+"
+                     r"(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty[\s-]four)"
+                     r"\s+(days|weeks|months|years)\b|\b(ttm|ltm|trailing\s+twelve\s+months)\b")
+_WEEK = re.compile(r"\b(this|last|past|previous)\s+week\b")
+_FROM_TO = re.compile(rf"\bfrom\s+({_YEAR})-(\d{{2}})-(\d{{2}})\s+(?:to|until|till|through)\s+({_YEAR})-(\d{{2}})-(\d{{2}})\b"
+                      rf"|\b({_YEAR})-(\d{{2}})-(\d{{2}})\s*\.\.\s*({_YEAR})-(\d{{2}})-(\d{{2}})\b")
+# Periods that do not exist (Q5, H3, month 13) or lie outside what a ledger of this kind holds (Q2 1066).
+_BAD_PERIOD = re.compile(r"\bq(?:[05-9]|\d\d+)\b(?:\s+\d{2,4})?|\bh[03-9]\b|\b(?:q[1-4]|fy|h[12]|in|of|for|year)\s+"
+                         r"((?!(?:19|20)\d\d\b)\d{3,4}|\d{5,})\b|\b(?:fy|fiscal\s+year)\s*'?(?!(?:19|20)\d\d\b)"
+                         r"\d{3,4}\b")
+_WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                 "eleven": 11, "twelve": 12, "eighteen": 18, "twenty four": 24, "twenty-four": 24}
 _FUTURE = re.compile(r"\b(?:next|coming|upcoming|following)\s+(?:fiscal\s+year|financial\s+year"
                      r"|month|quarter|year|week|fy)\b|\bin\s+the\s+future\b|\btomorrow\b")
-_YTD = re.compile(r"\b(?:year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+)?year)\b")
+_YTD = re.compile(r"\b(?:year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+)?year|(?:this\s+year|(?:fy\s*)?"
+                  rf"(?P<year>{_YEAR}))\s+(?:so\s+far|to\s+date)|so\s+far\s+in\s+(?P<year2>{_YEAR}))\b")
 _RELATIVE = re.compile(r"\b(?:the\s+)?(last|previous|prior|past|this|current|present)\s+"
                        r"(fiscal\s+year|financial\s+year|fy|month|quarter|year)\b")
 _FY = re.compile(rf"\b(?:fy|fiscal\s+year|financial\s+year|fiscal)\s*'?({_YEAR}|\d{{2}})\b")
@@ -223,6 +291,7 @@ class _Scanner:
         self.periods: list[PeriodMention] = []
         self.unclear: list[Unclear] = []
         self.invalid = False
+        self.invalid_period: str | None = None
         self.future = False
 
     def month_context(self, m: re.Match[str]) -> bool:
@@ -331,7 +400,89 @@ class _Scanner:
         return self.add(period, m.start(), m.end(), last_year=last and unit == "fy")
 
     def ytd(self, m: re.Match[str]) -> bool:
-        return self.add(self.cal.current("fy"), m.start(), m.end())
+        """Year to date: the fiscal year's first day to the reference day (a year ago: the same days)."""
+        year = m.group("year") or m.group("year2")
+        fy = self.cal.current("fy")
+        if year and int(year) != fy.year:   # "2025 so far": that year is over, so all of it
+            return self.add(self.cal.year_period(int(year)), m.start(), m.end())
+        return self.add(Period.days(fy.start(), self.cal.as_of), m.start(), m.end())
+
+    def to_date(self, m: re.Match[str]) -> bool:
+        unit = (m.group(1) or m.group(3) or ("month" if m.group(2) == "mtd" else "quarter"))
+        return self.add(Period.days(self.cal.current(unit).start(), self.cal.as_of), m.start(), m.end())
+
+    def half(self, m: re.Match[str]) -> bool:
+        index = 1 if (m.group(1) in ("first", "1st") or m.group(2) == "1") else 2
+        if m.group(3):
+            year = int(m.group(3))
+        elif m.group(4):
+            year = self.cal.as_of.year - (0 if m.group(4) == "this" else 1)
+        else:
+            year = self.cal.as_of.year
+            if Period("half", year, index).start() > self.cal.as_of:
+                year -= 1
+        return self.add(Period("half", year, index), m.start(), m.end())
+
+    def since(self, m: re.Match[str]) -> bool:
+        if m.group(1):
+            month = _MONTHS[m.group(1)]
+            year = int(m.group(2)) if m.group(2) else self.cal.as_of.year
+            first = dt.date(year, month, 1)
+            if not m.group(2) and first > self.cal.as_of:
+                first = first.replace(year=year - 1)
+        elif m.group(3):
+            year = int(m.group(4)) if m.group(4) else self.cal.as_of.year
+            first = Period("quarter", year, int(m.group(3))).start()
+        else:
+            first = self.cal.year_period(int(m.group(5))).start()
+        if first > self.cal.as_of:
+            self.future = True
+            return True
+        return self.add(Period.days(first, self.cal.as_of), m.start(), m.end())
+
+    def last_n(self, m: re.Match[str]) -> bool:
+        if m.group(3):
+            n, unit = 12, "months"
+        else:
+            word = m.group(1).replace("-", " ")
+            n, unit = (int(word) if word.isdigit() else _WORD_NUMBERS[word]), m.group(2)
+        if n == 0 or n > 120 * (30 if unit == "days" else 4 if unit == "weeks" else 1 if unit == "months" else 0.1):
+            self.invalid_period = self.say(m.start(), m.end())
+            return True
+        last = self.cal.as_of
+        if unit == "days":
+            first = last - dt.timedelta(days=n - 1)
+        elif unit == "weeks":
+            first = last - dt.timedelta(days=7 * n - 1)
+        elif unit == "months":
+            first = _months_back(last, n) + dt.timedelta(days=1)
+        else:
+            first = _months_back(last, 12 * n) + dt.timedelta(days=1)
+        return self.add(Period.days(first, last), m.start(), m.end())
+
+    def week(self, m: re.Match[str]) -> bool:
+        monday = self.cal.as_of - dt.timedelta(days=self.cal.as_of.weekday())
+        if m.group(1) == "this":
+            return self.add(Period.days(monday, self.cal.as_of), m.start(), m.end())
+        return self.add(Period.days(monday - dt.timedelta(days=7), monday - dt.timedelta(days=1)), m.start(), m.end())
+
+    def from_to(self, m: re.Match[str]) -> bool:
+        g = [x for x in m.groups() if x is not None]
+        try:
+            first = dt.date(int(g[0]), int(g[1]), int(g[2]))
+            last = dt.date(int(g[3]), int(g[4]), int(g[5]))
+        except ValueError:
+            self.invalid = True
+            return True
+        if last < first:
+            self.invalid_period = self.say(m.start(), m.end())
+            return True
+        return self.add(Period.days(first, last), m.start(), m.end())
+
+    def bad_period(self, m: re.Match[str]) -> bool:
+        self.invalid_period = self.say(m.start(), m.end())
+        self.unclear.append(Unclear(m.start(), m.end(), self.invalid_period))   # options replace it
+        return True
 
     def fy(self, m: re.Match[str]) -> bool:
         y = int(m.group(1))
@@ -385,6 +536,8 @@ class _Scanner:
         text = self.text
         digits = _DIGIT.search(text) is not None
         if digits:
+            self.each(_FROM_TO, self.from_to)
+            self.each(_BAD_PERIOD, self.bad_period)
             self.each(_ISO_DATE, self.iso)
             self.each(_DOT_DATE, self.dotted)
             self.each(_SLASH_DATE, self.slashed)
@@ -395,6 +548,15 @@ class _Scanner:
         self.each(_FUTURE, self.future_phrase)
         if "ytd" in text or "far" in text or "date" in text:
             self.each(_YTD, self.ytd)
+        if "td" in text or "date" in text or "far" in text:
+            self.each(_TO_DATE, self.to_date)
+        if "half" in text or "h1" in text or "h2" in text:
+            self.each(_HALF, self.half)
+        if "since" in text:
+            self.each(_SINCE, self.since)
+        self.each(_LAST_N, self.last_n)
+        if "week" in text:
+            self.each(_WEEK, self.week)
         self.each(_UNCLEAR, self.unclear_phrase)
         if digits:
             self.each(_FY, self.fy)
@@ -419,6 +581,7 @@ class _Scanner:
             periods=tuple(sorted(self.periods, key=lambda p: p.start)),
             unclear=tuple(self.unclear),
             invalid_date=self.invalid,
+            invalid_period=self.invalid_period,
             future=self.future,
             masked=self.masked,
         )

@@ -17,6 +17,7 @@ from footnote_pg.question.lexicon import (
     _LIST_FILTER,
     _LIST_LIMIT,
     _NAME_GAP,
+    _NOW_VS,
     _NUMBER_WORDS,
     _ON_HAND,
     _POSSESSIVE_ENTITY,
@@ -37,8 +38,8 @@ from footnote_pg.question.text import _Tok
 from footnote_pg.question.types import _KIND_NOUN, _REFUSAL_MESSAGES, INTENT_KIND, Call, Route
 
 
-def _refuse(reason: str) -> Route:
-    return Route(kind="refusal", intent=reason, reason=reason, message=_REFUSAL_MESSAGES[reason])
+def _refuse(reason: str, message: str | None = None) -> Route:
+    return Route(kind="refusal", intent=reason, reason=reason, message=message or _REFUSAL_MESSAGES[reason])
 
 
 def _clarify(reason: str, message: str, options: Sequence[str] = ()) -> Route:
@@ -190,9 +191,9 @@ def _change_periods(q: _Question) -> tuple[Period, Period, dict[str, str]] | Non
         if others:
             base = others[0]
             return base.period.year_ago(), base.period, {"period": base.phrase}
-        current = cal.current("fy")
+        current = Period.days(cal.current("fy").start(), cal.as_of)   # like for like: to date, both years
         phrase = mentions[0].phrase if mentions else "year over year"
-        return current.previous(), current, {"period": phrase}
+        return current.year_ago(), current, {"period": phrase}
     if len(mentions) >= 2:
         a, b = mentions[0], mentions[1]
         if a.period.kind != b.period.kind and (a.last_year or b.last_year):
@@ -288,11 +289,18 @@ def _one_customer(q: _Question, directory: Directory, intent: str, operation: st
 
 
 def _dso_route(q: _Question) -> Route:
-    as_of, notes = _as_of(q)
+    """DSO as of a day; "now and at the end of last year": both days. A window the catalog refuses is passed on,
+    never replaced by the default."""
     window = None
     m = _DSO_WINDOW.search(q.pre)
     if m:
         window = int(m.group(1) or m.group(2))
+    days = sorted({d.day for d in q.time.dates} | {p.period.end() for p in q.time.periods if p.period.end() < q.cal.as_of})
+    if days and q.has(_NOW_VS):
+        calls = [_call("days_sales_outstanding", as_of=day.isoformat(), window_days=window) for day in days]
+        calls.append(_call("days_sales_outstanding", window_days=window))
+        return _answer("compare_dso", calls)
+    as_of, notes = _as_of(q)
     return _answer("dso", [_call("days_sales_outstanding", as_of=as_of, window_days=window)], notes)
 
 

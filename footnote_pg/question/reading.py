@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from footnote_pg.question import periods
-from footnote_pg.question.lexicon import _CUSTOMER_REF, _INVOICE_BARE, _INVOICE_NO, _INVOICE_URI, _SKU
+from footnote_pg.question.lexicon import _CUSTOMER_REF, _INVOICE_BARE, _INVOICE_NO, _INVOICE_SHORT, _INVOICE_URI, _SKU
 from footnote_pg.question.periods import Calendar, TimeInfo
 from footnote_pg.question.text import _Tok, _tokens, blank
 from footnote_pg.question.types import RouterSettings
@@ -58,6 +58,10 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
             invoice = m.group(1) if m.lastindex else m.group(0)
             start = m.start(1) if m.lastindex else m.start()
             pre = blank(pre, start, m.end())
+        elif (m := _INVOICE_SHORT.search(pre)) is not None:   # "inv 8901", "#8812", "is 8834 paid"
+            group = next(i for i in range(1, 5) if m.group(i))
+            invoice = m.group(group)
+            pre = blank(pre, m.start(group), m.end(group))
     m = _SKU.search(pre)
     if m:
         sku = f"SKU-{m.group(1)}"

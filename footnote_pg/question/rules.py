@@ -1,7 +1,18 @@
-"""The rule table: which intent a question is, refusals first."""
+"""The rule table: which intent a question is, as an ordered list of named rules, refusals first.
+
+Each rule looks at the question read once (:class:`footnote_pg.question.reading._Question`) and either
+returns a route or passes. The first rule that returns wins, and its name travels with the route
+(``notes["rule"]``), so a misroute is one look away. Rules that refuse or ask back come before the
+rules that answer; within the answering rules the more specific comes first ("average days to pay"
+for one customer before days sales outstanding, a ranking across customers before one customer's
+overdue).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from footnote_pg.question import portfolio
 from footnote_pg.question.lexicon import (
     _ADVICE,
     _AGING,
@@ -9,26 +20,35 @@ from footnote_pg.question.lexicon import (
     _BALANCE,
     _BALANCE_CLEAR,
     _BANK_CHANGE,
+    _BELOW_REORDER,
     _CASH_METRIC,
     _COMMAND,
+    _CREDIT_NOTES,
     _CURRENCY,
     _DATABASE,
+    _DRIVER_ASK,
     _DSO,
     _FORECAST,
     _HOW_MANY_HAVE,
     _INSTRUCTION,
     _LIST,
     _LIST_SCOPE,
+    _MONTHLY,
     _NOT_COVERED,
     _OVERDUE,
     _PAY,
+    _PAYABLES,
+    _PAYMENTS,
     _PO,
     _PO_CONTEXT,
+    _PROFILE,
+    _RANK_OWE,
     _REVENUE,
     _RISK,
     _SHOULD_FINE,
     _SHOULD_PAY,
     _STOCK,
+    _STOCK_VALUE,
     _STRONG_METRIC,
     _TICKETS,
     _TOP,
@@ -48,87 +68,210 @@ from footnote_pg.question.plan import (
     _stock_route,
     _supplier_route,
     _top_route,
+    _unclear_period,
 )
 from footnote_pg.question.reading import _Question
 from footnote_pg.question.types import Route
 
+Rule = Callable[[_Question, Directory], Route | None]
 
-def _security(q: _Question) -> Route | None:
-    if _INSTRUCTION.search(q.low):
-        return _refuse("instruction")
-    if _DATABASE.search(q.low) or _COMMAND.search(q.low):
-        return _refuse("database_command")
-    return None
+_PAYABLES_MESSAGE = ("I have no operation for accounts payable (supplier invoices and what we owe suppliers); I can show "
+                     "open purchase orders and the payments made to a supplier.")
+_STOCK_VALUE_MESSAGE = ("I have no operation that values stock; I can show the quantity on hand of an item and which "
+                        "items are below their reorder level.")
 
 
-def _pre_refusal(q: _Question) -> Route | None:
-    if q.has(_CURRENCY):
-        return _refuse("currency_conversion")
+def instruction(q: _Question, d: Directory) -> Route | None:
+    return _refuse("instruction") if _INSTRUCTION.search(q.low) else None
+
+
+def database_command(q: _Question, d: Directory) -> Route | None:
+    return _refuse("database_command") if _DATABASE.search(q.low) or _COMMAND.search(q.low) else None
+
+
+def currency_conversion(q: _Question, d: Directory) -> Route | None:
+    return _refuse("currency_conversion") if q.has(_CURRENCY) else None
+
+
+def forecast(q: _Question, d: Directory) -> Route | None:
     po = q.has(_PO) or (q.has(_PO_CONTEXT) and not q.has(_REVENUE))
-    if q.time.future or (q.has(_FORECAST) and not po):
-        return _refuse("forecast")
-    if _ADVICE.search(_SHOULD_FINE.sub(" ", q.masked)):
-        return _refuse("advice")
+    return _refuse("forecast") if q.time.future or (q.has(_FORECAST) and not po) else None
+
+
+def advice(q: _Question, d: Directory) -> Route | None:
+    return _refuse("advice") if _ADVICE.search(_SHOULD_FINE.sub(" ", q.masked)) else None
+
+
+def not_covered(q: _Question, d: Directory) -> Route | None:
     if q.has(_NOT_COVERED):
         return _refuse("not_covered")
+    if q.has(_PAYABLES) and not q.has(_SHOULD_PAY) and not q.has(_BANK_CHANGE):
+        return _refuse("not_covered", _PAYABLES_MESSAGE)
+    if q.has(_STOCK_VALUE):
+        return _refuse("not_covered", _STOCK_VALUE_MESSAGE)
     return None
 
 
-def _decide(q: _Question, directory: Directory) -> Route:
-    refusal = _security(q) or _pre_refusal(q)
-    if refusal:
-        return refusal
+def invalid_day(q: _Question, d: Directory) -> Route | None:
     if q.time.invalid_date:
-        return _clarify("unclear_period", "That day does not exist or can be read two ways; "
-                        "which day do you mean?")
-    if q.invoice:
-        return _invoice_route(q)
+        return _clarify("unclear_period", "That day does not exist or can be read two ways; which day do you mean?")
+    return None
+
+
+def invalid_period(q: _Question, d: Directory) -> Route | None:
+    """A period that does not exist (Q5) or lies outside the records (1066): ask, never use another one."""
+    if q.time.invalid_period:
+        r = _unclear_period(q)
+        return Route(kind=r.kind, intent=r.intent, reason=r.reason, options=r.options,
+                     message="There is no such period in the records; which period do you mean?")
+    return None
+
+
+def invoice(q: _Question, d: Directory) -> Route | None:
+    return _invoice_route(q) if q.invoice else None
+
+
+def purchase_order(q: _Question, d: Directory) -> Route | None:
+    return portfolio.purchase_order_route(q)
+
+
+def below_reorder(q: _Question, d: Directory) -> Route | None:
+    if q.has(_BELOW_REORDER) and not q.sku and _stock_route(q, d, require_match=True) is None:
+        return portfolio.below_reorder_route()
+    return None
+
+
+def stock(q: _Question, d: Directory) -> Route | None:
     if q.sku or (q.has(_STOCK) and not q.has(_TICKETS)):
         if not q.sku and q.has(_ALL_ITEMS):
             return _refuse("not_covered")
-        stock = _stock_route(q, directory, require_match=False)
-        if stock:
-            return stock
+        return _stock_route(q, d, require_match=False)
+    return None
+
+
+def supplier_payment(q: _Question, d: Directory) -> Route | None:
     if q.has(_BANK_CHANGE) or q.has(_SHOULD_PAY) or (
-            q.has(_PAY) and directory.supplier_index.find(q) and not q.has(_OVERDUE)):
-        return _supplier_route(q, directory, "supplier_payment")
-    if q.has(_PO):
-        return _supplier_route(q, directory, "open_pos")
-    if q.has(_DSO):
-        return _dso_route(q)
-    if q.has(_AGING):
-        return _one_customer(q, directory, "aging", "ar_aging", required=False)
-    if q.has(_TICKETS):
-        return _one_customer(q, directory, "tickets", "open_tickets")
-    if q.has(_RISK):
-        return _one_customer(q, directory, "risk", "customer_risk")
-    if q.has(_TOP):
-        return _top_route(q)
+            q.has(_PAY) and d.supplier_index.find(q) and not d.customer_index.find(q)):
+        return _supplier_route(q, d, "supplier_payment")
+    return None
+
+
+def purchase_orders(q: _Question, d: Directory) -> Route | None:
+    return _supplier_route(q, d, "open_pos") if q.has(_PO) else None
+
+
+def payments(q: _Question, d: Directory) -> Route | None:
+    """What a customer paid, when, how fast: before DSO ("average days to pay") and before overdue ("has X paid")."""
+    if q.has(_PAYMENTS) and d.customer_index.find(q):
+        return portfolio.payments_route(q, d)
+    return None
+
+
+def dso(q: _Question, d: Directory) -> Route | None:
+    return _dso_route(q) if q.has(_DSO) else None
+
+
+def ranking(q: _Question, d: Directory) -> Route | None:
+    return portfolio.ranking_route(q) if q.has(_RANK_OWE) else None
+
+
+def aging(q: _Question, d: Directory) -> Route | None:
+    return _one_customer(q, d, "aging", "ar_aging", required=False) if q.has(_AGING) else None
+
+
+def tickets(q: _Question, d: Directory) -> Route | None:
+    return _one_customer(q, d, "tickets", "open_tickets") if q.has(_TICKETS) else None
+
+
+def profile(q: _Question, d: Directory) -> Route | None:
+    if q.has(_PROFILE) and d.customer_index.find(q):
+        return portfolio.profile_route(q, d)
+    return None
+
+
+def risk(q: _Question, d: Directory) -> Route | None:
+    return _one_customer(q, d, "risk", "customer_risk") if q.has(_RISK) else None
+
+
+def credit_notes(q: _Question, d: Directory) -> Route | None:
+    return portfolio.credit_notes_route(q, d) if q.has(_CREDIT_NOTES) else None
+
+
+def monthly(q: _Question, d: Directory) -> Route | None:
+    return portfolio.monthly_route(q, d) if q.has(_MONTHLY) and q.has(_REVENUE) else None
+
+
+def drivers(q: _Question, d: Directory) -> Route | None:
+    return portfolio.drivers_route(q, d) if q.has(_DRIVER_ASK) else None
+
+
+def top(q: _Question, d: Directory) -> Route | None:
+    return _top_route(q) if q.has(_TOP) else None
+
+
+def customers_of(q: _Question, d: Directory) -> Route | None:
+    return portfolio.owner_or_country(q, d) if q.has(_LIST) or q.has(_LIST_SCOPE) else None
+
+
+def customer_list(q: _Question, d: Directory) -> Route | None:
     if q.has(_LIST) and not q.has(_OVERDUE) and not q.has(_REVENUE):
-        if q.has(_LIST_SCOPE):
-            return _refuse("not_covered")
-        return _list_route(q)
-    if q.has(_STRONG_METRIC) or (q.has(_WEAK_METRIC) and not q.has(_REVENUE)
-                                 and not q.has(_OVERDUE)):
-        return _clarify("ambiguous_metric", "That measure can mean several things; which of these "
-                        "figures do you want?", _metric_options(q, directory, q.has(_CASH_METRIC)))
-    if q.has(_REVENUE):
-        return _revenue_route(q, directory)
+        return _refuse("not_covered") if q.has(_LIST_SCOPE) else _list_route(q)
+    return None
+
+
+def metric(q: _Question, d: Directory) -> Route | None:
+    if q.has(_STRONG_METRIC) or (q.has(_WEAK_METRIC) and not q.has(_REVENUE) and not q.has(_OVERDUE)):
+        return _clarify("ambiguous_metric", "That measure can mean several things; which of these figures do you want?",
+                        _metric_options(q, d, q.has(_CASH_METRIC)))
+    return None
+
+
+def revenue(q: _Question, d: Directory) -> Route | None:
+    return _revenue_route(q, d) if q.has(_REVENUE) else None
+
+
+def overdue(q: _Question, d: Directory) -> Route | None:
     if q.has(_OVERDUE) or q.has(_BALANCE_CLEAR):
-        return _one_customer(q, directory, "overdue", "customer_overdue")
-    if q.has(_BALANCE):
-        return _balance_route(q, directory)
-    if q.has(_HOW_MANY_HAVE):
-        stock = _stock_route(q, directory, require_match=True)
-        if stock:
-            return stock
-    known = directory.customer_index.find(q)
-    if known:                          # a customer and nothing else: offer what we can tell
-        options = [question for name in known[0].candidates
-                   for question in (f"How much does {name} owe?", f"Is {name} at risk?",
-                                    f"Show open tickets for {name}")]
-        return _clarify("ambiguous_metric", "What would you like to know about this customer?",
-                        options)
-    return _refuse("not_covered")
+        return _one_customer(q, d, "overdue", "customer_overdue")
+    return None
 
 
+def balance(q: _Question, d: Directory) -> Route | None:
+    return _balance_route(q, d) if q.has(_BALANCE) else None
+
+
+def how_many_have(q: _Question, d: Directory) -> Route | None:
+    return _stock_route(q, d, require_match=True) if q.has(_HOW_MANY_HAVE) else None
+
+
+def about_a_customer(q: _Question, d: Directory) -> Route | None:
+    known = d.customer_index.find(q)
+    if not known:
+        return None
+    options = [question for name in known[0].candidates
+               for question in (f"How much does {name} owe?", f"Is {name} at risk?", f"Show open tickets for {name}")]
+    return _clarify("ambiguous_metric", "What would you like to know about this customer?", options)
+
+
+RULES: tuple[tuple[str, Rule], ...] = (
+    ("instruction", instruction), ("database_command", database_command),
+    ("currency_conversion", currency_conversion), ("forecast", forecast), ("advice", advice),
+    ("not_covered", not_covered), ("invalid_day", invalid_day), ("invalid_period", invalid_period),
+    ("invoice", invoice), ("purchase_order", purchase_order), ("below_reorder", below_reorder), ("stock", stock),
+    ("supplier_payment", supplier_payment), ("purchase_orders", purchase_orders), ("payments", payments),
+    ("dso", dso), ("ranking", ranking), ("aging", aging), ("tickets", tickets), ("profile", profile),
+    ("risk", risk), ("credit_notes", credit_notes), ("monthly", monthly), ("drivers", drivers), ("top", top),
+    ("customers_of", customers_of), ("customer_list", customer_list), ("metric", metric), ("revenue", revenue),
+    ("overdue", overdue), ("balance", balance), ("how_many_have", how_many_have),
+    ("about_a_customer", about_a_customer),
+)
+
+
+def _decide(q: _Question, directory: Directory) -> Route:
+    for name, rule in RULES:
+        r = rule(q, directory)
+        if r is not None:
+            return Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason,
+                         message=r.message, notes={**r.notes, "rule": name})
+    r = _refuse("not_covered")
+    return Route(kind=r.kind, intent=r.intent, reason=r.reason, message=r.message, notes={"rule": "nothing_matched"})

@@ -35,7 +35,9 @@ INTENT_KIND = {
     "dso": "figure", "revenue": "figure", "revenue_change": "change",
     "revenue_why": "interpretation", "top_customers": "list", "compare_overdue": "comparison",
     "compare_revenue": "comparison", "invoice": "lookup", "open_pos": "list", "stock": "figure",
-    "supplier_payment": "decision", "list_customers": "list",
+    "supplier_payment": "decision", "list_customers": "list", "payments": "figure", "profile": "lookup",
+    "ranking": "list", "revenue_monthly": "list", "credit_notes": "list", "below_reorder": "list",
+    "purchase_order": "lookup", "revenue_drivers": "list", "compare_dso": "comparison", "combined": "comparison",
 }
 
 _REFUSAL_MESSAGES = {

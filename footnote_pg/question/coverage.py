@@ -1,0 +1,189 @@
+"""Coverage: nothing asked is silently dropped.
+
+An answer's route must account for every content word of the question: the words of the names it resolved,
+the periods, days and references it read, the cue words of its own intent (and of the modifiers it applied:
+a limit, a direction, a comparison), and the function words any question has. A word left over is a part of
+the question the route does not answer ("smallest" in "smallest customers by revenue", "value" in "inventory
+value", "tickets" in a question about what a customer owes and its tickets): the route becomes a refusal that
+says which words no operation answers, and what it could have answered instead.
+
+Spelling: a keyword typed with one slip ("revnue", "custmers", "recievables") is read as the keyword when the
+word is not a name the directory knows; names keep their own typo tolerance in :mod:`names`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from footnote_pg.question import lexicon as cue
+from footnote_pg.question.names import Directory
+from footnote_pg.question.reading import _Question
+from footnote_pg.question.text import _tokens, _within_one, fold
+from footnote_pg.question.types import Route
+
+# Words every question may hold without asking for anything: question frames, function words, politeness,
+# the kinds of things the catalog is about, and words that only restate what any answer shows.
+FILLER = frozenset("""
+a an the this that these those of in on at for from to by with about as and or but vs versus via per into over
+is are was were be been being am do does did doing done have has had having will would can could should shall may
+might must i me my mine we us our ours you your yours it its they them their theirs he she his her him
+who whom whose what whats which when where why how much many any some all each every no not
+please pls kindly thanks thank thx hi hello hey dear ok okay yes well so just also still yet already again
+tell show give list display get find check look see know let lets want need like wondering wonder curious quick
+currently current now today right total overall amount amounts number numbers figure figures value
+info information detail details status report summary overview breakdown quick latest date dates as end
+customer customers client clients account accounts company companies firm supplier suppliers vendor vendors item
+items product products invoice invoices there here then than else anything something everything exactly
+actually really precisely approximately roughly around more most less least
+our ours whole full entire exact exactly money euros euro eur in-house erp system records record data numbers
+s t don doesn isn aren wasn weren didn haven hasn
+""".split())
+
+# Each intent's own cue words (as the rule table and the plan read them).
+INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
+    "overdue": (cue._OVERDUE, cue._BALANCE_CLEAR, cue._BALANCE, cue._COMPARE),
+    "compare_overdue": (cue._OVERDUE, cue._BALANCE_CLEAR, cue._BALANCE, cue._COMPARE),
+    "risk": (cue._RISK, cue._OVERDUE),
+    "tickets": (cue._TICKETS,),
+    "aging": (cue._AGING, cue._ALL_OVERDUE, cue._OVERDUE, cue._RANK_OWE),
+    "dso": (cue._DSO, cue._DSO_WINDOW),
+    "compare_dso": (cue._DSO, cue._DSO_WINDOW, cue._NOW_VS, cue._COMPARE),
+    "revenue": (cue._REVENUE, cue._COMPARE),
+    "revenue_change": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._BASE_BEFORE, cue._COMPARE),
+    "revenue_why": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._WHY, cue._BASE_BEFORE, cue._COMPARE),
+    "compare_revenue": (cue._REVENUE, cue._CHANGE, cue._COMPARE),
+    "revenue_drivers": (cue._DRIVER_ASK, cue._DOWN_WORDS, cue._UP_WORDS, cue._REVENUE, cue._CHANGE, cue._WHY,
+                        cue._BASE_BEFORE, cue._TOP_LIMIT),
+    "top_customers": (cue._TOP, cue._TOP_LIMIT, cue._TOP_SINGLE, cue._REVENUE),
+    "invoice": (cue._OVERDUE, cue._PAY, cue._INVOICE_WORDS),
+    "open_pos": (cue._PO, cue._PO_CONTEXT),
+    "stock": (cue._STOCK, cue._HOW_MANY_HAVE, cue._ON_HAND),
+    "supplier_payment": (cue._BANK_CHANGE, cue._SHOULD_PAY, cue._PAY, cue._PAYMENTS),
+    "list_customers": (cue._LIST, cue._LIST_LIMIT, cue._OWNER, cue._COUNTRY),
+    "payments": (cue._PAYMENTS, cue._PAY, cue._DSO),
+    "profile": (cue._PROFILE,),
+    "ranking": (cue._RANK_OWE, cue._RANK_ASC, cue._RANK_OLDEST, cue._RANK_OPEN, cue._OVERDUE, cue._TOP_LIMIT),
+    "revenue_monthly": (cue._MONTHLY, cue._REVENUE),
+    "credit_notes": (cue._CREDIT_NOTES, cue._REVENUE),
+    "below_reorder": (cue._BELOW_REORDER, cue._STOCK),
+    "purchase_order": (cue._PO_NUMBER, cue._PO),
+}
+
+# Words an intent uses beyond its cue patterns (they qualify what it answers, and it answers them).
+INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
+    "risk": "credit creditworthy paying pay payer late",
+    "tickets": "open opened support cases case raised complaints complaint issues issue severity high critical "
+               "escalated",
+    "dso": "window day days collect collection outstanding sales",
+    "compare_dso": "window day days collect collection outstanding sales",
+    "open_pos": "open expected pending outstanding placed delivery deliveries",
+    "stock": "level levels left hand units reorder point below enough",
+    "supplier_payment": "new asked change changed legitimate legit genuine real safe request requested details bank "
+                        "account iban transfer wire email fraud phishing scam suspicious",
+    "list_customers": "name names named called starting start starts beginning begins containing contains letter",
+    "overdue": "compared compare between",
+    "compare_overdue": "compared compare between",
+    "revenue_change": "compared compare between",
+    "compare_revenue": "compared compare between",
+    "revenue_why": "compared compare between",
+    "invoice": "paid settled",
+    "payments": "paid pay pays paying payment payments late time times",
+}.items()}
+GENERAL_WORDS = frozenset("compared compare comparison between against versus".split())
+
+LABELS = {
+    "overdue": "what a customer owes overdue", "compare_overdue": "what customers owe overdue",
+    "risk": "a customer's risk facts", "tickets": "a customer's open support tickets", "aging": "the receivables aging",
+    "dso": "days sales outstanding", "compare_dso": "days sales outstanding", "revenue": "revenue of a period",
+    "revenue_change": "how revenue changed", "revenue_why": "what drove a revenue change",
+    "compare_revenue": "revenue of each period", "revenue_drivers": "which customers changed revenue most",
+    "top_customers": "the top customers by revenue", "invoice": "one invoice", "open_pos": "open purchase orders",
+    "stock": "an item's stock", "supplier_payment": "the facts about paying a supplier",
+    "list_customers": "a list of customers", "payments": "what a customer paid and how fast",
+    "profile": "a customer's profile", "ranking": "customers ranked by what they owe",
+    "revenue_monthly": "revenue by month", "credit_notes": "the credit notes of a period",
+    "below_reorder": "the items below their reorder level", "purchase_order": "one purchase order",
+}
+
+# Keywords a typo may be corrected to (the words the cue patterns are written in).
+KEYWORDS = frozenset("""
+revenue revenues customer customers invoice invoices overdue outstanding receivable receivables receivables
+tickets ticket supplier suppliers payment payments purchase orders inventory quarter average customers
+turnover balance aging ageing profile credit notes monthly ranking largest biggest smallest oldest
+""".split())
+_WORD = re.compile(r"[^\W\d_]{5,}")
+
+
+def correct_spelling(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
+    """The question with keywords typed with one slip (a letter added, dropped, changed or two swapped) corrected;
+    words of names and words the router knows stay as they are. Returns the text and the corrections."""
+    corrections: dict[str, str] = {}
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        low = word.lower()
+        if low in KEYWORDS or low in cue.VOCABULARY or directory.knows_word(low):
+            return word
+        for key in KEYWORDS:
+            if _within_one(low, key) or _swapped(low, key):
+                corrections[word] = key
+                return key
+        return word
+
+    return _WORD.sub(fix, question), corrections
+
+
+def _swapped(a: str, b: str) -> bool:
+    """Two neighbouring letters exchanged: recieve / receive."""
+    if len(a) != len(b) or a == b:
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
+def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
+    """The content words of the question that route r does not use."""
+    if r.kind in ("refusal", "clarification"):
+        return []
+    covered = [False] * len(q.text)
+
+    def cover(start: int, end: int) -> None:
+        for i in range(max(0, start), min(len(covered), end)):
+            covered[i] = True
+
+    for i, ch in enumerate(q.masked):      # periods, days and references the reading blanked
+        if ch == " " and q.low[i] != " ":
+            covered[i] = True
+    for pattern in INTENT_CUES.get(r.intent, ()):
+        for m in pattern.finditer(q.masked):
+            cover(m.start(), m.end())
+    for mentions in q.found.values():      # the names the name indexes read (typos and short forms too)
+        for m in mentions:
+            cover(m.start, m.end)
+    words = INTENT_WORDS.get(r.intent, frozenset()) | GENERAL_WORDS
+    used = " ".join(str(v) for c in r.calls for v in c.arguments.values())
+    used_words = {fold(t.text) for t in _tokens(used)}
+    out: list[str] = []
+    for tok in q.tokens:
+        if all(covered[tok.start:tok.end]) or tok.fold in FILLER or tok.fold in used_words or tok.fold.isdigit() \
+                or tok.fold in words:
+            continue
+        if r.intent == "stock" and directory.item_index.match([tok.fold])[0]:
+            continue           # a word of the item (typos within one letter, plurals)
+        if directory.knows_word(tok.fold) and tok.fold not in cue.VOCABULARY:
+            continue           # a word of a name of the directory (a name the route passed on, or its legal form)
+        out.append(tok.text)
+    return out
+
+
+def check(q: _Question, r: Route, directory: Directory) -> Route:
+    """r, or a refusal that names the part of the question r would leave unanswered."""
+    left = unaccounted(q, r, directory)
+    if not left:
+        return r
+    words = ", ".join(f"“{w}”" for w in dict.fromkeys(left))
+    label = LABELS.get(r.intent, "part of this")
+    return Route(kind="refusal", intent="not_covered", reason="not_covered",
+                 message=f"I can give {label}, but no operation answers what {words} asks for, so I will not "
+                         "answer only part of the question.",
+                 notes={"rule": "coverage", "unanswered": ", ".join(dict.fromkeys(left)), "would_answer": r.intent})

@@ -1,0 +1,169 @@
+"""Plans for questions across customers and about one customer's payments and profile, credit notes, items below
+their reorder level, one purchase order, customers of an account owner or a country.
+
+Each builder returns the route for a question the rule table has recognised, or a clarification when a part it
+needs (a customer, a period) is missing; it never guesses a name or a period.
+"""
+
+from __future__ import annotations
+
+import re
+
+from footnote_pg.question.lexicon import (
+    _ALL_OVERDUE,
+    _COUNTRY,
+    _DOWN_WORDS,
+    _OWNER,
+    _PO_NUMBER,
+    _RANK_ASC,
+    _RANK_OLDEST,
+    _RANK_OPEN,
+    _TOP_LIMIT,
+    _TOP_SINGLE,
+    _UP_WORDS,
+    COUNTRIES,
+)
+from footnote_pg.question.names import Directory
+from footnote_pg.question.plan import (
+    _ambiguous,
+    _answer,
+    _as_of,
+    _assumed,
+    _call,
+    _change_periods,
+    _clarify,
+    _customer_mentions,
+    _missing,
+    _number,
+    _refuse,
+    _unclear_period,
+)
+from footnote_pg.question.reading import _Question
+from footnote_pg.question.text import fold
+from footnote_pg.question.types import Route
+
+
+def _limit(q: _Question, default: int | None = None) -> int | None:
+    m = _TOP_LIMIT.search(q.masked)
+    if m:
+        return _number(next(g for g in m.groups() if g))
+    if _TOP_SINGLE.search(q.masked) or re.search(r"\bwho\s+(?:owes|has)\b", q.masked):
+        return 1 if not re.search(r"\bcustomers\b", q.masked) else default
+    return default
+
+
+def payments_route(q: _Question, directory: Directory) -> Route:
+    """What one customer paid, when, how fast and how late."""
+    mentions = _customer_mentions(q, directory, required=True)
+    for m in mentions:
+        if len(m.candidates) > 1:
+            return _ambiguous(q, m, "customer")
+    if not mentions:
+        return _missing("customer")
+    as_of, notes = _as_of(q) if not q.time.periods else (None, {})
+    period = q.time.periods[0] if q.time.periods else None
+    call = _call("customer_payments", customer=mentions[0].candidates[0],
+                 period=period.period.catalog() if period else None, as_of=as_of)
+    return _answer("payments", [call], {**_assumed("customer", mentions[:1]), **notes,
+                                        **({"period": period.phrase} if period else {})})
+
+
+def profile_route(q: _Question, directory: Directory) -> Route:
+    mentions = _customer_mentions(q, directory, required=True)
+    for m in mentions:
+        if len(m.candidates) > 1:
+            return _ambiguous(q, m, "customer")
+    if not mentions:
+        return _missing("customer")
+    as_of, notes = _as_of(q)
+    return _answer("profile", [_call("customer_profile", customer=mentions[0].candidates[0], as_of=as_of)],
+                   {**_assumed("customer", mentions[:1]), **notes})
+
+
+def ranking_route(q: _Question) -> Route:
+    """Customers ranked by what they owe: overdue (default), outstanding or oldest overdue; largest or smallest first."""
+    as_of, notes = _as_of(q)
+    if _ALL_OVERDUE.search(q.masked):  # one total across all customers: the aging states it
+        return _answer("aging", [_call("ar_aging", as_of=as_of)], notes)
+    measure = ("oldest_overdue" if _RANK_OLDEST.search(q.masked)
+               else "outstanding" if _RANK_OPEN.search(q.masked) and "overdue" not in q.masked else "overdue")
+    direction = "asc" if _RANK_ASC.search(q.masked) and measure != "oldest_overdue" else None
+    return _answer("ranking", [_call("rank_customers", measure=measure, direction=direction, limit=_limit(q),
+                                     as_of=as_of)], notes)
+
+
+def monthly_route(q: _Question, directory: Directory) -> Route:
+    mentions = [m for m in _customer_mentions(q, directory, required=False)]
+    for m in mentions:
+        if len(m.candidates) > 1:
+            return _ambiguous(q, m, "customer")
+    if not q.time.periods:
+        return _unclear_period(q)
+    p = q.time.periods[0]
+    if p.period.kind == "month":
+        return _clarify("unclear_period", "A month by month breakdown needs more than one month; which period do "
+                        "you mean?", [q.text.replace(p.phrase, label) for label in (
+                            q.cal.current("quarter").label(), q.cal.current("fy").label())])
+    customer = mentions[0].candidates[0] if mentions else None
+    return _answer("revenue_monthly", [_call("revenue_by_month", period=p.period.catalog(), customer=customer)],
+                   {**_assumed("customer", mentions[:1]), "period": p.phrase})
+
+
+def credit_notes_route(q: _Question, directory: Directory) -> Route:
+    mentions = _customer_mentions(q, directory, required=False)
+    for m in mentions:
+        if len(m.candidates) > 1:
+            return _ambiguous(q, m, "customer")
+    if not q.time.periods:
+        return _unclear_period(q)
+    p = q.time.periods[0]
+    customer = mentions[0].candidates[0] if mentions else None
+    return _answer("credit_notes", [_call("credit_notes", period=p.period.catalog(), customer=customer)],
+                   {**_assumed("customer", mentions[:1]), "period": p.phrase})
+
+
+def below_reorder_route() -> Route:
+    return _answer("below_reorder", [_call("items_below_reorder")])
+
+
+def purchase_order_route(q: _Question) -> Route | None:
+    m = _PO_NUMBER.search(q.low)
+    if not m:
+        return None
+    number = f"PO-{m.group(1)}-{m.group(2)}" if m.group(1) else m.group(3)
+    return _answer("purchase_order", [_call("purchase_order", number=number)])
+
+
+def owner_or_country(q: _Question, directory: Directory) -> Route | None:
+    """Customers of an account owner ("managed by Ana Kovač") or of a country ("customers in Germany")."""
+    owner = country = None
+    m = _OWNER.search(q.text)
+    if m:
+        typed = next(g for g in m.groups() if g).strip(" '\"")
+        known = [o for o in directory.owners if fold(o) == fold(typed) or fold(o).split()[0] == fold(typed)]
+        if len(known) > 1:
+            return _clarify("ambiguous_entity", "Several account owners match that name; which one do you mean?",
+                            [q.text.replace(typed, o) for o in known])
+        owner = known[0] if known else typed
+    c = _COUNTRY.search(q.low)
+    if c:
+        word = c.group(1).strip()
+        country = COUNTRIES.get(word) or (word.upper() if re.fullmatch(r"[a-z]{2}", word) else None)
+        if country is None:
+            return _refuse("not_covered")
+    if owner is None and country is None:
+        return None
+    return _answer("list_customers", [_call("list_customers", owner=owner, country=country)])
+
+
+def drivers_route(q: _Question, directory: Directory) -> Route:
+    """Which customers changed revenue most between two periods (the drops, the gains, or both)."""
+    resolved = _change_periods(q)
+    if resolved is None:
+        return _unclear_period(q)
+    before, after, notes = resolved
+    if after.start() > q.cal.as_of:
+        return _refuse("forecast")
+    direction = "down" if _DOWN_WORDS.search(q.masked) else "up" if _UP_WORDS.search(q.masked) else None
+    return _answer("revenue_drivers", [_call("revenue_drivers", period_from=before.catalog(), period_to=after.catalog(),
+                                             limit=_limit(q, 3), direction=direction)], notes)
