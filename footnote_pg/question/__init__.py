@@ -15,6 +15,8 @@ customers, suppliers and items), ``reading`` (a question read once),
 
 from __future__ import annotations
 
+import re
+
 from footnote_pg.question import coverage
 from footnote_pg.question.names import Directory, Mention
 from footnote_pg.question.reading import _analyse
@@ -43,10 +45,62 @@ def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int
                  reason=r.reason, message=r.message, notes=r.notes)
 
 
+_CLAUSE = re.compile(r"\s*(?:;|,?\s+and\s+(?:also\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+|\s+as\s+well\s+as\s+|\?\s+)"
+                     r"(?=\S)", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|this\s+customer|that\s+customer"
+                      r"|the\s+same\s+customer)\b", re.IGNORECASE)
+_SUBJECT_ARGS = ("customer", "supplier", "item")
+
+
+def _combined(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route | None:
+    """A question of several clauses ("what does X owe and do they have open tickets"): each clause answered with
+    its own calls in one answer; when a clause cannot be answered, a clarification that offers the others."""
+    parts = [p.strip(" ,;") for p in _CLAUSE.split(question) if p.strip(" ,;?")]
+    if len(parts) < 2 or len(parts) > 4:
+        return None
+    routes: list[tuple[str, Route]] = []
+    subject: str | None = None
+    for part in parts:
+        text = part if part.rstrip().endswith("?") else part + "?"
+        r = _route(text, directory, settings, depth + 1)
+        if subject and r.kind in ("refusal", "clarification") and _PRONOUN.search(part):
+            text = _PRONOUN.sub(subject, text, count=1)      # "do they have open tickets" -> "do <X> have ..."
+            r = _route(text, directory, settings, depth + 1)
+        if subject is None:
+            subject = next((str(c.arguments[a]) for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
+        routes.append((text, r))
+    answered = [(t, r) for t, r in routes if r.kind not in ("refusal", "clarification")]
+    if len(answered) == len(routes):
+        calls = tuple(c for _, r in routes for c in r.calls)
+        notes: dict[str, str] = {}
+        for _, r in reversed(routes):
+            notes.update(r.notes)
+        return Route(kind="comparison", intent="combined", calls=calls,
+                     notes={**notes, "rule": "clauses", "clauses": " | ".join(r.intent for _, r in routes)})
+    if answered:
+        missing = "; ".join(f"“{t.rstrip('?')}”" for t, r in routes if r.kind in ("refusal", "clarification"))
+        return Route(kind="clarification", intent="partly_covered", reason="partly_covered",
+                     message=f"I can answer part of this, but not {missing}. Which part should I answer?",
+                     options=tuple(t for t, _ in answered), notes={"rule": "clauses"})
+    return None
+
+
+def _keys(r: Route) -> set[str]:
+    return {f"{c.operation} {sorted(c.arguments.items())}" for c in r.calls}
+
+
 def _route(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
     text, corrections = coverage.correct_spelling(question, directory)
     q = _analyse(text, settings)
     r = coverage.check(q, _decide(q, directory), directory)
+    if depth == 0 and _CLAUSE.search(text):
+        whole = r
+        parts = _combined(text, directory, settings, depth)
+        if parts is not None and (
+                (parts.intent == "combined" and (whole.kind in ("refusal", "clarification")
+                                                 or not _keys(whole) >= _keys(parts)))
+                or (parts.intent == "partly_covered" and whole.kind == "refusal")):
+            r = parts
     if corrections:
         r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,
                   notes={**r.notes, "corrected": "; ".join(f"{a} -> {b}" for a, b in corrections.items())})
