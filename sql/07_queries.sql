@@ -493,3 +493,41 @@ JOIN footnote_src.customers AS c ON c.id = r.customer_id
 WHERE CASE WHEN $6::text = 'up' THEN r.revenue_to > r.revenue_from ELSE r.revenue_to < r.revenue_from END
 ORDER BY abs(r.revenue_to - r.revenue_from) DESC, r.customer_id
 LIMIT $5$q$);
+
+-- open_purchase_orders with expected_in: the open orders expected in a period.
+INSERT INTO footnote.queries (name, description, params, sql) VALUES
+('open_purchase_orders_expected',
+ 'purchase orders open or partially received (of supplier $1, or all when NULL) expected from $2 to $3, by expected date, with totals',
+ '{supplier_id,expected_from,expected_to}',
+ $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
+       po.net, po.uri,
+       sum(po.net) OVER () AS open_total,
+       count(*) OVER () AS open_count
+FROM footnote_src.purchase_orders AS po
+JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
+WHERE po.status IN ('open', 'partially_received') AND ($1::bigint IS NULL OR po.supplier_id = $1)
+  AND po.expected_on BETWEEN $2::date AND $3::date
+ORDER BY po.expected_on, po.id$q$);
+
+-- top_customers with direction asc: the customers with the least revenue first.
+INSERT INTO footnote.queries (name, description, params, sql) VALUES
+('bottom_customers',
+ 'customers with documents issued in [$1, $2), ranked by revenue (net invoices minus net credit notes), least first, at most $3',
+ '{starts,ends,limit}',
+ $q$SELECT r.customer_id, c.name, c.uri, r.revenue, r.invoice_count, r.documents,
+       rank() OVER (ORDER BY r.revenue ASC) AS rank
+FROM (
+    SELECT d.customer_id, sum(d.amount) AS revenue, count(*) FILTER (WHERE d.type = 'invoice') AS invoice_count,
+           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
+    FROM (
+        SELECT 'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
+        FROM footnote_src.invoices AS i WHERE i.issue_date >= $1 AND i.issue_date < $2
+        UNION ALL
+        SELECT 'credit_note', n.id, n.customer_id, -n.net
+        FROM footnote_src.credit_notes AS n WHERE n.issue_date >= $1 AND n.issue_date < $2
+    ) AS d
+    GROUP BY d.customer_id
+) AS r
+JOIN footnote_src.customers AS c ON c.id = r.customer_id
+ORDER BY r.revenue ASC, r.customer_id
+LIMIT $3$q$);

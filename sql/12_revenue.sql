@@ -145,7 +145,7 @@ END
 $$;
 
 -- Customers ranked by revenue in a period, at most limit (ties share a rank; order is revenue, then customer id).
-CREATE FUNCTION footnote.top_customers(period text, "limit" integer DEFAULT NULL)
+CREATE FUNCTION footnote.top_customers(period text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -154,6 +154,8 @@ DECLARE
     started constant timestamptz := clock_timestamp();
     p       footnote.period := footnote._period_arg('period', period);
     lim     integer := footnote._int_arg('limit', "limit", 1, 100, 5);
+    dir     text := footnote._choice_arg('direction', direction, ARRAY['desc', 'asc'], 'desc');
+    qname   text := CASE dir WHEN 'asc' THEN 'bottom_customers' ELSE 'top_customers' END;
     r       record;
     ev      jsonb[] := '{}';
     rws     jsonb[] := '{}';
@@ -161,7 +163,7 @@ DECLARE
     docs    record;
     cid     text;
 BEGIN
-    FOR r IN EXECUTE footnote._query('top_customers') USING p.starts, p.ends, lim LOOP
+    FOR r IN EXECUTE footnote._query(qname) USING p.starts, p.ends, lim LOOP
         cid := 'customer:' || r.customer_id;
         ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
         all_ids := all_ids || cid || r.documents;
@@ -175,17 +177,18 @@ BEGIN
     SELECT * INTO docs FROM footnote._document_evidence(all_ids);
     ev := ev || docs.evidence;
     RETURN footnote._finish('top_customers',
-        jsonb_build_object('period', period, 'limit', "limit"), started,
+        jsonb_build_object('period', period, 'limit', "limit", 'direction', direction), started,
         jsonb_build_object(
-            'effective_arguments', jsonb_build_object('period', btrim(period), 'limit', lim),
+            'effective_arguments', jsonb_build_object('period', btrim(period), 'limit', lim, 'direction', dir),
             'values', jsonb_build_object(
                 'period', footnote._value('period', p.label, '{}'),
-                'listed', footnote._value('count', cardinality(rws)::text, all_ids)),
+                'listed', footnote._value('count', cardinality(rws)::text, all_ids),
+                'direction', footnote._value('text', dir, '{}')),
             'rows', to_jsonb(rws),
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
             'queries', jsonb_build_array(
-                footnote._query_ref('top_customers', jsonb_build_array(p.starts, p.ends, lim)),
+                footnote._query_ref(qname, jsonb_build_array(p.starts, p.ends, lim)),
                 docs.query)));
 END
 $$;

@@ -22,8 +22,9 @@ AS $$
         ARRAY['sku', 'name', 'unit'], clock_timestamp())
 $$;
 
--- Purchase orders open or partially received, of all suppliers or one, by expected date.
-CREATE FUNCTION footnote.open_purchase_orders(supplier text DEFAULT NULL)
+-- Purchase orders open or partially received, of all suppliers or one, by expected date; with expected_in, only
+-- those expected in that period.
+CREATE FUNCTION footnote.open_purchase_orders(supplier text DEFAULT NULL, expected_in text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -38,11 +39,16 @@ DECLARE
     total   numeric := 0.00;
     n       bigint := 0;
     vals    jsonb;
+    p       footnote.period;
 BEGIN
+    IF expected_in IS NOT NULL THEN
+        p := footnote._period_arg('expected_in', expected_in);
+    END IF;
     IF supplier IS NOT NULL THEN
         s := footnote._resolve('supplier', 'supplier', supplier);
     END IF;
-    FOR r IN EXECUTE footnote._query('open_purchase_orders') USING s.id LOOP
+    FOR r IN EXECUTE footnote._query(CASE WHEN p.starts IS NULL THEN 'open_purchase_orders'
+                                          ELSE 'open_purchase_orders_expected' END) USING s.id, p.starts, p.ends LOOP
         ids := ids || ('purchase_order:' || r.id);
         ev := ev || footnote._row_evidence('purchase_order', 'id', to_jsonb(r),
             ARRAY['number', 'supplier_id', 'supplier_name', 'ordered_on', 'expected_on', 'status', 'net']);
@@ -61,17 +67,23 @@ BEGIN
     IF s.id IS NOT NULL THEN
         vals := vals || jsonb_build_object('supplier', footnote._value('text', s.name, '{}'));
     END IF;
+    IF p.label IS NOT NULL THEN
+        vals := vals || jsonb_build_object('expected_in', footnote._value('period', p.label, '{}'));
+    END IF;
     RETURN footnote._finish('open_purchase_orders',
-        jsonb_build_object('supplier', supplier), started,
+        jsonb_build_object('supplier', supplier, 'expected_in', expected_in), started,
         jsonb_build_object(
-            'effective_arguments', jsonb_build_object('supplier', s.uri),
+            'effective_arguments', jsonb_build_object('supplier', s.uri, 'expected_in', p.label),
             'subject', CASE WHEN s.id IS NOT NULL THEN jsonb_build_object('supplier',
                 jsonb_build_object('id', s.id::text, 'name', s.name, 'uri', s.uri)) END,
             'values', vals,
             'rows', to_jsonb(rws),
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN n = 0 THEN 'no_open_purchase_orders' END,
-            'queries', jsonb_build_array(footnote._query_ref('open_purchase_orders', jsonb_build_array(s.id)))));
+            'queries', jsonb_build_array(CASE WHEN p.starts IS NULL
+                THEN footnote._query_ref('open_purchase_orders', jsonb_build_array(s.id))
+                ELSE footnote._query_ref('open_purchase_orders_expected', jsonb_build_array(s.id, p.starts, p.ends))
+                END)));
 END
 $$;
 

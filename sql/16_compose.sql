@@ -272,8 +272,11 @@ BEGIN
         IF nrows = 0 THEN
             u := u || footnote._unit(r, 'No customer had revenue in {period}.');
         ELSE
-            u := u || footnote._unit(r, 'Top {listed} customers by revenue in {period}' || pnote
-                || ':{~largest ranked ranking period}');
+            u := u || footnote._unit(r, CASE WHEN v->'direction'->>'raw' = 'asc'
+                THEN 'The {listed} customers with the least revenue in {period}, least first' || pnote
+                     || ':{~smallest lowest ranked ranking period}'
+                ELSE 'Top {listed} customers by revenue in {period}' || pnote
+                     || ':{~largest ranked ranking period}' END);
             FOR i IN 1..nrows LOOP
                 u := u || footnote._unit(r, '{rank}. {customer}: {revenue}{~with revenue ranked rank}', i,
                                          E'\n', 'statement');
@@ -296,10 +299,12 @@ BEGIN
     WHEN 'open_purchase_orders' THEN
         IF r->>'empty_reason' IS NOT NULL THEN
             u := u || footnote._unit(r, 'There are no open purchase orders'
-                || CASE WHEN v ? 'supplier' THEN ' from {supplier}' ELSE '' END || '.');
+                || CASE WHEN v ? 'supplier' THEN ' from {supplier}' ELSE '' END
+                || CASE WHEN v ? 'expected_in' THEN ' expected in {expected_in}' ELSE '' END || '.');
         ELSE
             u := u || footnote._unit(r, 'There are {open_count} open {open_count|purchase order|purchase orders}'
-                || CASE WHEN v ? 'supplier' THEN ' from {supplier}' ELSE '' END || ' worth {open_total} net.'
+                || CASE WHEN v ? 'supplier' THEN ' from {supplier}' ELSE '' END
+                || CASE WHEN v ? 'expected_in' THEN ' expected in {expected_in}' ELSE '' END || ' worth {open_total} net.'
                 || '{~total value with}');
             shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
             FOR i IN 1..shown LOOP

@@ -164,6 +164,20 @@ UPDATE footnote.operations
 SET returns = 'values: as_of, total_outstanding, invoice_count, overdue_total, overdue_invoice_count (the part past due), customer; rows (one per bucket, in that order): bucket, outstanding, invoice_count'
 WHERE name = 'ar_aging';
 
+-- Purchase orders expected in a period; customers with the least revenue.
+INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
+('open_purchase_orders', 2, 'expected_in', 'period', false, 'only orders expected in this period: 2026-08, 2026-Q3, 2026-H2, FY2026, 2026 or 2026-08-01..2026-08-31', '2026-08'),
+('top_customers', 3, 'direction', 'text', false, 'desc (default): the most revenue first; asc: the least revenue first, of the customers with documents in the period', NULL);
+
+UPDATE footnote.operations
+SET description = 'Purchase orders that are open or partially received, of all suppliers or one, optionally only those expected in a period, by expected delivery date, with their count and net total.',
+    returns = 'values: open_count, open_total, supplier, expected_in; rows: number, supplier, expected_on, status, net'
+WHERE name = 'open_purchase_orders';
+
+UPDATE footnote.operations
+SET description = description || ' With direction asc, the customers with the least revenue (of those with documents in the period) first.'
+WHERE name = 'top_customers';
+
 -- Every operation with its arguments (in call order), for building typed tool schemas.
 CREATE VIEW footnote.catalog AS
 SELECT o.name AS operation, o.title, o.description, o.returns,

@@ -26,12 +26,12 @@ GRANT EXECUTE ON FUNCTION
     footnote.open_tickets(text, date),
     footnote.revenue(text, text),
     footnote.revenue_change(text, text, text),
-    footnote.top_customers(text, integer),
+    footnote.top_customers(text, integer, text),
     footnote.revenue_drivers(text, text, integer, text),
     footnote.days_sales_outstanding(date, integer),
     footnote.invoice(text, date),
     footnote.source_record(text),
-    footnote.open_purchase_orders(text),
+    footnote.open_purchase_orders(text, text),
     footnote.stock_on_hand(text),
     footnote.supplier_payment_facts(text, date)
 TO footnote_service;

@@ -15,6 +15,7 @@ VALID = {
     "period": "2026-Q2", "period_from": "2026-Q1", "period_to": "2026-Q2", "as_of": "2026-08-14",
     "limit": 5, "window_days": 90, "name_contains": "Berg", "uri": "erp://invoice/8812",
     "measure": "overdue", "direction": "asc", "owner": "Ana Kovač", "country": "DE",
+    "expected_in": "2026-08",
 }
 VALID_FOR = {("purchase_order", "number"): "PO-2025-3043"}  # where one argument name means another thing
 INJECTION = "'; DROP TABLE erp.invoices; --"

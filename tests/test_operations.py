@@ -218,6 +218,15 @@ def test_open_purchase_orders(db: TestDatabase, fn: Footnote) -> None:
                      "WHERE s.name = 'Northwind Supply' AND status IN ('open', 'partially_received')")[0]
     assert nw.values["open_count"].text == de_count(count)
     assert_evidence_is_real(db, nw)
+    for period, first, last in (("2026-08", "2026-08-01", "2026-08-31"), ("2026-Q3", "2026-07-01", "2026-09-30"),
+                                ("2026-08-10..2026-08-20", "2026-08-10", "2026-08-20")):
+        due = fn.call("open_purchase_orders", expected_in=period)
+        count, total = db.rows("SELECT count(*), coalesce(sum(net), 0) FROM erp.purchase_orders WHERE status IN "
+                               "('open', 'partially_received') AND expected_on BETWEEN %s AND %s", (first, last))[0]
+        assert due.values["open_count"].text == de_count(count) and count > 0
+        assert due.values["open_total"].text == de_amount(total)
+        assert all(first <= row["expected_on"].raw <= last for row in due.rows)
+        assert_evidence_is_real(db, due)
 
 
 def test_stock_on_hand_by_sku_and_by_name(db: TestDatabase, fn: Footnote, erp: Erp) -> None:

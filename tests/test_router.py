@@ -26,7 +26,8 @@ KINDS = {"figure", "change", "comparison", "interpretation", "list", "lookup", "
          "clarification", "refusal"}
 REFUSALS = {"forecast", "advice", "currency_conversion", "instruction", "database_command",
             "not_covered"}
-CLARIFICATIONS = {"ambiguous_entity", "ambiguous_metric", "missing_entity", "unclear_period"}
+CLARIFICATIONS = {"ambiguous_entity", "ambiguous_metric", "missing_entity", "unclear_period",
+                  "partly_covered"}
 DEMO = ("How much does Bergmann owe?", "Is Bergmann Logistik at risk?", "Show AR aging",
         "How much does Acme Corporation owe?", "What will revenue be next quarter?",
         "How much does Bergmann Logistik owe?")

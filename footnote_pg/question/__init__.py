@@ -50,6 +50,8 @@ _CLAUSE = re.compile(r"\s*(?:;|,?\s+and\s+(?:also\s+)?|,\s*(?:also|plus)\s+|\s+p
 _PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|this\s+customer|that\s+customer"
                       r"|the\s+same\s+customer)\b", re.IGNORECASE)
 _SUBJECT_ARGS = ("customer", "supplier", "item")
+_ORDINALS = ("first", "second", "third", "fourth")
+_FINAL = ("instruction", "database_command")       # refusals no clause may override
 
 
 def _combined(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route | None:
@@ -78,10 +80,13 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
         return Route(kind="comparison", intent="combined", calls=calls,
                      notes={**notes, "rule": "clauses", "clauses": " | ".join(r.intent for _, r in routes)})
     if answered:
-        missing = "; ".join(f"“{t.rstrip('?')}”" for t, r in routes if r.kind in ("refusal", "clarification"))
+        missing = [i for i, (_, r) in enumerate(routes) if r.kind in ("refusal", "clarification")]
+        named = " and the ".join(_ORDINALS[i] for i in missing)
         return Route(kind="clarification", intent="partly_covered", reason="partly_covered",
-                     message=f"I can answer part of this, but not {missing}. Which part should I answer?",
-                     options=tuple(t for t, _ in answered), notes={"rule": "clauses"})
+                     message=f"I can answer part of this question, but not the {named} part: no operation answers "
+                             f"{'it' if len(missing) == 1 else 'them'} as asked. Which part should I answer?",
+                     options=tuple(t for t, _ in answered),
+                     notes={"rule": "clauses", "unanswered": " | ".join(routes[i][0] for i in missing)})
     return None
 
 
@@ -93,7 +98,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
     text, corrections = coverage.correct_spelling(question, directory)
     q = _analyse(text, settings)
     r = coverage.check(q, _decide(q, directory), directory)
-    if depth == 0 and _CLAUSE.search(text):
+    if depth == 0 and _CLAUSE.search(text) and r.reason not in _FINAL:
         whole = r
         parts = _combined(text, directory, settings, depth)
         if parts is not None and (

@@ -13,10 +13,12 @@ word is not a name the directory knows; names keep their own typo tolerance in :
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from footnote_pg.question import lexicon as cue
 from footnote_pg.question.names import Directory
+from footnote_pg.question.periods import DateMention, PeriodMention
 from footnote_pg.question.reading import _Question
 from footnote_pg.question.text import _tokens, _within_one, fold
 from footnote_pg.question.types import Route
@@ -151,19 +153,28 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
         for i in range(max(0, start), min(len(covered), end)):
             covered[i] = True
 
-    for i, ch in enumerate(q.masked):      # periods, days and references the reading blanked
+    used = " ".join(str(v) for c in r.calls for v in c.arguments.values())
+    out: list[str] = []
+    for i, ch in enumerate(q.pre):         # invoice numbers, SKUs and customer numbers the reading blanked
         if ch == " " and q.low[i] != " ":
+            covered[i] = True
+    for when in (*q.time.periods, *q.time.dates):   # a period or day counts only when a call uses it
+        if _time_used(when, used, q.cal.as_of):
+            cover(when.start, when.end)
+        else:
+            out.append(when.phrase)
+    for i, ch in enumerate(q.masked):      # the rest of what the period reading blanked (no period of its own)
+        if ch == " " and q.pre[i] != " " and not any(w.start <= i < w.end for w in (*q.time.periods, *q.time.dates)):
             covered[i] = True
     for pattern in INTENT_CUES.get(r.intent, ()):
         for m in pattern.finditer(q.masked):
             cover(m.start(), m.end())
-    for mentions in q.found.values():      # the names the name indexes read (typos and short forms too)
+    for mentions in q.found.values():      # a name counts only when a call uses it (typos and short forms too)
         for m in mentions:
-            cover(m.start, m.end)
+            if any(c in used for c in m.candidates) or m.typed in used:
+                cover(m.start, m.end)
     words = INTENT_WORDS.get(r.intent, frozenset()) | GENERAL_WORDS
-    used = " ".join(str(v) for c in r.calls for v in c.arguments.values())
     used_words = {fold(t.text) for t in _tokens(used)}
-    out: list[str] = []
     for tok in q.tokens:
         if all(covered[tok.start:tok.end]) or tok.fold in FILLER or tok.fold in used_words or tok.fold.isdigit() \
                 or tok.fold in words:
@@ -174,6 +185,18 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
             continue           # a word of a name of the directory (a name the route passed on, or its legal form)
         out.append(tok.text)
     return out
+
+
+def _time_used(when: PeriodMention | DateMention, used: str, as_of: dt.date) -> bool:
+    """Whether the calls use a period or day the question names: as itself, as its last day (an as-of day), as
+    the start of a range, or as the fiscal year of a calendar year; a day only as itself or as the reference day."""
+    if isinstance(when, DateMention):
+        return when.day == as_of or when.day.isoformat() in used
+    p = when.period
+    forms = {p.catalog(), p.end().isoformat(), f"{p.start().isoformat()}.."}
+    if p.kind == "year":
+        forms.add(f"FY{p.year}")
+    return any(f in used for f in forms)
 
 
 def check(q: _Question, r: Route, directory: Directory) -> Route:

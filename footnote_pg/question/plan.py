@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -243,6 +244,9 @@ def _stock_route(q: _Question, directory: Directory, require_match: bool) -> Rou
     return _answer("stock", [_call("stock_on_hand", item=q.text[words[0].start:words[-1].end])])
 
 
+_EXPECTED = re.compile(r"\b(?:expected|due|arriving|arrive|delivered|deliveries|delivery|coming\s+in)\b")
+
+
 def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
     mentions = _entities(q, directory.supplier_index, required=intent == "supplier_payment")
     if intent == "open_pos":
@@ -252,7 +256,10 @@ def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
     supplier = mentions[0].candidates[0] if mentions else None
     notes = _assumed("supplier", mentions[:1])
     if intent == "open_pos":
-        return _answer("open_pos", [_call("open_purchase_orders", supplier=supplier)], notes)
+        expected = q.time.periods[0] if q.time.periods and _EXPECTED.search(q.masked) else None
+        return _answer("open_pos", [_call("open_purchase_orders", supplier=supplier,
+                                          expected_in=expected.period.catalog() if expected else None)],
+                       {**notes, **({"period": expected.phrase} if expected else {})})
     if supplier is None:
         return _missing("supplier")
     as_of, time_notes = _as_of(q)
