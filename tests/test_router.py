@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from footnote_pg import Footnote
-from footnote_pg.question import Directory, Route, RouterSettings, route
+from footnote_pg.question import Directory, Route, RouterSettings, route, unanswered_words
 from tests import pgservers
-from tests.conftest import LOGIN_ROLES, TEST_PASSWORD
+from tests.conftest import LOGIN_ROLES, REPORTS, TEST_PASSWORD
 
 QUESTIONS: list[dict[str, Any]] = tomllib.loads(
     (Path(__file__).parent / "questions.toml").read_text(encoding="utf-8"))["q"]
@@ -116,8 +116,15 @@ def test_no_message_contains_a_digit(directory: Directory) -> None:
         assert r.message is None or not DIGIT.search(r.message), (text, r.message)
 
 
+FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
+            "multi_clause", "refusals", "ambiguous")
+
+
 def test_question_file_covers_every_intent_and_reason() -> None:
-    assert len(QUESTIONS) >= 140
+    assert len(QUESTIONS) >= 500
+    families = Counter(e["family"] for e in QUESTIONS)
+    assert set(families) == set(FAMILIES)
+    assert min(families.values()) >= 25, families
     texts = [e["text"] for e in QUESTIONS]
     assert len(texts) == len(set(texts)), "duplicate questions"
     for demo in DEMO:
@@ -133,6 +140,71 @@ def test_question_file_covers_every_intent_and_reason() -> None:
             assert entry["status"] == "ambiguous" and entry["reason"] in CLARIFICATIONS
         if entry["kind"] == "refusal":
             assert entry["status"] == "refused" and entry["reason"] in REFUSALS
+
+
+def _outcome(entry: dict[str, Any], r: Route) -> str:
+    """How the router did on one question of the file: answered (as expected, and the whole system verifies it),
+    asked back or refused as it should, missed (asked back or refused though an answer exists: answerable), or
+    wrong (an answer to a different question than the one the file expects, or no answer where one is expected)."""
+    expected = (entry["kind"], entry["intent"], entry["calls"])
+    if (r.kind, r.intent, _calls(r)) != expected:
+        return "wrong"
+    if r.kind in ("clarification", "refusal"):
+        return "missed" if entry.get("answerable") else "asked back or refused"
+    return "answered" if entry["status"] in ("verified", "partially_verified") else "asked back or refused"
+
+
+def test_share_answered_right_per_family(request: pytest.FixtureRequest, server: pgservers.Server,
+                                         directory: Directory) -> None:
+    """The per-family table (printed at the end of the run); no question gets an answer to a different question."""
+    columns = ("answered", "asked back or refused", "missed", "wrong")
+    rows = {f: Counter[str]() for f in FAMILIES}
+    wrong = []
+    for entry in QUESTIONS:
+        outcome = _outcome(entry, route(entry["text"], directory, SETTINGS))
+        rows[entry["family"]][outcome] += 1
+        if outcome == "wrong":
+            wrong.append(entry["text"])
+    lines = [f"[{server.name}] question file: share right per family (right = answered + rightly asked back or refused)",
+             f"  {'family':<13} {'questions':>9} " + " ".join(f"{c:>10.10}" for c in columns) + f" {'right':>7}"]
+    for family, counts in [*rows.items(), ("all", sum(rows.values(), Counter[str]()))]:
+        n = sum(counts.values())
+        right = counts["answered"] + counts["asked back or refused"]
+        lines.append(f"  {family:<13} {n:>9} " + " ".join(f"{counts[c]:>10}" for c in columns)
+                     + f" {100 * right / max(n, 1):>6.1f}%")
+    request.config.stash.setdefault(REPORTS, []).append("\n".join(lines))
+    assert not wrong, wrong
+
+
+def test_every_answer_accounts_for_every_content_word(directory: Directory) -> None:
+    """The property over the whole file: an answered question's calls use every content word, period, day and
+    name it holds (the route would otherwise be a refusal naming the words left over)."""
+    for entry in QUESTIONS:
+        r = route(entry["text"], directory, SETTINGS)
+        if r.kind in ("clarification", "refusal"):
+            continue
+        if r.intent == "combined":
+            continue          # each clause was checked on its own words; see test_clauses_are_each_accounted
+        assert unanswered_words(entry["text"], r, directory, SETTINGS) == [], entry["text"]
+
+
+def test_clauses_are_each_accounted(directory: Directory) -> None:
+    combined = [e for e in QUESTIONS if e["intent"] == "combined"]
+    assert len(combined) >= 15
+    for entry in combined:
+        r = route(entry["text"], directory, SETTINGS)
+        clauses = r.notes["clauses"].split(" | ")
+        assert len(clauses) >= 2 and len(r.calls) >= len(clauses), entry["text"]
+
+
+def test_a_dropped_word_makes_a_refusal_that_names_it(directory: Directory) -> None:
+    for text, word in (("What's our inventory value?", "value"), ("smallest customers by revenue in the galaxy", "galaxy"),
+                       ("open tickets for Nowak Stal this year", "this year"),
+                       ("purchase orders placed in July", "July"), ("overdue for Vidal from March to June", "March"),
+                       ("DSO for Vidal Embalajes by segment", "segment")):
+        r = route(text, directory, SETTINGS)
+        assert r.kind in ("refusal", "clarification"), (text, r)
+        assert word.casefold() in (r.message or "").casefold() or r.kind == "clarification", (text, r.message)
 
 
 # --------------------------------------------------------------------------- rules beyond the file

@@ -23,7 +23,7 @@ from footnote_pg.question.reading import _analyse
 from footnote_pg.question.rules import _decide
 from footnote_pg.question.types import Call, Route, RouterSettings
 
-__all__ = ["Call", "Directory", "Mention", "Route", "RouterSettings", "route"]
+__all__ = ["Call", "Directory", "Mention", "Route", "RouterSettings", "route", "unanswered_words"]
 
 
 def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int) -> Route:
@@ -45,12 +45,14 @@ def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int
                  reason=r.reason, message=r.message, notes=r.notes)
 
 
-_CLAUSE = re.compile(r"\s*(?:;|,?\s+and\s+(?:also\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+|\s+as\s+well\s+as\s+|\?\s+)"
+_CLAUSE = re.compile(r"\s*(?:;|,?\s+and\s+(?:also\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+|\s+as\s+well\s+as\s+|\?\s+"
+                     r"|,\s+(?=(?:their|its|his|her|what|how|is|are|do|does|did|when|who|which)\b))"
                      r"(?=\S)", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|this\s+customer|that\s+customer"
                       r"|the\s+same\s+customer)\b", re.IGNORECASE)
 _SUBJECT_ARGS = ("customer", "supplier", "item")
 _ORDINALS = ("first", "second", "third", "fourth")
+_DETAIL = ("unclear_period", "ambiguous_entity")   # a clause that needs one more detail to be answered
 _FINAL = ("instruction", "database_command")       # refusals no clause may override
 
 
@@ -62,14 +64,19 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
         return None
     routes: list[tuple[str, Route]] = []
     subject: str | None = None
+    period: str | None = None
     for part in parts:
         text = part if part.rstrip().endswith("?") else part + "?"
         r = _route(text, directory, settings, depth + 1)
         if subject and r.kind in ("refusal", "clarification") and _PRONOUN.search(part):
             text = _PRONOUN.sub(subject, text, count=1)      # "do they have open tickets" -> "do <X> have ..."
             r = _route(text, directory, settings, depth + 1)
+        if period and r.reason == "unclear_period":          # "revenue in Q2 and the top customers": Q2 for both
+            text = f"{text.rstrip('?')} in {period}?"
+            r = _route(text, directory, settings, depth + 1)
         if subject is None:
             subject = next((str(c.arguments[a]) for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
+        period = period or r.notes.get("period")
         routes.append((text, r))
     answered = [(t, r) for t, r in routes if r.kind not in ("refusal", "clarification")]
     if len(answered) == len(routes):
@@ -79,6 +86,17 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
             notes.update(r.notes)
         return Route(kind="comparison", intent="combined", calls=calls,
                      notes={**notes, "rule": "clauses", "clauses": " | ".join(r.intent for _, r in routes)})
+    unclear = [(i, r) for i, (_, r) in enumerate(routes)
+               if r.kind == "clarification" and r.options and r.reason in _DETAIL]
+    if answered and len(unclear) == 1 and len(answered) == len(routes) - 1:
+        i, r = unclear[0]                   # one clause needs a detail: ask it, with the whole question as options
+        ask = r.message or ""
+        options = [" and ".join(t.rstrip("?") if j != i else o.rstrip("?") for j, (t, _) in enumerate(routes)) + "?"
+                   for o in r.options]
+        return Route(kind="clarification", intent=r.intent, reason=r.reason,
+                     message=f"About the {_ORDINALS[i]} part of this question: {ask[:1].lower()}{ask[1:]}",
+                     options=tuple(options),
+                     notes={"rule": "clauses"})
     if answered:
         missing = [i for i, (_, r) in enumerate(routes) if r.kind in ("refusal", "clarification")]
         named = " and the ".join(_ORDINALS[i] for i in missing)
@@ -104,7 +122,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
         if parts is not None and (
                 (parts.intent == "combined" and (whole.kind in ("refusal", "clarification")
                                                  or not _keys(whole) >= _keys(parts)))
-                or (parts.intent == "partly_covered" and whole.kind == "refusal")):
+                or (parts.kind == "clarification" and whole.kind == "refusal")):
             r = parts
     if corrections:
         r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,
@@ -112,6 +130,15 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
     if depth < 2:
         r = _settle(r, directory, settings, depth)
     return r
+
+
+def unanswered_words(question: str, r: Route, directory: Directory, settings: RouterSettings) -> list[str]:
+    """The content words, periods, days and names of the question that route r does not use (none for a route
+    that route() returned as an answer, unless it combines clauses)."""
+    text, _ = coverage.correct_spelling(question, directory)
+    q = _analyse(text, settings)
+    _decide(q, directory)                 # reads the names, as routing does
+    return coverage.unaccounted(q, r, directory)
 
 
 def route(question: str, directory: Directory, settings: RouterSettings) -> Route:

@@ -38,7 +38,7 @@ customer customers client clients account accounts company companies firm suppli
 items product products invoice invoices there here then than else anything something everything exactly
 actually really precisely approximately roughly around more most less least
 our ours whole full entire exact exactly money euros euro eur in-house erp system records record data numbers
-s t don doesn isn aren wasn weren didn haven hasn
+s t don doesn isn aren wasn weren didn haven hasn amt amnt qty no nr
 """.split())
 
 # Each intent's own cue words (as the rule table and the plan read them).
@@ -51,17 +51,19 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "dso": (cue._DSO, cue._DSO_WINDOW),
     "compare_dso": (cue._DSO, cue._DSO_WINDOW, cue._NOW_VS, cue._COMPARE),
     "revenue": (cue._REVENUE, cue._COMPARE),
-    "revenue_change": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._BASE_BEFORE, cue._COMPARE),
+    "revenue_change": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._QOQ, cue._BASE_BEFORE, cue._COMPARE),
     "revenue_why": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._WHY, cue._BASE_BEFORE, cue._COMPARE),
     "compare_revenue": (cue._REVENUE, cue._CHANGE, cue._COMPARE),
     "revenue_drivers": (cue._DRIVER_ASK, cue._DOWN_WORDS, cue._UP_WORDS, cue._REVENUE, cue._CHANGE, cue._WHY,
                         cue._BASE_BEFORE, cue._TOP_LIMIT),
-    "top_customers": (cue._TOP, cue._TOP_LIMIT, cue._TOP_SINGLE, cue._REVENUE),
+    "top_customers": (cue._TOP, cue._TOP_LIMIT, cue._TOP_SINGLE, cue._REVENUE, cue._RANK_ASC),
     "invoice": (cue._OVERDUE, cue._PAY, cue._INVOICE_WORDS),
     "open_pos": (cue._PO, cue._PO_CONTEXT),
     "stock": (cue._STOCK, cue._HOW_MANY_HAVE, cue._ON_HAND),
     "supplier_payment": (cue._BANK_CHANGE, cue._SHOULD_PAY, cue._PAY, cue._PAYMENTS),
-    "list_customers": (cue._LIST, cue._LIST_LIMIT, cue._OWNER, cue._COUNTRY),
+    "list_customers": (cue._LIST, cue._LIST_LIMIT, cue._COUNTRY, cue._DEMONYM, cue._LIST_SCOPE, cue._IN_COUNTRY),
+    "list_suppliers": (cue._LIST_SUPPLIERS,),
+    "list_items": (cue._LIST_ITEMS,),
     "payments": (cue._PAYMENTS, cue._PAY, cue._DSO),
     "profile": (cue._PROFILE,),
     "ranking": (cue._RANK_OWE, cue._RANK_ASC, cue._RANK_OLDEST, cue._RANK_OPEN, cue._OVERDUE, cue._TOP_LIMIT),
@@ -73,17 +75,26 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
 
 # Words an intent uses beyond its cue patterns (they qualify what it answers, and it answers them).
 INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
-    "risk": "credit creditworthy paying pay payer late",
+    "risk": "credit creditworthy paying pay payer late assessment assess check review",
+    "aging": "open outstanding total",
+    "revenue": "net issue issued issuing raised sent",
+    "credit_notes": "issue issued raised given granted sent",
+    "revenue_monthly": "net issue issued",
+    "profile": "manager owner terms payment country located based city limit credit number",
     "tickets": "open opened support cases case raised complaints complaint issues issue severity high critical "
                "escalated",
-    "dso": "window day days collect collection outstanding sales",
+    "dso": "window day days collect collection outstanding sales average take",
     "compare_dso": "window day days collect collection outstanding sales",
-    "open_pos": "open expected pending outstanding placed delivery deliveries",
+    "open_pos": "open expected pending outstanding placed delivery deliveries arrive arriving arrives due delivered "
+                "coming",
     "stock": "level levels left hand units reorder point below enough",
     "supplier_payment": "new asked change changed legitimate legit genuine real safe request requested details bank "
-                        "account iban transfer wire email fraud phishing scam suspicious",
-    "list_customers": "name names named called starting start starts beginning begins containing contains letter",
-    "overdue": "compared compare between",
+                        "account iban transfer wire email fraud phishing scam suspicious release approve",
+    "list_customers": "name names named called starting start starts beginning begins containing contains letter "
+                      "managed manage manages owned own owns handled handle looked after served",
+    "list_suppliers": "name names named called starting start starts beginning begins containing contains letter",
+    "list_items": "name names named called starting start starts beginning begins containing contains letter",
+    "overdue": "compared compare between ar receivable receivables",
     "compare_overdue": "compared compare between",
     "revenue_change": "compared compare between",
     "compare_revenue": "compared compare between",
@@ -101,7 +112,7 @@ LABELS = {
     "compare_revenue": "revenue of each period", "revenue_drivers": "which customers changed revenue most",
     "top_customers": "the top customers by revenue", "invoice": "one invoice", "open_pos": "open purchase orders",
     "stock": "an item's stock", "supplier_payment": "the facts about paying a supplier",
-    "list_customers": "a list of customers", "payments": "what a customer paid and how fast",
+    "list_customers": "a list of customers", "list_suppliers": "a list of suppliers", "list_items": "a list of items", "payments": "what a customer paid and how fast",
     "profile": "a customer's profile", "ranking": "customers ranked by what they owe",
     "revenue_monthly": "revenue by month", "credit_notes": "the credit notes of a period",
     "below_reorder": "the items below their reorder level", "purchase_order": "one purchase order",
@@ -159,10 +170,9 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
         if ch == " " and q.low[i] != " ":
             covered[i] = True
     for when in (*q.time.periods, *q.time.dates):   # a period or day counts only when a call uses it
-        if _time_used(when, used, q.cal.as_of):
-            cover(when.start, when.end)
-        else:
+        if not _time_used(when, used, q.cal.as_of):
             out.append(when.phrase)
+        cover(when.start, when.end)          # named once, as a phrase
     for i, ch in enumerate(q.masked):      # the rest of what the period reading blanked (no period of its own)
         if ch == " " and q.pre[i] != " " and not any(w.start <= i < w.end for w in (*q.time.periods, *q.time.dates)):
             covered[i] = True
@@ -193,9 +203,11 @@ def _time_used(when: PeriodMention | DateMention, used: str, as_of: dt.date) -> 
     if isinstance(when, DateMention):
         return when.day == as_of or when.day.isoformat() in used
     p = when.period
-    forms = {p.catalog(), p.end().isoformat(), f"{p.start().isoformat()}.."}
+    forms = {p.catalog(), f"{p.start().isoformat()}.."} | ({p.end().isoformat()} if p.kind != "range" else set())
     if p.kind == "year":
         forms.add(f"FY{p.year}")
+    if p.kind != "range":
+        forms.add(p.next_year().catalog())     # "expected in September": the coming one
     return any(f in used for f in forms)
 
 

@@ -42,6 +42,8 @@ collected collection terms term average window sorted sort order ordered
 high severity critical severe escalated escalation
 risky healthy reliable trustworthy danger red flag flags warning signs health
 date dates today's recently lately
+ebitda ebit budget budgets salary salaries payroll wages weather headcount employees staff forecast forecasts
+valuation worth cost costs expense expenses spend spending
 """.split())
 
 _ARTICLES = frozenset({"the", "our", "a", "an", "my"})
@@ -111,6 +113,13 @@ _ADVICE = _rx(
     r"|\bcollections?\s+agency|\bbest\s+way\s+to|\bopinion\b|\bwhat\s+do\s+you\s+think")
 _SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve|accept|trust"
                    r"|worry|be\s+(?:worried|concerned|careful|nervous)|be\s+paying)\b")
+_ACTION = _rx(r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|would\s+you\s+)?(?:send|e-?mail|remind|notify|call|phone"
+             r"|message|chase|escalate|schedule|book|block|unblock|approve|reject|assign|sue|draft|write\s+(?:to|an?\s+))\b")
+_FRAUD = _rx(r"\bfraud|\bscam\b|\bphishing\b|\bsuspicious\b")
+_LIST_SUPPLIERS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+|of\s+our\s+)*"
+                      r"(?:suppliers|vendors)\b|\bsupplier\s+(?:list|directory)\b")
+_LIST_ITEMS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+|of\s+our\s+)*"
+                  r"(?:items|products|articles|skus)\b(?!\s+(?:are|is|below|under|low|need|running|out))|\b(?:item|product)\s+(?:list|catalog(?:ue)?)\b")
 _NOT_COVERED = _rx(
     r"\b(?:salary|salaries|payroll|wages?|weather|employees?|headcount|staff|ceo|cfo|coo"
     r"|stock\s+(?:price|market)|share\s+price|shares|dividends?|vat|tax(?:es)?|interest\s+rates?"
@@ -135,7 +144,7 @@ _BANK_CHANGE = _rx(
     r"|\blegit(?:imate)?\b|\bgenuine\b|\bfraud|\bphishing\b|\bscam\b|\bsuspicious\b|\bauthentic"
     r"|\bchange\s+request\b|\bpayment\s+details\b")
 _PAY = _rx(r"\b(?:pay|paying|paid|payments?|remit|wire|transfer)\b")
-_SHOULD_PAY = _rx(r"\b(?:should|can|could|may|do)\s+(?:we|i)\s+(?:still\s+)?pay\b"
+_SHOULD_PAY = _rx(r"\b(?:should|can|could|may|do)\s+(?:we|i)\s+(?:still\s+)?(?:pay|release\s+(?:the\s+)?payment)\b"
                   r"|\b(?:safe|ok|okay|fine|alright)\s+to\s+pay\b|\bpay(?:ing)?\s+the\s+new\b")
 _PO = _rx(r"\bpurchase\s+orders?\b|\bp\.?o\.?s?\b|\bopen\s+orders?\b|\borders?\s+(?:from|with|to|"
           r"placed\s+with)\s+(?:our\s+)?(?:suppliers?|vendors?)?|\b(?:incoming|pending|outstanding"
@@ -151,6 +160,8 @@ _AGING = _rx(
     r"\bag(?:e)?ing\b|\baged\s+(?:debt|debtors|receivables?|balances?|invoices?|report)\b"
     r"|\breceivables?\b|\baccounts?\s+receivable\b|\ba/?r\b|\bdebtors?\s+(?:list|report|book|ledger)\b"
     r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b")
+_EXPECTED = _rx(r"\b(?:expected|due|arriving|arrive|delivered|deliveries|delivery|coming\s+in)\b")
+_AGING_STRICT = _rx(r"\bag(?:e)?ing\b|\baged\b|\bbuckets?\b")
 _TICKETS = _rx(
     r"\btickets?\b|\bsupport\s+(?:cases?|requests?|issues?|calls?)\b|\bcomplaints?\b|\bcomplain"
     r"|\bservice\s+(?:requests?|cases?)\b|\bincidents?\b|\bescalations?\b|\bopen\s+issues?\b")
@@ -158,8 +169,7 @@ _RISK = _rx(
     r"\bat\s+risk\b|\brisk(?:s|y|ier|iest|iness)?\b|\bworr(?:y|ied|ying)\b|\bconcern(?:ed|ing|s)?\b"
     r"|\bcredit\s*worth(?:y|iness)\b|\bred\s+flags?\b|\bwarning\s+signs?\b|\bin\s+trouble\b"
     r"|\bhealthy\b|\bhealth\s+of\b|\breliable\b|\btrustworthy\b|\b(?:good|bad|slow|poor)\s+payer\b"
-    r"|\bdanger|\bpayment\s+terms\b|\baccount\s+(?:owner|manager)\b"
-    r"|\bwho\s+(?:looks\s+after|manages)\b")
+    r"|\bdanger")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20, "fifty": 50,
                  "hundred": 100}
@@ -171,9 +181,14 @@ _TOP = _rx(
     rf"|\b{_WHO}\s+(?:ranked\s+)?by\s+(?:revenue|sales|turnover)\b"
     rf"|\b(?:revenue|sales|turnover)\s+(?:by|per)\s+{_WHO}|\brank(?:ed|ing)?\s+(?:of\s+)?"
     rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated"
-    rf"|brought\s+in)\s+(?:the\s+)?most|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?most")
-_TOP_LIMIT = _rx(rf"\btop[\s-]+{_NUM}\b|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
-                 rf"|highest|leading|most\s+important)\b|\b(?:biggest|largest|best|top)\s+{_NUM}\b")
+    rf"|brought\s+in)\s+(?:the\s+)?most|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?most"
+    rf"|\b(?:{_NUM}\s+)?(?:smallest|least\s+valuable|lowest[\s-]+revenue|weakest)\s+(?:{_NUM}\s+)?{_WHO}"
+    rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+the\s+(?:least|lowest|smallest)\s+(?:revenue|sales|turnover)"
+    rf"|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated)\s+(?:the\s+)?least|\bwho\s+(?:bought|spent)\s+"
+    rf"(?:the\s+)?least")
+_TOP_LIMIT = _rx(rf"\b(?:top|bottom)[\s-]+{_NUM}\b|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
+                 rf"|highest|leading|most\s+important|smallest|lowest|least\s+valuable|weakest)\b"
+                 rf"|\b(?:biggest|largest|best|top|smallest|bottom)\s+{_NUM}\b")
 _TOP_SINGLE = _rx(r"\b(?:the\s+)?(?:top|biggest|largest|best|most\s+valuable|most\s+important)\s+"
                   r"(?:customer|client|account|buyer)\b(?!s)")
 _LIST = _rx(
@@ -214,11 +229,12 @@ _CHANGE = _rx(
     r"|compared?\s+(?:to|with)|comparison\s+(?:to|with)"
     r"|(?:higher|lower|more|less|better|worse|bigger|smaller)\b.{0,40}\bthan"
     r"|(?:is|are|was|were)\s+(?:\w+\s+){0,3}(?:up|down)|year[\s-]+(?:over|on)[\s-]+year|yoy|y/y"
-    r"|difference|delta|trend|against)\b")
+    r"|difference|delta|trends?|against|develop(?:ed|ment)?|evolv(?:e|ed))\b")
 _YOY = _rx(
     r"\byear[\s-]+(?:over|on)[\s-]+year\b|\byoy\b|\by/y\b|\b(?:compared?\s+(?:to|with)|vs\.?|versus|than"
     r"|against)\s+(?:the\s+)?(?:same\s+\w+\s+(?:of\s+)?)?(?:last|previous|prior|a)\s+year\b"
     r"|\bsame\s+(?:period|quarter|month)\s+(?:last|of\s+the\s+previous|of\s+last|a)\s+year\b")
+_QOQ = _rx(r"\bqoq\b|\bq/q\b|\bquarter[\s-]+(?:over|on)[\s-]+quarter\b|\bsequential(?:ly)?\b")
 _BASE_BEFORE = _rx(r"(?:compared?\s+(?:to|with)|vs\.?|versus|than|from|since|against)\s+"
                    r"(?:the\s+)?$")
 _WHY = _rx(
@@ -260,11 +276,17 @@ _PAYMENTS = _rx(
     r"|\b(?:average|avg|typical|mean|usual)\s+(?:number\s+of\s+)?(?:days|time)\s+(?:it\s+takes\s+)?to\s+pay\b"
     r"|\bhow\s+(?:long|quickly|fast|many\s+days)\s+(?:does|do|did)\b[^?.!]{1,60}\b(?:take\s+to\s+)?pay\b"
     r"|\bpa(?:ys?|id)\s+(?:us\s+)?late\b|\blate\s+payers?\b|\bpa(?:ys?|id)\s+(?:us\s+)?on\s+time\b"
-    r"|\bhow\s+many\s+times\b[^?.!]{0,60}\bpaid\b|\bhow\s+many\s+payments\b|\bpayments?\s+(?:in|this|last|since)\b")
+    r"|\bhow\s+many\s+times\b[^?.!]{0,60}\bpaid\b|\bhow\s+many\s+payments\b|\bpayments?\s+(?:in|this|last|since)\b"
+    r"|\bhow\s+late\s+(?:is|are|does|do|did)\b|\b(?:has|have|did)\b[^?.!]{1,60}\bpaid\s+(?:us\s+)?(?:anything|any\s+money"
+    r"|at\s+all|something)\b|\bpaid\s+(?:in|during|since|this|last)\b|\bpayment\s+(?:behaviou?r|record|pattern)s?\b"
+    r"|\bdays\s+to\s+pay\b")
 _PROFILE = _rx(
     r"\bprofile\b|\btell\s+me\s+(?:everything\s+)?about\b|\b(?:an\s+)?overview\s+of\b|\bsummary\s+(?:of|for|on)\b"
     r"|\bwho\s+is\b|\bwho\s+are\b(?!\s+our\b)|\bdetails\s+(?:of|for|on|about)\b|\bwhat\s+do\s+we\s+know\s+about\b"
-    r"|\binfo(?:rmation)?\s+(?:on|about|for)\b|\bat\s+a\s+glance\b|\bmaster\s+data\b|\bcredit\s+limit\b")
+    r"|\binfo(?:rmation)?\s+(?:on|about|for)\b|\bat\s+a\s+glance\b|\bmaster\s+data\b|\bcredit\s+limit\b"
+    r"|\bpayment\s+terms\b|\bterms\s+(?:of|for)\b|\baccount\s+(?:owner|manager)\b|\bwho\s+(?:looks\s+after|manages|owns)\b"
+    r"|\b(?:what|which)\s+country\b|\bwhere\s+(?:is|are)\b[^?.!]{1,60}\b(?:based|located|from)\b"
+    r"|\b(?:find|look\s+up|search\s+for|pull\s+up)\s+(?:the\s+)?customer\b|\bcustomer\s+(?:card|record|details|file)\b")
 _RANK_OWE = _rx(
     r"\b(?:who|which\s+customers?|what\s+customers?|which\s+clients?)\s+(?:owes?|has|have|had)\s+(?:us\s+)?(?:the\s+)?"
     r"(?:most|least|largest|biggest|smallest|highest|lowest|oldest)\b"
@@ -275,14 +297,24 @@ _RANK_OWE = _rx(
     r"|\btop\s+(?:\d+\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open|balance|debt|receivables?)\b"
     r"|\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"
     r"|\bwhich\s+customers\s+(?:have|are|has)\s+(?:(?:any|an?)\s+)?(?:overdue|late|past\s+due|outstanding)\b"
-    r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest)\s+(?:overdue|outstanding|open)\b"
-    r"|\bworst\s+payers?\b|\bslowest\s+payers?\b")
-_RANK_ASC = _rx(r"\b(?:smallest|lowest|least|fewest|bottom)\b")
+    r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest)\s+(?:overdue|outstanding|open|unpaid)\b"
+    r"|\bworst\s+payers?\b|\bslowest\s+payers?\b"
+    r"|\bwho\s+(?:is|are)\s+(?:still\s+)?(?:overdue|late|behind|in\s+arrears)\b"
+    r"|\b(?:which|what)\s+customers\s+(?:are|were)\s+(?:still\s+)?(?:overdue|late|behind|in\s+arrears)\b"
+    r"|\brank(?:ed|ing)?\s+(?:the\s+|our\s+|all\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open"
+    r"|balance|debt|what\s+they\s+owe|how\s+much\s+they\s+owe|receivables?)"
+    r"|\b(?:top|bottom)\s+(?:\d+\s+|\w+\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open|balance|debt"
+    r"|receivables?)\b|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:oldest|longest)\s+(?:unpaid|open|overdue|late)\b")
+_RANK_ASC = _rx(r"\b(?:smallest|lowest|least|fewest|bottom|weakest)\b")
 _RANK_OLDEST = _rx(r"\b(?:oldest|longest|worst|slowest)\b|\bdays\s+overdue\b")
 _RANK_OPEN = _rx(r"\b(?:outstanding|open\s+balances?|receivables?|balances?|debt|debtors)\b")
 _ALL_OVERDUE = _rx(r"\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"
-                   r"|\b(?:overall|total)\s+(?:amount\s+)?overdue\b|\boverdue\s+(?:in\s+)?total\b"
-                   r"|\bhow\s+much\s+is\s+overdue\b(?!\s+(?:for|from|with|at|by))")
+                   r"|\b(?:overall|total|combined)\s+(?:amount\s+)?(?:overdue|past[\s-]+due|in\s+arrears)\b"
+                   r"|\b(?:overdue|past[\s-]+due)\s+(?:in\s+)?total\b|\btotal\s+(?:receivables|ar|a/r)\b"
+                   r"|\bhow\s+much\s+is\s+(?:overdue|past[\s-]+due)\b(?!\s+(?:for|from|with|at|by))"
+                   r"|\bhow\s+much\s+(?:money\s+)?(?:are|is)\s+(?:all\s+)?(?:our\s+)?customers\s+(?:late|behind|overdue)"
+                   r"|\bhow\s+much\s+(?:money\s+)?(?:do|does)\s+(?:all\s+)?(?:our\s+)?customers\s+owe\b"
+                   r"|\bacross\s+all\s+(?:our\s+)?customers\b")
 _MONTHLY = _rx(r"\b(?:by|per|each|every)\s+month\b|\bmonthly\b|\bmonth[\s-]by[\s-]month\b|\bbroken\s+down\s+by\s+month\b"
                r"|\bfor\s+each\s+month\b|\bmonth\s+over\s+month\b")
 _CREDIT_NOTES = _rx(r"\bcredit\s+(?:notes?|memos?)\b|\bcredits?\s+(?:we\s+)?(?:issued|given|granted)\b")
@@ -292,13 +324,22 @@ _BELOW_REORDER = _rx(
     r"|\bwhat\s+(?:should|do)\s+we\s+(?:need\s+to\s+)?re-?order\b|\bshort\s+on\s+stock\b")
 _OWNER = _rxi(
     r"\b(?:managed|owned|handled|looked\s+after|served)\s+by\s+(.+?)\s*[?.!]*$"
+    r"|\bcustomers\s+(?:does|do|did)\s+(.+?)\s+(?:own|manage|handle|look\s+after)\b"
     r"|\baccount\s+(?:owner|manager)\s+(?:is\s+)?(.+?)\s*[?.!]*$|\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)'s\s+(?:customers|accounts|clients)\b")
+DEMONYMS = {
+    "german": "DE", "french": "FR", "spanish": "ES", "italian": "IT", "dutch": "NL", "belgian": "BE", "austrian": "AT",
+    "swiss": "CH", "polish": "PL", "czech": "CZ", "danish": "DK", "swedish": "SE", "norwegian": "NO", "finnish": "FI",
+    "portuguese": "PT", "irish": "IE", "british": "GB", "hungarian": "HU", "slovak": "SK",
+}
+_DEMONYM = _rx(r"\b(" + "|".join(DEMONYMS) + r")\s+(?:customers|clients|accounts|buyers)\b")
 _COUNTRY = _rx(r"\b(?:customers?|clients?|accounts?|buyers?)\s+(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?([a-z][a-z ]+?)"
                r"\s*(?:[?.!,]|$|\bwith\b|\band\b)")
-_PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s-](\d{3,6})\b|\bpurchase\s+order\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?(\d{3,6})\b")
+_PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s-](\d{3,6})\b|\b(?:purchase\s+order|p\.?o\.?)\s*(?:number\s+|no\.?\s*|nr\.?\s*"
+                 r"|#\s*)?(\d{3,6})\b")
 _INVOICE_SHORT = _rx(r"\binv\.?\s*#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
                      r"|\b(?:is|was|has)\s+(?:invoice\s+)?(\d{4,8})\s+(?:been\s+)?(?:fully\s+)?(?:paid|settled|due|overdue"
-                     r"|open|outstanding|cleared)\b|\bshow\s+(?:me\s+)?(\d{4,8})\b")
+                     r"|open|outstanding|cleared)\b|\bshow\s+(?:me\s+)?(\d{4,8})\b"
+                     r"|\b(?:which|what)\s+(?:invoice\s+)?is\s+(\d{4,8})\b")
 _PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|balance|report|total)\b|\bpayables?\b"
                 r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from|to)\s+suppliers?\b"
                 r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+)?owe\b|\bwe\s+(?:still\s+)?owe\b|\bdo\s+we\s+owe\b")
@@ -307,7 +348,9 @@ _STOCK_VALUE = _rx(r"\b(?:inventory|stock)\s+(?:value|valuation|worth)\b|\bvalue
 _DRIVER_ASK = _rx(r"\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,40}"
                   r"\b(?:biggest|largest|most|greatest|sharpest|worst)\b[^?.!]{0,30}\b(?:drop|decline|decrease|fall|increase"
                   r"|growth|rise|change|gain|loss)\b|\b(?:biggest|largest)\s+(?:revenue\s+)?(?:drops?|declines?|decreases?|falls?"
-                  r"|increases?|gains?|changes?)\b")
+                  r"|increases?|gains?|changes?)\b"
+                  r"|\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,30}\b(?:grew|rose|increased|gained"
+                  r"|declined|dropped|fell|decreased|shrank|lost|changed)\b[^?.!]{0,20}\bmost\b")
 _DOWN_WORDS = _rx(r"\b(?:drops?|dropped|declines?|declined|decreases?|decreased|falls?|fell|loss|losses|lost|shrank|worst)\b")
 _UP_WORDS = _rx(r"\b(?:increases?|increased|growth|grew|rises?|rose|gains?|gained|jump|jumped)\b")
 _NOW_VS = _rx(r"\b(?:now|today|currently|at\s+present)\b[^?.!]{0,80}\b(?:compare|compared|vs\.?|versus|than|against|and)\b"
@@ -320,5 +363,7 @@ COUNTRIES = {
     "united kingdom": "GB", "uk": "GB", "britain": "GB", "great britain": "GB", "hungary": "HU", "slovakia": "SK",
     "luxembourg": "LU", "greece": "GR", "romania": "RO", "croatia": "HR", "slovenia": "SI",
 }
+_IN_COUNTRY = _rx(r"\b(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?(" + "|".join(sorted(COUNTRIES, key=len, reverse=True))
+                  + r")\b")
 _INVOICE_WORDS = _rx(r"\b(?:invoices?|inv|paid|settled|cleared|status|due|open|outstanding|issued|details?"
                      r"|amount|balance|number|gross|net|tax|credited|payments?|show|look\s+up|pull\s+up|open\s+up)\b")

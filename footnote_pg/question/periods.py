@@ -139,6 +139,10 @@ class Period:
     def next(self) -> Period:
         return self._shift(1)
 
+    def next_year(self) -> Period:
+        """The same period a year later."""
+        return Period(self.kind, self.year + 1, self.index, self.fy_start)
+
     def previous(self) -> Period:
         return self._shift(-1)
 
@@ -246,7 +250,7 @@ _TO_DATE = re.compile(r"\b(?:(month|quarter)[\s-]to[\s-]date|(mtd|qtd)|(?:this\s
 _SINCE = re.compile(rf"\bsince\s+(?:the\s+(?:start|beginning)\s+of\s+)?(?:({_MONTH_RE})(?:\s+({_YEAR}))?"
                     rf"|q([1-4])(?:\s+({_YEAR}))?|({_YEAR}))\b")
 _LAST_N = re.compile(r"\b(?:in\s+|over\s+|for\s+|during\s+)?(?:the\s+)?(?:last|past|previous|prior|trailing|rolling)\s+"
-                     r"(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty[\s-]four)"
+                     r"(\d{1,9}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty[\s-]four)"
                      r"\s+(days|weeks|months|years)\b|\b(ttm|ltm|trailing\s+twelve\s+months)\b")
 _WEEK = re.compile(r"\b(this|last|past|previous)\s+week\b")
 _FROM_TO = re.compile(rf"\bfrom\s+({_YEAR})-(\d{{2}})-(\d{{2}})\s+(?:to|until|till|through)\s+({_YEAR})-(\d{{2}})-(\d{{2}})\b"
@@ -259,6 +263,7 @@ _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 
                  "eleven": 11, "twelve": 12, "eighteen": 18, "twenty four": 24, "twenty-four": 24}
 _FUTURE = re.compile(r"\b(?:next|coming|upcoming|following)\s+(?:fiscal\s+year|financial\s+year"
                      r"|month|quarter|year|week|fy)\b|\bin\s+the\s+future\b|\btomorrow\b")
+_NEXT_UNIT = re.compile(r"(?:next|coming|upcoming|following)\s+(fiscal\s+year|financial\s+year|month|quarter|year|fy)\b")
 _YTD = re.compile(r"\b(?:year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+)?year|(?:this\s+year|(?:fy\s*)?"
                   rf"(?P<year>{_YEAR}))\s+(?:so\s+far|to\s+date)|so\s+far\s+in\s+(?P<year2>{_YEAR}))\b")
 _RELATIVE = re.compile(r"\b(?:the\s+)?(last|previous|prior|past|this|current|present)\s+"
@@ -277,6 +282,13 @@ _YEAR_SUFFIX = re.compile(r"\s*,?\s+(?:of\s+)?(last|this|previous|prior|the\s+pr
                           r"\s+year\b")
 _END_BEFORE = re.compile(r"(?:(?:at|by|on|as\s+of|as\s+at)\s+)?(?:the\s+)?(?:end|close)\s+of\s+"
                          r"(?:the\s+)?$")
+_SINCE_BEFORE = re.compile(r"\b(?:since|starting(?:\s+(?:from|in|on))?)\s+(?:the\s+)?$")
+_TO_NOW = re.compile(r"\s*(?:to|until|till|through)\s+(?:now|today|date|the\s+present)\b")
+_YEAR_IN = re.compile(r"\b(?:19|20)\d\d\b")
+_RANGE_OPEN = re.compile(r"\b(?:from|between)\s+(?:the\s+)?$")
+_RANGE_JOIN = re.compile(r"\s*(?:to|and|until|till|through|-)\s*(?:the\s+)?")
+_COMPARING = re.compile(r"\b(?:compar\w*|chang\w*|differ\w*|vs|versus|growth|grew|gr[eo]w\w*|rose|ris\w*|fell|fall\w*"
+                        r"|increas\w*|decreas\w*|drop\w*|declin\w*|against|each|develop\w*|evolv\w*|trend\w*|better|worse|higher|lower)\b")
 _AS_OF_BEFORE = re.compile(r"(?:as\s+of|as\s+at)\s+(?:the\s+)?$")
 _END_AFTER = re.compile(r"^[\s-]*end\b")
 
@@ -448,6 +460,7 @@ class _Scanner:
             n, unit = (int(word) if word.isdigit() else _WORD_NUMBERS[word]), m.group(2)
         if n == 0 or n > 120 * (30 if unit == "days" else 4 if unit == "weeks" else 1 if unit == "months" else 0.1):
             self.invalid_period = self.say(m.start(), m.end())
+            self.unclear.append(Unclear(m.start(), m.end(), self.invalid_period))   # options replace it
             return True
         last = self.cal.as_of
         if unit == "days":
@@ -478,6 +491,41 @@ class _Scanner:
             self.invalid_period = self.say(m.start(), m.end())
             return True
         return self.add(Period.days(first, last), m.start(), m.end())
+
+    def join_ranges(self) -> None:
+        """"from 1 January to 30 June 2026", "between March and May 2026", "since 1 March 2026", "from March to
+        now": one range of days (unless the question compares the two: "compare revenue between Q1 and Q2")."""
+        spans = sorted([(d.start, d.end, d.day, d.day, d.phrase) for d in self.dates]
+                       + [(p.start, p.end, p.period.start(), p.period.end(), p.phrase) for p in self.periods])
+        comparing = _COMPARING.search(self.text) is not None
+        for (s1, e1, f1, _l1, phrase), (s2, e2, _f2, l2, _p2) in zip(spans, spans[1:], strict=False):
+            opener = _RANGE_OPEN.search(self.text[:s1], max(0, s1 - 12))
+            if comparing or not opener or not _RANGE_JOIN.fullmatch(self.text[e1:s2]):
+                continue
+            if l2 < f1 and not _YEAR_IN.search(phrase):       # "January to March 2025": January of 2025
+                f1 = _year_back(f1)
+            if l2 >= f1:
+                self.replace(opener.start(), e2, f1, l2)
+                return self.join_ranges()
+        for start, end, first, _last, _phrase in spans:
+            since = _SINCE_BEFORE.search(self.text[:start], max(0, start - 12))
+            now = _TO_NOW.match(self.text[end:])
+            opener = _RANGE_OPEN.search(self.text[:start], max(0, start - 12))
+            if since or (opener and now and not comparing):
+                self.replace((since or opener).start(), end + (now.end() if now else 0), first, self.cal.as_of)
+                return self.join_ranges()
+        return None
+
+    def replace(self, start: int, end: int, first: dt.date, last: dt.date) -> None:
+        """The days and periods within [start, end) become one range of days."""
+        self.dates = [d for d in self.dates if not (start <= d.start and d.end <= end)]
+        self.periods = [p for p in self.periods if not (start <= p.start and p.end <= end)]
+        if first > self.cal.as_of:
+            self.future = True
+        self.periods.append(PeriodMention(Period.days(first, min(last, max(first, self.cal.as_of))
+                                                      if last > self.cal.as_of else last),
+                                          start, end, self.say(start, end)))
+        self.blank(start, end)
 
     def bad_period(self, m: re.Match[str]) -> bool:
         self.invalid_period = self.say(m.start(), m.end())
@@ -527,7 +575,14 @@ class _Scanner:
         return True
 
     def future_phrase(self, m: re.Match[str]) -> bool:
+        """A time after the reference day; "next month" and the like are also read as that period (what is
+        expected then is recorded; a figure for it would be a forecast, which the rules refuse)."""
         self.future = True
+        unit = _NEXT_UNIT.match(m.group(0))
+        if unit:
+            kind = "fy" if "year" in unit.group(1) or unit.group(1) == "fy" else unit.group(1)
+            upcoming = self.cal.current(kind).next()
+            self.periods.append(PeriodMention(upcoming, m.start(), m.end(), self.say(m.start(), m.end())))
         return True
 
     def run(self) -> TimeInfo:
@@ -573,6 +628,7 @@ class _Scanner:
         if digits:
             self.each(_CAL_YEAR, self.cal_year)
             self.each(_BARE_YEAR, self.bare_year)
+        self.join_ranges()
         for d in self.dates:
             if d.day > self.cal.as_of:
                 self.future = True

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from footnote_pg.question.lexicon import (
+    _RANK_ASC,
     _ARTICLES,
     _BASE_BEFORE,
     _CHANGE,
@@ -28,12 +29,14 @@ from footnote_pg.question.lexicon import (
     _TOP_LIMIT,
     _TOP_SINGLE,
     _WHY,
+    _EXPECTED,
     _YEAR_IN,
+    _QOQ,
     _YOY,
     VOCABULARY,
 )
 from footnote_pg.question.names import _GENERIC_NAME_WORDS, _ITEM_STOP, Directory, Mention, _NameIndex
-from footnote_pg.question.periods import Period
+from footnote_pg.question.periods import Period, _months_back
 from footnote_pg.question.reading import _Question
 from footnote_pg.question.text import _Tok
 from footnote_pg.question.types import _KIND_NOUN, _REFUSAL_MESSAGES, INTENT_KIND, Call, Route
@@ -185,8 +188,27 @@ def _as_of(q: _Question) -> tuple[str | None, dict[str, str]]:
 
 
 def _change_periods(q: _Question) -> tuple[Period, Period, dict[str, str]] | None:
+    """The two periods a change is between; a period still running is compared like for like (its days so far
+    against the same days of the earlier period), never a part against a whole."""
+    found = _two_periods(q)
+    if found is None:
+        return None
+    before, after, notes = found
+    as_of = q.cal.as_of
+    if after.kind != "range" and after.start() <= as_of < after.end() and before.end() < as_of:
+        months = (after.start().year - before.start().year) * 12 + after.start().month - before.start().month
+        return (Period.days(before.start(), _months_back(as_of, months)), Period.days(after.start(), as_of),
+                {**notes, "like_for_like": "to date"})
+    return before, after, notes
+
+
+def _two_periods(q: _Question) -> tuple[Period, Period, dict[str, str]] | None:
     mentions = list(q.time.periods)
     cal = q.cal
+    if q.has(_QOQ):                # quarter over quarter: the quarter named (or this one) against the one before
+        quarters = [m for m in mentions if m.period.kind == "quarter"]
+        base = quarters[0].period if quarters else cal.current("quarter")
+        return base.previous(), base, {"period": quarters[0].phrase if quarters else "quarter over quarter"}
     if q.has(_YOY) or _YOY.search(q.pre):
         others = [m for m in mentions if not m.last_year]
         if others:
@@ -244,9 +266,6 @@ def _stock_route(q: _Question, directory: Directory, require_match: bool) -> Rou
     return _answer("stock", [_call("stock_on_hand", item=q.text[words[0].start:words[-1].end])])
 
 
-_EXPECTED = re.compile(r"\b(?:expected|due|arriving|arrive|delivered|deliveries|delivery|coming\s+in)\b")
-
-
 def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
     mentions = _entities(q, directory.supplier_index, required=intent == "supplier_payment")
     if intent == "open_pos":
@@ -257,8 +276,12 @@ def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
     notes = _assumed("supplier", mentions[:1])
     if intent == "open_pos":
         expected = q.time.periods[0] if q.time.periods and _EXPECTED.search(q.masked) else None
+        window = expected.period if expected else None
+        if expected and window and window.kind != "range" and window.end() < q.cal.as_of \
+                and not _YEAR_IN.search(expected.phrase):
+            window = window.next_year()       # "expected in September": the coming September
         return _answer("open_pos", [_call("open_purchase_orders", supplier=supplier,
-                                          expected_in=expected.period.catalog() if expected else None)],
+                                          expected_in=window.catalog() if window else None)],
                        {**notes, **({"period": expected.phrase} if expected else {})})
     if supplier is None:
         return _missing("supplier")
@@ -282,9 +305,10 @@ def _one_customer(q: _Question, directory: Directory, intent: str, operation: st
         if len(m.candidates) > 1:
             return _ambiguous(q, m, "customer")
     as_of, notes = _as_of(q)
-    if intent == "overdue" and len(mentions) >= 2:
-        calls = [_call("customer_overdue", customer=m.candidates[0], as_of=as_of) for m in mentions]
-        return _answer("compare_overdue", calls, {**_assumed("customer", mentions), **notes})
+    if len(mentions) >= 2:          # "open tickets for Krenn and Lombardi": one call each, none dropped
+        calls = [_call(operation, customer=m.candidates[0], as_of=as_of) for m in mentions]
+        return _answer("compare_overdue" if intent == "overdue" else intent, calls,
+                       {**_assumed("customer", mentions), **notes})
     if not mentions:
         if required:
             return _missing("customer")
@@ -325,7 +349,8 @@ def _top_route(q: _Question) -> Route:
     if not q.time.periods:
         return _unclear_period(q)
     p = q.time.periods[0]
-    call = _call("top_customers", period=p.period.catalog(), limit=limit)
+    direction = "asc" if _RANK_ASC.search(q.masked) else None
+    call = _call("top_customers", period=p.period.catalog(), limit=limit, direction=direction)
     return _answer("top_customers", [call], {"period": p.phrase})
 
 
@@ -375,7 +400,7 @@ def _revenue_route(q: _Question, directory: Directory) -> Route:
     customers = [m.candidates[0] for m in mentions]
     customer = customers[0] if len(customers) == 1 else None
     notes = _assumed("customer", mentions)
-    why, change = q.has(_WHY), q.has(_CHANGE) or _YOY.search(q.pre) is not None
+    why, change = q.has(_WHY), q.has(_CHANGE) or q.has(_QOQ) or _YOY.search(q.pre) is not None
     if len(customers) >= 2:
         if not q.time.periods:
             return _unclear_period(q)

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 
 from footnote_pg.question.lexicon import (
-    _ALL_OVERDUE,
     _COUNTRY,
+    _DEMONYM,
+    _IN_COUNTRY,
+    _LIST_FILTER,
     _DOWN_WORDS,
     _OWNER,
     _PO_NUMBER,
@@ -22,6 +24,7 @@ from footnote_pg.question.lexicon import (
     _TOP_SINGLE,
     _UP_WORDS,
     COUNTRIES,
+    DEMONYMS,
 )
 from footnote_pg.question.names import Directory
 from footnote_pg.question.plan import (
@@ -62,10 +65,10 @@ def payments_route(q: _Question, directory: Directory) -> Route:
         return _missing("customer")
     as_of, notes = _as_of(q) if not q.time.periods else (None, {})
     period = q.time.periods[0] if q.time.periods else None
-    call = _call("customer_payments", customer=mentions[0].candidates[0],
-                 period=period.period.catalog() if period else None, as_of=as_of)
-    return _answer("payments", [call], {**_assumed("customer", mentions[:1]), **notes,
-                                        **({"period": period.phrase} if period else {})})
+    calls = [_call("customer_payments", customer=m.candidates[0], period=period.period.catalog() if period else None,
+                   as_of=as_of) for m in mentions]
+    return _answer("payments", calls, {**_assumed("customer", mentions), **notes,
+                                       **({"period": period.phrase} if period else {})})
 
 
 def profile_route(q: _Question, directory: Directory) -> Route:
@@ -76,15 +79,18 @@ def profile_route(q: _Question, directory: Directory) -> Route:
     if not mentions:
         return _missing("customer")
     as_of, notes = _as_of(q)
-    return _answer("profile", [_call("customer_profile", customer=mentions[0].candidates[0], as_of=as_of)],
-                   {**_assumed("customer", mentions[:1]), **notes})
+    return _answer("profile", [_call("customer_profile", customer=m.candidates[0], as_of=as_of) for m in mentions],
+                   {**_assumed("customer", mentions), **notes})
+
+
+def all_overdue_route(q: _Question) -> Route:
+    as_of, notes = _as_of(q)
+    return _answer("aging", [_call("ar_aging", as_of=as_of)], notes)
 
 
 def ranking_route(q: _Question) -> Route:
     """Customers ranked by what they owe: overdue (default), outstanding or oldest overdue; largest or smallest first."""
     as_of, notes = _as_of(q)
-    if _ALL_OVERDUE.search(q.masked):  # one total across all customers: the aging states it
-        return _answer("aging", [_call("ar_aging", as_of=as_of)], notes)
     measure = ("oldest_overdue" if _RANK_OLDEST.search(q.masked)
                else "outstanding" if _RANK_OPEN.search(q.masked) and "overdue" not in q.masked else "overdue")
     direction = "asc" if _RANK_ASC.search(q.masked) and measure != "oldest_overdue" else None
@@ -134,19 +140,38 @@ def purchase_order_route(q: _Question) -> Route | None:
     return _answer("purchase_order", [_call("purchase_order", number=number)])
 
 
+def name_list_route(q: _Question, operation: str) -> Route:
+    """Suppliers or items by name, optionally those whose name contains a text."""
+    m = _LIST_FILTER.search(q.text)
+    name = next(g for g in m.groups() if g).strip(" '\"") if m else None
+    return _answer(operation, [_call(operation, name_contains=name)])
+
+
 def owner_or_country(q: _Question, directory: Directory) -> Route | None:
-    """Customers of an account owner ("managed by Ana Kovač") or of a country ("customers in Germany")."""
+    """Customers of an account owner ("managed by Ana Kovač", "Jonas Weber's customers") or of a country
+    ("customers in Germany", "our Dutch customers")."""
     owner = country = None
+    folded = fold(q.text)
+    named = [o for o in directory.owners if fold(o) in folded]
     m = _OWNER.search(q.text)
-    if m:
-        typed = next(g for g in m.groups() if g).strip(" '\"")
+    if named:
+        owner = named[0]
+    elif m:
+        typed = re.split(r"\s+(?:in|from|with|and|based|located|who|that)\b", next(g for g in m.groups() if g))[0]
+        typed = typed.strip(" '\"")
         known = [o for o in directory.owners if fold(o) == fold(typed) or fold(o).split()[0] == fold(typed)]
         if len(known) > 1:
             return _clarify("ambiguous_entity", "Several account owners match that name; which one do you mean?",
                             [q.text.replace(typed, o) for o in known])
         owner = known[0] if known else typed
     c = _COUNTRY.search(q.low)
-    if c:
+    demonym = _DEMONYM.search(q.low)
+    named_country = _IN_COUNTRY.search(q.low)
+    if demonym:
+        country = DEMONYMS[demonym.group(1)]
+    elif named_country:
+        country = COUNTRIES[named_country.group(1)]
+    elif c:
         word = c.group(1).strip()
         country = COUNTRIES.get(word) or (word.upper() if re.fullmatch(r"[a-z]{2}", word) else None)
         if country is None:

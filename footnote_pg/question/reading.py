@@ -7,7 +7,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from footnote_pg.question import periods
-from footnote_pg.question.lexicon import _CUSTOMER_REF, _INVOICE_BARE, _INVOICE_NO, _INVOICE_SHORT, _INVOICE_URI, _SKU
+from footnote_pg.question.lexicon import (
+    _CUSTOMER_REF,
+    _INVOICE_BARE,
+    _INVOICE_NO,
+    _INVOICE_SHORT,
+    _INVOICE_URI,
+    _PO_NUMBER,
+    _SKU,
+)
 from footnote_pg.question.periods import Calendar, TimeInfo
 from footnote_pg.question.text import _Tok, _tokens, blank
 from footnote_pg.question.types import RouterSettings
@@ -59,9 +67,12 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
             start = m.start(1) if m.lastindex else m.start()
             pre = blank(pre, start, m.end())
         elif (m := _INVOICE_SHORT.search(pre)) is not None:   # "inv 8901", "#8812", "is 8834 paid"
-            group = next(i for i in range(1, 5) if m.group(i))
+            group = next(i for i in range(1, (m.lastindex or 0) + 1) if m.group(i))
             invoice = m.group(group)
             pre = blank(pre, m.start(group), m.end(group))
+    m = _PO_NUMBER.search(pre)          # a purchase order number is no period ("PO-2025-3043")
+    if m and m.group(1):
+        pre = blank(pre, m.start(), m.end())
     m = _SKU.search(pre)
     if m:
         sku = f"SKU-{m.group(1)}"

@@ -14,8 +14,11 @@ from collections.abc import Callable
 
 from footnote_pg.question import portfolio
 from footnote_pg.question.lexicon import (
+    _ACTION,
     _ADVICE,
     _AGING,
+    _AGING_STRICT,
+    _ALL_OVERDUE,
     _ALL_ITEMS,
     _BALANCE,
     _BALANCE_CLEAR,
@@ -26,16 +29,23 @@ from footnote_pg.question.lexicon import (
     _CREDIT_NOTES,
     _CURRENCY,
     _DATABASE,
+    _DEMONYM,
     _DRIVER_ASK,
     _DSO,
+    _EXPECTED,
     _FORECAST,
+    _FRAUD,
     _HOW_MANY_HAVE,
     _INSTRUCTION,
     _LIST,
+    _LIST_FILTER,
+    _LIST_ITEMS,
     _LIST_SCOPE,
+    _LIST_SUPPLIERS,
     _MONTHLY,
     _NOT_COVERED,
     _OVERDUE,
+    _OWNER,
     _PAY,
     _PAYABLES,
     _PAYMENTS,
@@ -77,6 +87,9 @@ Rule = Callable[[_Question, Directory], Route | None]
 
 _PAYABLES_MESSAGE = ("I have no operation for accounts payable (supplier invoices and what we owe suppliers); I can show "
                      "open purchase orders and the payments made to a supplier.")
+_ACTION_MESSAGE = "I only read the recorded data; I do not send messages, contact anyone or change an account."
+_FRAUD_MESSAGE = ("I have no operation that assesses whether a customer is a fraud risk; I can show a customer's risk "
+                  "facts (what is overdue, open tickets) and, for a supplier, the checks on a bank detail change.")
 _STOCK_VALUE_MESSAGE = ("I have no operation that values stock; I can show the quantity on hand of an item and which "
                         "items are below their reorder level.")
 
@@ -95,11 +108,18 @@ def currency_conversion(q: _Question, d: Directory) -> Route | None:
 
 def forecast(q: _Question, d: Directory) -> Route | None:
     po = q.has(_PO) or (q.has(_PO_CONTEXT) and not q.has(_REVENUE))
+    if po and _EXPECTED.search(q.masked) and not q.has(_REVENUE):
+        return None          # orders expected next month: recorded expected dates, not a forecast
     return _refuse("forecast") if q.time.future or (q.has(_FORECAST) and not po) else None
 
 
 def advice(q: _Question, d: Directory) -> Route | None:
     return _refuse("advice") if _ADVICE.search(_SHOULD_FINE.sub(" ", q.masked)) else None
+
+
+def action(q: _Question, d: Directory) -> Route | None:
+    """"Send a reminder to X", "block the account": an action, not a question about the records."""
+    return _refuse("not_covered", _ACTION_MESSAGE) if q.has(_ACTION) else None
 
 
 def not_covered(q: _Question, d: Directory) -> Route | None:
@@ -150,6 +170,8 @@ def stock(q: _Question, d: Directory) -> Route | None:
 
 
 def supplier_payment(q: _Question, d: Directory) -> Route | None:
+    if q.has(_FRAUD) and not d.supplier_index.find(q) and d.customer_index.find(q):
+        return _refuse("not_covered", _FRAUD_MESSAGE)          # "is customer X a fraud risk"
     if q.has(_BANK_CHANGE) or q.has(_SHOULD_PAY) or (
             q.has(_PAY) and d.supplier_index.find(q) and not d.customer_index.find(q)):
         return _supplier_route(q, d, "supplier_payment")
@@ -161,8 +183,9 @@ def purchase_orders(q: _Question, d: Directory) -> Route | None:
 
 
 def payments(q: _Question, d: Directory) -> Route | None:
-    """What a customer paid, when, how fast: before DSO ("average days to pay") and before overdue ("has X paid")."""
-    if q.has(_PAYMENTS) and d.customer_index.find(q):
+    """What a customer paid, when, how fast: before DSO ("average days to pay", "DSO for X": one customer's days to
+    pay) and before overdue ("has X paid anything")."""
+    if (q.has(_PAYMENTS) or q.has(_DSO)) and d.customer_index.find(q):
         return portfolio.payments_route(q, d)
     return None
 
@@ -171,12 +194,24 @@ def dso(q: _Question, d: Directory) -> Route | None:
     return _dso_route(q) if q.has(_DSO) else None
 
 
+def all_overdue(q: _Question, d: Directory) -> Route | None:
+    """One total across all customers ("total overdue", "how much is past due in total"): the aging states it."""
+    if q.has(_ALL_OVERDUE) and not d.customer_index.find(q):
+        return portfolio.all_overdue_route(q)
+    return None
+
+
 def ranking(q: _Question, d: Directory) -> Route | None:
     return portfolio.ranking_route(q) if q.has(_RANK_OWE) else None
 
 
 def aging(q: _Question, d: Directory) -> Route | None:
-    return _one_customer(q, d, "aging", "ar_aging", required=False) if q.has(_AGING) else None
+    """The aging, of all customers or one; "AR overdue for X" is what X owes overdue, not X's aging."""
+    if not q.has(_AGING):
+        return None
+    if q.has(_OVERDUE) and not q.has(_AGING_STRICT) and d.customer_index.find(q):
+        return None
+    return _one_customer(q, d, "aging", "ar_aging", required=False)
 
 
 def tickets(q: _Question, d: Directory) -> Route | None:
@@ -210,7 +245,19 @@ def top(q: _Question, d: Directory) -> Route | None:
 
 
 def customers_of(q: _Question, d: Directory) -> Route | None:
-    return portfolio.owner_or_country(q, d) if q.has(_LIST) or q.has(_LIST_SCOPE) else None
+    if q.has(_LIST) or q.has(_LIST_SCOPE) or q.has(_DEMONYM) or _OWNER.search(q.text):
+        return portfolio.owner_or_country(q, d)
+    return None
+
+
+def other_lists(q: _Question, d: Directory) -> Route | None:
+    """"List suppliers", "which items do we have": the supplier and item lists (a filter they lack is refused by
+    coverage)."""
+    if q.has(_LIST_SUPPLIERS) and (not d.supplier_index.find(q) or _LIST_FILTER.search(q.text)):
+        return portfolio.name_list_route(q, "list_suppliers")
+    if q.has(_LIST_ITEMS) and not q.sku:
+        return portfolio.name_list_route(q, "list_items")
+    return None
 
 
 def customer_list(q: _Question, d: Directory) -> Route | None:
@@ -255,13 +302,13 @@ def about_a_customer(q: _Question, d: Directory) -> Route | None:
 
 RULES: tuple[tuple[str, Rule], ...] = (
     ("instruction", instruction), ("database_command", database_command),
-    ("currency_conversion", currency_conversion), ("forecast", forecast), ("advice", advice),
+    ("currency_conversion", currency_conversion), ("forecast", forecast), ("advice", advice), ("action", action),
     ("not_covered", not_covered), ("invalid_day", invalid_day), ("invalid_period", invalid_period),
     ("invoice", invoice), ("purchase_order", purchase_order), ("below_reorder", below_reorder), ("stock", stock),
     ("supplier_payment", supplier_payment), ("purchase_orders", purchase_orders), ("payments", payments),
-    ("dso", dso), ("ranking", ranking), ("aging", aging), ("tickets", tickets), ("profile", profile),
-    ("risk", risk), ("credit_notes", credit_notes), ("monthly", monthly), ("drivers", drivers), ("top", top),
-    ("customers_of", customers_of), ("customer_list", customer_list), ("metric", metric), ("revenue", revenue),
+    ("dso", dso), ("all_overdue", all_overdue), ("drivers", drivers), ("ranking", ranking), ("aging", aging), ("tickets", tickets), ("profile", profile),
+    ("risk", risk), ("credit_notes", credit_notes), ("monthly", monthly), ("top", top),
+    ("customers_of", customers_of), ("other_lists", other_lists), ("customer_list", customer_list), ("metric", metric), ("revenue", revenue),
     ("overdue", overdue), ("balance", balance), ("how_many_have", how_many_have),
     ("about_a_customer", about_a_customer),
 )
