@@ -1,4 +1,4 @@
-"""Latency of footnote_pg.router.route over tests/questions.toml.
+"""Latency of footnote_pg.question.route over tests/questions.toml.
 
     .venv/bin/python benchmarks/route_latency.py [--rounds 200]
 

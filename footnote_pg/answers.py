@@ -19,8 +19,8 @@ from psycopg.types.json import Jsonb
 from footnote_pg import errors
 from footnote_pg.compose import Composed, compose, plain, template_of
 from footnote_pg.queries import query
-from footnote_pg.results import Evidence, OperationResult, Receipt
 from footnote_pg.question import Directory, Route, RouterSettings, route
+from footnote_pg.results import Evidence, OperationResult, Receipt
 
 log = logging.getLogger(__name__)
 

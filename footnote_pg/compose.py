@@ -17,8 +17,8 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from footnote_pg.queries import query
-from footnote_pg.results import OperationResult
 from footnote_pg.question import Route
+from footnote_pg.results import OperationResult
 
 INTERPRETATION = "This is an interpretation — the underlying facts are:"
 

@@ -424,13 +424,13 @@ WHERE it.reorder_level IS NOT NULL AND s.quantity < it.reorder_level
 ORDER BY it.name, it.id$q$),
 
 ('purchase_order_by_number',
- 'one purchase order by number $1 (upper case) or id $2, with its supplier',
+ 'one purchase order by number $1 (the caller upper-cases it) or id $2, with its supplier',
  '{number,purchase_order_id}',
  $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
        po.net, po.uri
 FROM footnote_src.purchase_orders AS po
 JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
-WHERE upper(po.number) = $1 OR po.id = $2
+WHERE po.number = $1::text OR po.id = $2::bigint
 ORDER BY po.id$q$),
 
 ('nearest_purchase_orders',

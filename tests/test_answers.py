@@ -79,8 +79,11 @@ def independent_figures(db: TestDatabase, erp: Erp, call_id: str) -> dict[str, s
                 "values.revenue_to": de_amount(erp.revenue(*_period(args["period_to"]), cid))}
     if op == "top_customers":
         start, end = _period(args["period"])
-        best = max(erp.revenue(start, end, c) for c in erp.customers)
-        return {"rows[1].revenue": de_amount(best)}
+        active = {i.customer_id for i in erp.invoices.values() if start <= i.issue_date < end} | {
+            c[2] for c in erp.credit_notes if start <= c[3] < end}
+        revenues = [erp.revenue(start, end, c) for c in active]
+        first = min(revenues) if args.get("direction") == "asc" else max(revenues)
+        return {"rows[1].revenue": de_amount(first)}
     if op == "stock_on_hand":
         item = int(args["item"].rsplit("/", 1)[1])
         return {"values.quantity": str(sum((q for _s, i, q in erp.stock if i == item), Decimal(0)))}

@@ -142,7 +142,8 @@ def test_credit_notes_of_a_period(db: TestDatabase, fn: Footnote, erp: Erp) -> N
 
 def test_items_below_reorder_level(db: TestDatabase, fn: Footnote, erp: Erp) -> None:
     with db.connect() as conn:  # make two items short: the sample keeps every item above its level
-        conn.execute("UPDATE erp.items SET reorder_level = 100000 WHERE id IN (SELECT id FROM erp.items ORDER BY id LIMIT 2)")
+        conn.execute("UPDATE erp.items SET reorder_level = 100000 "
+                     "WHERE id IN (SELECT id FROM erp.items ORDER BY id LIMIT 2)")
     erp = Erp(db.url)
     r = fn.call("items_below_reorder")
     on_hand: dict[int, Decimal] = defaultdict(Decimal)

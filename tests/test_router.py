@@ -165,7 +165,8 @@ def test_share_answered_right_per_family(request: pytest.FixtureRequest, server:
         rows[entry["family"]][outcome] += 1
         if outcome == "wrong":
             wrong.append(entry["text"])
-    lines = [f"[{server.name}] question file: share right per family (right = answered + rightly asked back or refused)",
+    lines = [f"[{server.name}] question file: share right per family "
+             "(right = answered + rightly asked back or refused)",
              f"  {'family':<13} {'questions':>9} " + " ".join(f"{c:>10.10}" for c in columns) + f" {'right':>7}"]
     for family, counts in [*rows.items(), ("all", sum(rows.values(), Counter[str]()))]:
         n = sum(counts.values())
@@ -198,7 +199,8 @@ def test_clauses_are_each_accounted(directory: Directory) -> None:
 
 
 def test_a_dropped_word_makes_a_refusal_that_names_it(directory: Directory) -> None:
-    for text, word in (("What's our inventory value?", "value"), ("smallest customers by revenue in the galaxy", "galaxy"),
+    for text, word in (("What's our inventory value?", "value"),
+                       ("smallest customers by revenue in the galaxy", "galaxy"),
                        ("open tickets for Nowak Stal this year", "this year"),
                        ("purchase orders placed in July", "July"), ("overdue for Vidal from March to June", "March"),
                        ("DSO for Vidal Embalajes by segment", "segment")):

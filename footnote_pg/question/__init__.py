@@ -6,11 +6,13 @@ with typed, JSON-ready arguments, or asks one clarifying question whose options
 are complete questions that route to an answer, or refuses with a reason. It
 never computes or states a figure; its messages contain no digit.
 
-Steps, one module each: ``text`` (folding, tokens), ``lexicon`` (vocabulary and
-cue patterns), ``periods`` (periods and days), ``names`` (the directory of
-customers, suppliers and items), ``reading`` (a question read once),
-``plan`` and ``portfolio`` (what each intent calls), ``rules`` (which intent a question is), ``coverage``
-(every content word used, or the part no operation answers named; keyword typos).
+Steps, one module each: ``text`` (folding, tokens), ``lexicon`` (vocabulary and cue patterns), ``dates``
+(periods and days as values, and the phrases that name them), ``periods`` (a question's periods and days
+resolved against the reference day), ``names`` (the directory of customers, suppliers, items and account
+owners), ``reading`` (a question read once), ``rules`` (which intent a question is: an ordered table of named
+rules), ``plan`` and ``portfolio`` (what each intent calls, or what it asks back), ``coverage`` (every content
+word used, or the part no operation answers named; keyword typos). This module splits a question into clauses
+and routes each.
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ import datetime as dt
 import re
 
 from footnote_pg.question import lexicon as cue
+from footnote_pg.question.dates import DateMention, PeriodMention
 from footnote_pg.question.names import Directory
-from footnote_pg.question.periods import DateMention, PeriodMention
 from footnote_pg.question.reading import _Question
 from footnote_pg.question.text import _tokens, _within_one, fold
 from footnote_pg.question.types import Route
@@ -112,7 +112,8 @@ LABELS = {
     "compare_revenue": "revenue of each period", "revenue_drivers": "which customers changed revenue most",
     "top_customers": "the top customers by revenue", "invoice": "one invoice", "open_pos": "open purchase orders",
     "stock": "an item's stock", "supplier_payment": "the facts about paying a supplier",
-    "list_customers": "a list of customers", "list_suppliers": "a list of suppliers", "list_items": "a list of items", "payments": "what a customer paid and how fast",
+    "list_customers": "a list of customers", "list_suppliers": "a list of suppliers", "list_items": "a list of items",
+    "payments": "what a customer paid and how fast",
     "profile": "a customer's profile", "ranking": "customers ranked by what they owe",
     "revenue_monthly": "revenue by month", "credit_notes": "the credit notes of a period",
     "below_reorder": "the items below their reorder level", "purchase_order": "one purchase order",
@@ -169,20 +170,21 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
     for i, ch in enumerate(q.pre):         # invoice numbers, SKUs and customer numbers the reading blanked
         if ch == " " and q.low[i] != " ":
             covered[i] = True
-    for when in (*q.time.periods, *q.time.dates):   # a period or day counts only when a call uses it
+    times: list[PeriodMention | DateMention] = [*q.time.periods, *q.time.dates]
+    for when in times:                     # a period or day counts only when a call uses it
         if not _time_used(when, used, q.cal.as_of):
             out.append(when.phrase)
         cover(when.start, when.end)          # named once, as a phrase
     for i, ch in enumerate(q.masked):      # the rest of what the period reading blanked (no period of its own)
-        if ch == " " and q.pre[i] != " " and not any(w.start <= i < w.end for w in (*q.time.periods, *q.time.dates)):
+        if ch == " " and q.pre[i] != " " and not any(w.start <= i < w.end for w in times):
             covered[i] = True
     for pattern in INTENT_CUES.get(r.intent, ()):
-        for m in pattern.finditer(q.masked):
-            cover(m.start(), m.end())
+        for found in pattern.finditer(q.masked):
+            cover(found.start(), found.end())
     for mentions in q.found.values():      # a name counts only when a call uses it (typos and short forms too)
-        for m in mentions:
-            if any(c in used for c in m.candidates) or m.typed in used:
-                cover(m.start, m.end)
+        for name in mentions:
+            if any(c in used for c in name.candidates) or name.typed in used:
+                cover(name.start, name.end)
     words = INTENT_WORDS.get(r.intent, frozenset()) | GENERAL_WORDS
     used_words = {fold(t.text) for t in _tokens(used)}
     for tok in q.tokens:

@@ -113,13 +113,18 @@ _ADVICE = _rx(
     r"|\bcollections?\s+agency|\bbest\s+way\s+to|\bopinion\b|\bwhat\s+do\s+you\s+think")
 _SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve|accept|trust"
                    r"|worry|be\s+(?:worried|concerned|careful|nervous)|be\s+paying)\b")
-_ACTION = _rx(r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|would\s+you\s+)?(?:send|e-?mail|remind|notify|call|phone"
-             r"|message|chase|escalate|schedule|book|block|unblock|approve|reject|assign|sue|draft|write\s+(?:to|an?\s+))\b")
+_ACTION = _rx(r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|would\s+you\s+)?(?:send|e-?mail|remind|notify"
+              r"|call|phone"
+             r"|message|chase|escalate|schedule|book|block|unblock|approve|reject|assign|sue|draft|write\s+(?:to"
+             r"|an?\s+))\b")
 _FRAUD = _rx(r"\bfraud|\bscam\b|\bphishing\b|\bsuspicious\b")
-_LIST_SUPPLIERS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+|of\s+our\s+)*"
+_LIST_SUPPLIERS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+"
+                      r"|our\s+|of\s+our\s+)*"
                       r"(?:suppliers|vendors)\b|\bsupplier\s+(?:list|directory)\b")
-_LIST_ITEMS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+|of\s+our\s+)*"
-                  r"(?:items|products|articles|skus)\b(?!\s+(?:are|is|below|under|low|need|running|out))|\b(?:item|product)\s+(?:list|catalog(?:ue)?)\b")
+_LIST_ITEMS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
+                  r"|of\s+our\s+)*"
+                  r"(?:items|products|articles|skus)\b(?!\s+(?:are|is|below|under|low|need|running|out))|\b(?:item"
+                  r"|product)\s+(?:list|catalog(?:ue)?)\b")
 _NOT_COVERED = _rx(
     r"\b(?:salary|salaries|payroll|wages?|weather|employees?|headcount|staff|ceo|cfo|coo"
     r"|stock\s+(?:price|market)|share\s+price|shares|dividends?|vat|tax(?:es)?|interest\s+rates?"
@@ -183,8 +188,10 @@ _TOP = _rx(
     rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated"
     rf"|brought\s+in)\s+(?:the\s+)?most|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?most"
     rf"|\b(?:{_NUM}\s+)?(?:smallest|least\s+valuable|lowest[\s-]+revenue|weakest)\s+(?:{_NUM}\s+)?{_WHO}"
-    rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+the\s+(?:least|lowest|smallest)\s+(?:revenue|sales|turnover)"
-    rf"|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated)\s+(?:the\s+)?least|\bwho\s+(?:bought|spent)\s+"
+    rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+the\s+(?:least|lowest|smallest)\s+(?:revenue|sales"
+    rf"|turnover)"
+    rf"|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated)\s+(?:the\s+)?least|\bwho\s+(?:bought"
+    rf"|spent)\s+"
     rf"(?:the\s+)?least")
 _TOP_LIMIT = _rx(rf"\b(?:top|bottom)[\s-]+{_NUM}\b|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
                  rf"|highest|leading|most\s+important|smallest|lowest|least\s+valuable|weakest)\b"
@@ -277,14 +284,16 @@ _PAYMENTS = _rx(
     r"|\bhow\s+(?:long|quickly|fast|many\s+days)\s+(?:does|do|did)\b[^?.!]{1,60}\b(?:take\s+to\s+)?pay\b"
     r"|\bpa(?:ys?|id)\s+(?:us\s+)?late\b|\blate\s+payers?\b|\bpa(?:ys?|id)\s+(?:us\s+)?on\s+time\b"
     r"|\bhow\s+many\s+times\b[^?.!]{0,60}\bpaid\b|\bhow\s+many\s+payments\b|\bpayments?\s+(?:in|this|last|since)\b"
-    r"|\bhow\s+late\s+(?:is|are|does|do|did)\b|\b(?:has|have|did)\b[^?.!]{1,60}\bpaid\s+(?:us\s+)?(?:anything|any\s+money"
+    r"|\bhow\s+late\s+(?:is|are|does|do|did)\b|\b(?:has|have|did)\b[^?.!]{1,60}\bpaid\s+(?:us\s+)?(?:anything"
+    r"|any\s+money"
     r"|at\s+all|something)\b|\bpaid\s+(?:in|during|since|this|last)\b|\bpayment\s+(?:behaviou?r|record|pattern)s?\b"
     r"|\bdays\s+to\s+pay\b")
 _PROFILE = _rx(
     r"\bprofile\b|\btell\s+me\s+(?:everything\s+)?about\b|\b(?:an\s+)?overview\s+of\b|\bsummary\s+(?:of|for|on)\b"
     r"|\bwho\s+is\b|\bwho\s+are\b(?!\s+our\b)|\bdetails\s+(?:of|for|on|about)\b|\bwhat\s+do\s+we\s+know\s+about\b"
     r"|\binfo(?:rmation)?\s+(?:on|about|for)\b|\bat\s+a\s+glance\b|\bmaster\s+data\b|\bcredit\s+limit\b"
-    r"|\bpayment\s+terms\b|\bterms\s+(?:of|for)\b|\baccount\s+(?:owner|manager)\b|\bwho\s+(?:looks\s+after|manages|owns)\b"
+    r"|\bpayment\s+terms\b|\bterms\s+(?:of|for)\b|\baccount\s+(?:owner|manager)\b|\bwho\s+(?:looks\s+after|manages"
+    r"|owns)\b"
     r"|\b(?:what|which)\s+country\b|\bwhere\s+(?:is|are)\b[^?.!]{1,60}\b(?:based|located|from)\b"
     r"|\b(?:find|look\s+up|search\s+for|pull\s+up)\s+(?:the\s+)?customer\b|\bcustomer\s+(?:card|record|details|file)\b")
 _RANK_OWE = _rx(
@@ -293,17 +302,20 @@ _RANK_OWE = _rx(
     r"|\b(?:biggest|largest|top|worst|slowest|smallest|lowest|highest)\s+(?:\d+\s+)?(?:debtors|payers|late\s+payers"
     r"|overdue\s+(?:balances?|amounts?|customers|accounts)|outstanding\s+balances?|open\s+balances?|balances)\b"
     r"|\bcustomers?\s+(?:ranked|sorted|ordered|listed)\s+by\s+(?:overdue|outstanding|open\s+balance|what\s+they\s+owe"
-    r"|how\s+much\s+they\s+owe|debt|days\s+overdue)\b|\b(?:oldest|longest)\s+overdue\s+(?:invoices|customers|balances|accounts)\b"
+    r"|how\s+much\s+they\s+owe|debt|days\s+overdue)\b|\b(?:oldest|longest)\s+overdue\s+(?:invoices|customers|balances"
+    r"|accounts)\b"
     r"|\btop\s+(?:\d+\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open|balance|debt|receivables?)\b"
     r"|\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"
     r"|\bwhich\s+customers\s+(?:have|are|has)\s+(?:(?:any|an?)\s+)?(?:overdue|late|past\s+due|outstanding)\b"
-    r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest)\s+(?:overdue|outstanding|open|unpaid)\b"
+    r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest)\s+(?:overdue|outstanding"
+    r"|open|unpaid)\b"
     r"|\bworst\s+payers?\b|\bslowest\s+payers?\b"
     r"|\bwho\s+(?:is|are)\s+(?:still\s+)?(?:overdue|late|behind|in\s+arrears)\b"
     r"|\b(?:which|what)\s+customers\s+(?:are|were)\s+(?:still\s+)?(?:overdue|late|behind|in\s+arrears)\b"
     r"|\brank(?:ed|ing)?\s+(?:the\s+|our\s+|all\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open"
     r"|balance|debt|what\s+they\s+owe|how\s+much\s+they\s+owe|receivables?)"
-    r"|\b(?:top|bottom)\s+(?:\d+\s+|\w+\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open|balance|debt"
+    r"|\b(?:top|bottom)\s+(?:\d+\s+|\w+\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open|balance"
+    r"|debt"
     r"|receivables?)\b|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:oldest|longest)\s+(?:unpaid|open|overdue|late)\b")
 _RANK_ASC = _rx(r"\b(?:smallest|lowest|least|fewest|bottom|weakest)\b")
 _RANK_OLDEST = _rx(r"\b(?:oldest|longest|worst|slowest)\b|\bdays\s+overdue\b")
@@ -312,48 +324,64 @@ _ALL_OVERDUE = _rx(r"\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s
                    r"|\b(?:overall|total|combined)\s+(?:amount\s+)?(?:overdue|past[\s-]+due|in\s+arrears)\b"
                    r"|\b(?:overdue|past[\s-]+due)\s+(?:in\s+)?total\b|\btotal\s+(?:receivables|ar|a/r)\b"
                    r"|\bhow\s+much\s+is\s+(?:overdue|past[\s-]+due)\b(?!\s+(?:for|from|with|at|by))"
-                   r"|\bhow\s+much\s+(?:money\s+)?(?:are|is)\s+(?:all\s+)?(?:our\s+)?customers\s+(?:late|behind|overdue)"
+                   r"|\bhow\s+much\s+(?:money\s+)?(?:are|is)\s+(?:all\s+)?(?:our\s+)?customers\s+(?:late|behind"
+                   r"|overdue)"
                    r"|\bhow\s+much\s+(?:money\s+)?(?:do|does)\s+(?:all\s+)?(?:our\s+)?customers\s+owe\b"
                    r"|\bacross\s+all\s+(?:our\s+)?customers\b")
-_MONTHLY = _rx(r"\b(?:by|per|each|every)\s+month\b|\bmonthly\b|\bmonth[\s-]by[\s-]month\b|\bbroken\s+down\s+by\s+month\b"
+_MONTHLY = _rx(r"\b(?:by|per|each|every)\s+month\b|\bmonthly\b|\bmonth[\s-]by[\s-]month\b"
+               r"|\bbroken\s+down\s+by\s+month\b"
                r"|\bfor\s+each\s+month\b|\bmonth\s+over\s+month\b")
 _CREDIT_NOTES = _rx(r"\bcredit\s+(?:notes?|memos?)\b|\bcredits?\s+(?:we\s+)?(?:issued|given|granted)\b")
 _BELOW_REORDER = _rx(
-    r"\b(?:below|under)\s+(?:the\s+|their\s+|its\s+)?re-?order\s+(?:levels?|points?)\b|\bneeds?\s+(?:to\s+be\s+)?re-?order"
-    r"|\bre-?order(?:ing)?\s+(?:list|needed|now)\b|\blow\s+(?:on\s+)?stock\b|\brunning\s+(?:low|out)\b|\bout\s+of\s+stock\b"
+    r"\b(?:below|under)\s+(?:the\s+|their\s+|its\s+)?re-?order\s+(?:levels?|points?)\b"
+    r"|\bneeds?\s+(?:to\s+be\s+)?re-?order"
+    r"|\bre-?order(?:ing)?\s+(?:list|needed|now)\b|\blow\s+(?:on\s+)?stock\b|\brunning\s+(?:low|out)\b"
+    r"|\bout\s+of\s+stock\b"
     r"|\bwhat\s+(?:should|do)\s+we\s+(?:need\s+to\s+)?re-?order\b|\bshort\s+on\s+stock\b")
 _OWNER = _rxi(
     r"\b(?:managed|owned|handled|looked\s+after|served)\s+by\s+(.+?)\s*[?.!]*$"
     r"|\bcustomers\s+(?:does|do|did)\s+(.+?)\s+(?:own|manage|handle|look\s+after)\b"
-    r"|\baccount\s+(?:owner|manager)\s+(?:is\s+)?(.+?)\s*[?.!]*$|\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)'s\s+(?:customers|accounts|clients)\b")
+    r"|\baccount\s+(?:owner|manager)\s+(?:is\s+)?(.+?)\s*[?.!]*$|\b([A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)'s\s+(?:customers"
+    r"|accounts|clients)\b")
 DEMONYMS = {
     "german": "DE", "french": "FR", "spanish": "ES", "italian": "IT", "dutch": "NL", "belgian": "BE", "austrian": "AT",
     "swiss": "CH", "polish": "PL", "czech": "CZ", "danish": "DK", "swedish": "SE", "norwegian": "NO", "finnish": "FI",
     "portuguese": "PT", "irish": "IE", "british": "GB", "hungarian": "HU", "slovak": "SK",
 }
 _DEMONYM = _rx(r"\b(" + "|".join(DEMONYMS) + r")\s+(?:customers|clients|accounts|buyers)\b")
-_COUNTRY = _rx(r"\b(?:customers?|clients?|accounts?|buyers?)\s+(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?([a-z][a-z ]+?)"
+_COUNTRY = _rx(r"\b(?:customers?|clients?|accounts?|buyers?)\s+(?:in|from|based\s+in"
+               r"|located\s+in)\s+(?:the\s+)?([a-z][a-z ]+?)"
                r"\s*(?:[?.!,]|$|\bwith\b|\band\b)")
-_PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s-](\d{3,6})\b|\b(?:purchase\s+order|p\.?o\.?)\s*(?:number\s+|no\.?\s*|nr\.?\s*"
+_PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s-](\d{3,6})\b|\b(?:purchase\s+order|p\.?o\.?)\s*(?:number\s+|no\.?\s*"
+                 r"|nr\.?\s*"
                  r"|#\s*)?(\d{3,6})\b")
 _INVOICE_SHORT = _rx(r"\binv\.?\s*#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
-                     r"|\b(?:is|was|has)\s+(?:invoice\s+)?(\d{4,8})\s+(?:been\s+)?(?:fully\s+)?(?:paid|settled|due|overdue"
+                     r"|\b(?:is|was|has)\s+(?:invoice\s+)?(\d{4,8})\s+(?:been\s+)?(?:fully\s+)?(?:paid|settled|due"
+                     r"|overdue"
                      r"|open|outstanding|cleared)\b|\bshow\s+(?:me\s+)?(\d{4,8})\b"
                      r"|\b(?:which|what)\s+(?:invoice\s+)?is\s+(\d{4,8})\b")
 _PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|balance|report|total)\b|\bpayables?\b"
-                r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from|to)\s+suppliers?\b"
+                r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from"
+                r"|to)\s+suppliers?\b"
                 r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+)?owe\b|\bwe\s+(?:still\s+)?owe\b|\bdo\s+we\s+owe\b")
-_STOCK_VALUE = _rx(r"\b(?:inventory|stock)\s+(?:value|valuation|worth)\b|\bvalue\s+of\s+(?:our\s+|the\s+)?(?:inventory|stock)\b"
-                   r"|\bworth\s+of\s+(?:our\s+)?(?:stock|inventory)\b|\bhow\s+much\s+is\s+(?:our\s+)?(?:inventory|stock)\s+worth\b")
+_STOCK_VALUE = _rx(r"\b(?:inventory|stock)\s+(?:value|valuation|worth)\b|\bvalue\s+of\s+(?:our\s+"
+                   r"|the\s+)?(?:inventory|stock)\b"
+                   r"|\bworth\s+of\s+(?:our\s+)?(?:stock|inventory)\b|\bhow\s+much\s+is\s+(?:our\s+)?(?:inventory"
+                   r"|stock)\s+worth\b")
 _DRIVER_ASK = _rx(r"\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,40}"
-                  r"\b(?:biggest|largest|most|greatest|sharpest|worst)\b[^?.!]{0,30}\b(?:drop|decline|decrease|fall|increase"
-                  r"|growth|rise|change|gain|loss)\b|\b(?:biggest|largest)\s+(?:revenue\s+)?(?:drops?|declines?|decreases?|falls?"
+                  r"\b(?:biggest|largest|most|greatest|sharpest|worst)\b[^?.!]{0,30}\b(?:drop|decline|decrease|fall"
+                  r"|increase"
+                  r"|growth|rise|change|gain|loss)\b|\b(?:biggest|largest)\s+(?:revenue\s+)?(?:drops?|declines?"
+                  r"|decreases?|falls?"
                   r"|increases?|gains?|changes?)\b"
-                  r"|\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,30}\b(?:grew|rose|increased|gained"
+                  r"|\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,30}\b(?:grew|rose"
+                  r"|increased|gained"
                   r"|declined|dropped|fell|decreased|shrank|lost|changed)\b[^?.!]{0,20}\bmost\b")
-_DOWN_WORDS = _rx(r"\b(?:drops?|dropped|declines?|declined|decreases?|decreased|falls?|fell|loss|losses|lost|shrank|worst)\b")
+_DOWN_WORDS = _rx(r"\b(?:drops?|dropped|declines?|declined|decreases?|decreased|falls?|fell|loss|losses|lost|shrank"
+                  r"|worst)\b")
 _UP_WORDS = _rx(r"\b(?:increases?|increased|growth|grew|rises?|rose|gains?|gained|jump|jumped)\b")
-_NOW_VS = _rx(r"\b(?:now|today|currently|at\s+present)\b[^?.!]{0,80}\b(?:compare|compared|vs\.?|versus|than|against|and)\b"
+_NOW_VS = _rx(r"\b(?:now|today|currently|at\s+present)\b[^?.!]{0,80}\b(?:compare|compared|vs\.?|versus|than|against"
+              r"|and)\b"
               r"|\b(?:compare|compared|vs\.?|versus|than|against)\b[^?.!]{0,60}\b(?:now|today)\b")
 
 COUNTRIES = {
@@ -363,7 +391,8 @@ COUNTRIES = {
     "united kingdom": "GB", "uk": "GB", "britain": "GB", "great britain": "GB", "hungary": "HU", "slovakia": "SK",
     "luxembourg": "LU", "greece": "GR", "romania": "RO", "croatia": "HR", "slovenia": "SI",
 }
-_IN_COUNTRY = _rx(r"\b(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?(" + "|".join(sorted(COUNTRIES, key=len, reverse=True))
+_IN_COUNTRY = _rx(r"\b(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?("
+                  + "|".join(sorted(COUNTRIES, key=len, reverse=True))
                   + r")\b")
 _INVOICE_WORDS = _rx(r"\b(?:invoices?|inv|paid|settled|cleared|status|due|open|outstanding|issued|details?"
                      r"|amount|balance|number|gross|net|tax|credited|payments?|show|look\s+up|pull\s+up|open\s+up)\b")

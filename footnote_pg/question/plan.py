@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
+from footnote_pg.question.dates import Period, _months_back
 from footnote_pg.question.lexicon import (
-    _RANK_ASC,
     _ARTICLES,
     _BASE_BEFORE,
     _CHANGE,
     _COMPARE,
     _DSO_WINDOW,
+    _EXPECTED,
     _HALF,
     _HOW_MANY,
     _JOINED,
@@ -24,19 +24,18 @@ from footnote_pg.question.lexicon import (
     _ON_HAND,
     _POSSESSIVE_ENTITY,
     _PREP_BEFORE,
+    _QOQ,
+    _RANK_ASC,
     _SLOT_BEFORE,
     _SLOT_PREP,
     _TOP_LIMIT,
     _TOP_SINGLE,
     _WHY,
-    _EXPECTED,
     _YEAR_IN,
-    _QOQ,
     _YOY,
     VOCABULARY,
 )
 from footnote_pg.question.names import _GENERIC_NAME_WORDS, _ITEM_STOP, Directory, Mention, _NameIndex
-from footnote_pg.question.periods import Period, _months_back
 from footnote_pg.question.reading import _Question
 from footnote_pg.question.text import _Tok
 from footnote_pg.question.types import _KIND_NOUN, _REFUSAL_MESSAGES, INTENT_KIND, Call, Route
@@ -207,8 +206,8 @@ def _two_periods(q: _Question) -> tuple[Period, Period, dict[str, str]] | None:
     cal = q.cal
     if q.has(_QOQ):                # quarter over quarter: the quarter named (or this one) against the one before
         quarters = [m for m in mentions if m.period.kind == "quarter"]
-        base = quarters[0].period if quarters else cal.current("quarter")
-        return base.previous(), base, {"period": quarters[0].phrase if quarters else "quarter over quarter"}
+        quarter = quarters[0].period if quarters else cal.current("quarter")
+        return quarter.previous(), quarter, {"period": quarters[0].phrase if quarters else "quarter over quarter"}
     if q.has(_YOY) or _YOY.search(q.pre):
         others = [m for m in mentions if not m.last_year]
         if others:
@@ -326,7 +325,8 @@ def _dso_route(q: _Question) -> Route:
     m = _DSO_WINDOW.search(q.pre)
     if m:
         window = int(m.group(1) or m.group(2))
-    days = sorted({d.day for d in q.time.dates} | {p.period.end() for p in q.time.periods if p.period.end() < q.cal.as_of})
+    days = sorted({d.day for d in q.time.dates}
+                  | {p.period.end() for p in q.time.periods if p.period.end() < q.cal.as_of})
     if days and q.has(_NOW_VS):
         calls = [_call("days_sales_outstanding", as_of=day.isoformat(), window_days=window) for day in days]
         calls.append(_call("days_sales_outstanding", window_days=window))

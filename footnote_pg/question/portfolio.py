@@ -12,9 +12,9 @@ import re
 from footnote_pg.question.lexicon import (
     _COUNTRY,
     _DEMONYM,
+    _DOWN_WORDS,
     _IN_COUNTRY,
     _LIST_FILTER,
-    _DOWN_WORDS,
     _OWNER,
     _PO_NUMBER,
     _RANK_ASC,
@@ -89,7 +89,8 @@ def all_overdue_route(q: _Question) -> Route:
 
 
 def ranking_route(q: _Question) -> Route:
-    """Customers ranked by what they owe: overdue (default), outstanding or oldest overdue; largest or smallest first."""
+    """Customers ranked by what they owe: overdue (default), outstanding or oldest overdue; largest or smallest
+    first."""
     as_of, notes = _as_of(q)
     measure = ("oldest_overdue" if _RANK_OLDEST.search(q.masked)
                else "outstanding" if _RANK_OPEN.search(q.masked) and "overdue" not in q.masked else "overdue")

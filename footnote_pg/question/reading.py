@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from footnote_pg.question import periods
+from footnote_pg.question.dates import Calendar, TimeInfo
 from footnote_pg.question.lexicon import (
     _CUSTOMER_REF,
     _INVOICE_BARE,
@@ -16,7 +17,6 @@ from footnote_pg.question.lexicon import (
     _PO_NUMBER,
     _SKU,
 )
-from footnote_pg.question.periods import Calendar, TimeInfo
 from footnote_pg.question.text import _Tok, _tokens, blank
 from footnote_pg.question.types import RouterSettings
 

@@ -18,8 +18,8 @@ from footnote_pg.question.lexicon import (
     _ADVICE,
     _AGING,
     _AGING_STRICT,
-    _ALL_OVERDUE,
     _ALL_ITEMS,
+    _ALL_OVERDUE,
     _BALANCE,
     _BALANCE_CLEAR,
     _BANK_CHANGE,
@@ -85,7 +85,8 @@ from footnote_pg.question.types import Route
 
 Rule = Callable[[_Question, Directory], Route | None]
 
-_PAYABLES_MESSAGE = ("I have no operation for accounts payable (supplier invoices and what we owe suppliers); I can show "
+_PAYABLES_MESSAGE = ("I have no operation for accounts payable (supplier invoices and what we owe suppliers); "
+                     "I can show "
                      "open purchase orders and the payments made to a supplier.")
 _ACTION_MESSAGE = "I only read the recorded data; I do not send messages, contact anyone or change an account."
 _FRAUD_MESSAGE = ("I have no operation that assesses whether a customer is a fraud risk; I can show a customer's risk "
@@ -306,9 +307,11 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("not_covered", not_covered), ("invalid_day", invalid_day), ("invalid_period", invalid_period),
     ("invoice", invoice), ("purchase_order", purchase_order), ("below_reorder", below_reorder), ("stock", stock),
     ("supplier_payment", supplier_payment), ("purchase_orders", purchase_orders), ("payments", payments),
-    ("dso", dso), ("all_overdue", all_overdue), ("drivers", drivers), ("ranking", ranking), ("aging", aging), ("tickets", tickets), ("profile", profile),
+    ("dso", dso), ("all_overdue", all_overdue), ("drivers", drivers), ("ranking", ranking), ("aging", aging),
+    ("tickets", tickets), ("profile", profile),
     ("risk", risk), ("credit_notes", credit_notes), ("monthly", monthly), ("top", top),
-    ("customers_of", customers_of), ("other_lists", other_lists), ("customer_list", customer_list), ("metric", metric), ("revenue", revenue),
+    ("customers_of", customers_of), ("other_lists", other_lists), ("customer_list", customer_list),
+    ("metric", metric), ("revenue", revenue),
     ("overdue", overdue), ("balance", balance), ("how_many_have", how_many_have),
     ("about_a_customer", about_a_customer),
 )
