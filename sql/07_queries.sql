@@ -172,10 +172,10 @@ ORDER BY d.issue_date, d.type, d.id$q$),
             ELSE round(($2::numeric - $1::numeric) / abs($1::numeric) * 100, 2) END AS change_percent$q$),
 
 ('top_customers',
- 'customers ranked by revenue (net invoices minus net credit notes) issued in [$1, $2), at most $3',
- '{starts,ends,limit}',
+ 'customers with documents issued in [$1, $2), ranked by revenue (net invoices minus net credit notes), the most first ($4 = desc) or the least ($4 = asc), at most $3',
+ '{starts,ends,limit,direction}',
  $q$SELECT r.customer_id, c.name, c.uri, r.revenue, r.invoice_count, r.documents,
-       rank() OVER (ORDER BY r.revenue DESC) AS rank
+       rank() OVER (ORDER BY CASE WHEN $4::text = 'asc' THEN r.revenue ELSE -r.revenue END) AS rank
 FROM (
     SELECT d.customer_id, sum(d.amount) AS revenue, count(*) FILTER (WHERE d.type = 'invoice') AS invoice_count,
            array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
@@ -189,12 +189,12 @@ FROM (
     GROUP BY d.customer_id
 ) AS r
 JOIN footnote_src.customers AS c ON c.id = r.customer_id
-ORDER BY r.revenue DESC, r.customer_id
+ORDER BY CASE WHEN $4::text = 'asc' THEN r.revenue ELSE -r.revenue END, r.customer_id
 LIMIT $3$q$),
 
 ('revenue_drivers',
- 'customers whose revenue changed most between [$1, $2) and [$3, $4), by absolute change, at most $5',
- '{from_starts,from_ends,to_starts,to_ends,limit}',
+ 'customers whose revenue changed most between [$1, $2) and [$3, $4) (only those whose revenue rose when $6 = up, fell when $6 = down), by absolute change, at most $5',
+ '{from_starts,from_ends,to_starts,to_ends,limit,direction}',
  $q$SELECT r.customer_id, c.name, c.uri, r.revenue_from, r.revenue_to, r.revenue_to - r.revenue_from AS change,
        r.documents
 FROM (
@@ -216,6 +216,8 @@ FROM (
     GROUP BY d.customer_id
 ) AS r
 JOIN footnote_src.customers AS c ON c.id = r.customer_id
+WHERE $6::text IS NULL OR CASE WHEN $6::text = 'up' THEN r.revenue_to > r.revenue_from
+                           ELSE r.revenue_to < r.revenue_from END
 ORDER BY abs(r.revenue_to - r.revenue_from) DESC, r.customer_id
 LIMIT $5$q$),
 
@@ -286,8 +288,8 @@ ORDER BY abs(n.id - $1), n.id
 LIMIT 5$q$),
 
 ('open_purchase_orders',
- 'purchase orders open or partially received (of supplier $1, or all when NULL), by expected date, with totals',
- '{supplier_id}',
+ 'purchase orders open or partially received (of supplier $1, or all when NULL; expected from $2 to $3 when given), by expected date, with totals',
+ '{supplier_id,expected_from,expected_to}',
  $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
        po.net, po.uri,
        sum(po.net) OVER () AS open_total,
@@ -295,6 +297,7 @@ LIMIT 5$q$),
 FROM footnote_src.purchase_orders AS po
 JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
 WHERE po.status IN ('open', 'partially_received') AND ($1::bigint IS NULL OR po.supplier_id = $1)
+  AND ($2::date IS NULL OR po.expected_on BETWEEN $2::date AND $3::date)
 ORDER BY po.expected_on, po.id$q$),
 
 ('item',
@@ -464,70 +467,5 @@ LIMIT $2$q$),
 FROM footnote_src.customers AS c
 WHERE c.account_owner IS NOT NULL
 GROUP BY c.account_owner
-ORDER BY c.account_owner, first_customer_id$q$),
+ORDER BY c.account_owner, first_customer_id$q$);
 
-('revenue_drivers_one_way',
- 'customers whose revenue rose ($6 = up) or fell ($6 = down) most between [$1, $2) and [$3, $4), by absolute change, at most $5',
- '{from_starts,from_ends,to_starts,to_ends,limit,direction}',
- $q$SELECT r.customer_id, c.name, c.uri, r.revenue_from, r.revenue_to, r.revenue_to - r.revenue_from AS change,
-       r.documents
-FROM (
-    SELECT d.customer_id,
-           coalesce(sum(d.amount) FILTER (WHERE d.period = 'from'), 0.00) AS revenue_from,
-           coalesce(sum(d.amount) FILTER (WHERE d.period = 'to'), 0.00) AS revenue_to,
-           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
-    FROM (
-        SELECT CASE WHEN i.issue_date >= $3 AND i.issue_date < $4 THEN 'to' ELSE 'from' END AS period,
-               'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
-        FROM footnote_src.invoices AS i
-        WHERE (i.issue_date >= $1 AND i.issue_date < $2) OR (i.issue_date >= $3 AND i.issue_date < $4)
-        UNION ALL
-        SELECT CASE WHEN n.issue_date >= $3 AND n.issue_date < $4 THEN 'to' ELSE 'from' END,
-               'credit_note', n.id, n.customer_id, -n.net
-        FROM footnote_src.credit_notes AS n
-        WHERE (n.issue_date >= $1 AND n.issue_date < $2) OR (n.issue_date >= $3 AND n.issue_date < $4)
-    ) AS d
-    GROUP BY d.customer_id
-) AS r
-JOIN footnote_src.customers AS c ON c.id = r.customer_id
-WHERE CASE WHEN $6::text = 'up' THEN r.revenue_to > r.revenue_from ELSE r.revenue_to < r.revenue_from END
-ORDER BY abs(r.revenue_to - r.revenue_from) DESC, r.customer_id
-LIMIT $5$q$);
-
--- open_purchase_orders with expected_in: the open orders expected in a period.
-INSERT INTO footnote.queries (name, description, params, sql) VALUES
-('open_purchase_orders_expected',
- 'purchase orders open or partially received (of supplier $1, or all when NULL) expected from $2 to $3, by expected date, with totals',
- '{supplier_id,expected_from,expected_to}',
- $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
-       po.net, po.uri,
-       sum(po.net) OVER () AS open_total,
-       count(*) OVER () AS open_count
-FROM footnote_src.purchase_orders AS po
-JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
-WHERE po.status IN ('open', 'partially_received') AND ($1::bigint IS NULL OR po.supplier_id = $1)
-  AND po.expected_on BETWEEN $2::date AND $3::date
-ORDER BY po.expected_on, po.id$q$);
-
--- top_customers with direction asc: the customers with the least revenue first.
-INSERT INTO footnote.queries (name, description, params, sql) VALUES
-('bottom_customers',
- 'customers with documents issued in [$1, $2), ranked by revenue (net invoices minus net credit notes), least first, at most $3',
- '{starts,ends,limit}',
- $q$SELECT r.customer_id, c.name, c.uri, r.revenue, r.invoice_count, r.documents,
-       rank() OVER (ORDER BY r.revenue ASC) AS rank
-FROM (
-    SELECT d.customer_id, sum(d.amount) AS revenue, count(*) FILTER (WHERE d.type = 'invoice') AS invoice_count,
-           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
-    FROM (
-        SELECT 'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
-        FROM footnote_src.invoices AS i WHERE i.issue_date >= $1 AND i.issue_date < $2
-        UNION ALL
-        SELECT 'credit_note', n.id, n.customer_id, -n.net
-        FROM footnote_src.credit_notes AS n WHERE n.issue_date >= $1 AND n.issue_date < $2
-    ) AS d
-    GROUP BY d.customer_id
-) AS r
-JOIN footnote_src.customers AS c ON c.id = r.customer_id
-ORDER BY r.revenue ASC, r.customer_id
-LIMIT $3$q$);

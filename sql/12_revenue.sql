@@ -155,7 +155,6 @@ DECLARE
     p       footnote.period := footnote._period_arg('period', period);
     lim     integer := footnote._int_arg('limit', "limit", 1, 100, 5);
     dir     text := footnote._choice_arg('direction', direction, ARRAY['desc', 'asc'], 'desc');
-    qname   text := CASE dir WHEN 'asc' THEN 'bottom_customers' ELSE 'top_customers' END;
     r       record;
     ev      jsonb[] := '{}';
     rws     jsonb[] := '{}';
@@ -163,7 +162,7 @@ DECLARE
     docs    record;
     cid     text;
 BEGIN
-    FOR r IN EXECUTE footnote._query(qname) USING p.starts, p.ends, lim LOOP
+    FOR r IN EXECUTE footnote._query('top_customers') USING p.starts, p.ends, lim, dir LOOP
         cid := 'customer:' || r.customer_id;
         ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
         all_ids := all_ids || cid || r.documents;
@@ -188,7 +187,7 @@ BEGIN
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
             'queries', jsonb_build_array(
-                footnote._query_ref(qname, jsonb_build_array(p.starts, p.ends, lim)),
+                footnote._query_ref('top_customers', jsonb_build_array(p.starts, p.ends, lim, dir)),
                 docs.query)));
 END
 $$;
@@ -206,7 +205,6 @@ DECLARE
     pb      footnote.period := footnote._period_arg('period_to', period_to);
     lim     integer := footnote._int_arg('limit', "limit", 1, 100, 3);
     dir     text := footnote._choice_arg('direction', direction, ARRAY['up', 'down'], NULL);
-    qname   text := CASE WHEN dir IS NULL THEN 'revenue_drivers' ELSE 'revenue_drivers_one_way' END;
     r       record;
     ev      jsonb[] := '{}';
     rws     jsonb[] := '{}';
@@ -215,7 +213,7 @@ DECLARE
     cid     text;
     vals    jsonb;
 BEGIN
-    FOR r IN EXECUTE footnote._query(qname) USING pa.starts, pa.ends, pb.starts, pb.ends, lim, dir LOOP
+    FOR r IN EXECUTE footnote._query('revenue_drivers') USING pa.starts, pa.ends, pb.starts, pb.ends, lim, dir LOOP
         cid := 'customer:' || r.customer_id;
         ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
         all_ids := all_ids || cid || r.documents;
@@ -249,8 +247,7 @@ BEGIN
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_documents_in_period' END,
             'queries', jsonb_build_array(
-                footnote._query_ref(qname, jsonb_build_array(pa.starts, pa.ends, pb.starts, pb.ends, lim)
-                                           || CASE WHEN dir IS NOT NULL THEN jsonb_build_array(dir) ELSE '[]' END),
+                footnote._query_ref('revenue_drivers', jsonb_build_array(pa.starts, pa.ends, pb.starts, pb.ends, lim, dir)),
                 docs.query)));
 END
 $$;

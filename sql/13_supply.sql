@@ -47,8 +47,7 @@ BEGIN
     IF supplier IS NOT NULL THEN
         s := footnote._resolve('supplier', 'supplier', supplier);
     END IF;
-    FOR r IN EXECUTE footnote._query(CASE WHEN p.starts IS NULL THEN 'open_purchase_orders'
-                                          ELSE 'open_purchase_orders_expected' END) USING s.id, p.starts, p.ends LOOP
+    FOR r IN EXECUTE footnote._query('open_purchase_orders') USING s.id, p.starts, p.ends LOOP
         ids := ids || ('purchase_order:' || r.id);
         ev := ev || footnote._row_evidence('purchase_order', 'id', to_jsonb(r),
             ARRAY['number', 'supplier_id', 'supplier_name', 'ordered_on', 'expected_on', 'status', 'net']);
@@ -80,10 +79,8 @@ BEGIN
             'rows', to_jsonb(rws),
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN n = 0 THEN 'no_open_purchase_orders' END,
-            'queries', jsonb_build_array(CASE WHEN p.starts IS NULL
-                THEN footnote._query_ref('open_purchase_orders', jsonb_build_array(s.id))
-                ELSE footnote._query_ref('open_purchase_orders_expected', jsonb_build_array(s.id, p.starts, p.ends))
-                END)));
+            'queries', jsonb_build_array(
+                footnote._query_ref('open_purchase_orders', jsonb_build_array(s.id, p.starts, p.ends)))));
 END
 $$;
 

@@ -37,7 +37,6 @@ HOT = {
     "customer_payments": (4471, "2026-08-14", None, None),
     "settled_invoices": (4471, "2026-08-14", "2026-01-01", "2027-01-01"),
     "purchase_order_by_number": ("PO-2025-3043", 3043),
-    "open_purchase_orders_expected": (None, "2026-08-01", "2026-08-31"),
 }
 
 
