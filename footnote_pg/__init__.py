@@ -11,6 +11,7 @@ from footnote_pg.errors import (
     ConnectionFailed,
     FootnoteError,
     InvalidArgument,
+    SourceNotMapped,
     UnknownEntity,
     UnknownOperation,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "InvalidArgument",
     "Operation",
     "OperationResult",
+    "SourceNotMapped",
     "UnknownEntity",
     "UnknownOperation",
     "Value",

@@ -71,6 +71,16 @@ class EvidenceLimit(FootnoteError):
     sqlstate = "FN005"
 
 
+class SourceNotMapped(FootnoteError):
+    """A source view the operation needs holds no rows at all: it is not mapped to the ERP yet."""
+
+    sqlstate = "FN006"
+
+    @property
+    def view(self) -> str | None:
+        return self.detail.get("view")
+
+
 class AppendOnly(FootnoteError):
     """The table is append-only."""
 
@@ -109,7 +119,8 @@ class NotInstalled(FootnoteError):
 
 _BY_SQLSTATE: dict[str, type[FootnoteError]] = {
     cls.sqlstate: cls
-    for cls in (InvalidArgument, UnknownEntity, AmbiguousEntity, UnknownOperation, EvidenceLimit, AppendOnly,
+    for cls in (InvalidArgument, UnknownEntity, AmbiguousEntity, UnknownOperation, EvidenceLimit, SourceNotMapped,
+                AppendOnly,
                 LedgerIsolation, CallNotYours, CallReplayed)
     if cls.sqlstate
 }

@@ -6,7 +6,7 @@
 --
 -- Errors raised by footnote-pg carry SQLSTATEs of class FN:
 --   FN001 invalid argument       FN002 unknown entity      FN003 ambiguous entity
---   FN004 unknown operation      FN005 evidence limit
+--   FN004 unknown operation      FN005 evidence limit      FN006 source not mapped
 -- The DETAIL of each is a JSON object (argument, value, alternatives, ...) so
 -- clients can act on it; the MESSAGE is one line for a person.
 

@@ -112,6 +112,19 @@ CREATE VIEW footnote_src.supplier_payments AS SELECT
     NULL::text    AS uri
 WHERE false;
 
+-- Invoices received from suppliers (accounts payable); paid_on is the day a payment settled one (NULL while
+-- it is open).
+CREATE VIEW footnote_src.supplier_invoices AS SELECT
+    NULL::bigint  AS id,
+    NULL::text    AS number,
+    NULL::bigint  AS supplier_id,
+    NULL::date    AS invoice_date,
+    NULL::date    AS due_date,
+    NULL::numeric AS gross,
+    NULL::date    AS paid_on,
+    NULL::text    AS uri
+WHERE false;
+
 -- Requests to change a supplier's bank details; status pending, approved or rejected.
 CREATE VIEW footnote_src.bank_change_requests AS SELECT
     NULL::bigint  AS id,

@@ -82,6 +82,8 @@ SELECT 'bank_account'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields 
 UNION ALL
 SELECT 'supplier_payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_payments AS x WHERE $1 = 'supplier_payment' AND x.id = $2
 UNION ALL
+SELECT 'supplier_invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_invoices AS x WHERE $1 = 'supplier_invoice' AND x.id = $2
+UNION ALL
 SELECT 'bank_change_request'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.bank_change_requests AS x WHERE $1 = 'bank_change_request' AND x.id = $2
 UNION ALL
 SELECT 'purchase_order'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.purchase_orders AS x WHERE $1 = 'purchase_order' AND x.id = $2
@@ -435,6 +437,21 @@ FROM footnote_src.purchase_orders AS po
 JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
 WHERE po.number = $1::text OR po.id = $2::bigint
 ORDER BY po.id$q$),
+
+('supplier_invoices_open',
+ 'supplier invoices received on or before $2 and not paid by then (of supplier $1, or all when NULL), by due date, with days past due, bucket and totals',
+ '{supplier_id,as_of}',
+ $q$SELECT si.id, si.number, si.supplier_id, s.name AS supplier_name, si.invoice_date, si.due_date, si.gross, si.uri,
+       greatest($2::date - si.due_date, 0) AS days_past_due,
+       CASE WHEN si.due_date >= $2::date THEN 'current' WHEN $2::date - si.due_date <= 30 THEN '1-30'
+            WHEN $2::date - si.due_date <= 60 THEN '31-60' WHEN $2::date - si.due_date <= 90 THEN '61-90'
+            ELSE 'over_90' END AS bucket,
+       sum(si.gross) OVER () AS open_total, count(*) OVER () AS open_count
+FROM footnote_src.supplier_invoices AS si
+JOIN footnote_src.suppliers AS s ON s.id = si.supplier_id
+WHERE ($1::bigint IS NULL OR si.supplier_id = $1) AND si.invoice_date <= $2::date
+  AND (si.paid_on IS NULL OR si.paid_on > $2::date)
+ORDER BY si.due_date, si.id$q$),
 
 ('nearest_purchase_orders',
  'up to five purchase orders whose id is nearest to $1: alternatives for an unknown number',

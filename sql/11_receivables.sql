@@ -224,7 +224,8 @@ DECLARE
     r       record;
     eid     text;
     types   text[] := ARRAY['customer', 'invoice', 'payment', 'credit_note', 'ticket', 'supplier', 'bank_account',
-                            'supplier_payment', 'bank_change_request', 'purchase_order', 'item', 'stock'];
+                            'supplier_payment', 'supplier_invoice', 'bank_change_request', 'purchase_order', 'item',
+                            'stock'];
 BEGIN
     IF m IS NULL OR NOT m[1] = ANY (types) THEN
         PERFORM footnote._invalid('uri', format('%s is not a deep link erp://<type>/<id> with type one of %s',

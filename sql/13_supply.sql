@@ -265,3 +265,83 @@ BEGIN
                 footnote._query_ref('bank_change_requests', jsonb_build_array(s.id, d)))));
 END
 $$;
+
+-- Accounts payable as of a date: the supplier invoices received and not yet paid, of all suppliers or one, with
+-- the overdue part and the amounts by days past due (current, 1-30, 31-60, 61-90, over 90).
+CREATE FUNCTION footnote.accounts_payable(supplier text DEFAULT NULL, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    s       footnote.entity;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    b_ids   jsonb := '{}';
+    b_total jsonb := '{}';
+    b       text;
+    eid     text;
+    total   numeric := 0.00;
+    n       bigint := 0;
+    vals    jsonb;
+BEGIN
+    IF NOT EXISTS (SELECT FROM footnote_src.supplier_invoices) THEN   -- an unmapped view is no "nothing open"
+        RAISE EXCEPTION USING ERRCODE = 'FN006',
+            MESSAGE = 'no supplier invoices are recorded: the source view footnote_src.supplier_invoices is not mapped',
+            DETAIL = jsonb_build_object('view', 'footnote_src.supplier_invoices')::text;
+    END IF;
+    IF supplier IS NOT NULL THEN
+        s := footnote._resolve('supplier', 'supplier', supplier);
+    END IF;
+    FOR r IN EXECUTE footnote._query('supplier_invoices_open') USING s.id, d LOOP
+        eid := 'supplier_invoice:' || r.id;
+        ids := ids || eid;
+        b_ids := jsonb_set(b_ids, ARRAY[r.bucket], coalesce(b_ids->r.bucket, '[]') || to_jsonb(eid));
+        b_total := b_total || jsonb_build_object(r.bucket, (coalesce((b_total->>r.bucket)::numeric, 0) + r.gross)::text);
+        ev := ev || footnote._row_evidence('supplier_invoice', 'id', to_jsonb(r),
+            ARRAY['number', 'supplier_id', 'supplier_name', 'invoice_date', 'due_date', 'gross', 'days_past_due',
+                  'bucket']);
+        rws := rws || jsonb_build_object(
+            'number', footnote._value('text', r.number, ARRAY[eid]),
+            'supplier', footnote._value('text', r.supplier_name, ARRAY[eid]),
+            'due_date', footnote._value('date', r.due_date::text, ARRAY[eid]),
+            'gross', footnote._value('amount', r.gross::text, ARRAY[eid]),
+            'days_past_due', footnote._value('days', r.days_past_due::text, ARRAY[eid]));
+        total := r.open_total;
+        n := r.open_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'open_total', footnote._value('amount', total::text, ids),
+        'open_count', footnote._value('count', n::text, ids),
+        'overdue_total', footnote._value('amount', (total - coalesce((b_total->>'current')::numeric, 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))),
+        'overdue_count', footnote._value('count',
+            (n - coalesce(jsonb_array_length(b_ids->'current'), 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))));
+    FOREACH b IN ARRAY ARRAY['current', '1-30', '31-60', '61-90', 'over_90'] LOOP
+        vals := vals || jsonb_build_object(CASE b WHEN 'current' THEN 'current' WHEN 'over_90' THEN 'over_90'
+                                                  ELSE 'days_' || replace(b, '-', '_') END,
+            footnote._value('amount', coalesce(b_total->>b, '0.00'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))));
+    END LOOP;
+    IF s.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('supplier', footnote._value('text', s.name, '{}'));
+    END IF;
+    RETURN footnote._finish('accounts_payable',
+        jsonb_build_object('supplier', supplier, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('supplier', s.uri, 'as_of', d),
+            'subject', CASE WHEN s.id IS NOT NULL THEN jsonb_build_object('supplier',
+                jsonb_build_object('id', s.id::text, 'name', s.name, 'uri', s.uri)) END,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_open_supplier_invoices' END,
+            'queries', jsonb_build_array(footnote._query_ref('supplier_invoices_open', jsonb_build_array(s.id, d)))));
+END
+$$;

@@ -296,6 +296,25 @@ BEGIN
         FOR i IN 1..nrows LOOP
             u := u || footnote._unit(r, '{type} of {amount} on {date}{~received paid}', i, E'\n- ', 'fact', false);
         END LOOP;
+    WHEN 'accounts_payable' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, 'No supplier invoice'
+                || CASE WHEN v ? 'supplier' THEN ' from {supplier}' ELSE '' END || ' is open as of {as_of}.'
+                || '{~accounts payable unpaid nothing}');
+        ELSE
+            u := u || footnote._unit(r, 'Accounts payable as of {as_of}: {open_total} open across {open_count} supplier '
+                || '{open_count|invoice|invoices}' || CASE WHEN v ? 'supplier' THEN ' from {supplier}' ELSE '' END
+                || CASE WHEN (v->'overdue_count'->>'raw')::numeric = 0 THEN ', none of it overdue.'
+                        ELSE ', {overdue_total} of it overdue across {overdue_count} {overdue_count|invoice|invoices}.' END
+                || '{~unpaid payable owe owed total}');
+            shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
+            FOR i IN 1..shown LOOP
+                u := u || footnote._unit(r, CASE WHEN (r->'rows'->(i - 1)->'days_past_due'->>'raw')::numeric > 0
+                    THEN '{number} ({supplier}): {gross} due {due_date}, {days_past_due} past due'
+                    ELSE '{number} ({supplier}): {gross} due {due_date}' END
+                    || '{~invoice open unpaid}', i, E'\n- ', 'fact', false);
+            END LOOP;
+        END IF;
     WHEN 'open_purchase_orders' THEN
         IF r->>'empty_reason' IS NOT NULL THEN
             u := u || footnote._unit(r, 'There are no open purchase orders'

@@ -66,7 +66,7 @@ INSERT INTO footnote.operations (name, title, description, returns) VALUES
  'One invoice by its number (INV-2026-8812), id or deep link, with amounts, due date, and its balance as of a date: paid, credited, outstanding, days past due, and the payments and credit notes that settled it.',
  'values: number, customer, issue_date, due_date, net, tax, gross, paid, credited, outstanding, days_past_due; rows: type, date, amount'),
 ('source_record', 'Open a deep link',
- 'The record behind a deep link such as erp://invoice/8812 (types: customer, invoice, payment, credit_note, ticket, supplier, bank_account, supplier_payment, bank_change_request, purchase_order, item, stock), with every field of its source view.',
+ 'The record behind a deep link such as erp://invoice/8812 (types: customer, invoice, payment, credit_note, ticket, supplier, bank_account, supplier_payment, supplier_invoice, bank_change_request, purchase_order, item, stock), with every field of its source view.',
  'values: type, uri; evidence: the record with its fields'),
 ('open_purchase_orders', 'Open purchase orders',
  'Purchase orders that are open or partially received, of all suppliers or one, by expected delivery date, with their count and net total.',
@@ -130,6 +130,9 @@ INSERT INTO footnote.operations (name, title, description, returns) VALUES
 ('credit_notes', 'Credit notes of a period',
  'Credit notes issued in a period, of all customers or one, by issue date: how many, the net total, and each with its customer, date, net amount and the invoice it credits.',
  'values: period, credit_note_count, total_net, customer; rows: number, customer, issue_date, net, invoice'),
+('accounts_payable', 'Accounts payable',
+ 'Supplier invoices received and not yet paid as of a date, of all suppliers or one: what we owe, how much of it is overdue, the amounts by days past due (current, 1-30, 31-60, 61-90, over 90) and each invoice with its due date. Answers "what do we owe Northwind", "open supplier invoices", "AP aging".',
+ 'values: as_of, open_total, open_count, overdue_total, overdue_count, current, days_1_30, days_31_60, days_61_90, over_90, supplier; rows (by due date): number, supplier, due_date, gross, days_past_due'),
 ('items_below_reorder', 'Items below their reorder level',
  'Items whose stock on hand in all warehouses is below their reorder level, with the quantity and the level.',
  'values: item_count; rows: item, sku, quantity, unit, reorder_level'),
@@ -153,6 +156,8 @@ INSERT INTO footnote.operation_arguments (operation, position, name, type, requi
 ('revenue_by_month', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
 ('credit_notes', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a half 2026-H1, FY2026, 2026 or a date range', '2026-Q2'),
 ('credit_notes', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('accounts_payable', 1, 'supplier', 'text', false, 'only this supplier (name, supplier number, id or erp:// link)', 'Northwind Supply'),
+('accounts_payable', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
 ('purchase_order', 1, 'number', 'text', true, 'purchase order number such as PO-2025-3043, its id, or erp://purchase_order/<id>', 'PO-2025-3043'),
 ('revenue_drivers', 4, 'direction', 'text', false, 'only customers whose revenue rose (up) or fell (down); default both, by the size of the change', NULL);
 

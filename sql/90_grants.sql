@@ -33,7 +33,8 @@ GRANT EXECUTE ON FUNCTION
     footnote.source_record(text),
     footnote.open_purchase_orders(text, text),
     footnote.stock_on_hand(text),
-    footnote.supplier_payment_facts(text, date)
+    footnote.supplier_payment_facts(text, date),
+    footnote.accounts_payable(text, date)
 TO footnote_service;
 
 -- the gate, sealing and receipts

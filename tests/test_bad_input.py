@@ -135,7 +135,8 @@ def test_accents_are_folded(db: TestDatabase, fn: Footnote) -> None:
 
 
 def test_unknown_operation_and_argument(fn: Footnote) -> None:
-    with pytest.raises(UnknownOperation, match="unknown operation forecast_revenue; available: ar_aging"):
+    with pytest.raises(UnknownOperation,
+                       match="unknown operation forecast_revenue; available: accounts_payable, ar_aging"):
         fn.call("forecast_revenue")
     with pytest.raises(InvalidArgument, match="colour: is not an argument of revenue; it takes period, customer"):
         fn.call("revenue", period="2026-Q2", colour="red")

@@ -15,7 +15,8 @@ from tests.reference import AS_OF, Erp, de_amount, de_count, de_date, fold
 ERP_TABLE = {
     "customer": "customers", "invoice": "invoices", "payment": "payments", "credit_note": "credit_notes",
     "ticket": "tickets", "supplier": "suppliers", "bank_account": "supplier_bank_accounts",
-    "supplier_payment": "supplier_payments", "bank_change_request": "bank_change_requests",
+    "supplier_payment": "supplier_payments", "supplier_invoice": "supplier_invoices",
+    "bank_change_request": "bank_change_requests",
     "purchase_order": "purchase_orders", "item": "items", "stock": "stock",
 }
 

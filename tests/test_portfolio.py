@@ -1,5 +1,6 @@
 """The portfolio operations (payments, profiles, rankings, months, credit notes, reorder, purchase orders,
-customers by owner or country): every figure against an independent computation over the sample ERP."""
+customers by owner or country, accounts payable): every figure against an independent computation over the
+sample ERP."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from footnote_pg import Footnote, InvalidArgument, UnknownEntity
+from footnote_pg import Footnote, InvalidArgument, SourceNotMapped, UnknownEntity
 from tests.conftest import TestDatabase
 from tests.reference import AS_OF, Erp, de_amount, de_count, de_date
 from tests.test_operations import assert_evidence_is_real
@@ -191,3 +192,61 @@ def test_half_years_and_date_ranges_are_periods(fn: Footnote, erp: Erp) -> None:
                      ("2026-05-01..2026-04-01", "ends before it starts")):
         with pytest.raises(InvalidArgument, match=why):
             fn.call("revenue", period=bad)
+
+
+def _payables(db: TestDatabase, as_of: dt.date, supplier_id: int | None = None) -> list[tuple[int, Decimal, dt.date]]:
+    """Supplier invoices received by as_of and not paid by then: (id, gross, due date), from the erp tables."""
+    rows = db.rows("SELECT i.id, i.gross, i.due_date, i.supplier_id, i.invoice_date, p.paid_on "
+                   "FROM erp.supplier_invoices i LEFT JOIN erp.supplier_payments p ON p.id = i.payment_id")
+    return sorted((r[0], r[1], r[2]) for r in rows
+                  if r[4] <= as_of and (r[5] is None or r[5] > as_of) and supplier_id in (None, r[3]))
+
+
+@pytest.mark.parametrize(("supplier", "as_of"), [(None, None), ("Northwind Supply", None),
+                                                 ("Northwind Supply", "2026-07-01"), (None, "2026-03-31")])
+def test_accounts_payable(db: TestDatabase, fn: Footnote, supplier: str | None, as_of: str | None) -> None:
+    day = dt.date.fromisoformat(as_of) if as_of else AS_OF
+    supplier_id = db.scalar("SELECT id FROM erp.suppliers WHERE name = %s", (supplier,)) if supplier else None
+    expected = _payables(db, day, supplier_id)
+    r = fn.call("accounts_payable", supplier=supplier, as_of=as_of)
+    v = r.values
+    assert expected, "the sample has open supplier invoices on every day tested"
+    assert v["open_total"].text == de_amount(sum((g for _i, g, _d in expected), Decimal(0)))
+    assert v["open_count"].text == de_count(len(expected))
+    overdue = [g for _i, g, due in expected if due < day]
+    assert v["overdue_total"].text == de_amount(sum(overdue, Decimal(0)))
+    assert v["overdue_count"].text == de_count(len(overdue))
+    buckets = sum((Decimal(v[k].raw) for k in ("current", "days_1_30", "days_31_60", "days_61_90", "over_90")),
+                  Decimal(0))
+    assert buckets == Decimal(v["open_total"].raw)
+    assert [row["number"].evidence[0] for row in r.rows] == [f"supplier_invoice:{i}" for i, _g, _d in sorted(
+        expected, key=lambda x: (x[2], x[0]))]
+    assert all(int(row["days_past_due"].raw) == max(0, (day - dt.date.fromisoformat(row["due_date"].raw)).days)
+               for row in r.rows)
+    assert_evidence_is_real(db, r)
+
+
+def test_the_northwind_invoice_behind_the_bank_change(fn: Footnote) -> None:
+    r = fn.call("accounts_payable", supplier="Northwind Supply")
+    assert [(row["number"].text, row["gross"].text, row["due_date"].text) for row in r.rows] == [
+        ("NW-26-0688", "25.480,00 €", "30.08.2026")]
+    assert r.values["overdue_total"].text == "0,00 €"
+    record = fn.call("source_record", uri="erp://supplier_invoice/49999")
+    assert record.values["type"].raw == "supplier_invoice"
+    with pytest.raises(UnknownEntity) as err:
+        fn.call("accounts_payable", supplier="Northwind Supplies Ltd")
+    assert "Northwind Supply" in str(err.value)
+
+
+def test_accounts_payable_over_an_unmapped_view_refuses_rather_than_says_nothing_is_open(db: TestDatabase) -> None:
+    with db.connect() as conn:        # the placeholder an upgrade installs: the right columns, no rows
+        conn.execute("CREATE OR REPLACE VIEW footnote_src.supplier_invoices AS SELECT i.id::bigint AS id, "
+                     "i.number::text AS number, i.supplier_id::bigint AS supplier_id, i.invoice_date::date AS "
+                     "invoice_date, i.due_date::date AS due_date, i.gross::numeric AS gross, NULL::date AS paid_on, "
+                     "NULL::text AS uri FROM erp.supplier_invoices AS i WHERE false")
+    fn = db.client("service")
+    with pytest.raises(SourceNotMapped) as err:
+        fn.call("accounts_payable")
+    assert err.value.view == "footnote_src.supplier_invoices"
+    answer = fn.ask("What do we owe Northwind?")
+    assert answer.status == "refused" and "not mapped" in answer.answer

@@ -10,7 +10,8 @@ from sqlglot import exp
 from tests.conftest import TestDatabase
 
 SOURCE_VIEWS = {"customers", "invoices", "payments", "credit_notes", "tickets", "suppliers",
-                "supplier_bank_accounts", "supplier_payments", "bank_change_requests", "purchase_orders",
+                "supplier_bank_accounts", "supplier_payments", "supplier_invoices", "bank_change_requests",
+                "purchase_orders",
                 "items", "stock"}
 SCALAR_QUERIES = {"change", "dso"}  # arithmetic on parameters, no rows read
 ONE_ROW_BY_KEY = {"customer", "item", "supplier", "invoice_balance"}

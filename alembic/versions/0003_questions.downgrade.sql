@@ -12,11 +12,15 @@ DROP FUNCTION footnote._account_owners();
 
 DROP FUNCTION footnote.ar_aging(date, text);
 
+DROP FUNCTION footnote.source_record(text);
+
 DROP FUNCTION footnote.top_customers(text, integer, text);
 
 DROP FUNCTION footnote.revenue_drivers(text, text, integer, text);
 
 DROP FUNCTION footnote.open_purchase_orders(text, text);
+
+DROP FUNCTION footnote.accounts_payable(text, date);
 
 DROP FUNCTION footnote._operation_units(jsonb, jsonb, text, boolean);
 
@@ -35,6 +39,8 @@ DROP FUNCTION footnote.credit_notes(text, text);
 DROP FUNCTION footnote.items_below_reorder();
 
 DROP FUNCTION footnote.purchase_order(text);
+
+DROP VIEW footnote_src.supplier_invoices;
 
 DELETE FROM footnote.operation_arguments;
 
@@ -634,6 +640,44 @@ BEGIN
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
             'queries', jsonb_build_array(footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)))));
+END
+$$;
+
+-- The record behind a deep link (erp://invoice/8812): its type, id and every field of its source view.
+CREATE FUNCTION footnote.source_record(uri text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    v       text := footnote._text_arg('uri', uri, true, 200);
+    m       text[] := regexp_match(v, '^erp://([a-z_]+)/(\d{1,18})$');
+    r       record;
+    eid     text;
+    types   text[] := ARRAY['customer', 'invoice', 'payment', 'credit_note', 'ticket', 'supplier', 'bank_account',
+                            'supplier_payment', 'bank_change_request', 'purchase_order', 'item', 'stock'];
+BEGIN
+    IF m IS NULL OR NOT m[1] = ANY (types) THEN
+        PERFORM footnote._invalid('uri', format('%s is not a deep link erp://<type>/<id> with type one of %s',
+                                                v, array_to_string(types, ', ')), v);
+    END IF;
+    EXECUTE footnote._query('source_record') INTO r USING m[1], m[2]::bigint;
+    IF r.id IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN002',
+            MESSAGE = format('unknown %s %s: no such record', m[1], m[2]),
+            DETAIL = jsonb_build_object('argument', 'uri', 'entity', m[1], 'value', v, 'alternatives', '[]'::jsonb)::text;
+    END IF;
+    eid := r.type || ':' || r.id;
+    RETURN footnote._finish('source_record', jsonb_build_object('uri', uri), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('uri', r.uri),
+            'values', jsonb_build_object('type', footnote._value('text', r.type, ARRAY[eid]),
+                                         'uri', footnote._value('text', r.uri, ARRAY[eid])),
+            'evidence', jsonb_build_array(footnote._row_evidence(r.type, 'id', r.fields || jsonb_build_object('uri', r.uri),
+                (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(r.fields) AS k WHERE k <> 'id'),
+                coalesce((r.fields->>'verified')::boolean, (r.fields->>'phone_verified')::boolean, true))),
+            'queries', jsonb_build_array(footnote._query_ref('source_record', jsonb_build_array(m[1], m[2]::bigint)))));
 END
 $$;
 

@@ -10,6 +10,8 @@ DROP FUNCTION footnote.list_customers(text, integer);
 
 DROP FUNCTION footnote.ar_aging(date, text);
 
+DROP FUNCTION footnote.source_record(text);
+
 DROP FUNCTION footnote.top_customers(text, integer);
 
 DROP FUNCTION footnote.revenue_drivers(text, text, integer);
@@ -18,7 +20,11 @@ DROP FUNCTION footnote.open_purchase_orders(text);
 
 DROP FUNCTION footnote._operation_units(jsonb, jsonb, text, boolean);
 
+DELETE FROM footnote.operation_arguments;
+
 DELETE FROM footnote.queries;
+
+DELETE FROM footnote.operations;
 
 INSERT INTO footnote.queries (name, description, params, sql) VALUES
 ('customers',
@@ -68,6 +74,8 @@ UNION ALL
 SELECT 'bank_account'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_bank_accounts AS x WHERE $1 = 'bank_account' AND x.id = $2
 UNION ALL
 SELECT 'supplier_payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_payments AS x WHERE $1 = 'supplier_payment' AND x.id = $2
+UNION ALL
+SELECT 'supplier_invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_invoices AS x WHERE $1 = 'supplier_invoice' AND x.id = $2
 UNION ALL
 SELECT 'bank_change_request'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.bank_change_requests AS x WHERE $1 = 'bank_change_request' AND x.id = $2
 UNION ALL
@@ -423,6 +431,21 @@ JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
 WHERE po.number = $1::text OR po.id = $2::bigint
 ORDER BY po.id$q$),
 
+('supplier_invoices_open',
+ 'supplier invoices received on or before $2 and not paid by then (of supplier $1, or all when NULL), by due date, with days past due, bucket and totals',
+ '{supplier_id,as_of}',
+ $q$SELECT si.id, si.number, si.supplier_id, s.name AS supplier_name, si.invoice_date, si.due_date, si.gross, si.uri,
+       greatest($2::date - si.due_date, 0) AS days_past_due,
+       CASE WHEN si.due_date >= $2::date THEN 'current' WHEN $2::date - si.due_date <= 30 THEN '1-30'
+            WHEN $2::date - si.due_date <= 60 THEN '31-60' WHEN $2::date - si.due_date <= 90 THEN '61-90'
+            ELSE 'over_90' END AS bucket,
+       sum(si.gross) OVER () AS open_total, count(*) OVER () AS open_count
+FROM footnote_src.supplier_invoices AS si
+JOIN footnote_src.suppliers AS s ON s.id = si.supplier_id
+WHERE ($1::bigint IS NULL OR si.supplier_id = $1) AND si.invoice_date <= $2::date
+  AND (si.paid_on IS NULL OR si.paid_on > $2::date)
+ORDER BY si.due_date, si.id$q$),
+
 ('nearest_purchase_orders',
  'up to five purchase orders whose id is nearest to $1: alternatives for an unknown number',
  '{purchase_order_id}',
@@ -456,6 +479,94 @@ WHERE c.account_owner IS NOT NULL
 GROUP BY c.account_owner
 ORDER BY c.account_owner, first_customer_id$q$);
 
+INSERT INTO footnote.operations (name, title, description, returns) VALUES
+('list_customers', 'List customers',
+ 'Lists customers by name (then id), optionally only those whose name contains a text. Use it to find the exact name of a customer.',
+ 'values: listed, matching (counts); rows: name, customer_number, payment_terms, account_owner'),
+('list_suppliers', 'List suppliers',
+ 'Lists suppliers by name (then id), optionally only those whose name contains a text. Use it to find the exact name of a supplier.',
+ 'values: listed, matching (counts); rows: name, supplier_number, country'),
+('list_items', 'List items',
+ 'Lists items (products, materials) by name (then id), optionally only those whose name or SKU contains a text. Use it to find an item''s exact name or SKU.',
+ 'values: listed, matching (counts); rows: name, sku, unit'),
+('customer_overdue', 'Overdue invoices of a customer',
+ 'Invoices of one customer that are past their due date and not fully settled as of a date: the overdue total, how many invoices, the oldest days past due, and one row per invoice (oldest due first). Answers "how much does X owe", "what is overdue for X".',
+ 'values: customer, as_of, overdue_total, invoice_count, oldest_days_past_due; rows: number, due_date, outstanding, days_past_due'),
+('ar_aging', 'Accounts-receivable aging',
+ 'Open receivables as of a date, of all customers or one, in aging buckets by days past due: current (not yet due), 1-30, 31-60, 61-90 and over 90 days.',
+ 'values: as_of, total_outstanding, invoice_count; rows (one per bucket, in that order): bucket, outstanding, invoice_count'),
+('customer_risk', 'Customer risk facts',
+ 'The facts behind a customer''s risk as of a date: overdue balance and invoices, oldest days past due, open support tickets and how many are high or critical severity, agreed payment terms and the account owner. It states facts, not a conclusion.',
+ 'values: customer, as_of, overdue_total, overdue_invoice_count, oldest_days_past_due, open_ticket_count, high_severity_ticket_count, payment_terms, account_owner'),
+('open_tickets', 'Open support tickets of a customer',
+ 'Support tickets of one customer that are open as of a date, most severe first, with the number open and the number of high or critical severity.',
+ 'values: customer, as_of, open_count, high_severity_count; rows: subject, severity, opened_on, age'),
+('revenue', 'Revenue for a period',
+ 'Revenue of a month, quarter, fiscal year or calendar year, of all customers or one: net amount of invoices issued in the period minus net amount of credit notes issued in it.',
+ 'values: period, revenue, invoice_count, credit_note_count'),
+('revenue_change', 'Revenue change between two periods',
+ 'Revenue of two periods and the change between them, absolute and in percent of the first period, computed in the database; of all customers or one.',
+ 'values: period_from, period_to, revenue_from, revenue_to, change (absolute, unsigned), direction (up, down, unchanged), change_percent (unsigned)'),
+('revenue_drivers', 'What drove a revenue change',
+ 'The customers whose revenue changed most between two periods (largest absolute change first), with each one''s revenue in both periods and the change: the facts behind "why did revenue fall/rise".',
+ 'values: period_from, period_to, listed; rows: customer, revenue_from, revenue_to, change (unsigned), direction'),
+('top_customers', 'Top customers by revenue',
+ 'Customers ranked by revenue in a period (net invoices minus net credit notes), highest first; ties share a rank.',
+ 'values: period, listed; rows: rank, customer, revenue, invoice_count'),
+('days_sales_outstanding', 'Days sales outstanding',
+ 'Days sales outstanding (DSO) as of a date: receivables outstanding on that day divided by gross sales invoiced in the window ending that day, times the days in the window (default 90). Both inputs are returned and cited.',
+ 'values: as_of, window, receivables, gross_sales, dso'),
+('invoice', 'One invoice',
+ 'One invoice by its number (INV-2026-8812), id or deep link, with amounts, due date, and its balance as of a date: paid, credited, outstanding, days past due, and the payments and credit notes that settled it.',
+ 'values: number, customer, issue_date, due_date, net, tax, gross, paid, credited, outstanding, days_past_due; rows: type, date, amount'),
+('source_record', 'Open a deep link',
+ 'The record behind a deep link such as erp://invoice/8812 (types: customer, invoice, payment, credit_note, ticket, supplier, bank_account, supplier_payment, supplier_invoice, bank_change_request, purchase_order, item, stock), with every field of its source view.',
+ 'values: type, uri; evidence: the record with its fields'),
+('open_purchase_orders', 'Open purchase orders',
+ 'Purchase orders that are open or partially received, of all suppliers or one, by expected delivery date, with their count and net total.',
+ 'values: open_count, open_total; rows: number, supplier, expected_on, status, net'),
+('stock_on_hand', 'Stock on hand of an item',
+ 'Stock of one item (by name or SKU) per warehouse and in total, and whether it is below its reorder level.',
+ 'values: item, sku, unit, quantity, reorder_level, below_reorder_level, warehouse_count; rows: warehouse, quantity, counted_on'),
+('supplier_payment_facts', 'Supplier payment facts',
+ 'Facts for deciding whether to pay a supplier: payment history (count, total, first and last payment), bank accounts on file and paid, pending requests to change bank details (channel, requested account, age of the sender''s domain), and the phone number on file. Every fact says whether it was verified and how.',
+ 'values: supplier, payment_count, total_paid, first_payment_on, last_payment_on, paid_account_ending, pending_change_count, pending_account_ending, pending_channel, pending_domain_age, phone, phone_unchanged_since; rows: bank accounts and change requests, each with verified');
+
+INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
+('list_customers', 1, 'name_contains', 'text', false, 'only customers whose name contains this text, ignoring case', 'Bergmann'),
+('list_customers', 2, 'limit', 'integer', false, 'at most this many customers, 1 to 1000 (default 100)', '20'),
+('list_suppliers', 1, 'name_contains', 'text', false, 'only suppliers whose name contains this text, ignoring case', 'Northwind'),
+('list_suppliers', 2, 'limit', 'integer', false, 'at most this many suppliers, 1 to 1000 (default 100)', '20'),
+('list_items', 1, 'name_contains', 'text', false, 'only items whose name or SKU contains this text, ignoring case', NULL),
+('list_items', 2, 'limit', 'integer', false, 'at most this many items, 1 to 1000 (default 100)', '20'),
+('customer_overdue', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_overdue', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('ar_aging', 1, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('ar_aging', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('customer_risk', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_risk', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('open_tickets', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('open_tickets', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('revenue', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a fiscal year FY2026 or a calendar year 2026', '2026-Q2'),
+('revenue', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('revenue_change', 1, 'period_from', 'period', true, 'the earlier period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q1'),
+('revenue_change', 2, 'period_to', 'period', true, 'the later period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q2'),
+('revenue_change', 3, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('revenue_drivers', 1, 'period_from', 'period', true, 'the earlier period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q1'),
+('revenue_drivers', 2, 'period_to', 'period', true, 'the later period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q2'),
+('revenue_drivers', 3, 'limit', 'integer', false, 'how many customers, 1 to 100 (default 3)', '3'),
+('top_customers', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a fiscal year FY2026 or a calendar year 2026', 'FY2025'),
+('top_customers', 2, 'limit', 'integer', false, 'how many customers, 1 to 100 (default 5)', '5'),
+('days_sales_outstanding', 1, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('days_sales_outstanding', 2, 'window_days', 'integer', false, 'days of sales in the denominator, 1 to 3660 (default: the dso_window_days setting, 90)', '90'),
+('invoice', 1, 'number', 'text', true, 'invoice number such as INV-2026-8812, its id, or erp://invoice/<id>', 'INV-2026-8812'),
+('invoice', 2, 'as_of', 'date', false, 'the day the balance is evaluated, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('source_record', 1, 'uri', 'text', true, 'a deep link erp://<type>/<id>, as evidence rows cite them', 'erp://invoice/8812'),
+('open_purchase_orders', 1, 'supplier', 'text', false, 'only this supplier (name, supplier number, id or erp:// link)', 'Northwind Supply'),
+('stock_on_hand', 1, 'item', 'text', true, 'item name (or the start of each word of it), SKU, id or erp://item/<id>', NULL),
+('supplier_payment_facts', 1, 'supplier', 'text', true, 'supplier name (or the start of each word of it), supplier number, id or erp://supplier/<id>', 'Northwind Supply'),
+('supplier_payment_facts', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14');
+
 -- Operations added with sql/17_portfolio.sql, and the filters of list_customers.
 INSERT INTO footnote.operations (name, title, description, returns) VALUES
 ('customer_payments', 'Payments received from a customer',
@@ -473,6 +584,9 @@ INSERT INTO footnote.operations (name, title, description, returns) VALUES
 ('credit_notes', 'Credit notes of a period',
  'Credit notes issued in a period, of all customers or one, by issue date: how many, the net total, and each with its customer, date, net amount and the invoice it credits.',
  'values: period, credit_note_count, total_net, customer; rows: number, customer, issue_date, net, invoice'),
+('accounts_payable', 'Accounts payable',
+ 'Supplier invoices received and not yet paid as of a date, of all suppliers or one: what we owe, how much of it is overdue, the amounts by days past due (current, 1-30, 31-60, 61-90, over 90) and each invoice with its due date. Answers "what do we owe Northwind", "open supplier invoices", "AP aging".',
+ 'values: as_of, open_total, open_count, overdue_total, overdue_count, current, days_1_30, days_31_60, days_61_90, over_90, supplier; rows (by due date): number, supplier, due_date, gross, days_past_due'),
 ('items_below_reorder', 'Items below their reorder level',
  'Items whose stock on hand in all warehouses is below their reorder level, with the quantity and the level.',
  'values: item_count; rows: item, sku, quantity, unit, reorder_level'),
@@ -496,6 +610,8 @@ INSERT INTO footnote.operation_arguments (operation, position, name, type, requi
 ('revenue_by_month', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
 ('credit_notes', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a half 2026-H1, FY2026, 2026 or a date range', '2026-Q2'),
 ('credit_notes', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('accounts_payable', 1, 'supplier', 'text', false, 'only this supplier (name, supplier number, id or erp:// link)', 'Northwind Supply'),
+('accounts_payable', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
 ('purchase_order', 1, 'number', 'text', true, 'purchase order number such as PO-2025-3043, its id, or erp://purchase_order/<id>', 'PO-2025-3043'),
 ('revenue_drivers', 4, 'direction', 'text', false, 'only customers whose revenue rose (up) or fell (down); default both, by the size of the change', NULL);
 
@@ -789,6 +905,45 @@ BEGIN
 END
 $$;
 
+-- The record behind a deep link (erp://invoice/8812): its type, id and every field of its source view.
+CREATE FUNCTION footnote.source_record(uri text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    v       text := footnote._text_arg('uri', uri, true, 200);
+    m       text[] := regexp_match(v, '^erp://([a-z_]+)/(\d{1,18})$');
+    r       record;
+    eid     text;
+    types   text[] := ARRAY['customer', 'invoice', 'payment', 'credit_note', 'ticket', 'supplier', 'bank_account',
+                            'supplier_payment', 'supplier_invoice', 'bank_change_request', 'purchase_order', 'item',
+                            'stock'];
+BEGIN
+    IF m IS NULL OR NOT m[1] = ANY (types) THEN
+        PERFORM footnote._invalid('uri', format('%s is not a deep link erp://<type>/<id> with type one of %s',
+                                                v, array_to_string(types, ', ')), v);
+    END IF;
+    EXECUTE footnote._query('source_record') INTO r USING m[1], m[2]::bigint;
+    IF r.id IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN002',
+            MESSAGE = format('unknown %s %s: no such record', m[1], m[2]),
+            DETAIL = jsonb_build_object('argument', 'uri', 'entity', m[1], 'value', v, 'alternatives', '[]'::jsonb)::text;
+    END IF;
+    eid := r.type || ':' || r.id;
+    RETURN footnote._finish('source_record', jsonb_build_object('uri', uri), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('uri', r.uri),
+            'values', jsonb_build_object('type', footnote._value('text', r.type, ARRAY[eid]),
+                                         'uri', footnote._value('text', r.uri, ARRAY[eid])),
+            'evidence', jsonb_build_array(footnote._row_evidence(r.type, 'id', r.fields || jsonb_build_object('uri', r.uri),
+                (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(r.fields) AS k WHERE k <> 'id'),
+                coalesce((r.fields->>'verified')::boolean, (r.fields->>'phone_verified')::boolean, true))),
+            'queries', jsonb_build_array(footnote._query_ref('source_record', jsonb_build_array(m[1], m[2]::bigint)))));
+END
+$$;
+
 -- Customers ranked by revenue in a period, at most limit (ties share a rank; order is revenue, then customer id).
 CREATE FUNCTION footnote.top_customers(period text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
 RETURNS jsonb
@@ -959,6 +1114,86 @@ BEGIN
 END
 $$;
 
+-- Accounts payable as of a date: the supplier invoices received and not yet paid, of all suppliers or one, with
+-- the overdue part and the amounts by days past due (current, 1-30, 31-60, 61-90, over 90).
+CREATE FUNCTION footnote.accounts_payable(supplier text DEFAULT NULL, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    s       footnote.entity;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    b_ids   jsonb := '{}';
+    b_total jsonb := '{}';
+    b       text;
+    eid     text;
+    total   numeric := 0.00;
+    n       bigint := 0;
+    vals    jsonb;
+BEGIN
+    IF NOT EXISTS (SELECT FROM footnote_src.supplier_invoices) THEN   -- an unmapped view is no "nothing open"
+        RAISE EXCEPTION USING ERRCODE = 'FN006',
+            MESSAGE = 'no supplier invoices are recorded: the source view footnote_src.supplier_invoices is not mapped',
+            DETAIL = jsonb_build_object('view', 'footnote_src.supplier_invoices')::text;
+    END IF;
+    IF supplier IS NOT NULL THEN
+        s := footnote._resolve('supplier', 'supplier', supplier);
+    END IF;
+    FOR r IN EXECUTE footnote._query('supplier_invoices_open') USING s.id, d LOOP
+        eid := 'supplier_invoice:' || r.id;
+        ids := ids || eid;
+        b_ids := jsonb_set(b_ids, ARRAY[r.bucket], coalesce(b_ids->r.bucket, '[]') || to_jsonb(eid));
+        b_total := b_total || jsonb_build_object(r.bucket, (coalesce((b_total->>r.bucket)::numeric, 0) + r.gross)::text);
+        ev := ev || footnote._row_evidence('supplier_invoice', 'id', to_jsonb(r),
+            ARRAY['number', 'supplier_id', 'supplier_name', 'invoice_date', 'due_date', 'gross', 'days_past_due',
+                  'bucket']);
+        rws := rws || jsonb_build_object(
+            'number', footnote._value('text', r.number, ARRAY[eid]),
+            'supplier', footnote._value('text', r.supplier_name, ARRAY[eid]),
+            'due_date', footnote._value('date', r.due_date::text, ARRAY[eid]),
+            'gross', footnote._value('amount', r.gross::text, ARRAY[eid]),
+            'days_past_due', footnote._value('days', r.days_past_due::text, ARRAY[eid]));
+        total := r.open_total;
+        n := r.open_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'open_total', footnote._value('amount', total::text, ids),
+        'open_count', footnote._value('count', n::text, ids),
+        'overdue_total', footnote._value('amount', (total - coalesce((b_total->>'current')::numeric, 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))),
+        'overdue_count', footnote._value('count',
+            (n - coalesce(jsonb_array_length(b_ids->'current'), 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))));
+    FOREACH b IN ARRAY ARRAY['current', '1-30', '31-60', '61-90', 'over_90'] LOOP
+        vals := vals || jsonb_build_object(CASE b WHEN 'current' THEN 'current' WHEN 'over_90' THEN 'over_90'
+                                                  ELSE 'days_' || replace(b, '-', '_') END,
+            footnote._value('amount', coalesce(b_total->>b, '0.00'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))));
+    END LOOP;
+    IF s.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('supplier', footnote._value('text', s.name, '{}'));
+    END IF;
+    RETURN footnote._finish('accounts_payable',
+        jsonb_build_object('supplier', supplier, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('supplier', s.uri, 'as_of', d),
+            'subject', CASE WHEN s.id IS NOT NULL THEN jsonb_build_object('supplier',
+                jsonb_build_object('id', s.id::text, 'name', s.name, 'uri', s.uri)) END,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_open_supplier_invoices' END,
+            'queries', jsonb_build_array(footnote._query_ref('supplier_invoices_open', jsonb_build_array(s.id, d)))));
+END
+$$;
+
 -- The units of one operation's own template (also used for calls an agent combines freely).
 -- complete: every row, each a unit an answer may leave out; otherwise the rows an answer shows.
 CREATE FUNCTION footnote._operation_units(r jsonb, notes jsonb, question text, complete boolean)
@@ -1089,6 +1324,25 @@ BEGIN
         FOR i IN 1..nrows LOOP
             u := u || footnote._unit(r, '{type} of {amount} on {date}{~received paid}', i, E'\n- ', 'fact', false);
         END LOOP;
+    WHEN 'accounts_payable' THEN
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, 'No supplier invoice'
+                || CASE WHEN v ? 'supplier' THEN ' from {supplier}' ELSE '' END || ' is open as of {as_of}.'
+                || '{~accounts payable unpaid nothing}');
+        ELSE
+            u := u || footnote._unit(r, 'Accounts payable as of {as_of}: {open_total} open across {open_count} supplier '
+                || '{open_count|invoice|invoices}' || CASE WHEN v ? 'supplier' THEN ' from {supplier}' ELSE '' END
+                || CASE WHEN (v->'overdue_count'->>'raw')::numeric = 0 THEN ', none of it overdue.'
+                        ELSE ', {overdue_total} of it overdue across {overdue_count} {overdue_count|invoice|invoices}.' END
+                || '{~unpaid payable owe owed total}');
+            shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
+            FOR i IN 1..shown LOOP
+                u := u || footnote._unit(r, CASE WHEN (r->'rows'->(i - 1)->'days_past_due'->>'raw')::numeric > 0
+                    THEN '{number} ({supplier}): {gross} due {due_date}, {days_past_due} past due'
+                    ELSE '{number} ({supplier}): {gross} due {due_date}' END
+                    || '{~invoice open unpaid}', i, E'\n- ', 'fact', false);
+            END LOOP;
+        END IF;
     WHEN 'open_purchase_orders' THEN
         IF r->>'empty_reason' IS NOT NULL THEN
             u := u || footnote._unit(r, 'There are no open purchase orders'
@@ -1685,6 +1939,19 @@ BEGIN
 END
 $$;
 
+-- Invoices received from suppliers (accounts payable); paid_on is the day a payment settled one (NULL while
+-- it is open).
+CREATE VIEW footnote_src.supplier_invoices AS SELECT
+    NULL::bigint  AS id,
+    NULL::text    AS number,
+    NULL::bigint  AS supplier_id,
+    NULL::date    AS invoice_date,
+    NULL::date    AS due_date,
+    NULL::numeric AS gross,
+    NULL::date    AS paid_on,
+    NULL::text    AS uri
+WHERE false;
+
 REVOKE ALL ON SCHEMA footnote FROM PUBLIC;
 
 REVOKE ALL ON SCHEMA footnote_src FROM PUBLIC;
@@ -1731,7 +1998,8 @@ GRANT EXECUTE ON FUNCTION
     footnote.source_record(text),
     footnote.open_purchase_orders(text, text),
     footnote.stock_on_hand(text),
-    footnote.supplier_payment_facts(text, date)
+    footnote.supplier_payment_facts(text, date),
+    footnote.accounts_payable(text, date)
 TO footnote_service;
 
 -- the gate, sealing and receipts

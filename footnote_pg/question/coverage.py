@@ -63,6 +63,7 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "supplier_payment": (cue._BANK_CHANGE, cue._SHOULD_PAY, cue._PAY, cue._PAYMENTS),
     "list_customers": (cue._LIST, cue._LIST_LIMIT, cue._COUNTRY, cue._DEMONYM, cue._LIST_SCOPE, cue._IN_COUNTRY),
     "list_suppliers": (cue._LIST_SUPPLIERS,),
+    "payables": (cue._PAYABLES, cue._OVERDUE, cue._AGING_STRICT),
     "list_items": (cue._LIST_ITEMS,),
     "payments": (cue._PAYMENTS, cue._PAY, cue._DSO),
     "profile": (cue._PROFILE,),
@@ -80,6 +81,8 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "revenue": "net issue issued issuing raised sent",
     "credit_notes": "issue issued raised given granted sent",
     "revenue_monthly": "net issue issued",
+    "payables": "open unpaid supplier suppliers invoice invoices bill bills due overdue outstanding total ap "
+                "received",
     "profile": "manager owner terms payment country located based city limit credit number",
     "tickets": "open opened support cases case raised complaints complaint issues issue severity high critical "
                "escalated",
@@ -113,6 +116,7 @@ LABELS = {
     "top_customers": "the top customers by revenue", "invoice": "one invoice", "open_pos": "open purchase orders",
     "stock": "an item's stock", "supplier_payment": "the facts about paying a supplier",
     "list_customers": "a list of customers", "list_suppliers": "a list of suppliers", "list_items": "a list of items",
+    "payables": "what we owe suppliers",
     "payments": "what a customer paid and how fast",
     "profile": "a customer's profile", "ranking": "customers ranked by what they owe",
     "revenue_monthly": "revenue by month", "credit_notes": "the credit notes of a period",

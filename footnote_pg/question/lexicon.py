@@ -360,7 +360,8 @@ _INVOICE_SHORT = _rx(r"\binv\.?\s*#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
                      r"|overdue"
                      r"|open|outstanding|cleared)\b|\bshow\s+(?:me\s+)?(\d{4,8})\b"
                      r"|\b(?:which|what)\s+(?:invoice\s+)?is\s+(\d{4,8})\b")
-_PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|balance|report|total)\b|\bpayables?\b"
+_PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|ageing|balance|report|total|overdue)\b"
+                r"|\bpayables?\b"
                 r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from"
                 r"|to)\s+suppliers?\b"
                 r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+)?owe\b|\bwe\s+(?:still\s+)?owe\b|\bdo\s+we\s+owe\b")

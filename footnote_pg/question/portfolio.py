@@ -36,6 +36,8 @@ from footnote_pg.question.plan import (
     _change_periods,
     _clarify,
     _customer_mentions,
+    _entities,
+    _in_slot,
     _missing,
     _number,
     _refuse,
@@ -127,6 +129,19 @@ def credit_notes_route(q: _Question, directory: Directory) -> Route:
     customer = mentions[0].candidates[0] if mentions else None
     return _answer("credit_notes", [_call("credit_notes", period=p.period.catalog(), customer=customer)],
                    {**_assumed("customer", mentions[:1]), "period": p.phrase})
+
+
+def payables_route(q: _Question, directory: Directory) -> Route:
+    """Accounts payable as of a day, of all suppliers or one."""
+    mentions = [m for m in _entities(q, directory.supplier_index, required=False)
+                if m.known or _in_slot(q, m.start, m.end, strict=True)]
+    for m in mentions:
+        if len(m.candidates) > 1:
+            return _ambiguous(q, m, "supplier")
+    as_of, notes = _as_of(q)
+    calls = [_call("accounts_payable", supplier=m.candidates[0], as_of=as_of) for m in mentions] or [
+        _call("accounts_payable", as_of=as_of)]
+    return _answer("payables", calls, {**_assumed("supplier", mentions), **notes})
 
 
 def below_reorder_route() -> Route:

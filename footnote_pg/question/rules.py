@@ -85,9 +85,6 @@ from footnote_pg.question.types import Route
 
 Rule = Callable[[_Question, Directory], Route | None]
 
-_PAYABLES_MESSAGE = ("I have no operation for accounts payable (supplier invoices and what we owe suppliers); "
-                     "I can show "
-                     "open purchase orders and the payments made to a supplier.")
 _ACTION_MESSAGE = "I only read the recorded data; I do not send messages, contact anyone or change an account."
 _FRAUD_MESSAGE = ("I have no operation that assesses whether a customer is a fraud risk; I can show a customer's risk "
                   "facts (what is overdue, open tickets) and, for a supplier, the checks on a bank detail change.")
@@ -126,10 +123,15 @@ def action(q: _Question, d: Directory) -> Route | None:
 def not_covered(q: _Question, d: Directory) -> Route | None:
     if q.has(_NOT_COVERED):
         return _refuse("not_covered")
-    if q.has(_PAYABLES) and not q.has(_SHOULD_PAY) and not q.has(_BANK_CHANGE):
-        return _refuse("not_covered", _PAYABLES_MESSAGE)
     if q.has(_STOCK_VALUE):
         return _refuse("not_covered", _STOCK_VALUE_MESSAGE)
+    return None
+
+
+def payables(q: _Question, d: Directory) -> Route | None:
+    """What we owe suppliers ("AP aging", "what do we owe Northwind"); not "should we pay X" (a payment decision)."""
+    if q.has(_PAYABLES) and not q.has(_SHOULD_PAY) and not q.has(_BANK_CHANGE):
+        return portfolio.payables_route(q, d)
     return None
 
 
@@ -305,7 +307,8 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("instruction", instruction), ("database_command", database_command),
     ("currency_conversion", currency_conversion), ("forecast", forecast), ("advice", advice), ("action", action),
     ("not_covered", not_covered), ("invalid_day", invalid_day), ("invalid_period", invalid_period),
-    ("invoice", invoice), ("purchase_order", purchase_order), ("below_reorder", below_reorder), ("stock", stock),
+    ("payables", payables), ("invoice", invoice),
+    ("purchase_order", purchase_order), ("below_reorder", below_reorder), ("stock", stock),
     ("supplier_payment", supplier_payment), ("purchase_orders", purchase_orders), ("payments", payments),
     ("dso", dso), ("all_overdue", all_overdue), ("drivers", drivers), ("ranking", ranking), ("aging", aging),
     ("tickets", tickets), ("profile", profile),

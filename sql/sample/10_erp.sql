@@ -134,6 +134,21 @@ CREATE TABLE erp.supplier_payments (
 CREATE INDEX supplier_payments_supplier_id_idx ON erp.supplier_payments (supplier_id, paid_on);
 CREATE INDEX supplier_payments_bank_account_id_idx ON erp.supplier_payments (bank_account_id);
 
+-- Invoices received from suppliers (accounts payable); paid by the supplier payment that settled them.
+CREATE TABLE erp.supplier_invoices (
+    id           bigint PRIMARY KEY,
+    number       text NOT NULL,
+    supplier_id  bigint NOT NULL REFERENCES erp.suppliers (id),
+    invoice_date date NOT NULL,
+    due_date     date NOT NULL,
+    gross        numeric(14,2) NOT NULL CHECK (gross > 0),
+    payment_id   bigint REFERENCES erp.supplier_payments (id),
+    CONSTRAINT supplier_invoices_number_key UNIQUE (supplier_id, number),
+    CONSTRAINT supplier_invoices_due_check CHECK (due_date >= invoice_date)
+);
+CREATE INDEX supplier_invoices_supplier_id_idx ON erp.supplier_invoices (supplier_id, invoice_date);
+CREATE INDEX supplier_invoices_unpaid_idx ON erp.supplier_invoices (due_date) WHERE payment_id IS NULL;
+
 -- Requests to change a supplier's bank details, and how (whether) they were verified.
 CREATE TABLE erp.bank_change_requests (
     id                       bigint PRIMARY KEY,

@@ -645,6 +645,35 @@ BEGIN
            p.supplier_id, p.bank_account_id, p.paid_on, p.amount, p.reference
     FROM pays AS p;
 
+    ---------------------------------------------------------------- supplier invoices
+    -- The invoice behind every supplier payment (received 30 days before it was paid, due 30 days after
+    -- receipt), and each supplier's open invoices of the last weeks (0-3, some past due).
+    -- Northwind Supply: one open invoice, NW-26-0688, due 30.08.2026.
+    INSERT INTO erp.supplier_invoices (id, number, supplier_id, invoice_date, due_date, gross, payment_id)
+    WITH paid AS (
+        SELECT p.id AS payment_id, p.supplier_id, p.amount,
+               erp._weekday(p.paid_on - 30) AS invoice_date,
+               coalesce(substring(p.reference FROM 'NW-[0-9]{2}-[0-9]{4}'),
+                        substring(p.reference FROM 'supplier invoice ([0-9]{2}-[0-9]{4})$')) AS number
+        FROM erp.supplier_payments AS p),
+    unpaid AS (
+        SELECT s.id AS supplier_id, k,
+               erp._weekday(v_today - 5 - erp._pick(s.id * 8 + k, v_seed + 87, 70)) AS invoice_date,
+               ((50000 + floor(erp._rand(s.id * 8 + k, v_seed + 88) * erp._rand(s.id * 8 + k, v_seed + 89)
+                               * 3000000)::bigint) / 100.0)::numeric(14,2) AS gross
+        FROM erp.suppliers AS s, generate_series(0, 2) AS k
+        WHERE s.id <> 310 AND k < erp._pick(s.id, v_seed + 86, 4))
+    SELECT (60000 + row_number() OVER (ORDER BY p.payment_id))::bigint, p.number, p.supplier_id, p.invoice_date,
+           p.invoice_date + 30, p.amount, p.payment_id
+    FROM paid AS p
+    UNION ALL
+    SELECT (50000 + row_number() OVER (ORDER BY u.supplier_id, u.k))::bigint,
+           to_char(u.invoice_date, 'YY') || '-' || (10000 + u.supplier_id * 10 + u.k), u.supplier_id,
+           u.invoice_date, u.invoice_date + 30, u.gross, NULL
+    FROM unpaid AS u
+    UNION ALL
+    SELECT 49999, 'NW-26-0688', 310, date '2026-07-31', date '2026-08-30', 25480.00, NULL;
+
     ---------------------------------------------------------------- bank change requests
     INSERT INTO erp.bank_change_requests (id, supplier_id, requested_on, channel, sender, sender_domain,
                                           domain_registered_on, requested_iban_masked, requested_account_ending,
@@ -800,7 +829,8 @@ BEGIN
     END LOOP;
 
     ANALYZE erp.employees, erp.customers, erp.invoices, erp.payments, erp.credit_notes, erp.tickets,
-            erp.suppliers, erp.supplier_bank_accounts, erp.supplier_payments, erp.bank_change_requests,
+            erp.suppliers, erp.supplier_bank_accounts, erp.supplier_payments, erp.supplier_invoices,
+            erp.bank_change_requests,
             erp.purchase_orders, erp.items, erp.stock;
 
     SELECT jsonb_build_object(
@@ -813,6 +843,7 @@ BEGIN
         'suppliers',              (SELECT count(*) FROM erp.suppliers),
         'supplier_bank_accounts', (SELECT count(*) FROM erp.supplier_bank_accounts),
         'supplier_payments',      (SELECT count(*) FROM erp.supplier_payments),
+        'supplier_invoices',      (SELECT count(*) FROM erp.supplier_invoices),
         'bank_change_requests',   (SELECT count(*) FROM erp.bank_change_requests),
         'purchase_orders',        (SELECT count(*) FROM erp.purchase_orders),
         'items',                  (SELECT count(*) FROM erp.items),

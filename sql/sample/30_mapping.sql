@@ -101,6 +101,18 @@ CREATE OR REPLACE VIEW footnote_src.supplier_payments AS SELECT
     ('erp://supplier_payment/' || p.id)::text AS uri
 FROM erp.supplier_payments AS p;
 
+CREATE OR REPLACE VIEW footnote_src.supplier_invoices AS SELECT
+    i.id::bigint                           AS id,
+    i.number::text                         AS number,
+    i.supplier_id::bigint                  AS supplier_id,
+    i.invoice_date::date                   AS invoice_date,
+    i.due_date::date                       AS due_date,
+    i.gross::numeric                       AS gross,
+    p.paid_on::date                        AS paid_on,
+    ('erp://supplier_invoice/' || i.id)::text AS uri
+FROM erp.supplier_invoices AS i
+LEFT JOIN erp.supplier_payments AS p ON p.id = i.payment_id;
+
 CREATE OR REPLACE VIEW footnote_src.bank_change_requests AS SELECT
     r.id::bigint                           AS id,
     r.supplier_id::bigint                  AS supplier_id,
