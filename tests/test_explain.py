@@ -37,6 +37,7 @@ HOT = {
     "customer_payments": (4471, "2026-08-14", None, None),
     "settled_invoices": (4471, "2026-08-14", "2026-01-01", "2027-01-01"),
     "purchase_order_by_number": ("PO-2025-3043", 3043),
+    "supplier_invoices_open": (310, "2026-08-14"),
 }
 
 
@@ -91,7 +92,8 @@ def test_catalog_calls_at_scale(big: str) -> None:
              ("source_record", {"uri": "erp://invoice/8812"}),
              ("customer_payments", {"customer": "4471"}), ("customer_profile", {"customer": "4471"}),
              ("purchase_order", {"number": "PO-2025-3043"}),
-             ("open_purchase_orders", {"expected_in": "2026-08"}),
+             ("open_purchase_orders", {"expected_in": "2026-08"}), ("accounts_payable", {}),
+             ("accounts_payable", {"supplier": "Northwind Supply"}),
              ("top_customers", {"period": "2026-Q2", "direction": "asc"}), ("rank_customers", {"measure": "overdue"})]
     with psycopg.connect(big, autocommit=True) as conn:
         for op, args in calls:
