@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from footnote_pg.sqlfiles import schema_files, split_statements  # noqa: E402
 
 _FUNCTION = re.compile(r"^CREATE (?:OR REPLACE )?FUNCTION\s+([\w.]+)\s*\((.*?)\)\s*(?:RETURNS|LANGUAGE)", re.S)
-_DROP = re.compile(r"^DROP (FUNCTION|TABLE|TYPE|VIEW)\s+([\w.]+(?:\(.*?\))?);?$", re.S)
+_DROP = re.compile(r"^DROP (FUNCTION|TABLE|TYPE|VIEW|TRIGGER)\s+([\w.]+(?:\(.*?\))?)(?:\s+ON\s+[\w.]+)?;?$", re.S)
 _OBJECT = re.compile(r"^CREATE (TABLE|TYPE|VIEW|INDEX|UNIQUE INDEX|TRIGGER|CONSTRAINT TRIGGER|SCHEMA)\s+([\w.]+)",
                      re.S)
 
@@ -65,15 +65,26 @@ def _index(statements: list[str]) -> tuple[dict[str, str], dict[str, str], list[
         if m := _DROP.match(code):        # an earlier delta's drop: the object is gone
             if m[1] == "FUNCTION":
                 functions.pop(m[2], None)
+            elif m[1] == "TRIGGER":
+                objects.pop(f"TRIGGER {m[2]}", None)
+                objects.pop(f"CONSTRAINT TRIGGER {m[2]}", None)
             else:
                 objects.pop(f"{m[1]} {m[2]}", None)
         elif m := _FUNCTION.match(code):
             functions[f"{m[1]}({_signature(m[2])})"] = st
         elif m := _OBJECT.match(code):
             objects[f"{m[1]} {m[2]}"] = st
+        elif m := re.fullmatch(r"DELETE\s+FROM\s+([\w.]+);?", code, re.I):  # an earlier reload: its rows go
+            rest = [r for r in rest if _data_table(r) != m[1]]
         else:
             rest.append(st)
     return functions, objects, rest
+
+
+def _header(statement: str) -> str:
+    """A function's name, parameters and return type: when they stay, CREATE OR REPLACE keeps what depends on it."""
+    code = _code(statement)
+    return code[:re.search(r"\bLANGUAGE\b", code).start()].replace("CREATE OR REPLACE", "CREATE").strip()  # type: ignore[union-attr]
 
 
 def _frozen_files(upto: str) -> list[Path]:
@@ -111,7 +122,14 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     for key, st in old_o.items():
         if key in new_o and _code(new_o[key]) != _code(st):
             raise SystemExit(f"{key} changed: write its ALTER by hand")
-    dropped = [k for k in old_f if k not in new_f or _code(new_f[k]) != _code(old_f[k])]
+    changed = [k for k in old_f if k not in new_f or _code(new_f[k]) != _code(old_f[k])]
+    replaced = {k for k in changed if k in new_f and _header(new_f[k]) == _header(old_f[k])}
+    dropped = [k for k in changed if k not in replaced]
+    for key, st in reversed(list(old_o.items())):  # triggers that go, before the functions they call
+        kind, name = key.rsplit(" ", 1)
+        if key not in new_o and kind.endswith("TRIGGER"):
+            table = re.search(r"\bON\s+([\w.]+)", _code(st))[1]  # type: ignore[index]
+            out.append(f"DROP TRIGGER {name} ON {table};\n")
     for key in dropped:
         out.append(f"DROP FUNCTION {key};\n")
     for key in reversed([k for k in old_o if k not in new_o]):
@@ -123,9 +141,10 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     grants = _grants(new) if grants is None else grants
     new_rest_code = {_code(s) for s in new_rest}
     reload: set[str] = set()
+    gone = {key.split(" ", 1)[1] for key in old_o if key.startswith("TABLE ") and key not in new_o}
     for st in old_rest:                   # data the target no longer holds: reload its table
         table = _data_table(st)
-        if table and _code(st) not in new_rest_code:
+        if table and table not in gone and _code(st) not in new_rest_code:
             if table not in RELOADABLE:
                 raise SystemExit(f"data of {table} changed: write that change by hand")
             reload |= {table, *RELOADABLE[table]}
@@ -134,13 +153,16 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
         out.append(f"DELETE FROM {table};\n")  # noqa: S608 (names from RELOADABLE, not input)
     other = [st for st in new_rest if (_code(st) not in old_rest_code or _data_table(st) in reload)
              and not _code(st).startswith(("SET ROLE", "RESET ROLE", "GRANT ", "REVOKE "))]
-    # types and tables first (functions may name them), then data, then functions, then views
-    for st in [s for s in added_objects if not _code(s).startswith("CREATE VIEW")] + other:
+    # types and tables first (functions may name them), then data, then functions, then triggers and views
+    late = ("CREATE VIEW", "CREATE TRIGGER", "CREATE CONSTRAINT TRIGGER")
+    for st in [s for s in added_objects if not _code(s).startswith(late)] + other:
         out.append(st + "\n")
     for key, st in new_f.items():
-        if key in dropped or key not in old_f:
+        if key in replaced:
+            out.append(re.sub(r"\bCREATE FUNCTION\b", "CREATE OR REPLACE FUNCTION", st, count=1) + "\n")
+        elif key in dropped or key not in old_f:
             out.append(st + "\n")
-    for st in [s for s in added_objects if _code(s).startswith("CREATE VIEW")]:
+    for st in [s for s in added_objects if _code(s).startswith(late)]:
         out.append(st + "\n")
     out += [st + "\n" for st in grants]
     out.append("RESET ROLE;\n")

@@ -105,6 +105,24 @@ class CallReplayed(FootnoteError):
     sqlstate = "FN104"
 
 
+class NotFromGate(FootnoteError):
+    """A row was written to the ledger, its queue or the call log other than through the gate or a catalog operation."""
+
+    sqlstate = "FN105"
+
+
+class ChainBusy(FootnoteError):
+    """Another transaction held the chain lock for longer than seal_lock_timeout."""
+
+    sqlstate = "FN106"
+
+
+class Protected(FootnoteError):
+    """DROP, ALTER or uninstall of the ledger or call log while they hold records, without the explicit path."""
+
+    sqlstate = "FN107"
+
+
 class ConnectionFailed(FootnoteError):
     """The database could not be reached."""
 
@@ -121,7 +139,7 @@ _BY_SQLSTATE: dict[str, type[FootnoteError]] = {
     cls.sqlstate: cls
     for cls in (InvalidArgument, UnknownEntity, AmbiguousEntity, UnknownOperation, EvidenceLimit, SourceNotMapped,
                 AppendOnly,
-                LedgerIsolation, CallNotYours, CallReplayed)
+                LedgerIsolation, CallNotYours, CallReplayed, NotFromGate, ChainBusy, Protected)
     if cls.sqlstate
 }
 

@@ -40,6 +40,70 @@ CREATE TRIGGER call_log_append_only BEFORE UPDATE OR DELETE ON footnote.call_log
 CREATE TRIGGER call_log_no_truncate BEFORE TRUNCATE ON footnote.call_log
     FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
 
+-- The frames of the current call stack, innermost first, without the caller's own frame: every line of
+-- PG_CONTEXT up to the first "SQL statement" line (from there on, a line may quote a caller's SQL text).
+CREATE FUNCTION footnote._frames()
+RETURNS text[]
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ctx    text;
+    lines  text[];
+    frames text[] := '{}';
+BEGIN
+    GET DIAGNOSTICS ctx = PG_CONTEXT;
+    lines := string_to_array(ctx, E'\n');
+    FOR i IN 3 .. coalesce(array_length(lines, 1), 0) LOOP  -- 1: this function, 2: the trigger asking
+        EXIT WHEN starts_with(lines[i], 'SQL statement "');
+        frames := frames || lines[i];
+    END LOOP;
+    RETURN frames;
+END
+$$;
+
+-- Refuse a write that does not come from where it must: FN105 naming the table and the way in.
+CREATE FUNCTION footnote._not_from(tbl text, way text)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE EXCEPTION USING ERRCODE = 'FN105',
+        MESSAGE = format('footnote.%s takes rows only %s', tbl, way),
+        DETAIL = jsonb_build_object('table', 'footnote.' || tbl, 'role', current_user)::text;
+END
+$$;
+
+-- The call log takes rows only from a catalog operation: _log_call, called by _finish (through _list for the
+-- name lists), called by the operation the row names. Written by hand, even by footnote_owner: FN105.
+CREATE FUNCTION footnote._call_log_guard()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    f text[] := footnote._frames();
+    i integer := 3;
+BEGIN
+    IF f[1] ~ '^SQL function "_log_call" statement 1$' AND f[2] ~ '^PL/pgSQL function footnote\._finish\(' THEN
+        IF f[3] ~ '^PL/pgSQL function footnote\._list\(' THEN
+            i := 4;
+        END IF;
+        IF (starts_with(f[i], 'PL/pgSQL function footnote.' || NEW.operation || '(')
+            OR f[i] = 'SQL function "' || NEW.operation || '" statement 1')
+           AND EXISTS (SELECT FROM footnote.operations AS o WHERE o.name = NEW.operation) THEN
+            RETURN NEW;
+        END IF;
+    END IF;
+    PERFORM footnote._not_from('call_log', 'from catalog operations (footnote.call or an operation''s function)');
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER call_log_guard BEFORE INSERT ON footnote.call_log
+    FOR EACH ROW EXECUTE FUNCTION footnote._call_log_guard();
+
 -- The application actor of this session: footnote.actor and footnote.actor_role, checked.
 CREATE FUNCTION footnote._actor()
 RETURNS jsonb
@@ -78,6 +142,20 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT jsonb_build_object('id', type || ':' || record_id, 'type', type, 'record_id', record_id::text,
                               'uri', uri, 'verified', verified, 'fields', fields)
+$$;
+
+-- Append one call to the call log (only from footnote._finish, called by a catalog operation).
+CREATE FUNCTION footnote._log_call(call_id uuid, started timestamptz, actor jsonb, operation text, arguments jsonb,
+                                   ev_ids text[], doc jsonb, hash text, ms numeric)
+RETURNS uuid
+LANGUAGE sql
+SET search_path = pg_catalog, pg_temp
+AS $$
+    INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, actor_id, actor_role, operation,
+                                   arguments, evidence_ids, result, result_hash, duration_ms)
+    VALUES (call_id, started, session_user, pg_backend_pid(), actor->>'id', actor->>'role', operation,
+            arguments, ev_ids, doc, hash, ms)
+    RETURNING call_id
 $$;
 
 -- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; append to the call log; return the document.
@@ -122,10 +200,7 @@ BEGIN
         'duration_ms', ms::text) || body;
 
     hash := footnote.sha256_hex(footnote.canonical_json(doc));
-    INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, actor_id, actor_role, operation,
-                                   arguments, evidence_ids, result, result_hash, duration_ms)
-    VALUES (call_id, started, session_user, pg_backend_pid(), actor->>'id', actor->>'role', operation,
-            arguments, ev_ids, doc, hash, ms);
+    call_id := footnote._log_call(call_id, started, actor, operation, arguments, ev_ids, doc, hash, ms);
     -- the caller also gets the hash the log keeps: SHA-256 of the canonical document without this member
     RETURN doc || jsonb_build_object('result_hash', hash);
 END

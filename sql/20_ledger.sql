@@ -1,27 +1,50 @@
 -- footnote-pg: the provenance ledger.
 --
 -- One append-only, hash-chained table. Records enter only through the gate
--- (footnote.record_answer / footnote.record_decision), which writes them to
--- footnote.ledger_queue. They are sealed into footnote.ledger at COMMIT by a
--- deferred constraint trigger: under an advisory lock held only while sealing,
--- the ledger's BEFORE INSERT trigger assigns the next sequence number (from
--- the committed head, read under that lock), the previous record's hash, the
--- time (clock_timestamp(), never before the previous record's), the canonical
--- text (docs/hash-spec.md) and its SHA-256.
+-- (footnote.record_answer / submit_answer / record_decision), which writes them
+-- to footnote.ledger_queue. They are sealed into footnote.ledger at COMMIT by a
+-- deferred constraint trigger: holding the chain lock (a row lock on
+-- footnote.chain_lock, a table only footnote_owner can touch), the ledger's
+-- BEFORE INSERT trigger takes the queued record out of the queue and assigns
+-- the next sequence number (from the committed head, read under that lock),
+-- the previous record's hash, the time (clock_timestamp(), never before the
+-- previous record's), the canonical text (docs/hash-spec.md) and its SHA-256.
 --
 -- Why it cannot fork or leave a gap:
 --  * the head is read under the lock, in a READ COMMITTED statement, so it is
 --    the latest committed head; a writer in REPEATABLE READ or SERIALIZABLE
 --    (whose snapshot may be older) does not seal at all: its records wait in
---    the queue and the next READ COMMITTED seal (any commit, or footnote.seal())
---    takes them;
+--    the queue and the next READ COMMITTED seal (any commit, footnote.seal()
+--    or footnote.receipt()) takes them;
 --  * sequence numbers come from the head, not a SEQUENCE, so a rollback
 --    consumes none; sealing happens inside the committing transaction, so a
 --    failed commit leaves neither record nor number;
---  * UNIQUE (seq) and UNIQUE (prev_hash) make any fork fail loudly;
---  * a long transaction holds no lock until its own commit.
--- UPDATE, DELETE and TRUNCATE raise FN101 for every role. A superuser can
--- disable triggers; footnote.verify_chain() and the digest catch what follows.
+--  * UNIQUE (seq) and UNIQUE (prev_hash) make any fork fail loudly.
+--
+-- Why no one can hold up recording:
+--  * the chain lock is a row of an owner-only table: a login without our
+--    grants cannot take it (an advisory key could be taken by anyone);
+--  * sealing happens only at COMMIT: when the deferred trigger is fired early
+--    (SET CONSTRAINTS ... IMMEDIATE, PREPARE TRANSACTION, a COMMIT inside a
+--    procedure) it seals nothing and the records wait in the queue;
+--  * at COMMIT the seal never waits long for the lock: when another
+--    transaction holds it for longer than seal_commit_wait, the records stay
+--    queued (committed, append-only) for the next seal; footnote.seal() and
+--    footnote.receipt() wait at most seal_lock_timeout, then raise FN106, and
+--    a transaction of theirs left idle is ended after twice that time.
+--
+-- Who may write what (checked by triggers from the call stack, so that
+-- footnote_owner itself cannot write a row by hand, see docs/threat-model.md):
+--  * footnote.ledger_queue and footnote.call_use: rows only from the gate,
+--    through footnote._queue_record; a queued record leaves the queue only by
+--    being sealed (footnote._unqueue, called by the ledger's BEFORE INSERT
+--    trigger); UPDATE and TRUNCATE raise FN101;
+--  * footnote.ledger: only records taken out of the queue; whatever else an
+--    INSERT names is replaced by the queued record; UPDATE, DELETE and
+--    TRUNCATE raise FN101 for every role.
+-- A superuser, or the owner with DDL, can disable triggers; verify_chain()
+-- (the calls behind each record, the queue behind each used call) and a
+-- digest kept elsewhere catch what follows.
 
 -- Sealed records: the chain.
 CREATE TABLE footnote.ledger (
@@ -103,7 +126,84 @@ AS $$
         'prev_hash', l.prev_hash)
 $$;
 
--- BEFORE INSERT on the ledger: take the chain lock, link to the committed head, stamp time, canonical text and hash.
+-- The chain lock: sealing holds this row (FOR UPDATE) until its transaction ends. Only footnote_owner can
+-- lock it; an advisory key would be open to every login of the database.
+CREATE TABLE footnote.chain_lock (
+    id boolean PRIMARY KEY DEFAULT true CHECK (id)
+);
+INSERT INTO footnote.chain_lock DEFAULT VALUES;
+COMMENT ON TABLE footnote.chain_lock IS 'one row: held FOR UPDATE by the transaction sealing records into the ledger';
+
+-- Queue and call use: rows only from the gate (record_answer, submit_answer, record_decision) through
+-- _queue_record; a queued record leaves only by being sealed (_unqueue from the ledger's link trigger).
+CREATE FUNCTION footnote._queue_guard()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    f text[] := footnote._frames();
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        IF f[1] ~ '^SQL function "_queue_record" statement 1$'
+           AND f[2] ~ '^PL/pgSQL function footnote\.(record_answer|submit_answer|record_decision)\(' THEN
+            RETURN NEW;
+        END IF;
+        PERFORM footnote._not_from(TG_TABLE_NAME, 'from the gate (footnote.record_answer, submit_answer, record_decision)');
+    ELSIF TG_OP = 'DELETE' AND TG_TABLE_NAME = 'ledger_queue' THEN
+        IF f[1] ~ '^SQL function "_unqueue" statement 1$'
+           AND f[2] ~ '^PL/pgSQL function footnote\._ledger_link\(\) line \d+ at assignment$' THEN
+            RETURN OLD;
+        END IF;
+        RAISE EXCEPTION USING ERRCODE = 'FN101',
+            MESSAGE = 'a queued record leaves footnote.ledger_queue only by being sealed into the ledger (footnote.seal())';
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = 'FN101',
+        MESSAGE = format('footnote.%s is append-only: %s is not allowed', TG_TABLE_NAME, TG_OP);
+END
+$$;
+
+CREATE TRIGGER ledger_queue_guard BEFORE INSERT OR UPDATE OR DELETE ON footnote.ledger_queue
+    FOR EACH ROW EXECUTE FUNCTION footnote._queue_guard();
+CREATE TRIGGER ledger_queue_no_truncate BEFORE TRUNCATE ON footnote.ledger_queue
+    FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
+CREATE TRIGGER call_use_guard BEFORE INSERT ON footnote.call_use
+    FOR EACH ROW EXECUTE FUNCTION footnote._queue_guard();
+
+-- Queue a graded record and mark its calls used, in one statement; returns the record id, or NULL when a
+-- concurrent record took one of the calls first (the caller raises FN104).
+CREATE FUNCTION footnote._queue_record(record_id uuid, actor jsonb, kind text, question text, answer text, g jsonb,
+                                       decision jsonb, details jsonb)
+RETURNS uuid
+LANGUAGE sql
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH q AS (
+        INSERT INTO footnote.ledger_queue (id, queued_at, db_role, actor_id, actor_role, kind, question, answer, status,
+                                           claims, operations, evidence, findings, decision, details)
+        VALUES (record_id, clock_timestamp(), session_user, actor->>'id', actor->>'role', kind, question, answer,
+                g->>'status', g->'claims', g->'operations', g->'evidence', g->'findings', decision, details)
+        RETURNING id
+    ), u AS (
+        INSERT INTO footnote.call_use (call_id, record_id)
+        SELECT (o->>'call_id')::uuid, record_id FROM jsonb_array_elements(g->'operations') AS o
+        ON CONFLICT (call_id) DO NOTHING
+        RETURNING call_id
+    )
+    SELECT CASE WHEN (SELECT count(*) FROM u) = jsonb_array_length(g->'operations') THEN (SELECT id FROM q) END
+$$;
+
+-- Take a queued record out of the queue (only for the ledger's link trigger).
+CREATE FUNCTION footnote._unqueue(record_id uuid)
+RETURNS footnote.ledger_queue
+LANGUAGE sql
+SET search_path = pg_catalog, pg_temp
+AS $$
+    DELETE FROM footnote.ledger_queue AS q WHERE q.id = record_id RETURNING q.*
+$$;
+
+-- BEFORE INSERT on the ledger: take the chain lock and the queued record, link to the committed head,
+-- stamp time, canonical text and hash. Only the id of the inserted row counts.
 CREATE FUNCTION footnote._ledger_link()
 RETURNS trigger
 LANGUAGE plpgsql
@@ -111,16 +211,22 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     head footnote.ledger;
+    q    footnote.ledger_queue;
 BEGIN
     IF current_setting('transaction_isolation') <> 'read committed' THEN
         RAISE EXCEPTION USING ERRCODE = 'FN102',
             MESSAGE = 'the ledger is sealed only in READ COMMITTED transactions (the head must be the latest committed one)';
     END IF;
-    PERFORM pg_advisory_xact_lock(hashtext('footnote.ledger'));
+    PERFORM FROM footnote.chain_lock FOR UPDATE;
+    q := footnote._unqueue(NEW.id);
+    IF q.id IS NULL THEN
+        PERFORM footnote._not_from('ledger', 'from footnote.ledger_queue, sealed by footnote.seal(): no record '
+                                              || coalesce(NEW.id::text, 'NULL') || ' is queued');
+    END IF;
     SELECT * INTO head FROM footnote.ledger ORDER BY seq DESC LIMIT 1;
-    NEW.seq := coalesce(head.seq, 0) + 1;
-    NEW.prev_hash := coalesce(head.hash, repeat('0', 64));
-    NEW.recorded_at := greatest(clock_timestamp(), head.recorded_at);
+    NEW := ROW(q.id, coalesce(head.seq, 0) + 1, greatest(clock_timestamp(), head.recorded_at), q.db_role, q.actor_id,
+               q.actor_role, q.kind, q.question, q.answer, q.status, q.claims, q.operations, q.evidence, q.findings,
+               q.decision, q.details, coalesce(head.hash, repeat('0', 64)), NULL, NULL)::footnote.ledger;
     NEW.canonical := footnote.canonical_json(footnote._record_object(NEW));
     NEW.hash := footnote.sha256_hex(NEW.canonical);
     RETURN NEW;
@@ -138,43 +244,89 @@ CREATE TRIGGER call_use_append_only BEFORE UPDATE OR DELETE ON footnote.call_use
 CREATE TRIGGER call_use_no_truncate BEFORE TRUNCATE ON footnote.call_use
     FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
 
+-- Take the chain lock: at once when free, else wait at most wait_for; false when it stayed taken.
+CREATE FUNCTION footnote._chain_lock(wait_for text)
+RETURNS boolean
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    saved text := current_setting('lock_timeout');
+BEGIN
+    PERFORM FROM footnote.chain_lock FOR UPDATE SKIP LOCKED;
+    IF FOUND THEN
+        RETURN true;
+    END IF;
+    PERFORM set_config('lock_timeout', wait_for, true);
+    BEGIN
+        PERFORM FROM footnote.chain_lock FOR UPDATE;
+    EXCEPTION WHEN lock_not_available THEN
+        PERFORM set_config('lock_timeout', saved, true);
+        RETURN false;
+    END;
+    PERFORM set_config('lock_timeout', saved, true);
+    RETURN true;
+END
+$$;
+
 -- Seal every committed (or own) queued record into the ledger, oldest first; a no-op outside READ COMMITTED.
-CREATE FUNCTION footnote._seal_queue()
+-- at_commit: give up (records stay queued) when the lock stays taken past seal_commit_wait (default 200ms);
+-- otherwise raise FN106 after seal_lock_timeout (default 5s), and end this transaction if it then idles twice
+-- that long holding the lock.
+CREATE FUNCTION footnote._seal_queue(at_commit boolean)
 RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    q footnote.ledger_queue;
-    n integer := 0;
+    q_id uuid;
+    n    integer := 0;
+    wait text := coalesce(footnote.setting(CASE WHEN at_commit THEN 'seal_commit_wait' ELSE 'seal_lock_timeout' END),
+                          CASE WHEN at_commit THEN '200ms' ELSE '5s' END);
 BEGIN
     IF current_setting('transaction_isolation') <> 'read committed' THEN
         RETURN 0;
     END IF;
-    PERFORM pg_advisory_xact_lock(hashtext('footnote.ledger'));
-    FOR q IN SELECT * FROM footnote.ledger_queue ORDER BY queued_at, id FOR UPDATE SKIP LOCKED LOOP
-        INSERT INTO footnote.ledger (id, seq, recorded_at, db_role, actor_id, actor_role, kind, question, answer,
-                                     status, claims, operations, evidence, findings, decision, details,
-                                     prev_hash, canonical, hash)
-        VALUES (q.id, 0 + 1, clock_timestamp(), q.db_role, q.actor_id, q.actor_role, q.kind, q.question, q.answer,
-                q.status, q.claims, q.operations, q.evidence, q.findings, q.decision, q.details,
-                repeat('0', 64), '', repeat('0', 64));
-        DELETE FROM footnote.ledger_queue WHERE id = q.id;
+    IF NOT footnote._chain_lock(wait) THEN
+        IF at_commit THEN
+            RAISE WARNING 'footnote: the chain lock stayed taken for %; this transaction''s records stay queued '
+                          'for the next seal', wait;
+            RETURN 0;
+        END IF;
+        RAISE EXCEPTION USING ERRCODE = 'FN106',
+            MESSAGE = format('the ledger chain is held by another transaction for more than %s (seal_lock_timeout); '
+                             'queued records are sealed when it ends', wait),
+            DETAIL = jsonb_build_object('waited', wait, 'holders',
+                (SELECT coalesce(jsonb_agg(p), '[]') FROM unnest(pg_blocking_pids(pg_backend_pid())) AS p))::text;
+    END IF;
+    IF NOT at_commit THEN
+        PERFORM set_config('idle_in_transaction_session_timeout',
+                           (extract(epoch FROM wait::interval * 2) * 1000)::bigint::text, true);
+    END IF;
+    FOR q_id IN SELECT id FROM footnote.ledger_queue ORDER BY queued_at, id LOOP
+        INSERT INTO footnote.ledger (id) VALUES (q_id);  -- the link trigger fills the rest from the queue
         n := n + 1;
     END LOOP;
     RETURN n;
 END
 $$;
 
--- Deferred to COMMIT: seal what this transaction queued (and anything committed before it).
--- SECURITY DEFINER: at COMMIT the current user is the caller again, who may not write the ledger.
+-- Deferred to COMMIT: seal what this transaction queued (and anything committed before it). Fired any
+-- earlier (SET CONSTRAINTS ... IMMEDIATE, PREPARE TRANSACTION, a procedure's COMMIT: a caller frame or such a
+-- statement is on the stack), it seals nothing: sealing then would hold the chain for the rest of the
+-- transaction. SECURITY DEFINER: at COMMIT the current user is the caller again, who may not write the ledger.
 CREATE FUNCTION footnote._seal_at_commit()
 RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    ctx text;
 BEGIN
-    PERFORM footnote._seal_queue();
+    GET DIAGNOSTICS ctx = PG_CONTEXT;
+    IF position(E'\n' IN ctx) = 0 AND coalesce(current_query(), '') !~* '\m(constraints|prepare)\M' THEN
+        PERFORM footnote._seal_queue(true);
+    END IF;
     RETURN NULL;
 END
 $$;
@@ -194,7 +346,7 @@ BEGIN
         RAISE EXCEPTION USING ERRCODE = 'FN102',
             MESSAGE = 'footnote.seal() must run in a READ COMMITTED transaction';
     END IF;
-    RETURN footnote._seal_queue();
+    RETURN footnote._seal_queue(false);
 END
 $$;
 
@@ -205,7 +357,9 @@ LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM footnote._seal_queue();
+    IF EXISTS (SELECT FROM footnote.ledger_queue AS q WHERE q.id = record_id) THEN
+        PERFORM footnote._seal_queue(false);
+    END IF;
     RETURN QUERY SELECT l.id, l.seq, l.recorded_at, l.status, l.prev_hash, l.hash
                  FROM footnote.ledger AS l WHERE l.id = record_id;
 END

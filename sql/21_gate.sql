@@ -935,23 +935,19 @@ BEGIN
                               'sentences', g->'sentences');
 END
 $$;
--- Queue a graded record (sealed at commit) and mark its calls used; returns the record id.
-CREATE FUNCTION footnote._queue_record(kind text, question text, answer text, g jsonb, call_ids uuid[],
-                                       decision jsonb, details jsonb)
+-- The record id _queue_record returned, or FN104 when a concurrent record took one of its calls first.
+CREATE FUNCTION footnote._queued(record_id uuid, g jsonb)
 RETURNS uuid
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    record_id uuid := gen_random_uuid();
-    actor     jsonb := footnote._actor();
 BEGIN
-    INSERT INTO footnote.ledger_queue (id, queued_at, db_role, actor_id, actor_role, kind, question, answer, status,
-                                       claims, operations, evidence, findings, decision, details)
-    VALUES (record_id, clock_timestamp(), session_user, actor->>'id', actor->>'role', kind, question, answer,
-            g->>'status', g->'claims', g->'operations', g->'evidence', g->'findings', decision, details);
-    INSERT INTO footnote.call_use (call_id, record_id)
-    SELECT (o->>'call_id')::uuid, record_id FROM jsonb_array_elements(g->'operations') AS o;
+    IF record_id IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN104',
+            MESSAGE = 'a call of this answer was just used by another record (a concurrent replay); make a new call',
+            DETAIL = jsonb_build_object('argument', 'call_ids', 'call_ids',
+                (SELECT jsonb_agg(o->>'call_id') FROM jsonb_array_elements(g->'operations') AS o))::text;
+    END IF;
     RETURN record_id;
 END
 $$;
@@ -1005,9 +1001,11 @@ BEGIN
                                      'findings', gn->'findings', 'sentences', gn->'sentences');
         END IF;
     END IF;
-    record_id := footnote._queue_record('answer', question, recorded, g || jsonb_build_object('operations', idx->'operations'),
-        call_ids, NULL, coalesce(details, '{}') || jsonb_build_object('outcome', outcome)
-                        || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END);
+    g := g || jsonb_build_object('operations', idx->'operations');
+    record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, recorded, g, NULL,
+        coalesce(details, '{}') || jsonb_build_object('outcome', outcome)
+        || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END);
+    record_id := footnote._queued(record_id, g);
     RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'answer', recorded, 'claims', g->'claims',
                               'findings', g->'findings', 'sentences', g->'sentences', 'narration', nd);
 END
@@ -1045,9 +1043,10 @@ BEGIN
     END IF;
     g := footnote._grade(answer, NULL, idx, footnote._template_of(NULL, question, idx, call_ids, true), 'answer');
     fb := footnote._template_of(NULL, question, idx, call_ids, false);
-    record_id := footnote._queue_record('answer', question, answer, g || jsonb_build_object('operations', idx->'operations'),
-        call_ids, NULL, coalesce(details, '{}') || jsonb_build_object('outcome', 'answer', 'origin', 'agent',
-                                                                      'fallback', fb->'answer'));
+    g := g || jsonb_build_object('operations', idx->'operations');
+    record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, answer, g, NULL,
+        coalesce(details, '{}') || jsonb_build_object('outcome', 'answer', 'origin', 'agent', 'fallback', fb->'answer'));
+    record_id := footnote._queued(record_id, g);
     RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'sentences', g->'sentences',
                               'claims', g->'claims', 'findings', g->'findings',
                               'fallback', jsonb_build_object('answer', fb->'answer', 'claims', fb->'claims',
@@ -1139,8 +1138,9 @@ BEGIN
     END IF;
     g := jsonb_build_object('status', outcome, 'claims', '[]'::jsonb, 'operations', idx->'operations',
                             'evidence', evidence, 'findings', findings);
-    record_id := footnote._queue_record('decision', subject, rationale, g, call_ids,
+    record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'decision', subject, rationale, g,
         jsonb_build_object('action', action, 'subject', subject, 'outcome', outcome, 'citations', graded), NULL);
+    record_id := footnote._queued(record_id, g);
     RETURN jsonb_build_object('record_id', record_id, 'outcome', outcome, 'citations', graded, 'findings', findings,
                               'evidence', evidence);
 END

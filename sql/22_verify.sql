@@ -8,7 +8,59 @@
 -- A history rewritten consistently (every hash recomputed) passes it; only a
 -- digest kept outside the database catches that, with verify_digest().
 
--- Walk the chain; one row: ok, counts, head, and the first bad record with the problem.
+-- The first record whose cited calls do not back it (docs/threat-model.md), in sequence order and call order:
+-- call_missing (not in the call log), call_changed (another result hash or operation than the record holds),
+-- call_not_theirs (made by another role or actor than the record's), not_from_gate (the gate did not mark the
+-- call as used by this record); then record_lost: a call the gate marked as used by a record that is neither
+-- in the ledger nor in the queue (a queued record deleted). NULL when every record is backed.
+CREATE FUNCTION footnote._unbacked_record()
+RETURNS TABLE (seq bigint, problem text, detail text)
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    (SELECT l.seq,
+            CASE WHEN c.call_id IS NULL THEN 'call_missing'
+                 WHEN c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR c.operation IS DISTINCT FROM o.op->>'operation'
+                     THEN 'call_changed'
+                 WHEN c.db_role IS DISTINCT FROM l.db_role OR c.actor_id IS DISTINCT FROM l.actor_id
+                      OR c.actor_role IS DISTINCT FROM l.actor_role THEN 'call_not_theirs'
+                 ELSE 'not_from_gate' END,
+            CASE WHEN c.call_id IS NULL THEN format('record %s cites call %s, which is not in the call log', l.seq, o.op->>'call_id')
+                 WHEN c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR c.operation IS DISTINCT FROM o.op->>'operation'
+                     THEN format('record %s cites call %s as %s with result hash %s…; the call log holds %s with %s…',
+                                 l.seq, c.call_id, o.op->>'operation', left(o.op->>'result_hash', 12), c.operation,
+                                 left(c.result_hash, 12))
+                 WHEN c.db_role IS DISTINCT FROM l.db_role OR c.actor_id IS DISTINCT FROM l.actor_id
+                      OR c.actor_role IS DISTINCT FROM l.actor_role
+                     THEN format('record %s (%s / %s) cites call %s made by %s / %s', l.seq, l.db_role,
+                                 coalesce(l.actor_id, '-'), c.call_id, c.db_role, coalesce(c.actor_id, '-'))
+                 WHEN u.record_id IS NULL
+                     THEN format('record %s cites call %s, which the gate never marked as used: it did not come through the gate',
+                                 l.seq, c.call_id)
+                 ELSE format('record %s cites call %s, which the gate marked as used by record %s', l.seq, c.call_id, u.record_id) END
+     FROM footnote.ledger AS l
+     CROSS JOIN LATERAL jsonb_array_elements(l.operations) WITH ORDINALITY AS o(op, n)
+     LEFT JOIN footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
+     LEFT JOIN footnote.call_use AS u ON u.call_id = (o.op->>'call_id')::uuid
+     WHERE c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash'
+        OR c.operation IS DISTINCT FROM o.op->>'operation' OR c.db_role IS DISTINCT FROM l.db_role
+        OR c.actor_id IS DISTINCT FROM l.actor_id OR c.actor_role IS DISTINCT FROM l.actor_role
+        OR u.record_id IS DISTINCT FROM l.id
+     ORDER BY l.seq, o.n
+     LIMIT 1)
+    UNION ALL
+    (SELECT NULL::bigint, 'record_lost',
+            format('call %s was used by record %s, which is neither in the ledger nor in the queue', u.call_id, u.record_id)
+     FROM footnote.call_use AS u
+     WHERE NOT EXISTS (SELECT FROM footnote.ledger AS l WHERE l.id = u.record_id)
+       AND NOT EXISTS (SELECT FROM footnote.ledger_queue AS q WHERE q.id = u.record_id)
+     ORDER BY u.call_id
+     LIMIT 1)
+    LIMIT 1
+$$;
+
+-- Walk the chain; one row: ok, counts, head, and the first bad record with the problem. Then the calls behind
+-- every record (footnote._unbacked_record).
 CREATE FUNCTION footnote.verify_chain()
 RETURNS TABLE (ok boolean, records bigint, head_seq bigint, head_hash text, first_bad_seq bigint,
                problem text, detail text, pending bigint)
@@ -21,47 +73,84 @@ DECLARE
     prev      text := repeat('0', 64);
     prev_time timestamptz;
     sealed    jsonb;
+    u         record;
 BEGIN
     ok := true;
     records := 0;
     SELECT count(*) INTO pending FROM footnote.ledger_queue;
-    FOR r IN SELECT * FROM footnote.ledger ORDER BY seq LOOP
-        records := records + 1;
-        sealed := r.canonical::jsonb;
-        IF (sealed->>'seq')::bigint IS DISTINCT FROM r.seq OR r.recorded_at < prev_time THEN
-            problem := 'reordered';
-            detail := format('record %s was sealed as record %s', r.seq, coalesce(sealed->>'seq', '?'));
-        ELSIF r.seq > expected THEN
-            problem := 'sequence_gap';
-            detail := CASE WHEN r.seq = expected + 1 THEN format('record %s is missing', expected)
-                           ELSE format('records %s to %s are missing', expected, r.seq - 1) END;
-            r.seq := expected;
-        ELSIF sealed IS DISTINCT FROM footnote._record_object(r) THEN
-            problem := 'content_changed';
-            detail := format('record %s differs from what was sealed in: %s', r.seq,
-                (SELECT string_agg(k.key, ', ' ORDER BY k.key) FROM jsonb_each(footnote._record_object(r)) AS k
-                 WHERE k.value IS DISTINCT FROM sealed->k.key));
-        ELSIF footnote.sha256_hex(r.canonical) <> r.hash THEN
-            problem := 'content_changed';
-            detail := format('record %s: the sealed text does not hash to its hash', r.seq);
-        ELSIF r.prev_hash <> prev THEN
-            problem := 'link_broken';
-            detail := format('record %s points to %s…, but record %s has hash %s…', r.seq, left(r.prev_hash, 12),
-                             r.seq - 1, left(prev, 12));
+    BEGIN
+        FOR r IN SELECT * FROM footnote.ledger ORDER BY seq LOOP
+            records := records + 1;
+            sealed := r.canonical::jsonb;
+            IF (sealed->>'seq')::bigint IS DISTINCT FROM r.seq OR r.recorded_at < prev_time THEN
+                problem := 'reordered';
+                detail := format('record %s was sealed as record %s', r.seq, coalesce(sealed->>'seq', '?'));
+            ELSIF r.seq > expected THEN
+                problem := 'sequence_gap';
+                detail := CASE WHEN r.seq = expected + 1 THEN format('record %s is missing', expected)
+                               ELSE format('records %s to %s are missing', expected, r.seq - 1) END;
+                r.seq := expected;
+            ELSIF sealed IS DISTINCT FROM footnote._record_object(r) THEN
+                problem := 'content_changed';
+                detail := format('record %s differs from what was sealed in: %s', r.seq,
+                    (SELECT string_agg(k.key, ', ' ORDER BY k.key) FROM jsonb_each(footnote._record_object(r)) AS k
+                     WHERE k.value IS DISTINCT FROM sealed->k.key));
+            ELSIF footnote.sha256_hex(r.canonical) <> r.hash THEN
+                problem := 'content_changed';
+                detail := format('record %s: the sealed text does not hash to its hash', r.seq);
+            ELSIF r.prev_hash <> prev THEN
+                problem := 'link_broken';
+                detail := format('record %s points to %s…, but record %s has hash %s…', r.seq, left(r.prev_hash, 12),
+                                 r.seq - 1, left(prev, 12));
+            END IF;
+            EXIT WHEN problem IS NOT NULL;
+            expected := r.seq + 1;
+            prev := r.hash;
+            prev_time := r.recorded_at;
+            head_seq := r.seq;
+            head_hash := r.hash;
+        END LOOP;
+    EXCEPTION WHEN data_exception THEN  -- the sealed text is not JSON (or not the record's)
+        problem := 'content_changed';
+        detail := format('record %s: the sealed text is not the JSON of a record (%s)', r.seq, SQLERRM);
+    END;
+    IF problem IS NULL THEN
+        SELECT * INTO u FROM footnote._unbacked_record();
+        IF u.problem IS NOT NULL THEN
+            r.seq := u.seq;
+            problem := u.problem;
+            detail := u.detail;
         END IF;
-        IF problem IS NOT NULL THEN
-            ok := false;
-            first_bad_seq := r.seq;
-            SELECT l.seq, l.hash INTO head_seq, head_hash FROM footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
-            RETURN NEXT;
-            RETURN;
-        END IF;
-        expected := r.seq + 1;
-        prev := r.hash;
-        prev_time := r.recorded_at;
-        head_seq := r.seq;
-        head_hash := r.hash;
-    END LOOP;
+    END IF;
+    IF problem IS NOT NULL THEN
+        ok := false;
+        first_bad_seq := r.seq;
+        SELECT l.seq, l.hash INTO head_seq, head_hash FROM footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
+    END IF;
+    RETURN NEXT;
+END
+$$;
+
+-- Hash every cited call's result again (slow: canonical JSON in SQL); the first record, in sequence order,
+-- citing a call whose result no longer hashes to its result hash: call_result_changed.
+CREATE FUNCTION footnote.verify_calls()
+RETURNS TABLE (ok boolean, calls bigint, first_bad_seq bigint, problem text, detail text)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    SELECT count(*) INTO calls FROM footnote.call_use;
+    SELECT l.seq, 'call_result_changed',
+           format('call %s, cited by record %s, no longer hashes to its result hash %s…: its result was changed in '
+                  'the call log', c.call_id, l.seq, left(c.result_hash, 12))
+    INTO first_bad_seq, problem, detail
+    FROM footnote.ledger AS l
+    CROSS JOIN LATERAL jsonb_array_elements(l.operations) AS o(op)
+    JOIN footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
+    WHERE footnote.sha256_hex(footnote.canonical_json(c.result)) <> c.result_hash
+    ORDER BY l.seq
+    LIMIT 1;
+    ok := problem IS NULL;
     RETURN NEXT;
 END
 $$;

@@ -357,13 +357,15 @@ claims_strategy = st.lists(st.fixed_dictionaries({
        answer=st.text(max_size=200).filter(lambda s: "\x00" not in s), claims=claims_strategy)
 def test_python_verifies_records_sealed_by_sql(db: TestDatabase, question: str, answer: str, claims: list) -> None:
     text = _loose_json(claims)
-    with db.connect() as conn:
-        conn.execute("""
-            INSERT INTO footnote.ledger (id, seq, recorded_at, db_role, actor_id, kind, question, answer, status,
-                                         claims, operations, evidence, findings, prev_hash, canonical, hash)
-            VALUES (gen_random_uuid(), 1, now(), current_user, 'hypothesis ✓', 'answer', %s, %s, 'verified',
-                    %s::jsonb, '[]', '[]', '[]', repeat('0', 64), '', repeat('0', 64))""",
-                     (question, answer, text))
+    with db.connect() as conn:  # queue it by hand (a superuser, without triggers), then let SQL seal it
+        conn.execute("SET session_replication_role = replica")
+        record_id = conn.execute("""
+            INSERT INTO footnote.ledger_queue (id, queued_at, db_role, actor_id, kind, question, answer, status,
+                                               claims, operations, evidence, findings)
+            VALUES (gen_random_uuid(), now(), current_user, 'hypothesis ✓', 'answer', %s, %s, 'verified',
+                    %s::jsonb, '[]', '[]', '[]') RETURNING id""", (question, answer, text)).fetchone()[0]  # type: ignore[index]
+        conn.execute("SET session_replication_role = origin")
+        conn.execute("INSERT INTO footnote.ledger (id) VALUES (%s)", (record_id,))
     verdict = python_verdict(db)
     assert verdict.ok, verdict
     assert verdict.head_hash == db.scalar("SELECT hash FROM footnote.ledger ORDER BY seq DESC LIMIT 1")

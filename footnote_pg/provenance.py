@@ -1,0 +1,105 @@
+"""Records against the calls they cite: the second half of the Python verifier.
+
+After the chain walk (:mod:`footnote_pg.ledger`), every record must be backed
+by the calls it names (docs/threat-model.md): each call is in the call log,
+with the result hash and operation the record holds, made by the record's role
+and actor, and marked by the gate as used by this record; and every call the
+gate marked as used belongs to a record that is sealed or still queued.
+``recompute`` also hashes every cited call's result again (docs/hash-spec.md),
+which catches a call log result changed behind its hash.
+
+This reads the tables itself and never calls the database's own checks, so it
+is a second, independent opinion next to ``footnote.verify_chain()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from footnote_pg import canonical
+
+
+@dataclass(frozen=True)
+class Problem:
+    seq: int | None
+    problem: str
+    detail: str
+
+
+def _stream(conn: psycopg.Connection[Any], sql: str, name: str) -> Iterator[tuple[Any, ...]]:
+    with conn.cursor(name=name) as cur:
+        cur.itersize = 5000
+        cur.execute(sql)
+        yield from cur
+
+
+def _call_problem(seq: int, record: tuple[Any, ...], op: dict[str, Any], calls: dict[str, tuple[Any, ...]],
+                  used_by: dict[str, str]) -> Problem | None:
+    record_id, db_role, actor_id, actor_role = record
+    call_id = str(op.get("call_id"))
+    call = calls.get(call_id)
+    if call is None:
+        return Problem(seq, "call_missing", f"record {seq} cites call {call_id}, which is not in the call log")
+    operation, call_role, call_actor, call_actor_role, result_hash = call
+    if result_hash != op.get("result_hash") or operation != op.get("operation"):
+        return Problem(seq, "call_changed",
+                       f"record {seq} cites call {call_id} as {op.get('operation')} with result hash "
+                       f"{str(op.get('result_hash'))[:12]}…; the call log holds {operation} with {result_hash[:12]}…")
+    if (call_role, call_actor, call_actor_role) != (db_role, actor_id, actor_role):
+        return Problem(seq, "call_not_theirs",
+                       f"record {seq} ({db_role} / {actor_id or '-'}) cites call {call_id} made by "
+                       f"{call_role} / {call_actor or '-'}")
+    user = used_by.get(call_id)
+    if user is None:
+        return Problem(seq, "not_from_gate", f"record {seq} cites call {call_id}, which the gate never marked as used: "
+                                             "it did not come through the gate")
+    if user != record_id:
+        return Problem(seq, "not_from_gate",
+                       f"record {seq} cites call {call_id}, which the gate marked as used by record {user}")
+    return None
+
+
+def first_problem(conn: psycopg.Connection[Any], *, recompute: bool = False) -> Problem | None:
+    """The first record not backed by its calls (sequence order, then call order), else a lost record, else None."""
+    used_by = {str(c): str(r) for c, r in conn.execute("SELECT call_id, record_id FROM footnote.call_use")}
+    calls = {str(row[0]): row[1:] for row in _stream(
+        conn, "SELECT call_id, operation, db_role, actor_id, actor_role, result_hash FROM footnote.call_log",
+        "footnote_call_meta")}
+    sealed: set[str] = set()
+    cited: dict[str, int] = {}
+    for seq, record_id, db_role, actor_id, actor_role, operations in _stream(
+            conn, "SELECT seq, id, db_role, actor_id, actor_role, operations::text FROM footnote.ledger ORDER BY seq",
+            "footnote_record_calls"):
+        sealed.add(str(record_id))
+        for op in canonical.loads(operations) if operations else []:
+            found = _call_problem(seq, (str(record_id), db_role, actor_id, actor_role), op, calls, used_by)
+            if found is not None:
+                return found
+            cited.setdefault(str(op.get("call_id")), seq)
+    queued = {str(r[0]) for r in conn.execute("SELECT id FROM footnote.ledger_queue")}
+    for call_id, record_id in sorted(used_by.items()):
+        if record_id not in sealed and record_id not in queued:
+            return Problem(None, "record_lost", f"call {call_id} was used by record {record_id}, "
+                                                "which is neither in the ledger nor in the queue")
+    if recompute:
+        return _first_changed_result(conn, cited)
+    return None
+
+
+def _first_changed_result(conn: psycopg.Connection[Any], cited: dict[str, int]) -> Problem | None:
+    """Hash every cited call's result again; the changed one cited earliest in the chain."""
+    worst: Problem | None = None
+    for call_id, result, result_hash in _stream(
+            conn, "SELECT call_id, result::text, result_hash FROM footnote.call_log", "footnote_call_results"):
+        seq = cited.get(str(call_id))
+        if seq is None or (worst is not None and worst.seq is not None and worst.seq <= seq):
+            continue
+        if canonical.sha256_hex(canonical.canonical_json(canonical.loads(result))) != result_hash:
+            worst = Problem(seq, "call_result_changed",
+                            f"call {call_id}, cited by record {seq}, no longer hashes to its result hash "
+                            f"{result_hash[:12]}…: its result was changed in the call log")
+    return worst

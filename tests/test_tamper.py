@@ -1,0 +1,323 @@
+"""Tampering by the people closest to the ledger (docs/threat-model.md).
+
+footnote_owner without DDL: every write by hand is *prevented* (FN101, FN105).
+A superuser (or the owner with DDL, who can disable triggers): each change is
+*detected* and the record named, by footnote.verify_chain() and by the
+independent Python verifier alike. Outside logins and the service role cannot
+hold up recording.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import IsolationLevel
+from psycopg.types.json import Jsonb
+
+from footnote_pg import ledger
+from footnote_pg.queries import query
+from tests.conftest import TestDatabase
+
+REFUSAL = {"question": "What will revenue be next quarter?", "answer": "I can't forecast.", "claims": Jsonb([]),
+           "call_ids": [], "outcome": "refusal", "details": Jsonb({"reason": "forecast"}), "template": None,
+           "narration": None}
+OVERDUE = "SELECT footnote.call('customer_overdue', '{\"customer\": \"Bergmann Logistik\"}')->>'call_id'"
+
+
+def record(conn: psycopg.Connection[Any], question: str = "q", call: bool = False) -> str:
+    """One recorded answer (citing a real catalog call when ``call``); returns the record id."""
+    params = dict(REFUSAL, question=question)
+    if call:
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        params.update(answer="Bergmann Logistik GmbH owes 43.805,00 € overdue.", claims=None, call_ids=[call_id],
+                      outcome="answer", details=None)
+    row = conn.execute(query("record_answer"), params).fetchone()
+    assert row is not None
+    return str(row[0]["record_id"])
+
+
+def queued_record(db: TestDatabase) -> str:
+    """A committed record that waits in the queue: written in REPEATABLE READ, which never seals."""
+    with db.connect("service", autocommit=False) as conn:
+        conn.isolation_level = IsolationLevel.REPEATABLE_READ
+        record_id = record(conn, "waiting", call=True)
+        conn.commit()
+    assert db.scalar("SELECT count(*) FROM footnote.ledger_queue") == 1
+    return record_id
+
+
+def as_owner(db: TestDatabase, statement: str, params: Any = None) -> None:
+    with db.connect() as conn:
+        conn.execute("SET ROLE footnote_owner")
+        conn.execute(statement, params)  # type: ignore[arg-type]
+
+
+def refused(db: TestDatabase, statement: str, sqlstate: str, params: Any = None) -> str:
+    with pytest.raises(psycopg.Error) as caught:
+        as_owner(db, statement, params)
+    assert caught.value.sqlstate == sqlstate, caught.value
+    return str(caught.value.diag.message_primary)
+
+
+def verdicts(db: TestDatabase, recompute: bool = False) -> tuple[tuple[Any, ...], ledger.Verdict]:
+    sql = db.rows("SELECT ok, first_bad_seq, problem, detail FROM footnote.verify_chain()")[0]
+    if recompute and sql[0]:
+        sql = db.rows("SELECT ok, first_bad_seq, problem, detail FROM footnote.verify_calls()")[0]
+    with db.connect(autocommit=False) as conn:
+        py = ledger.verify_database(conn, recompute_calls=recompute)
+    return sql, py
+
+
+def detected(db: TestDatabase, seq: int | None, problem: str, recompute: bool = False) -> str:
+    sql, py = verdicts(db, recompute)
+    assert (sql[0], sql[1], sql[2]) == (False, seq, problem), sql
+    assert (py.ok, py.first_bad_seq, py.problem) == (False, seq, problem), py
+    return str(sql[3])
+
+
+def superuser(db: TestDatabase, *statements: str) -> None:
+    with db.connect() as conn:
+        conn.execute("SET session_replication_role = replica")  # no triggers: what a superuser can always do
+        for s in statements:
+            conn.execute(s)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def chain(db: TestDatabase) -> TestDatabase:
+    with db.connect("service") as conn:
+        for i in range(3):
+            record(conn, f"question {i}", call=True)
+        record(conn, "a refusal")
+    sql, py = verdicts(db)
+    assert sql[0] is True and py.ok, (sql, py)
+    return db
+
+
+# -- footnote_owner without DDL: prevented --------------------------------------------------------------------
+
+def test_the_owner_cannot_change_delete_or_truncate_a_queued_record(db: TestDatabase) -> None:
+    record_id = queued_record(db)
+    assert "append-only" in refused(db, "UPDATE footnote.ledger_queue SET status = 'verified', "
+                                        "answer = 'Overdue: 0,00 €.'", "FN101")
+    assert "only by being sealed" in refused(db, "DELETE FROM footnote.ledger_queue", "FN101")
+    refused(db, "TRUNCATE footnote.ledger_queue", "FN101")
+    with db.connect("service") as conn:
+        conn.execute("SELECT footnote.seal()")
+    assert db.rows("SELECT id::text, answer FROM footnote.ledger") == [
+        (record_id, "Bergmann Logistik GmbH owes 43.805,00 € overdue.")]
+    sql, py = verdicts(db)
+    assert sql[0] and py.ok
+
+
+def test_the_owner_cannot_write_queue_call_use_call_log_or_ledger_by_hand(chain: TestDatabase) -> None:
+    message = refused(chain, """
+        INSERT INTO footnote.ledger_queue (id, queued_at, db_role, kind, question, answer, status, claims, operations,
+                                           evidence, findings)
+        VALUES (gen_random_uuid(), now(), 'fn_test_service', 'answer', 'q', 'Overdue: 0,00 €.', 'verified',
+                '[]', '[]', '[]', '[]')""", "FN105")
+    assert message == "footnote.ledger_queue takes rows only from the gate (footnote.record_answer, submit_answer, " \
+                      "record_decision)"
+    with chain.connect("service") as conn:
+        fresh = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+    refused(chain, "INSERT INTO footnote.call_use VALUES (%s, gen_random_uuid())", "FN105", (fresh,))
+    message = refused(chain, """
+        INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, operation, arguments, evidence_ids,
+                                       result, result_hash, duration_ms)
+        VALUES (gen_random_uuid(), now(), 'fn_test_service', 1, 'customer_overdue', '{}', '{}',
+                '{"values": {"overdue_total": {"text": "1,00 €"}}}', repeat('a', 64), 1)""", "FN105")
+    assert message.startswith("footnote.call_log takes rows only from catalog operations")
+    message = refused(chain, "INSERT INTO footnote.ledger (id) VALUES (gen_random_uuid())", "FN105")
+    assert message.startswith("footnote.ledger takes rows only from footnote.ledger_queue")
+    refused(chain, "UPDATE footnote.ledger SET answer = 'x' WHERE seq = 1", "FN101")
+    refused(chain, "DELETE FROM footnote.call_log", "FN101")
+    refused(chain, "DELETE FROM footnote.call_use", "FN101")
+    sql, py = verdicts(chain)
+    assert sql[0] and py.ok and py.records == 4
+    assert chain.scalar("SELECT count(*) FROM footnote.call_use WHERE call_id = %s", (fresh,)) == 0
+
+
+def test_an_insert_into_the_ledger_only_seals_the_queued_record_as_it_was(db: TestDatabase) -> None:
+    record_id = queued_record(db)
+    as_owner(db, "INSERT INTO footnote.ledger (id, answer, status) VALUES (%s, 'Overdue: 0,00 €.', 'verified')",
+             (record_id,))
+    assert db.rows("SELECT seq, answer FROM footnote.ledger") == [(1, "Bergmann Logistik GmbH owes 43.805,00 € overdue.")]
+    assert db.scalar("SELECT count(*) FROM footnote.ledger_queue") == 0
+
+
+FORGED_G = """'{"status": "verified", "claims": [], "operations": [], "evidence": [], "findings": []}'::jsonb"""
+
+
+@pytest.mark.parametrize("statement", [
+    f"SELECT footnote._queue_record(gen_random_uuid(), '{{}}', 'answer', 'q', 'Overdue: 0,00 €.', {FORGED_G}, "
+    "NULL, NULL)",
+    f"DO $$ DECLARE r uuid; BEGIN r := footnote._queue_record(gen_random_uuid(), '{{}}', 'answer', 'q', 'x', "
+    f"{FORGED_G}, NULL, NULL); END $$",
+    # the caller's SQL text is quoted in the call stack; a comment imitating the gate's frame does not pass
+    f"DO $$ BEGIN PERFORM footnote._queue_record(gen_random_uuid(), '{{}}', 'answer', 'q', 'x', {FORGED_G}, NULL, "
+    "NULL) /*\"\nPL/pgSQL function footnote.record_answer(text,text,jsonb,uuid[],text,jsonb,jsonb,text) line 1 at "
+    "assignment\n*/; END $$",
+    "SELECT footnote._finish('customer_overdue', '{}', now(), "
+    "'{\"values\": {\"overdue_total\": {\"kind\": \"amount\", \"raw\": \"1.00\", \"text\": \"1,00 €\"}}}')",
+    "SELECT footnote._log_call(gen_random_uuid(), now(), '{}', 'customer_overdue', '{}', '{}', '{}', "
+    "repeat('a', 64), 1)",
+], ids=["queue_record", "queue_record_in_do", "injected_frame", "finish", "log_call"])
+def test_the_owner_cannot_reach_the_writers_behind_the_gate(db: TestDatabase, statement: str) -> None:
+    refused(db, statement, "FN105")
+    assert db.scalar("SELECT (SELECT count(*) FROM footnote.ledger_queue) + (SELECT count(*) FROM footnote.call_log)"
+                     " + (SELECT count(*) FROM footnote.ledger)") == 0
+
+
+def test_a_concurrent_replay_of_one_call_is_fn104(db: TestDatabase) -> None:
+    with db.connect("service", autocommit=False) as first:
+        call_id = first.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        first.commit()
+        params = dict(REFUSAL, answer="Bergmann Logistik GmbH owes 43.805,00 € overdue.", claims=None,
+                      call_ids=[call_id], outcome="answer", details=None)
+        first.execute(query("record_answer"), params)  # holds its call_use row, uncommitted
+        outcome: list[Any] = []
+
+        def second() -> None:
+            with db.connect("service") as conn:
+                try:
+                    conn.execute(query("record_answer"), params)
+                    outcome.append("recorded")
+                except psycopg.Error as exc:
+                    outcome.append(exc)
+
+        thread = threading.Thread(target=second)
+        thread.start()
+        time.sleep(0.5)
+        first.commit()
+        thread.join(10)
+    assert len(outcome) == 1 and isinstance(outcome[0], psycopg.Error), outcome
+    assert outcome[0].sqlstate == "FN104" and "concurrent replay" in str(outcome[0])
+    assert db.scalar("SELECT count(*) FROM footnote.ledger") == 1
+
+
+# -- holding up recording: prevented ------------------------------------------------------------------------
+
+def _records_within(db: TestDatabase, seconds: float) -> float:
+    """Record and commit one answer as the service; how long it took (the test fails past ``seconds``)."""
+    started = time.monotonic()
+    with db.connect("service") as conn:
+        conn.execute("SET statement_timeout = %s" % int(seconds * 1000))
+        record_id = record(conn, "meanwhile")
+        receipt = conn.execute("SELECT seq FROM footnote.receipt(%s)", (record_id,)).fetchone()
+    assert receipt is not None and receipt[0] is not None
+    return time.monotonic() - started
+
+
+def test_an_outside_login_cannot_take_the_chain_lock(db: TestDatabase) -> None:
+    with db.connect("outsider", autocommit=False) as outsider:
+        outsider.execute("SELECT pg_advisory_lock(hashtext('footnote.ledger'))")  # the old key: no longer ours
+        for attack in ("SELECT FROM footnote.chain_lock FOR UPDATE", "LOCK TABLE footnote.chain_lock",
+                       "LOCK TABLE footnote.ledger"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                outsider.execute(attack)  # type: ignore[arg-type]
+            outsider.rollback()
+            outsider.execute("SELECT pg_advisory_lock(hashtext('footnote.ledger'))")
+        assert _records_within(db, 5) < 5
+
+
+@pytest.mark.parametrize("early", ["SET CONSTRAINTS ALL IMMEDIATE",
+                                   "DO $$ BEGIN EXECUTE 'SET CONSTRAINTS ALL IMMEDIATE'; END $$"],
+                         ids=["set_constraints", "set_constraints_in_do"])
+def test_an_early_seal_seals_nothing_and_blocks_no_one(db: TestDatabase, early: str) -> None:
+    with db.connect("service", autocommit=False) as holder:
+        mine = record(holder, "held open")
+        holder.execute(early)  # type: ignore[arg-type]
+        assert _records_within(db, 5) < 5  # another writer records and gets its receipt meanwhile
+        time.sleep(0.2)
+        assert _records_within(db, 5) < 5
+        holder.commit()
+    with db.connect("service") as conn:
+        assert conn.execute("SELECT seq FROM footnote.receipt(%s)", (mine,)).fetchone() == (3,)
+    sql, py = verdicts(db)
+    assert sql[0] and py.ok and py.records == 3
+
+
+def test_a_seal_held_open_costs_others_at_most_the_timeouts(db: TestDatabase) -> None:
+    db.scalar("INSERT INTO footnote.settings VALUES ('seal_lock_timeout', '500ms', 'test') RETURNING 1")
+    with db.connect("service", autocommit=False) as holder:
+        holder.execute("SELECT footnote.seal()")  # holds the chain lock for its transaction
+        started = time.monotonic()
+        with db.connect("service") as other:
+            mine = record(other, "committed while the chain is held")  # COMMIT gives up after seal_commit_wait
+            assert time.monotonic() - started < 2
+            with pytest.raises(psycopg.Error) as caught:
+                other.execute("SELECT footnote.seal()")
+            assert caught.value.sqlstate == "FN106" and "seal_lock_timeout" in str(caught.value)
+        time.sleep(1.0)  # the holder idles past twice seal_lock_timeout: the server ends its session
+        with pytest.raises((psycopg.errors.IdleInTransactionSessionTimeout, psycopg.OperationalError)):
+            holder.execute("SELECT 1")
+    with db.connect("service") as conn:
+        assert conn.execute("SELECT seq FROM footnote.receipt(%s)", (mine,)).fetchone() == (1,)
+
+
+# -- a superuser (or the owner with DDL): detected, the record named, by both verifiers -------------------------
+
+def test_a_deleted_queued_record_is_named_as_lost(db: TestDatabase) -> None:
+    record_id = queued_record(db)
+    superuser(db, "DELETE FROM footnote.ledger_queue")
+    detail = detected(db, None, "record_lost")
+    assert record_id in detail
+
+
+def _forged_record(citing: str) -> str:
+    """A record inserted with a correct link and hash, citing the given operations JSON."""
+    return f"""
+        DO $$
+        DECLARE r footnote.ledger; head footnote.ledger;
+        BEGIN
+            SELECT * INTO head FROM footnote.ledger ORDER BY seq DESC LIMIT 1;
+            r := ROW(gen_random_uuid(), head.seq + 1, clock_timestamp(), head.db_role, head.actor_id, head.actor_role,
+                     'answer', 'How much does Bergmann Logistik owe?', 'Bergmann Logistik owes 1,00 €.', 'verified',
+                     '[]', {citing}, '[]', '[]', NULL, NULL, head.hash, NULL, NULL)::footnote.ledger;
+            r.canonical := footnote.canonical_json(footnote._record_object(r));
+            r.hash := footnote.sha256_hex(r.canonical);
+            INSERT INTO footnote.ledger SELECT r.*;
+        END $$"""
+
+
+def test_an_inserted_record_citing_another_records_call_is_named(chain: TestDatabase) -> None:
+    superuser(chain, _forged_record("(SELECT operations FROM footnote.ledger WHERE seq = 2)"))
+    assert "marked as used by record" in detected(chain, 5, "not_from_gate")
+
+
+def test_an_inserted_record_citing_a_made_up_call_is_named(chain: TestDatabase) -> None:
+    superuser(chain, _forged_record("""jsonb_build_array(jsonb_build_object('call_id', gen_random_uuid()::text,
+        'operation', 'customer_overdue', 'result_hash', repeat('b', 64)))"""))
+    assert "not in the call log" in detected(chain, 5, "call_missing")
+
+
+def test_a_call_rewritten_with_its_hash_is_named(chain: TestDatabase) -> None:
+    superuser(chain, """UPDATE footnote.call_log SET
+        result = jsonb_set(result, '{values,overdue_total,text}', '"1,00 €"'),
+        result_hash = repeat('c', 64)
+        WHERE call_id = (SELECT (operations->0->>'call_id')::uuid FROM footnote.ledger WHERE seq = 2)""")
+    assert "the call log holds customer_overdue with cccccccccccc" in detected(chain, 2, "call_changed")
+
+
+def test_a_call_given_to_another_actor_is_named(chain: TestDatabase) -> None:
+    superuser(chain, """UPDATE footnote.call_log SET actor_id = 'ceo'
+        WHERE call_id = (SELECT (operations->0->>'call_id')::uuid FROM footnote.ledger WHERE seq = 3)""")
+    assert "made by fn_test_service / ceo" in detected(chain, 3, "call_not_theirs")
+
+
+def test_a_call_result_changed_behind_its_hash_is_named_when_results_are_hashed_again(chain: TestDatabase) -> None:
+    superuser(chain, """UPDATE footnote.call_log SET
+        result = jsonb_set(result, '{values,overdue_total,text}', '"1,00 €"')
+        WHERE call_id = (SELECT (operations->0->>'call_id')::uuid FROM footnote.ledger WHERE seq = 2)""")
+    sql, py = verdicts(chain)
+    assert sql[0] and py.ok  # the quick check compares hashes only
+    assert "its result was changed in the call log" in detected(chain, 2, "call_result_changed", recompute=True)
+
+
+def test_a_sealed_text_that_is_not_json_is_a_changed_record(chain: TestDatabase) -> None:
+    superuser(chain, "UPDATE footnote.ledger SET canonical = 'not json', hash = footnote.sha256_hex('not json') "
+                     "WHERE seq = 3")
+    assert "not the JSON of a record" in detected(chain, 3, "content_changed")
