@@ -169,14 +169,35 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     return "\n".join(out)
 
 
+def _installer_part(statements: list[str]) -> tuple[list[str], list[str]]:
+    """(statements run as footnote_owner, statements after the last RESET ROLE: run as the installer)."""
+    ends = [i for i, st in enumerate(statements) if _code(st).startswith("RESET ROLE")]
+    cut = ends[-1] + 1 if ends else len(statements)
+    return statements[:cut], statements[cut:]
+
+
+def _undo_installer(statements: list[str]) -> list[str]:
+    """Drops for what installer statements create (event triggers, then functions)."""
+    text = "\n".join(statements)
+    return ([f"DROP EVENT TRIGGER IF EXISTS {name};\n" for name in re.findall(r"CREATE EVENT TRIGGER (\w+)", text)]
+            + [f"DROP FUNCTION IF EXISTS {name};\n" for name in re.findall(r"CREATE FUNCTION ([\w.]+\([^)]*\))", text)]
+            + [f"DROP SCHEMA IF EXISTS {name};\n" for name in re.findall(r"CREATE SCHEMA (\w+)", text)])
+
+
 def main() -> None:
     revision = sys.argv[1]
-    old = _frozen(revision)
-    new = [st for path in schema_files() for st in split_statements(path.read_text(encoding="utf-8"))]
+    old, old_installer = _installer_part(_frozen(revision))
+    new, new_installer = _installer_part(
+        [st for path in schema_files() for st in split_statements(path.read_text(encoding="utf-8"))])
+    added = [st for st in new_installer if _code(st) not in {_code(o) for o in old_installer}]
     versions = ROOT / "alembic" / "versions"
-    (versions / f"{revision}.upgrade.sql").write_text(delta(old, new, f"{revision} upgrade"), encoding="utf-8")
+    up = delta(old, new, f"{revision} upgrade") + "".join(st + "\n\n" for st in added)
+    (versions / f"{revision}.upgrade.sql").write_text(up, encoding="utf-8")
     last = _frozen_files(revision)[-1]      # each revision ends with the whole grants script of its time
-    down = delta(new, old, f"{revision} downgrade", _grants(split_statements(last.read_text(encoding="utf-8"))))
+    down = delta(new, old, f"{revision} downgrade",
+                 _grants(_installer_part(split_statements(last.read_text(encoding="utf-8")))[0]))
+    header, _, body = down.partition("SET ROLE footnote_owner;\n")
+    down = header + "\n".join(_undo_installer(added)) + "\nSET ROLE footnote_owner;\n" + body
     (versions / f"{revision}.downgrade.sql").write_text(down, encoding="utf-8")
     print(f"wrote alembic/versions/{revision}.upgrade.sql and .downgrade.sql")
 

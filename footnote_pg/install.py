@@ -7,8 +7,10 @@ into a real ERP database never creates it.
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import logging
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -16,7 +18,7 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 
 from alembic import command
-from footnote_pg import sqlfiles
+from footnote_pg import errors, sqlfiles
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +55,67 @@ def upgrade(url: str, revision: str = "head") -> None:
     command.upgrade(_config(url), revision)
 
 
-def downgrade(url: str, revision: str = "base") -> None:
-    """Go back to ``revision``; ``base`` removes every object of ours and no ERP object."""
-    command.downgrade(_config(url), revision)
+def downgrade(url: str, revision: str = "base", *, drop_ledger: bool = False) -> None:
+    """Go back to ``revision``; ``base`` removes every object of ours and no ERP object, and refuses (FN107)
+    while the ledger or the call log hold rows unless ``drop_ledger``."""
+    cfg = _config(url)
+    cfg.attributes["drop_ledger"] = drop_ledger
+    try:
+        command.downgrade(cfg, revision)
+    except Exception as exc:
+        mapped = errors.from_psycopg(getattr(exc, "orig", exc))
+        if mapped is None:
+            raise
+        raise mapped from exc
 
 
-def uninstall(url: str) -> None:
-    """Downgrade to base and drop Alembic's version table: nothing of ours is left."""
-    downgrade(url, "base")
+def held_records(url: str) -> tuple[int, int]:
+    """(ledger records sealed or queued, call log rows); (0, 0) when footnote-pg is not installed."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute("SELECT to_regclass('footnote.ledger') IS NOT NULL").fetchone()
+        if not row or not row[0]:
+            return 0, 0
+        counts = conn.execute("SELECT (SELECT count(*) FROM footnote.ledger) + (SELECT count(*) FROM "
+                              "footnote.ledger_queue), (SELECT count(*) FROM footnote.call_log)").fetchone()
+        assert counts is not None
+        return int(counts[0]), int(counts[1])
+
+
+def export_before_uninstall(url: str, directory: Path) -> dict[str, Path]:
+    """Seal what waits, then write the ledger bundle (verified offline after writing), the call log and a digest
+    into ``directory``; refuses when the written bundle does not verify."""
+    from footnote_pg import canonical, ledger
+
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    paths = {"bundle": directory / f"ledger-{stamp}.jsonl", "calls": directory / f"calls-{stamp}.jsonl",
+             "digest": directory / f"digest-{stamp}.json"}
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SELECT footnote.seal()")
+    with psycopg.connect(url) as conn:  # one snapshot for bundle, calls and digest
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        ledger.export_bundle(conn, paths["bundle"])
+        with open(paths["calls"], "w", encoding="utf-8") as out, conn.cursor(name="footnote_calls") as cur:
+            cur.execute("SELECT jsonb_build_object('call_id', call_id, 'called_at', called_at, 'db_role', db_role, "
+                        "'actor', jsonb_build_object('id', actor_id, 'role', actor_role), 'operation', operation, "
+                        "'result', result, 'result_hash', result_hash)::text FROM footnote.call_log ORDER BY called_at")
+            for (line,) in cur:
+                out.write(canonical.canonical_json(canonical.loads(line)) + "\n")
+        head = ledger.chain_head(conn)
+    verdict = ledger.verify_bundle(paths["bundle"])
+    if not verdict.ok:
+        raise errors.Protected(f"the export {paths['bundle']} does not verify ({verdict.line()}): nothing removed")
+    if head is not None:
+        paths["digest"].write_text(canonical.canonical_json(ledger.make_digest(head)) + "\n", encoding="utf-8")
+    else:
+        del paths["digest"]
+    return paths
+
+
+def uninstall(url: str, *, drop_ledger: bool = False) -> None:
+    """Downgrade to base and drop Alembic's version table: nothing of ours is left. Refuses (FN107) while the
+    ledger or the call log hold rows unless ``drop_ledger`` (export them first: ``export_before_uninstall``)."""
+    downgrade(url, "base", drop_ledger=drop_ledger)
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("DROP TABLE IF EXISTS public.footnote_alembic_version")
 

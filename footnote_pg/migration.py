@@ -18,8 +18,52 @@ def apply_frozen_sql(revision_file: str, direction: str) -> None:
     """Run ``<revision>.<direction>.sql`` beside the revision module."""
     path = Path(revision_file).with_suffix(f".{direction}.sql")
     context = op.get_context()
+    # our own DDL passes the event trigger of sql/95_protect.sql, for this transaction only
+    allow = "SELECT pg_catalog.set_config('footnote.allow_ddl', 'on', true)"
+    if context.as_sql:
+        context.impl.static_output(allow + ";\n")
+    else:
+        op.get_bind().exec_driver_sql(allow, execution_options={"no_parameters": True})
     for statement in split_statements(path.read_text(encoding="utf-8")):
         if context.as_sql:
             context.impl.static_output(statement + "\n")
         else:
             op.get_bind().exec_driver_sql(statement, execution_options={"no_parameters": True})
+
+
+# Run first by the downgrade that drops the ledger (0001_core): refuses while the ledger, its queue or the call
+# log hold rows, unless this transaction says footnote.drop_ledger = yes (footnote-pg uninstall --drop-ledger,
+# after writing its export; or ``alembic -x drop_ledger=yes downgrade base`` after the DBA's own).
+KEEP_RECORDS = """
+DO $keep$
+DECLARE
+    records bigint := (SELECT count(*) FROM footnote.ledger) + (SELECT count(*) FROM footnote.ledger_queue);
+    calls   bigint := (SELECT count(*) FROM footnote.call_log);
+BEGIN
+    IF (records > 0 OR calls > 0)
+       AND coalesce(pg_catalog.current_setting('footnote.drop_ledger', true), '') <> 'yes' THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN107',
+            MESSAGE = pg_catalog.format('the ledger holds %s records and the call log %s calls: removing footnote-pg '
+                'would lose them; run footnote-pg uninstall --drop-ledger --export DIR (writes a verified bundle, '
+                'the call log and a digest there first)', records, calls),
+            DETAIL = pg_catalog.jsonb_build_object('records', records, 'calls', calls)::text;
+    END IF;
+END
+$keep$"""
+
+
+def refuse_losing_records() -> None:
+    """The KEEP_RECORDS check, with drop_ledger taken from footnote-pg (attributes) or ``-x drop_ledger=yes``."""
+    from alembic import context as environment
+
+    context = op.get_context()
+    allowed = bool(environment.config.attributes.get("drop_ledger")) or \
+        environment.get_x_argument(as_dictionary=True).get("drop_ledger") == "yes"
+    if context.as_sql:  # the reviewed script asks the DBA to say so: SET footnote.drop_ledger = yes
+        context.impl.static_output(KEEP_RECORDS.strip() + ";\n")
+        return
+    bind = op.get_bind()
+    if allowed:
+        bind.exec_driver_sql("SELECT pg_catalog.set_config('footnote.drop_ledger', 'yes', true)",
+                             execution_options={"no_parameters": True})
+    bind.exec_driver_sql(KEEP_RECORDS, execution_options={"no_parameters": True})

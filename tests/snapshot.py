@@ -60,6 +60,9 @@ _QUERIES = {
     "lexicon": """
         SELECT md5(string_agg(phrase || class || coalesce(canon, '') || negated, ',' ORDER BY phrase))
         FROM footnote.lexicon""",
+    "event_triggers": """
+        SELECT evtname, evtevent, evtfoid::regproc::text, evtenabled, evttags::text FROM pg_event_trigger
+        WHERE evtname LIKE 'footnote\\_%%' ORDER BY 1""",
     "roles": """
         SELECT rolname, rolcanlogin, rolsuper, rolinherit FROM pg_roles
         WHERE rolname LIKE 'footnote\\_%%' ORDER BY 1""",

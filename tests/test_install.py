@@ -124,3 +124,58 @@ def test_downgrade_refuses_when_an_outside_object_depends_on_ours(db: TestDataba
     assert "public.my_report" in str(caught.value) or "my_report" in str(caught.value)
     assert install.current_revision(db.url) == install.head_revision()
     assert db.scalar("SELECT count(*) FROM footnote.catalog") == 25
+
+
+def _with_records(db: TestDatabase) -> int:
+    with db.connect("service") as conn:
+        conn.execute("SELECT footnote.call('customer_overdue', '{\"customer\": \"Bergmann Logistik\"}')")
+        conn.execute("SELECT footnote.record_answer('What will revenue be?', 'I can''t forecast.', '[]', '{}', "
+                     "'refusal', '{\"reason\": \"forecast\"}')")
+    return int(db.scalar("SELECT count(*) FROM footnote.ledger"))
+
+
+def test_a_downgrade_that_would_drop_records_is_refused_unless_told(db: TestDatabase) -> None:
+    _with_records(db)
+    with pytest.raises(Exception) as caught:
+        install.downgrade(db.url, "base")
+    assert getattr(caught.value, "sqlstate", None) == "FN107"
+    assert "the ledger holds 1 records and the call log 1 calls" in str(caught.value)
+    assert install.current_revision(db.url) == install.head_revision()
+    assert db.scalar("SELECT count(*) FROM footnote.ledger") == 1
+    install.downgrade(db.url, "base", drop_ledger=True)
+    assert db.scalar("SELECT to_regnamespace('footnote')") is None
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    from typer.testing import CliRunner
+
+    from footnote_pg.cli import app
+
+    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_uninstall_keeps_records_unless_exported_first(db: TestDatabase, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from footnote_pg import canonical, ledger
+
+    records = _with_records(db)
+    code, _out, err = _cli("uninstall", "--yes", "--database-url", db.url)
+    assert code == 2 and err.count("\n") == 1, err
+    assert "the ledger holds 1 records and the call log 1 calls: uninstall refuses" in err
+    code, _out, err = _cli("uninstall", "--yes", "--drop-ledger", "--database-url", db.url)
+    assert code == 2 and "--export DIR" in err
+    assert db.scalar("SELECT count(*) FROM footnote.ledger") == records
+
+    target = tmp_path / "kept" / "here"
+    code, out, err = _cli("uninstall", "--yes", "--drop-ledger", "--export", str(target), "--database-url", db.url)
+    assert code == 0, err
+    assert "footnote-pg removed" in out and db.scalar("SELECT to_regnamespace('footnote')") is None
+    bundle = next(target.glob("ledger-*.jsonl"))
+    assert ledger.verify_bundle(bundle).ok and ledger.verify_bundle(bundle).records == records
+    digest = canonical.loads(next(target.glob("digest-*.json")).read_text(encoding="utf-8"))
+    assert ledger.bundle_hash_at(bundle, digest["seq"]) == digest["hash"]
+    calls = next(target.glob("calls-*.jsonl")).read_text(encoding="utf-8").splitlines()
+    assert len(calls) == 1 and canonical.loads(calls[0])["operation"] == "customer_overdue"
+    # each call's result still hashes to its result hash, offline
+    call = canonical.loads(calls[0])
+    assert canonical.sha256_hex(canonical.canonical_json(call["result"])) == call["result_hash"]

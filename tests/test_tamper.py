@@ -321,3 +321,41 @@ def test_a_sealed_text_that_is_not_json_is_a_changed_record(chain: TestDatabase)
     superuser(chain, "UPDATE footnote.ledger SET canonical = 'not json', hash = footnote.sha256_hex('not json') "
                      "WHERE seq = 3")
     assert "not the JSON of a record" in detected(chain, 3, "content_changed")
+
+
+# -- footnote_owner with DDL: prevented by the event trigger (installed by a superuser) -----------------------
+
+@pytest.mark.parametrize("statement", [
+    "ALTER TABLE footnote.ledger DISABLE TRIGGER ledger_append_only",
+    "ALTER TABLE footnote.ledger_queue DISABLE TRIGGER USER",
+    "DROP TABLE footnote.ledger CASCADE",
+    "DROP TABLE footnote.call_log CASCADE",
+    "DROP SCHEMA footnote CASCADE",
+    "DROP TRIGGER call_log_guard ON footnote.call_log",
+    "CREATE OR REPLACE FUNCTION footnote._frames() RETURNS text[] LANGUAGE sql AS $$ SELECT '{}'::text[] $$",
+    "CREATE RULE forge AS ON INSERT TO footnote.ledger_queue DO INSTEAD NOTHING",
+    "ALTER FUNCTION footnote._queue_guard() RENAME TO _off",
+], ids=["disable_trigger", "disable_user_triggers", "drop_ledger", "drop_call_log", "drop_schema", "drop_trigger",
+        "replace_guard", "create_rule", "rename_guard"])
+def test_the_owner_cannot_change_the_ledger_objects_with_ddl(chain: TestDatabase, statement: str) -> None:
+    message = refused(chain, statement, "FN107")
+    assert "is refused: the ledger, the call log and the gate change only through footnote-pg install" in message
+    sql, py = verdicts(chain)
+    assert sql[0] and py.ok and py.records == 4
+
+
+def test_the_owner_cannot_add_a_trigger_to_the_queue(chain: TestDatabase) -> None:
+    with chain.connect() as conn:  # a function the owner may use, outside our schema
+        conn.execute("CREATE FUNCTION public.forge() RETURNS trigger LANGUAGE plpgsql AS "
+                     "$$ BEGIN NEW.status := 'verified'; RETURN NEW; END $$")
+    refused(chain, "CREATE TRIGGER a_forge BEFORE INSERT ON footnote.ledger_queue "
+                   "FOR EACH ROW EXECUTE FUNCTION public.forge()", "FN107")
+
+
+def test_the_owner_cannot_switch_the_event_triggers_off(db: TestDatabase) -> None:
+    for statement in ("ALTER EVENT TRIGGER footnote_guard_ddl DISABLE", "DROP EVENT TRIGGER footnote_guard_drop",
+                      "DROP FUNCTION footnote_guard.refuse_ddl() CASCADE",
+                      "CREATE OR REPLACE FUNCTION footnote_guard.refuse_ddl() RETURNS event_trigger "
+                      "LANGUAGE plpgsql AS $$ BEGIN END $$"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            as_owner(db, statement)

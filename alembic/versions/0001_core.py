@@ -9,7 +9,7 @@ applied statement by statement; the downgrade removes everything of ours and
 no ERP object (0001_core.downgrade.sql).
 """
 
-from footnote_pg.migration import apply_frozen_sql
+from footnote_pg.migration import apply_frozen_sql, refuse_losing_records
 
 revision = "0001_core"
 down_revision = None
@@ -22,4 +22,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    refuse_losing_records()  # the ledger and the call log are never dropped by accident
     apply_frozen_sql(__file__, "downgrade")
