@@ -347,9 +347,14 @@ def verify(
         Path | None,
         typer.Option("--bundle", help="Verify an exported bundle offline (no database)."),
     ] = None,
-    digest: Annotated[
+    digests: Annotated[
+        list[Path] | None,
+        typer.Option("--digest", help="Also prove the chain still extends this digest. Twice (--digest OLD "
+                                      "--digest NEW): prove offline that the tree NEW signs extends OLD's."),
+    ] = None,
+    receipt: Annotated[
         Path | None,
-        typer.Option("--digest", help="Also prove the chain still extends this digest."),
+        typer.Option("--receipt", help="Verify a receipt offline (no database): the record is in the signed tree."),
     ] = None,
     public_key: Annotated[
         Path | None,
@@ -360,6 +365,9 @@ def verify(
     """Verify the ledger with the independent Python verifier (exit 0 intact, 1 broken)."""
     from footnote_pg import ledger
 
+    if receipt is not None or len(digests or []) > 1:
+        _verify_proofs(receipt, digests or [], bundle, public_key, database_url, as_json)
+    digest = digests[0] if digests else None
     try:
         pinned = public_key.read_bytes() if public_key else None
         wanted = ledger.read_digest(digest, pinned) if digest else None
@@ -383,6 +391,39 @@ def verify(
         (out if verdict.ok else err).print(verdict.line() + (" (digest matches)" if verdict.ok and digest else ""),
                                          highlight=False)
     raise typer.Exit(0 if verdict.ok else 1)
+
+
+def _verify_proofs(receipt: Path | None, digests: list[Path], bundle: Path | None, public_key: Path | None,
+                   database_url: str | None, as_json: bool) -> None:
+    """verify --receipt FILE, or --digest OLD --digest NEW: the Merkle proofs, offline; always exits."""
+    from footnote_pg import ledger, receipts
+
+    if bundle is not None or (receipt is not None and digests) or len(digests) > 2:
+        raise errors.FootnoteError("verify takes --receipt FILE alone, or --digest OLD --digest NEW, "
+                                   "or --bundle/--digest for the chain")
+
+    def fetch(old_size: int, new_size: int) -> dict[str, Any]:
+        from footnote_pg.queries import query
+
+        with _connect(database_url) as conn:
+            row = conn.execute(query("consistency_proof"), {"old_size": old_size, "new_size": new_size}).fetchone()
+        return dict(row[0]) if row else {}
+
+    try:
+        pinned = public_key.read_bytes() if public_key else None
+        if receipt is not None:
+            outcome = receipts.verify_receipt(receipts.read_receipt(receipt), pinned)
+        else:
+            old, new = (ledger.load_digest(p) for p in digests)
+            outcome = receipts.verify_extension(old, new, public_key_pem=pinned, fetch=fetch,
+                                                names=(str(digests[0]), str(digests[1])))
+    except (ledger.BundleError, OSError) as exc:
+        raise errors.FootnoteError(str(exc)) from None
+    if as_json:
+        sys.stdout.write(json.dumps(outcome.as_dict()) + "\n")
+    else:
+        (out if outcome.ok else err).print(outcome.line, highlight=False, markup=False)
+    raise typer.Exit(0 if outcome.ok else 1)
 
 
 @app.command()
@@ -428,19 +469,69 @@ def digest(
         Path | None,
         typer.Option("--sign-key", help="Ed25519 private key (PEM) to sign the digest with."),
     ] = None,
+    extends: Annotated[
+        Path | None,
+        typer.Option("--extends", help="An earlier digest: embed the proof that this head's tree extends its tree."),
+    ] = None,
 ) -> None:
-    """Print or write the chain head (sequence, hash, time): keep it outside the database."""
-    from footnote_pg import canonical, ledger
+    """Print or write the signed tree head (sequence, hash, time, Merkle root): keep it outside the database."""
+    from footnote_pg import canonical, ledger, receipts
 
+    try:
+        key = sign_key.read_bytes() if sign_key else None
+        older = ledger.read_digest(extends) if extends else None
+    except (ledger.BundleError, OSError) as exc:
+        raise errors.FootnoteError(str(exc)) from None
     with _connect(database_url) as conn:
-        head = ledger.chain_head(conn)
+        head = ledger.tree_head(conn)
+        proof = receipts.extension_proof(conn, older, head, str(extends)) if older is not None and head else None
     if head is None:
         raise errors.FootnoteError("the ledger is empty; there is nothing to digest yet")
-    made = ledger.make_digest(head, sign_key.read_bytes() if sign_key else None)
+    try:
+        made = ledger.make_digest(head, key, consistency=proof)
+    except ledger.BundleError as exc:
+        raise errors.FootnoteError(str(exc)) from None
+    text = canonical.canonical_json(made) + "\n"
+    extended = f" (extends {extends}: a consistency proof of {len(proof['path'])} hashes from its tree of " \
+               f"{proof['old_size']} records)" if proof else ""
+    if output:
+        output.write_text(text, encoding="utf-8")
+        out.print(f"digest of record {made['seq']} written to {output}{extended}", highlight=False, markup=False)
+    else:
+        sys.stdout.write(text)
+
+
+@app.command()
+@friendly
+def receipt(
+    seq: Annotated[int, typer.Argument(help="Ledger sequence number of the record.")],
+    database_url: DatabaseUrl = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write the receipt here (default: print it)."),
+    ] = None,
+    sign_key: Annotated[
+        Path | None,
+        typer.Option("--sign-key", help="Ed25519 private key (PEM) to sign the tree head with."),
+    ] = None,
+) -> None:
+    """Write a receipt: the record, its inclusion proof and the signed tree head, verifiable offline."""
+    from footnote_pg import canonical, ledger, receipts
+
+    try:
+        key = sign_key.read_bytes() if sign_key else None
+    except OSError as exc:
+        raise errors.FootnoteError(str(exc)) from None
+    with _connect(database_url) as conn:
+        try:
+            made = receipts.make_receipt(conn, seq, key)
+        except ledger.BundleError as exc:
+            raise errors.FootnoteError(str(exc)) from None
     text = canonical.canonical_json(made) + "\n"
     if output:
         output.write_text(text, encoding="utf-8")
-        out.print(f"digest of record {made['seq']} written to {output}", highlight=False)
+        out.print(f"receipt of record {seq} in the tree of {made['head']['tree_size']} records written to {output}",
+                  highlight=False, markup=False)
     else:
         sys.stdout.write(text)
 

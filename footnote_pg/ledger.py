@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import hashlib
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -224,15 +225,62 @@ def verify_bundle(path: Path) -> Verdict:
 
 # -- digests ----------------------------------------------------------------
 
-def make_digest(head: dict[str, Any], private_key_pem: bytes | None = None) -> dict[str, Any]:
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_DIGEST_MEMBERS = {"format", "seq", "hash", "recorded_at", "taken_at", "tree_size", "root_hash", "consistency",
+                   "signature"}
+
+
+def tree_head(conn: psycopg.Connection[Any], tree_size: int | None = None) -> dict[str, Any] | None:
+    """The chain head with the Merkle root over it (docs/hash-spec.md §7): what a signed tree head records.
+
+    None when the ledger is empty. ``seq``/``hash``/``recorded_at`` are the head record's, ``tree_size``
+    (= ``seq``) and ``root_hash`` the tree's.
+    """
+    row = conn.execute(query("tree_head"), {"tree_size": tree_size}).fetchone()
+    if row is None or not row[0]:
+        return None
+    size, root_hash, seq, hash_, recorded_at = row
+    return {"seq": seq, "hash": hash_, "recorded_at": timestamp(recorded_at), "tree_size": size,
+            "root_hash": root_hash}
+
+
+def _signing_key(private_key_pem: bytes) -> Any:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    try:
+        key = serialization.load_pem_private_key(private_key_pem, password=None)
+    except (ValueError, TypeError):
+        raise BundleError("the signing key is not a readable, unencrypted PEM private key") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise BundleError("the signing key is not an Ed25519 private key")
+    return key
+
+
+def load_public_key(public_key_pem: bytes) -> Any:
+    """An Ed25519 public key from PEM (BundleError when it is not one)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        key = serialization.load_pem_public_key(public_key_pem)
+    except (ValueError, TypeError):
+        raise BundleError("the public key is not a readable PEM public key") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise BundleError("the public key is not an Ed25519 key")
+    return key
+
+
+def make_digest(head: dict[str, Any], private_key_pem: bytes | None = None, *,
+                consistency: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A digest of ``head`` (``chain_head`` or ``tree_head``), with a consistency proof from an earlier one; signed."""
     digest: dict[str, Any] = {"format": DIGEST_FORMAT, **head, "taken_at": timestamp(dt.datetime.now(dt.UTC))}
+    if consistency is not None:
+        digest["consistency"] = consistency
     if private_key_pem is not None:
         from cryptography.hazmat.primitives import serialization
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-        key = serialization.load_pem_private_key(private_key_pem, password=None)
-        if not isinstance(key, Ed25519PrivateKey):
-            raise BundleError("the signing key is not an Ed25519 private key")
+        key = _signing_key(private_key_pem)
         message = canonical.canonical_json(digest).encode("utf-8")
         public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
         digest["signature"] = {"algorithm": "ed25519", "public_key": base64.b64encode(public).decode(),
@@ -240,33 +288,98 @@ def make_digest(head: dict[str, Any], private_key_pem: bytes | None = None) -> d
     return digest
 
 
-def read_digest(path: Path, public_key_pem: bytes | None = None) -> dict[str, Any]:
-    """Read a digest file; check its signature (against the pinned public key when given)."""
+def _base64(value: object) -> bytes | None:
+    """Strict base64: the canonical encoding of its bytes, or None (so no two texts carry one signature)."""
+    if not isinstance(value, str):
+        return None
     try:
-        digest = canonical.loads(Path(path).read_text(encoding="utf-8"))
+        raw = base64.b64decode(value, validate=True)
+    except ValueError:
+        return None
+    return raw if base64.b64encode(raw).decode() == value else None
+
+
+def signature_problem(doc: dict[str, Any], public_key_pem: bytes | None = None) -> str | None:
+    """What is wrong with a digest's signature, or None.
+
+    ``unsigned`` (only when a public key was given), ``malformed``, ``other_key`` (signed, but not by the
+    given key) or ``mismatch`` (the signature does not match the digest's content).
+    """
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    signature = doc.get("signature")
+    if signature is None:
+        return "unsigned" if public_key_pem is not None else None
+    if not isinstance(signature, dict) or signature.get("algorithm") != "ed25519" or set(signature) != {
+            "algorithm", "public_key", "value"}:
+        return "malformed"
+    embedded, value = _base64(signature["public_key"]), _base64(signature["value"])
+    if embedded is None or len(embedded) != 32 or value is None or len(value) != 64:
+        return "malformed"
+    key = Ed25519PublicKey.from_public_bytes(embedded)
+    if public_key_pem is not None:
+        pinned = load_public_key(public_key_pem)
+        if pinned.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw) != embedded:
+            return "other_key"
+    unsigned = {k: v for k, v in doc.items() if k != "signature"}
+    try:
+        key.verify(value, canonical.canonical_json(unsigned).encode("utf-8"))
+    except InvalidSignature:
+        return "mismatch"
+    return None
+
+
+def digest_problem(digest: object) -> str | None:
+    """Why a parsed document is not a digest (its members and their types), or None."""
+    if not isinstance(digest, dict) or digest.get("format") != DIGEST_FORMAT:
+        return f"not a {DIGEST_FORMAT} file"
+    unknown = sorted(set(digest) - _DIGEST_MEMBERS)
+    if unknown:  # a renamed member must not pass for a missing one (a signature among them)
+        return f"it has members a digest does not have: {', '.join(unknown)}"
+    seq = digest.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        return "its seq is not a positive integer"
+    if not isinstance(digest.get("hash"), str) or not _HEX64.fullmatch(digest["hash"]):
+        return "its hash is not 64 lower-case hex digits"
+    if "tree_size" in digest or "root_hash" in digest:  # a signed tree head (older digests have neither)
+        if digest.get("tree_size") != seq or isinstance(digest.get("tree_size"), bool):
+            return "its tree_size is not its seq (the tree of a head covers records 1 to seq)"
+        if not isinstance(digest.get("root_hash"), str) or not _HEX64.fullmatch(digest["root_hash"]):
+            return "its root_hash is not 64 lower-case hex digits"
+    if "consistency" in digest and not isinstance(digest["consistency"], dict):
+        return "its consistency member is not an object"
+    return None
+
+
+def load_digest(path: Path) -> dict[str, Any]:
+    """Read a digest file and check its form, not its signature (BundleError when it is not a digest)."""
+    try:
+        digest = canonical.loads(Path(path).read_bytes().decode("utf-8"))
     except (OSError, ValueError) as exc:
         raise BundleError(f"{path}: not a readable digest ({exc})") from None
-    if not isinstance(digest, dict) or digest.get("format") != DIGEST_FORMAT or not isinstance(digest.get("seq"), int):
-        raise BundleError(f"{path}: not a {DIGEST_FORMAT} file")
-    signature = digest.get("signature")
-    if public_key_pem is not None and signature is None:
-        raise BundleError(f"{path}: the digest is not signed, but a public key was given")
-    if signature is not None:
-        from cryptography.exceptions import InvalidSignature
-        from cryptography.hazmat.primitives import serialization
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    problem = digest_problem(digest)
+    if problem is not None:
+        raise BundleError(f"{path}: {problem}")
+    assert isinstance(digest, dict)
+    return digest
 
-        if public_key_pem is not None:
-            key = serialization.load_pem_public_key(public_key_pem)
-            if not isinstance(key, Ed25519PublicKey):
-                raise BundleError("the public key is not an Ed25519 key")
-        else:
-            key = Ed25519PublicKey.from_public_bytes(base64.b64decode(signature["public_key"]))
-        unsigned = {k: v for k, v in digest.items() if k != "signature"}
-        try:
-            key.verify(base64.b64decode(signature["value"]), canonical.canonical_json(unsigned).encode("utf-8"))
-        except InvalidSignature:
-            raise BundleError(f"{path}: the digest's signature does not verify") from None
+
+def read_digest(path: Path, public_key_pem: bytes | None = None) -> dict[str, Any]:
+    """Read a digest file; check its signature (against the pinned public key when given)."""
+    digest = load_digest(path)
+    problem = signature_problem(digest, public_key_pem)
+    if problem == "unsigned":
+        raise BundleError(f"{path}: the digest is not signed, but a public key was given")
+    if problem == "malformed":
+        raise BundleError(f"{path}: the digest's signature is malformed (algorithm ed25519, public_key and value "
+                          "in base64)")
+    if problem == "other_key":
+        raise BundleError(f"{path}: the digest's signature does not verify with the given public key "
+                          "(it names another key)")
+    if problem is not None:
+        raise BundleError(f"{path}: the digest's signature does not verify")
     return digest
 
 

@@ -87,3 +87,19 @@ FROM footnote.ledger ORDER BY seq DESC LIMIT %(limit)s
 -- One ledger record by sequence number (auditor rights).
 SELECT seq, recorded_at, db_role, actor_id, actor_role, kind, question, status, hash
 FROM footnote.ledger WHERE seq = %(seq)s
+
+-- name: tree_head
+-- The Merkle root over the first tree_size records (NULL: every sealed record) and the record at its head.
+SELECT tree_size, root_hash, head_seq, head_hash, recorded_at FROM footnote.tree_head(%(tree_size)s::bigint)
+
+-- name: inclusion_proof
+-- The audit path of one record in the tree of the first tree_size records.
+SELECT footnote.inclusion_proof(%(seq)s::bigint, %(tree_size)s::bigint)
+
+-- name: consistency_proof
+-- The proof that the tree of new_size records extends the tree of old_size records.
+SELECT footnote.consistency_proof(%(old_size)s::bigint, %(new_size)s::bigint)
+
+-- name: receipt_record
+-- One record as it was sealed (its canonical text) with its hash, for a receipt (auditor rights).
+SELECT canonical, hash FROM footnote.ledger WHERE seq = %(seq)s

@@ -71,4 +71,13 @@ GRANT SELECT ON footnote.call_log, footnote.settings, footnote.queries, footnote
 GRANT SELECT ON footnote.ledger, footnote.ledger_queue, footnote.call_use, footnote.answers, footnote.claims,
                 footnote.evidence, footnote.decisions, footnote.chain_status TO footnote_auditor;
 
+-- receipts (sql/24_merkle.sql): tree heads, inclusion and consistency proofs for whoever may verify the chain;
+-- the tree's nodes, like the ledger they are derived from, for auditors. footnote._merkle_extend is internal.
+GRANT EXECUTE ON FUNCTION
+    footnote.tree_head(bigint),
+    footnote.inclusion_proof(bigint, bigint),
+    footnote.consistency_proof(bigint, bigint)
+TO footnote_service, footnote_auditor;
+GRANT SELECT ON footnote.merkle_nodes TO footnote_auditor;
+
 RESET ROLE;
