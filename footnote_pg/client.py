@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
     from footnote_pg.answers import Answer
 
 log = logging.getLogger(__name__)
+
+RETRIES = 8  # attempts of one transaction that keeps losing serialization conflicts
 
 
 def resolve_database_url(database_url: str | None = None) -> str:
@@ -135,6 +139,23 @@ class Footnote:
                 raise
             raise mapped from exc
 
+    def _one(self, name: str, params: dict[str, Any] | None = None, *, actor: str | None = None) -> Any:
+        """Run one named query in its own transaction and return its first row, retrying a transaction that
+        lost a serialization conflict (40001) or a deadlock (40P01) with a concurrent one: nothing of it was
+        kept, so running it again is safe. Gives up after RETRIES attempts with :class:`errors.Conflict`."""
+        for attempt in range(1, RETRIES + 1):
+            try:
+                with self.transaction(actor=actor) as conn:
+                    return conn.execute(query(name), params).fetchone()
+            except (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected) as exc:
+                if attempt == RETRIES:
+                    raise errors.Conflict(
+                        f"{name} lost to concurrent transactions {RETRIES} times in a row ({exc.sqlstate}: "
+                        f"{str(exc).strip().splitlines()[0]}); try again later") from exc
+                log.info("%s: %s, attempt %s of %s", name, exc.sqlstate, attempt, RETRIES)
+                time.sleep(min(0.5, random.uniform(0.002, 0.01) * 2 ** attempt))  # noqa: S311 (jitter only)
+        raise AssertionError("unreachable")
+
     # -- catalog ------------------------------------------------------------
     def call(self, operation: str, /, *, actor: str | None = None, **arguments: Any) -> OperationResult:
         """Run one catalog operation; the call is logged server-side before it returns."""
@@ -143,8 +164,7 @@ class Footnote:
                 raise errors.InvalidArgument(f"invalid argument {name}: contains a NUL (0x00) character",
                                              {"argument": name, "reason": "contains a NUL character"})
         payload = {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in arguments.items()}
-        with self.transaction(actor=actor) as conn:
-            row = conn.execute(query("call"), {"operation": operation, "arguments": Jsonb(payload)}).fetchone()
+        row = self._one("call", {"operation": operation, "arguments": Jsonb(payload)}, actor=actor)
         assert row is not None
         doc = row[0] if isinstance(row[0], dict) else json.loads(row[0])
         return OperationResult.from_json(doc)
@@ -205,10 +225,9 @@ class Footnote:
         from psycopg.types.json import Jsonb
 
         _check_call_ids(call_ids)
-        with self.transaction(actor=actor) as conn:
-            row = conn.execute(query("record_decision"), {
-                "action": action, "subject": subject, "rationale": rationale,
-                "citations": Jsonb(citations), "call_ids": list(call_ids)}).fetchone()
+        row = self._one("record_decision", {
+            "action": action, "subject": subject, "rationale": rationale,
+            "citations": Jsonb(citations), "call_ids": list(call_ids)}, actor=actor)
         assert row is not None
         graded: dict[str, Any] = row[0]
         graded["receipt"] = self.receipt(graded["record_id"])
@@ -220,10 +239,9 @@ class Footnote:
         from psycopg.types.json import Jsonb
 
         _check_call_ids(call_ids)
-        with self.transaction(actor=actor) as conn:
-            row = conn.execute(query("compose"), {"call_ids": list(call_ids), "intent": intent,
-                                                  "notes": Jsonb(notes) if notes is not None else None,
-                                                  "question": question}).fetchone()
+        row = self._one("compose", {"call_ids": list(call_ids), "intent": intent,
+            "notes": Jsonb(notes) if notes is not None else None,
+            "question": question}, actor=actor)
         assert row is not None
         return dict(row[0])
 
@@ -239,12 +257,11 @@ class Footnote:
         from psycopg.types.json import Jsonb
 
         _check_call_ids(call_ids)
-        with self.transaction(actor=actor) as conn:
-            row = conn.execute(query("record_answer"), {
-                "question": question, "answer": answer, "claims": Jsonb(claims) if claims is not None else None,
-                "call_ids": list(call_ids), "outcome": outcome,
-                "details": Jsonb(details) if details is not None else None,
-                "template": Jsonb(template) if template is not None else None, "narration": narration}).fetchone()
+        row = self._one("record_answer", {
+            "question": question, "answer": answer, "claims": Jsonb(claims) if claims is not None else None,
+            "call_ids": list(call_ids), "outcome": outcome,
+            "details": Jsonb(details) if details is not None else None,
+            "template": Jsonb(template) if template is not None else None, "narration": narration}, actor=actor)
         assert row is not None
         graded: dict[str, Any] = row[0]
         graded["receipt"] = self.receipt(graded["record_id"])
@@ -257,11 +274,10 @@ class Footnote:
         from psycopg.types.json import Jsonb
 
         _check_call_ids(call_ids)
-        with self.transaction(actor=actor) as conn:
-            row = conn.execute(query("check_answer"), {
-                "answer": answer, "claims": Jsonb(claims) if claims is not None else None,
-                "call_ids": list(call_ids), "outcome": outcome,
-                "template": Jsonb(template) if template is not None else None, "question": question}).fetchone()
+        row = self._one("check_answer", {
+            "answer": answer, "claims": Jsonb(claims) if claims is not None else None,
+            "call_ids": list(call_ids), "outcome": outcome,
+            "template": Jsonb(template) if template is not None else None, "question": question}, actor=actor)
         assert row is not None
         return dict(row[0])
 
@@ -272,10 +288,9 @@ class Footnote:
         from psycopg.types.json import Jsonb
 
         _check_call_ids(call_ids)
-        with self.transaction(actor=actor) as conn:
-            row = conn.execute(query("submit_answer"), {
-                "question": question, "answer": answer, "call_ids": list(call_ids),
-                "details": Jsonb(details) if details is not None else None}).fetchone()
+        row = self._one("submit_answer", {
+            "question": question, "answer": answer, "call_ids": list(call_ids),
+            "details": Jsonb(details) if details is not None else None}, actor=actor)
         assert row is not None
         graded: dict[str, Any] = row[0]
         graded["receipt"] = self.receipt(graded["record_id"])

@@ -123,6 +123,10 @@ class Protected(FootnoteError):
     sqlstate = "FN107"
 
 
+class Conflict(FootnoteError):
+    """A transaction kept losing serialization conflicts (40001) with concurrent ones, past the client's retries."""
+
+
 class ConnectionFailed(FootnoteError):
     """The database could not be reached."""
 

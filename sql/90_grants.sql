@@ -48,11 +48,14 @@ TO footnote_service;
 GRANT EXECUTE ON FUNCTION
     footnote.seal(),
     footnote.receipt(uuid),
-    footnote.reattest(bigint),
     footnote.verify_chain(),
+    footnote.verify_calls(),
     footnote.chain_head(),
     footnote.verify_digest(bigint, text)
 TO footnote_service, footnote_auditor;
+
+-- Re-attestation runs the catalog again (current ERP values, new call-log rows): only for the role that may call it.
+GRANT EXECUTE ON FUNCTION footnote.reattest(bigint) TO footnote_service;
 
 -- Pure helpers anyone of ours may use to read results and settings.
 GRANT EXECUTE ON FUNCTION

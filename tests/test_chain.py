@@ -423,12 +423,14 @@ def test_reattest_reports_still_holds_then_changed(db: TestDatabase) -> None:
     graded = fn.record_answer("How much does Bergmann Logistik owe?", answer,
                               [claim(answer, r, "customer"), claim(answer, r, "overdue_total")], [r.call_id])
     seq = graded["receipt"].seq
-    assert [x[4] for x in db.rows("SELECT * FROM footnote.reattest(%s)", (seq,), role="auditor")] == \
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):  # it reads current ERP values: not the auditor's
+        db.rows("SELECT * FROM footnote.reattest(%s)", (seq,), role="auditor")
+    assert [x[4] for x in db.rows("SELECT * FROM footnote.reattest(%s)", (seq,), role="service")] == \
         ["still_holds", "still_holds"]
     with db.connect() as conn:  # the customer pays part of INV-2026-8812, dated on the as-of day
         conn.execute("INSERT INTO erp.payments (id, invoice_id, customer_id, paid_on, amount, method) "
                      "VALUES (999001, 8812, 4471, '2026-08-14', 5000.00, 'bank transfer')")
-    rows = db.rows("SELECT text, verdict, old_text, new_text FROM footnote.reattest(%s)", (seq,), role="auditor")
+    rows = db.rows("SELECT text, verdict, old_text, new_text FROM footnote.reattest(%s)", (seq,), role="service")
     assert rows == [("Bergmann Logistik GmbH", "still_holds", "Bergmann Logistik GmbH", "Bergmann Logistik GmbH"),
                     ("43.805,00 €", "changed", "43.805,00 €", "38.805,00 €")]
     code, out, _ = _cli("reattest", str(seq), "--database-url", db.url_as("service"))
@@ -453,3 +455,36 @@ def test_time_does_not_come_from_the_transaction_start(db: TestDatabase) -> None
             started = conn.execute("SELECT now()").fetchone()[0]  # type: ignore[index]
     recorded = db.scalar("SELECT recorded_at FROM footnote.ledger WHERE seq = 1")
     assert (recorded - started).total_seconds() >= 0.3
+
+
+def test_serializable_clients_retry_their_conflicts_and_lose_nothing(db: TestDatabase) -> None:
+    """SERIALIZABLE writers abort each other at the gate's checks; the client runs such a transaction again."""
+    from psycopg.conninfo import make_conninfo
+
+    url = make_conninfo(db.url_as("service"), options="-c default_transaction_isolation=serializable")
+    failures: list[str] = []
+    done: list[int] = []
+
+    def writer(tag: int) -> None:
+        from footnote_pg import Footnote
+
+        try:
+            with Footnote(url, min_size=1, max_size=1) as client:
+                for i in range(4):
+                    r = client.call("customer_overdue", customer="Bergmann Logistik")
+                    client.record_answer(f"writer {tag} question {i}", "Bergmann Logistik GmbH owes "
+                                         f"{r.values['overdue_total'].text} overdue.", None, [r.call_id])
+                    done.append(1)
+        except Exception as exc:  # reported by the test
+            failures.append(f"writer {tag}: {exc!r}")
+
+    threads = [threading.Thread(target=writer, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert failures == [] and len(done) == 32
+    with db.connect() as conn:
+        conn.execute("SELECT footnote.seal()")
+    assert db.scalar("SELECT count(*) FROM footnote.ledger") == 32
+    assert sql_verdict(db)[0] is True and python_verdict(db).ok
