@@ -28,7 +28,8 @@ def install_merkle(db: TestDatabase) -> TestDatabase:
         return db
     grants = (sqlfiles.sql_dir() / "90_grants.sql").read_text(encoding="utf-8")
     ours = grants[grants.index("-- receipts (sql/24_merkle.sql)"):]
-    statements = ["SET ROLE footnote_owner",
+    statements = ["SELECT pg_catalog.set_config('footnote.allow_ddl', 'on', true)",  # sql/95_protect.sql's path
+                  "SET ROLE footnote_owner",
                   *sqlfiles.split_statements((sqlfiles.sql_dir() / "24_merkle.sql").read_text(encoding="utf-8")),
                   "REVOKE ALL ON ALL TABLES IN SCHEMA footnote FROM PUBLIC",
                   "REVOKE ALL ON ALL FUNCTIONS IN SCHEMA footnote FROM PUBLIC",
