@@ -21,8 +21,10 @@
 -- from the right). The table is derived data, extended lazily: sealing never
 -- touches it, so appending a record costs nothing extra; the first tree head
 -- or proof after new records adds their nodes, one INSERT ... SELECT per
--- level, under its own advisory lock (never the ledger's). Like the ledger it
--- is append-only: UPDATE, DELETE and TRUNCATE raise FN101.
+-- level, holding the table in SHARE ROW EXCLUSIVE mode (never the chain's
+-- lock): extenders wait for each other, readers never wait, and only the
+-- owner may take the lock, so no other role can hold it to stall the proofs.
+-- Like the ledger it is append-only: UPDATE, DELETE and TRUNCATE raise FN101.
 --
 -- The functions that extend the tree need READ COMMITTED when there is
 -- something to add (FN102 otherwise, as footnote.seal()): a snapshot older
@@ -75,7 +77,7 @@ BEGIN
             MESSAGE = format('the Merkle tree covers %s of %s sealed records; extending it needs a READ COMMITTED '
                              'transaction', covered, sealed);
     END IF;
-    PERFORM pg_advisory_xact_lock(hashtext('footnote.merkle_nodes'));
+    LOCK TABLE footnote.merkle_nodes IN SHARE ROW EXCLUSIVE MODE;
     -- another session may have extended it while this one waited
     SELECT coalesce(max(n.idx) + 1, 0) INTO covered FROM footnote.merkle_nodes AS n WHERE n.level = 0;
     INSERT INTO footnote.merkle_nodes (level, idx, hash)

@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -251,6 +252,40 @@ def test_sealing_never_touches_the_tree_and_the_first_head_after_extends_it(mdb:
     inclusion(mdb, 15)
     assert mdb.rows("SELECT level, count(*) FROM footnote.merkle_nodes GROUP BY 1 ORDER BY 1") == [
         (0, 15), (1, 7), (2, 3), (3, 1)]
+
+
+def test_concurrent_extenders_and_writers_leave_one_right_tree(mdb: TestDatabase) -> None:
+    records(mdb, 20)
+    failures: list[str] = []
+
+    def extender(k: int) -> None:
+        try:
+            with psycopg.connect(mdb.url_as("service" if k % 2 else "auditor"), autocommit=True) as conn:
+                for _ in range(25):
+                    head = conn.execute("SELECT tree_size, root_hash FROM footnote.tree_head()").fetchone()
+                    assert head is not None
+                    proof = conn.execute("SELECT footnote.inclusion_proof(1, %s)", (head[0],)).fetchone()
+                    assert proof is not None and proof[0]["root_hash"] == head[1]
+        except Exception as exc:  # reported by the test
+            failures.append(f"extender {k}: {exc!r}")
+
+    def writer() -> None:
+        try:
+            with psycopg.connect(mdb.url_as("service")) as conn:
+                append(conn, 120, "concurrent")
+        except Exception as exc:  # reported by the test
+            failures.append(f"writer: {exc!r}")
+
+    threads = [threading.Thread(target=extender, args=(k,)) for k in range(6)] + [threading.Thread(target=writer)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    hashes = leaves(mdb)
+    assert tree_head(mdb)[:2] == (140, merkle.root(hashes).hex())
+    assert mdb.rows("SELECT level, count(*) FROM footnote.merkle_nodes GROUP BY 1 ORDER BY 1") == [
+        (level, 140 >> level) for level in range(8)]
 
 
 def test_extending_needs_read_committed_and_reading_does_not(mdb: TestDatabase) -> None:
