@@ -17,7 +17,7 @@ from typing import Any
 
 import psycopg
 
-from footnote_pg import canonical
+from footnote_pg import canonical, errors
 from footnote_pg.queries import query
 
 GENESIS = "0" * 64
@@ -230,13 +230,24 @@ _DIGEST_MEMBERS = {"format", "seq", "hash", "recorded_at", "taken_at", "tree_siz
                    "signature"}
 
 
+class TreeBroken(errors.FootnoteError):
+    """The Merkle tree cannot cover the ledger: a record is missing (the chain walk names it)."""
+
+    exit_code = 1
+
+
 def tree_head(conn: psycopg.Connection[Any], tree_size: int | None = None) -> dict[str, Any] | None:
     """The chain head with the Merkle root over it (docs/hash-spec.md §7): what a signed tree head records.
 
     None when the ledger is empty. ``seq``/``hash``/``recorded_at`` are the head record's, ``tree_size``
     (= ``seq``) and ``root_hash`` the tree's.
     """
-    row = conn.execute(query("tree_head"), {"tree_size": tree_size}).fetchone()
+    try:
+        row = conn.execute(query("tree_head"), {"tree_size": tree_size}).fetchone()
+    except psycopg.Error as exc:
+        if exc.sqlstate == "XX001":  # a node the tree cannot have: the ledger has a gap
+            raise TreeBroken(exc.diag.message_primary or str(exc)) from None
+        raise
     if row is None or not row[0]:
         return None
     size, root_hash, seq, hash_, recorded_at = row

@@ -380,6 +380,18 @@ def test_a_record_changed_after_the_tree_covered_it_gets_no_proof(mdb: TestDatab
     assert caught.value.sqlstate == "XX001" and "leaf for record 4 is not the record's hash" in str(caught.value)
 
 
+def test_a_record_deleted_before_the_tree_covered_it_is_one_line_not_a_proof(mdb: TestDatabase) -> None:
+    records(mdb, 6)
+    with mdb.connect() as conn:
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("DELETE FROM footnote.ledger WHERE seq = 4")
+    code, out, err = _cli("digest", "--database-url", mdb.url_as("auditor"))
+    assert (code, out) == (1, "") and err == "error: the Merkle tree has no node for records 1 to 4: the ledger has " \
+        "a gap there (run footnote.verify_chain())\n"
+    code, out, err = _cli("receipt", "2", "--database-url", mdb.url_as("auditor"))
+    assert (code, out) == (1, "") and "the ledger has a gap there" in err and err.count("\n") == 1
+
+
 # -- receipts, offline ---------------------------------------------------------------------------------------------
 
 @pytest.fixture
