@@ -105,20 +105,26 @@ def main() -> None:
             have = conn.execute("SELECT count(*) FROM footnote.ledger").fetchone()[0]
             missing = max(0, args.records - have)
             t0 = time.monotonic()
+            conn.execute("SET session_replication_role = replica")  # queue by hand (no gate), then seal as usual
             conn.execute("""
-                INSERT INTO footnote.ledger (id, seq, recorded_at, db_role, kind, question, answer, status, claims,
-                                             operations, evidence, findings, prev_hash, canonical, hash)
-                SELECT gen_random_uuid(), 1, now(), 'bench', 'answer', 'q' || g, 'answer ' || g, 'refused',
-                       '[]', '[]', '[]', '[]', repeat('0', 64), '', repeat('0', 64)
+                INSERT INTO footnote.ledger_queue (id, queued_at, db_role, kind, question, answer, status, claims,
+                                                   operations, evidence, findings)
+                SELECT gen_random_uuid(), clock_timestamp(), 'bench', 'answer', 'q' || g, 'answer ' || g, 'refused',
+                       '[]', '[]', '[]', '[]'
                 FROM generate_series(1, %s) AS g""", (missing,))
+            conn.execute("SET session_replication_role = origin")
+            conn.execute("SELECT footnote.seal()")
             fill = time.monotonic() - t0
             total = conn.execute("SELECT count(*) FROM footnote.ledger").fetchone()[0]
-            print(f"\n(chain filled to {total:,} records in {fill:.1f} s through the sealing trigger: "
+            print(f"\n(chain filled to {total:,} records in {fill:.1f} s by footnote.seal(): "
                   f"{missing / fill if fill else 0:,.0f} records/s in one transaction)")
 
             t0 = time.monotonic()
             ok = conn.execute("SELECT ok FROM footnote.verify_chain()").fetchone()[0]
             sql_s = time.monotonic() - t0
+            t0 = time.monotonic()
+            conn.execute("SELECT * FROM footnote._unbacked_record()").fetchall()
+            cross_s = time.monotonic() - t0
         with psycopg.connect(url) as conn:
             t0 = time.monotonic()
             verdict = ledger.verify_database(conn)
@@ -129,7 +135,8 @@ def main() -> None:
             hashlib.sha256(text).hexdigest()
         raw_s = time.monotonic() - t0
         print(f"\n## verification of {total:,} records")
-        print(f"{'SQL footnote.verify_chain()':<34} {total / sql_s:>10,.0f} records/s  (ok={ok})")
+        print(f"{'SQL footnote.verify_chain()':<34} {total / sql_s:>10,.0f} records/s  (ok={ok}; of it, the "
+              f"records checked against their calls: {cross_s:.2f} s)")
         print(f"{'Python verifier (fetch + canonical)':<34} {total / py_s:>10,.0f} records/s  (ok={verdict.ok})")
         print(f"{'raw hashlib SHA-256, same bytes':<34} {total / raw_s:>10,.0f} records/s")
 

@@ -25,22 +25,10 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.common import database, percentile  # noqa: E402
-from footnote_pg import canonical, merkle, sqlfiles  # noqa: E402
+from footnote_pg import canonical, merkle  # noqa: E402
 from footnote_pg.queries import query  # noqa: E402
 
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
-
-
-def ensure_merkle(url: str) -> None:
-    """Apply sql/24_merkle.sql when the installed revision predates it (a no-op once a revision carries it)."""
-    with psycopg.connect(url) as conn:
-        row = conn.execute("SELECT to_regprocedure('footnote.tree_head(bigint)')").fetchone()
-        if row is not None and row[0] is not None:
-            return
-        conn.execute("SELECT pg_catalog.set_config('footnote.allow_ddl', 'on', true)")
-        conn.execute("SET ROLE footnote_owner")
-        for statement in sqlfiles.split_statements((sqlfiles.sql_dir() / "24_merkle.sql").read_text("utf-8")):
-            conn.execute(statement, prepare=False)  # type: ignore[arg-type]
 
 
 def fill(conn: psycopg.Connection[Any], records: int) -> float:
@@ -73,7 +61,6 @@ def main() -> None:
     rng = random.Random(6962)
 
     with database(url=os.environ.get("DATABASE_URL")) as url:
-        ensure_merkle(url)
         with psycopg.connect(url, autocommit=True) as conn:
             filled = fill(conn, args.records)
             print(f"ledger filled with {args.records:,} rows in {filled:.1f} s (superuser, triggers off)")

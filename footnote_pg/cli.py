@@ -108,13 +108,35 @@ def install(
 def uninstall(
     database_url: Annotated[str, typer.Option("--database-url", envvar="DATABASE_URL", help="PostgreSQL URL.")],
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False,
+    drop_ledger: Annotated[bool, typer.Option(
+        "--drop-ledger", help="Also drop a ledger and call log that hold records (needs --export).")] = False,
+    export_dir: Annotated[Path | None, typer.Option(
+        "--export", help="Directory to write the verified ledger bundle, the call log and a digest to first.")] = None,
 ) -> None:
-    """Remove every object of footnote-pg (not the sample ERP, not any ERP table)."""
+    """Remove every object of footnote-pg (not the sample ERP, not any ERP table).
+
+    Refuses while the ledger or the call log hold records, unless given --drop-ledger and --export DIR.
+    """
     from footnote_pg import install as installer
 
+    records, calls = installer.held_records(database_url)
+    if records or calls:
+        if not (drop_ledger and export_dir):
+            raise errors.Protected(
+                f"the ledger holds {records:,} records and the call log {calls:,} calls: uninstall refuses to drop "
+                "them; run footnote-pg uninstall --drop-ledger --export DIR (writes a verified bundle, the call log "
+                "and a digest there first)")
     if not yes:
         typer.confirm("Remove footnote-pg, its call log and its ledger from this database?", abort=True)
-    installer.uninstall(database_url)
+    if (records or calls) and export_dir is not None:
+        try:
+            written = installer.export_before_uninstall(database_url, export_dir)
+        except OSError as exc:
+            raise errors.Protected(f"cannot write the export to {export_dir}: {exc.strerror or exc}; "
+                                   "nothing removed") from None
+        for kind, path in written.items():
+            out.print(f"wrote {kind}: {path}", highlight=False)
+    installer.uninstall(database_url, drop_ledger=bool(records or calls))
     out.print("footnote-pg removed")
 
 
@@ -360,9 +382,13 @@ def verify(
         Path | None,
         typer.Option("--public-key", help="Ed25519 public key (PEM) the digest must be signed with."),
     ] = None,
+    calls: Annotated[bool, typer.Option(
+        "--calls", help="Also hash every cited call's result again (slower): finds a result changed behind "
+                        "its hash.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
-    """Verify the ledger with the independent Python verifier (exit 0 intact, 1 broken)."""
+    """Verify the ledger with the independent Python verifier (exit 0 intact, 1 broken): the chain, then every
+    record against the calls it cites (docs/threat-model.md)."""
     from footnote_pg import ledger
 
     if receipt is not None or len(digests or []) > 1:
@@ -379,7 +405,7 @@ def verify(
         else:
             with _connect(database_url) as conn:
                 conn.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
-                verdict = ledger.verify_database(conn)
+                verdict = ledger.verify_database(conn, recompute_calls=calls)
                 if verdict.ok and wanted is not None:
                     row = conn.execute("SELECT hash FROM footnote.ledger WHERE seq = %s", (wanted["seq"],)).fetchone()
                     verdict = ledger.check_digest(wanted, row[0] if row else None, verdict.head_seq) or verdict

@@ -82,6 +82,8 @@ class Verdict:
     def line(self) -> str:
         if self.ok:
             return f"chain intact: {self.records} records, head {self.head_seq} {(self.head_hash or '')[:16]}…"
+        if self.first_bad_seq is None:
+            return f"ledger broken: {self.problem}: {self.detail}"
         return f"chain broken at record {self.first_bad_seq}: {self.problem}: {self.detail}"
 
     def as_dict(self) -> dict[str, Any]:
@@ -134,10 +136,19 @@ def iter_rows(conn: psycopg.Connection[Any], from_seq: int = 1, to_seq: int = 2*
         yield from cur
 
 
-def verify_database(conn: psycopg.Connection[Any]) -> Verdict:
-    """Verify the whole chain in the database, independently of its own verify_chain()."""
+def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = False) -> Verdict:
+    """Verify the whole chain in the database, independently of its own verify_chain(), then the calls behind
+    every record (:mod:`footnote_pg.provenance`; ``recompute_calls`` also hashes every cited result again)."""
+    from footnote_pg import provenance
+
     pairs = ((record_object(row), row["hash"]) for row in iter_rows(conn))
-    return verify_objects(pairs)
+    verdict = verify_objects(pairs)
+    if verdict.ok:
+        found = provenance.first_problem(conn, recompute=recompute_calls)
+        if found is not None:
+            return Verdict(False, verdict.records, verdict.head_seq, verdict.head_hash, found.seq, found.problem,
+                           found.detail)
+    return verdict
 
 
 def chain_head(conn: psycopg.Connection[Any]) -> dict[str, Any] | None:
@@ -209,6 +220,12 @@ def verify_bundle(path: Path) -> Verdict:
             yield obj, stored
 
     first_seq = manifest.get("first_seq") or 1
+    ranged: dict[str, Any] = manifest["range"] if isinstance(manifest.get("range"), dict) else {}
+    whole = not any(ranged.get(k) for k in ("from_seq", "to_seq", "since", "until"))
+    if whole and lines and (first_seq != 1 or (manifest.get("first_prev_hash") or GENESIS) != GENESIS):
+        return Verdict(False, 0, None, None, 1, "sequence_gap",
+                       f"the bundle is a whole export but starts at record {first_seq}, linked to "
+                       f"{str(manifest.get('first_prev_hash'))[:12]}…: records before it are missing")
     verdict = verify_objects(pairs(), first_seq=first_seq, first_prev_hash=manifest.get("first_prev_hash") or GENESIS)
     if not verdict.ok:
         return verdict

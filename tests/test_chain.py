@@ -401,6 +401,25 @@ def test_a_partial_bundle_checks_against_its_anchor(chain: TestDatabase, tmp_pat
     assert not verdict.ok and verdict.problem == "manifest_mismatch"
 
 
+def test_a_whole_bundle_without_its_first_record_is_caught(chain: TestDatabase, tmp_path: Path) -> None:
+    """Deleting line 2 and fixing the manifest (count, first_seq, anchor, sha256) makes a valid-looking range."""
+    import hashlib
+
+    bundle = tmp_path / "all.jsonl"
+    with chain.connect(autocommit=False) as conn:
+        manifest = ledger.export_bundle(conn, bundle)
+    lines = bundle.read_bytes().splitlines(keepends=True)
+    second = canonical.loads(lines[2].decode("utf-8"))
+    body = b"".join(lines[2:])
+    manifest.update(count=manifest["count"] - 1, first_seq=2, first_prev_hash=second["prev_hash"],
+                    records_sha256=hashlib.sha256(body).hexdigest())
+    forged = tmp_path / "forged.jsonl"
+    forged.write_bytes(canonical.canonical_json({"manifest": manifest}).encode("utf-8") + b"\n" + body)
+    verdict = ledger.verify_bundle(forged)
+    assert (verdict.ok, verdict.first_bad_seq, verdict.problem) == (False, 1, "sequence_gap")
+    assert "whole export but starts at record 2" in str(verdict.detail)
+
+
 def test_export_by_time_range(chain: TestDatabase, tmp_path: Path) -> None:
     cut = chain.scalar("SELECT recorded_at FROM footnote.ledger WHERE seq = 6")
     bundle = tmp_path / "late.jsonl"

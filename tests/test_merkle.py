@@ -16,34 +16,18 @@ import psycopg
 import pytest
 from psycopg import IsolationLevel
 
-from footnote_pg import canonical, ledger, merkle, receipts, sqlfiles
+from footnote_pg import canonical, ledger, merkle, receipts
 from tests.conftest import TestDatabase, _drop_database
 from tests.test_chain import append
 
 # -- set-up ---------------------------------------------------------------------------------------------------
 
 
-def install_merkle(db: TestDatabase) -> TestDatabase:
-    """Apply sql/24_merkle.sql and its grants when the installed revision predates them (a no-op once it has them)."""
-    if db.scalar("SELECT to_regprocedure('footnote.tree_head(bigint)')") is not None:
-        return db
-    grants = (sqlfiles.sql_dir() / "90_grants.sql").read_text(encoding="utf-8")
-    ours = grants[grants.index("-- receipts (sql/24_merkle.sql)"):]
-    statements = ["SELECT pg_catalog.set_config('footnote.allow_ddl', 'on', true)",  # sql/95_protect.sql's path
-                  "SET ROLE footnote_owner",
-                  *sqlfiles.split_statements((sqlfiles.sql_dir() / "24_merkle.sql").read_text(encoding="utf-8")),
-                  "REVOKE ALL ON ALL TABLES IN SCHEMA footnote FROM PUBLIC",
-                  "REVOKE ALL ON ALL FUNCTIONS IN SCHEMA footnote FROM PUBLIC",
-                  *sqlfiles.split_statements(ours)]
-    with db.connect(autocommit=False) as conn:
-        for statement in statements:
-            conn.execute(statement, prepare=False)  # type: ignore[arg-type]
-    return db
-
-
 @pytest.fixture
 def mdb(db: TestDatabase) -> TestDatabase:
-    return install_merkle(db)
+    """A database at head, with its Merkle tree (revision 0004)."""
+    assert db.scalar("SELECT to_regprocedure('footnote.tree_head(bigint)')") is not None
+    return db
 
 
 def records(db: TestDatabase, n: int) -> None:

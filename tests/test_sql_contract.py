@@ -90,8 +90,11 @@ def test_only_the_call_log_and_the_gate_write_and_nothing_names_erp(db: TestData
         if writes:
             writers[signature] = {w[1] for w in writes}
     assert writers == {
-        "footnote._finish(text,jsonb,timestamp with time zone,jsonb)": {"footnote.call_log"},
-        "footnote._queue_record(text,text,text,jsonb,uuid[],jsonb,jsonb)":
+        "footnote._log_call(uuid,timestamp with time zone,jsonb,text,jsonb,text[],jsonb,text,numeric)":
+            {"footnote.call_log"},
+        "footnote._queue_record(uuid,jsonb,text,text,text,jsonb,jsonb,jsonb)":
             {"footnote.ledger_queue", "footnote.call_use"},
-        "footnote._seal_queue()": {"footnote.ledger", "footnote.ledger_queue"},
+        "footnote._unqueue(uuid)": {"footnote.ledger_queue"},
+        "footnote._seal_queue(boolean)": {"footnote.ledger"},
+        "footnote._merkle_extend()": {"footnote.merkle_nodes"},
     }

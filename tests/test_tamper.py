@@ -144,7 +144,8 @@ def test_an_insert_into_the_ledger_only_seals_the_queued_record_as_it_was(db: Te
     record_id = queued_record(db)
     as_owner(db, "INSERT INTO footnote.ledger (id, answer, status) VALUES (%s, 'Overdue: 0,00 €.', 'verified')",
              (record_id,))
-    assert db.rows("SELECT seq, answer FROM footnote.ledger") == [(1, "Bergmann Logistik GmbH owes 43.805,00 € overdue.")]
+    assert db.rows("SELECT seq, answer FROM footnote.ledger") == [
+        (1, "Bergmann Logistik GmbH owes 43.805,00 € overdue.")]
     assert db.scalar("SELECT count(*) FROM footnote.ledger_queue") == 0
 
 
@@ -204,7 +205,7 @@ def _records_within(db: TestDatabase, seconds: float) -> float:
     """Record and commit one answer as the service; how long it took (the test fails past ``seconds``)."""
     started = time.monotonic()
     with db.connect("service") as conn:
-        conn.execute("SET statement_timeout = %s" % int(seconds * 1000))
+        conn.execute("SELECT set_config('statement_timeout', %s, false)", (str(int(seconds * 1000)),))
         record_id = record(conn, "meanwhile")
         receipt = conn.execute("SELECT seq FROM footnote.receipt(%s)", (record_id,)).fetchone()
     assert receipt is not None and receipt[0] is not None
@@ -268,7 +269,7 @@ def test_a_deleted_queued_record_is_named_as_lost(db: TestDatabase) -> None:
 
 
 def _forged_record(citing: str) -> str:
-    """A record inserted with a correct link and hash, citing the given operations JSON."""
+    """A record inserted with a correct link and hash, citing the given operations JSON (test text only)."""
     return f"""
         DO $$
         DECLARE r footnote.ledger; head footnote.ledger;
@@ -280,7 +281,7 @@ def _forged_record(citing: str) -> str:
             r.canonical := footnote.canonical_json(footnote._record_object(r));
             r.hash := footnote.sha256_hex(r.canonical);
             INSERT INTO footnote.ledger SELECT r.*;
-        END $$"""
+        END $$"""  # noqa: S608
 
 
 def test_an_inserted_record_citing_another_records_call_is_named(chain: TestDatabase) -> None:
@@ -315,6 +316,15 @@ def test_a_call_result_changed_behind_its_hash_is_named_when_results_are_hashed_
     sql, py = verdicts(chain)
     assert sql[0] and py.ok  # the quick check compares hashes only
     assert "its result was changed in the call log" in detected(chain, 2, "call_result_changed", recompute=True)
+    from typer.testing import CliRunner
+
+    from footnote_pg.cli import app
+
+    quick = CliRunner().invoke(app, ["verify", "--database-url", chain.url])
+    thorough = CliRunner().invoke(app, ["verify", "--calls", "--database-url", chain.url])
+    assert quick.exit_code == 0 and "chain intact: 4 records" in quick.stdout
+    assert thorough.exit_code == 1
+    assert thorough.stderr.startswith("chain broken at record 2: call_result_changed: call ")
 
 
 def test_a_sealed_text_that_is_not_json_is_a_changed_record(chain: TestDatabase) -> None:
