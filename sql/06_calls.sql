@@ -41,7 +41,8 @@ CREATE TRIGGER call_log_no_truncate BEFORE TRUNCATE ON footnote.call_log
     FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
 
 -- The frames of the current call stack, innermost first, without the caller's own frame: every line of
--- PG_CONTEXT up to the first "SQL statement" line (from there on, a line may quote a caller's SQL text).
+-- PG_CONTEXT up to the first "SQL statement" or "PL/pgSQL expression" line (from there on, a line may quote a
+-- caller's SQL text). So the functions that must be on the stack call each other in simple expressions.
 CREATE FUNCTION footnote._frames()
 RETURNS text[]
 LANGUAGE plpgsql STABLE
@@ -55,7 +56,7 @@ BEGIN
     GET DIAGNOSTICS ctx = PG_CONTEXT;
     lines := string_to_array(ctx, E'\n');
     FOR i IN 3 .. coalesce(array_length(lines, 1), 0) LOOP  -- 1: this function, 2: the trigger asking
-        EXIT WHEN starts_with(lines[i], 'SQL statement "');
+        EXIT WHEN starts_with(lines[i], 'SQL statement "') OR starts_with(lines[i], 'PL/pgSQL expression "');
         frames := frames || lines[i];
     END LOOP;
     RETURN frames;

@@ -223,6 +223,7 @@ DECLARE
     m       text[] := regexp_match(v, '^erp://([a-z_]+)/(\d{1,18})$');
     r       record;
     eid     text;
+    fields  text[];
     types   text[] := ARRAY['customer', 'invoice', 'payment', 'credit_note', 'ticket', 'supplier', 'bank_account',
                             'supplier_payment', 'supplier_invoice', 'bank_change_request', 'purchase_order', 'item',
                             'stock'];
@@ -238,13 +239,14 @@ BEGIN
             DETAIL = jsonb_build_object('argument', 'uri', 'entity', m[1], 'value', v, 'alternatives', '[]'::jsonb)::text;
     END IF;
     eid := r.type || ':' || r.id;
-    RETURN footnote._finish('source_record', jsonb_build_object('uri', uri), started,
+    fields := ARRAY(SELECT k FROM jsonb_object_keys(r.fields) AS k WHERE k <> 'id' ORDER BY k);
+    RETURN footnote._finish('source_record', jsonb_build_object('uri', uri), started,  -- a simple expression
         jsonb_build_object(
             'effective_arguments', jsonb_build_object('uri', r.uri),
             'values', jsonb_build_object('type', footnote._value('text', r.type, ARRAY[eid]),
                                          'uri', footnote._value('text', r.uri, ARRAY[eid])),
             'evidence', jsonb_build_array(footnote._row_evidence(r.type, 'id', r.fields || jsonb_build_object('uri', r.uri),
-                (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(r.fields) AS k WHERE k <> 'id'),
+                fields,
                 coalesce((r.fields->>'verified')::boolean, (r.fields->>'phone_verified')::boolean, true))),
             'queries', jsonb_build_array(footnote._query_ref('source_record', jsonb_build_array(m[1], m[2]::bigint)))));
 END

@@ -88,6 +88,7 @@ DECLARE
     chg     record;
     both_ids text[];
     vals    jsonb;
+    evidence jsonb[];
 BEGIN
     IF customer IS NOT NULL THEN
         c := footnote._resolve('customer', 'customer', customer);
@@ -112,13 +113,13 @@ BEGIN
     IF c.id IS NOT NULL THEN
         vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
     END IF;
-    RETURN footnote._finish('revenue_change',
+    evidence := ra.evidence || ARRAY(SELECT e FROM unnest(rb.evidence) AS e WHERE NOT (e->>'id') = ANY (ra.ids));
+    RETURN footnote._finish('revenue_change',  -- a simple expression: the call log checks who calls _finish
         jsonb_build_object('period_from', period_from, 'period_to', period_to, 'customer', customer), started,
         jsonb_build_object(
             'effective_arguments', jsonb_build_object('period_from', btrim(period_from), 'period_to', btrim(period_to), 'customer', c.uri),
             'values', vals,
-            'evidence', to_jsonb(ra.evidence || ARRAY(SELECT e FROM unnest(rb.evidence) AS e
-                                                      WHERE NOT (e->>'id') = ANY (ra.ids))),
+            'evidence', to_jsonb(evidence),
             'empty_reason', CASE WHEN chg.change_percent IS NULL THEN 'no_revenue_in_base_period' END,
             'queries', jsonb_build_array(ra.query, rb.query,
                 footnote._query_ref('change', jsonb_build_array(ra.total::text, rb.total::text)))));

@@ -2,6 +2,15 @@
 
 SET ROLE footnote_owner;
 
+REVOKE EXECUTE ON FUNCTION
+    footnote.seal(),
+    footnote.receipt(uuid),
+    footnote.reattest(bigint),
+    footnote.verify_chain(),
+    footnote.chain_head(),
+    footnote.verify_digest(bigint, text)
+FROM footnote_service, footnote_auditor;
+
 DROP FUNCTION footnote._seal_queue();
 
 DROP FUNCTION footnote._queue_record(text, text, text, jsonb, uuid[], jsonb, jsonb);
@@ -59,7 +68,8 @@ COMMENT ON TABLE footnote.merkle_nodes IS
     'perfect subtrees of the Merkle tree over the ledger (level k, idx i covers leaves i*2^k to (i+1)*2^k - 1); derived, append-only';
 
 -- The frames of the current call stack, innermost first, without the caller's own frame: every line of
--- PG_CONTEXT up to the first "SQL statement" line (from there on, a line may quote a caller's SQL text).
+-- PG_CONTEXT up to the first "SQL statement" or "PL/pgSQL expression" line (from there on, a line may quote a
+-- caller's SQL text). So the functions that must be on the stack call each other in simple expressions.
 CREATE FUNCTION footnote._frames()
 RETURNS text[]
 LANGUAGE plpgsql STABLE
@@ -73,7 +83,7 @@ BEGIN
     GET DIAGNOSTICS ctx = PG_CONTEXT;
     lines := string_to_array(ctx, E'\n');
     FOR i IN 3 .. coalesce(array_length(lines, 1), 0) LOOP  -- 1: this function, 2: the trigger asking
-        EXIT WHEN starts_with(lines[i], 'SQL statement "');
+        EXIT WHEN starts_with(lines[i], 'SQL statement "') OR starts_with(lines[i], 'PL/pgSQL expression "');
         frames := frames || lines[i];
     END LOOP;
     RETURN frames;
@@ -178,6 +188,101 @@ BEGIN
     call_id := footnote._log_call(call_id, started, actor, operation, arguments, ev_ids, doc, hash, ms);
     -- the caller also gets the hash the log keeps: SHA-256 of the canonical document without this member
     RETURN doc || jsonb_build_object('result_hash', hash);
+END
+$$;
+
+-- The record behind a deep link (erp://invoice/8812): its type, id and every field of its source view.
+CREATE OR REPLACE FUNCTION footnote.source_record(uri text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    v       text := footnote._text_arg('uri', uri, true, 200);
+    m       text[] := regexp_match(v, '^erp://([a-z_]+)/(\d{1,18})$');
+    r       record;
+    eid     text;
+    fields  text[];
+    types   text[] := ARRAY['customer', 'invoice', 'payment', 'credit_note', 'ticket', 'supplier', 'bank_account',
+                            'supplier_payment', 'supplier_invoice', 'bank_change_request', 'purchase_order', 'item',
+                            'stock'];
+BEGIN
+    IF m IS NULL OR NOT m[1] = ANY (types) THEN
+        PERFORM footnote._invalid('uri', format('%s is not a deep link erp://<type>/<id> with type one of %s',
+                                                v, array_to_string(types, ', ')), v);
+    END IF;
+    EXECUTE footnote._query('source_record') INTO r USING m[1], m[2]::bigint;
+    IF r.id IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN002',
+            MESSAGE = format('unknown %s %s: no such record', m[1], m[2]),
+            DETAIL = jsonb_build_object('argument', 'uri', 'entity', m[1], 'value', v, 'alternatives', '[]'::jsonb)::text;
+    END IF;
+    eid := r.type || ':' || r.id;
+    fields := ARRAY(SELECT k FROM jsonb_object_keys(r.fields) AS k WHERE k <> 'id' ORDER BY k);
+    RETURN footnote._finish('source_record', jsonb_build_object('uri', uri), started,  -- a simple expression
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('uri', r.uri),
+            'values', jsonb_build_object('type', footnote._value('text', r.type, ARRAY[eid]),
+                                         'uri', footnote._value('text', r.uri, ARRAY[eid])),
+            'evidence', jsonb_build_array(footnote._row_evidence(r.type, 'id', r.fields || jsonb_build_object('uri', r.uri),
+                fields,
+                coalesce((r.fields->>'verified')::boolean, (r.fields->>'phone_verified')::boolean, true))),
+            'queries', jsonb_build_array(footnote._query_ref('source_record', jsonb_build_array(m[1], m[2]::bigint)))));
+END
+$$;
+
+-- Revenue change between two periods (of all customers or one): both revenues, the absolute change and the change in percent.
+CREATE OR REPLACE FUNCTION footnote.revenue_change(period_from text, period_to text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    pa      footnote.period := footnote._period_arg('period_from', period_from);
+    pb      footnote.period := footnote._period_arg('period_to', period_to);
+    c       footnote.entity;
+    ra      record;
+    rb      record;
+    chg     record;
+    both_ids text[];
+    vals    jsonb;
+    evidence jsonb[];
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    SELECT * INTO ra FROM footnote._revenue(pa, c.id);
+    SELECT * INTO rb FROM footnote._revenue(pb, c.id);
+    EXECUTE footnote._query('change') INTO chg USING ra.total, rb.total;
+    both_ids := ra.ids || ARRAY(SELECT x FROM unnest(rb.ids) AS x WHERE NOT x = ANY (ra.ids));
+    vals := jsonb_build_object(
+        'period_from', footnote._value('period', pa.label, '{}'),
+        'period_to', footnote._value('period', pb.label, '{}'),
+        'revenue_from', footnote._value('amount', ra.total::text, ra.ids),
+        'revenue_to', footnote._value('amount', rb.total::text, rb.ids),
+        'change', footnote._value('amount', abs(chg.change)::text, both_ids,
+                                  jsonb_build_object('signed_raw', chg.change::text)),
+        'direction', footnote._value('text', CASE sign(chg.change) WHEN 1 THEN 'up' WHEN -1 THEN 'down'
+                                                 ELSE 'unchanged' END, both_ids));
+    IF chg.change_percent IS NOT NULL THEN
+        vals := vals || jsonb_build_object('change_percent', footnote._value('percent', abs(chg.change_percent)::text,
+            both_ids, jsonb_build_object('signed_raw', chg.change_percent::text)));
+    END IF;
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    evidence := ra.evidence || ARRAY(SELECT e FROM unnest(rb.evidence) AS e WHERE NOT (e->>'id') = ANY (ra.ids));
+    RETURN footnote._finish('revenue_change',  -- a simple expression: the call log checks who calls _finish
+        jsonb_build_object('period_from', period_from, 'period_to', period_to, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period_from', btrim(period_from), 'period_to', btrim(period_to), 'customer', c.uri),
+            'values', vals,
+            'evidence', to_jsonb(evidence),
+            'empty_reason', CASE WHEN chg.change_percent IS NULL THEN 'no_revenue_in_base_period' END,
+            'queries', jsonb_build_array(ra.query, rb.query,
+                footnote._query_ref('change', jsonb_build_array(ra.total::text, rb.total::text)))));
 END
 $$;
 
