@@ -40,29 +40,6 @@ CREATE TRIGGER call_log_append_only BEFORE UPDATE OR DELETE ON footnote.call_log
 CREATE TRIGGER call_log_no_truncate BEFORE TRUNCATE ON footnote.call_log
     FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
 
--- The frames of the current call stack, innermost first, without the caller's own frame: every line of
--- PG_CONTEXT up to the first "SQL statement" or "PL/pgSQL expression" line (from there on, a line may quote a
--- caller's SQL text). So the functions that must be on the stack call each other in simple expressions.
-CREATE FUNCTION footnote._frames()
-RETURNS text[]
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    ctx    text;
-    lines  text[];
-    frames text[] := '{}';
-BEGIN
-    GET DIAGNOSTICS ctx = PG_CONTEXT;
-    lines := string_to_array(ctx, E'\n');
-    FOR i IN 3 .. coalesce(array_length(lines, 1), 0) LOOP  -- 1: this function, 2: the trigger asking
-        EXIT WHEN starts_with(lines[i], 'SQL statement "') OR starts_with(lines[i], 'PL/pgSQL expression "');
-        frames := frames || lines[i];
-    END LOOP;
-    RETURN frames;
-END
-$$;
-
 -- Refuse a write that does not come from where it must: FN105 naming the table and the way in.
 CREATE FUNCTION footnote._not_from(tbl text, way text)
 RETURNS void
@@ -78,21 +55,29 @@ $$;
 
 -- The call log takes rows only from a catalog operation: _log_call, called by _finish (through _list for the
 -- name lists), called by the operation the row names. Written by hand, even by footnote_owner: FN105.
+-- The call stack (PG_CONTEXT, innermost first) is matched line by line from the top: a frame line is written
+-- by PostgreSQL from a function's identity; a caller's SQL text appears only inside an 'SQL statement "…"' or
+-- 'PL/pgSQL expression "…"' line (and may hold line breaks), which none of the lines matched before the
+-- operation's may be. So the functions that must be on the stack call each other in simple expressions
+-- (x := f(...), RETURN f(...)).
 CREATE FUNCTION footnote._call_log_guard()
 RETURNS trigger
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    f text[] := footnote._frames();
-    i integer := 3;
+    ctx text;
+    op  text;
 BEGIN
-    IF f[1] ~ '^SQL function "_log_call" statement 1$' AND f[2] ~ '^PL/pgSQL function footnote\._finish\(' THEN
-        IF f[3] ~ '^PL/pgSQL function footnote\._list\(' THEN
-            i := 4;
+    GET DIAGNOSTICS ctx = PG_CONTEXT;  -- line 1: this trigger; 2: _log_call; 3: _finish; 4 (5): (_list,) the op
+    IF split_part(ctx, E'\n', 2) = 'SQL function "_log_call" statement 1'
+       AND starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote._finish(') THEN
+        op := split_part(ctx, E'\n', 4);
+        IF starts_with(op, 'PL/pgSQL function footnote._list(') THEN
+            op := split_part(ctx, E'\n', 5);
         END IF;
-        IF (starts_with(f[i], 'PL/pgSQL function footnote.' || NEW.operation || '(')
-            OR f[i] = 'SQL function "' || NEW.operation || '" statement 1')
+        IF (starts_with(op, 'PL/pgSQL function footnote.' || NEW.operation || '(')
+            OR op = 'SQL function "' || NEW.operation || '" statement 1')
            AND EXISTS (SELECT FROM footnote.operations AS o WHERE o.name = NEW.operation) THEN
             RETURN NEW;
         END IF;

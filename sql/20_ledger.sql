@@ -37,8 +37,8 @@
 -- footnote_owner itself cannot write a row by hand, see docs/threat-model.md):
 --  * footnote.ledger_queue and footnote.call_use: rows only from the gate,
 --    through footnote._queue_record; a queued record leaves the queue only by
---    being sealed (footnote._unqueue, called by the ledger's BEFORE INSERT
---    trigger); UPDATE and TRUNCATE raise FN101;
+--    being sealed (the ledger's BEFORE INSERT trigger takes it out); UPDATE
+--    and TRUNCATE raise FN101;
 --  * footnote.ledger: only records taken out of the queue; whatever else an
 --    INSERT names is replaced by the queued record; UPDATE, DELETE and
 --    TRUNCATE raise FN101 for every role.
@@ -135,24 +135,29 @@ INSERT INTO footnote.chain_lock DEFAULT VALUES;
 COMMENT ON TABLE footnote.chain_lock IS 'one row: held FOR UPDATE by the transaction sealing records into the ledger';
 
 -- Queue and call use: rows only from the gate (record_answer, submit_answer, record_decision) through
--- _queue_record; a queued record leaves only by being sealed (_unqueue from the ledger's link trigger).
+-- _queue_record; a queued record leaves only by being sealed (the DELETE in the ledger's link trigger, whose
+-- whole statement line is matched: a caller's SQL cannot end where it ends and be followed by that frame).
+-- The call stack is matched as in footnote._call_log_guard (sql/06_calls.sql).
 CREATE FUNCTION footnote._queue_guard()
 RETURNS trigger
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    f text[] := footnote._frames();
+    ctx text;
 BEGIN
+    GET DIAGNOSTICS ctx = PG_CONTEXT;  -- line 1: this trigger; 2: what ran the statement; 3: its caller
     IF TG_OP = 'INSERT' THEN
-        IF f[1] ~ '^SQL function "_queue_record" statement 1$'
-           AND f[2] ~ '^PL/pgSQL function footnote\.(record_answer|submit_answer|record_decision)\(' THEN
+        IF split_part(ctx, E'\n', 2) = 'SQL function "_queue_record" statement 1'
+           AND (starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote.record_answer(')
+                OR starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote.submit_answer(')
+                OR starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote.record_decision(')) THEN
             RETURN NEW;
         END IF;
         PERFORM footnote._not_from(TG_TABLE_NAME, 'from the gate (footnote.record_answer, submit_answer, record_decision)');
     ELSIF TG_OP = 'DELETE' AND TG_TABLE_NAME = 'ledger_queue' THEN
-        IF f[1] ~ '^SQL function "_unqueue" statement 1$'
-           AND f[2] ~ '^PL/pgSQL function footnote\._ledger_link\(\) line \d+ at assignment$' THEN
+        IF split_part(ctx, E'\n', 2) = 'SQL statement "DELETE FROM footnote.ledger_queue WHERE id = NEW.id RETURNING *"'
+           AND split_part(ctx, E'\n', 3) ~ '^PL/pgSQL function footnote\._ledger_link\(\) line \d+ at SQL statement$' THEN
             RETURN OLD;
         END IF;
         RAISE EXCEPTION USING ERRCODE = 'FN101',
@@ -193,15 +198,6 @@ AS $$
     SELECT CASE WHEN (SELECT count(*) FROM u) = jsonb_array_length(g->'operations') THEN (SELECT id FROM q) END
 $$;
 
--- Take a queued record out of the queue (only for the ledger's link trigger).
-CREATE FUNCTION footnote._unqueue(record_id uuid)
-RETURNS footnote.ledger_queue
-LANGUAGE sql
-SET search_path = pg_catalog, pg_temp
-AS $$
-    DELETE FROM footnote.ledger_queue AS q WHERE q.id = record_id RETURNING q.*
-$$;
-
 -- BEFORE INSERT on the ledger: take the chain lock and the queued record, link to the committed head,
 -- stamp time, canonical text and hash. Only the id of the inserted row counts.
 CREATE FUNCTION footnote._ledger_link()
@@ -218,7 +214,8 @@ BEGIN
             MESSAGE = 'the ledger is sealed only in READ COMMITTED transactions (the head must be the latest committed one)';
     END IF;
     PERFORM FROM footnote.chain_lock FOR UPDATE;
-    q := footnote._unqueue(NEW.id);
+    -- one line, matched whole by the queue's guard (footnote._queue_guard): keep it so
+    DELETE FROM footnote.ledger_queue WHERE id = NEW.id RETURNING * INTO q;
     IF q.id IS NULL THEN
         PERFORM footnote._not_from('ledger', 'from footnote.ledger_queue, sealed by footnote.seal(): no record '
                                               || coalesce(NEW.id::text, 'NULL') || ' is queued');
@@ -281,25 +278,30 @@ AS $$
 DECLARE
     q_id uuid;
     n    integer := 0;
-    wait text := coalesce(footnote.setting(CASE WHEN at_commit THEN 'seal_commit_wait' ELSE 'seal_lock_timeout' END),
-                          CASE WHEN at_commit THEN '200ms' ELSE '5s' END);
+    wait text;
 BEGIN
     IF current_setting('transaction_isolation') <> 'read committed' THEN
         RETURN 0;
     END IF;
-    IF NOT footnote._chain_lock(wait) THEN
-        IF at_commit THEN
-            RAISE WARNING 'footnote: the chain lock stayed taken for %; this transaction''s records stay queued '
-                          'for the next seal', wait;
-            RETURN 0;
+    IF at_commit THEN
+        PERFORM FROM footnote.chain_lock FOR UPDATE SKIP LOCKED;  -- the common case: free, take it at once
+        IF NOT FOUND THEN
+            wait := coalesce(footnote.setting('seal_commit_wait'), '200ms');
+            IF NOT footnote._chain_lock(wait) THEN
+                RAISE WARNING 'footnote: the chain lock stayed taken for %; this transaction''s records stay queued '
+                              'for the next seal', wait;
+                RETURN 0;
+            END IF;
         END IF;
-        RAISE EXCEPTION USING ERRCODE = 'FN106',
-            MESSAGE = format('the ledger chain is held by another transaction for more than %s (seal_lock_timeout); '
-                             'queued records are sealed when it ends', wait),
-            DETAIL = jsonb_build_object('waited', wait, 'holders',
-                (SELECT coalesce(jsonb_agg(p), '[]') FROM unnest(pg_blocking_pids(pg_backend_pid())) AS p))::text;
-    END IF;
-    IF NOT at_commit THEN
+    ELSE
+        wait := coalesce(footnote.setting('seal_lock_timeout'), '5s');
+        IF NOT footnote._chain_lock(wait) THEN
+            RAISE EXCEPTION USING ERRCODE = 'FN106',
+                MESSAGE = format('the ledger chain is held by another transaction for more than %s '
+                                 '(seal_lock_timeout); queued records are sealed when it ends', wait),
+                DETAIL = jsonb_build_object('waited', wait, 'holders',
+                    (SELECT coalesce(jsonb_agg(p), '[]') FROM unnest(pg_blocking_pids(pg_backend_pid())) AS p))::text;
+        END IF;
         PERFORM set_config('idle_in_transaction_session_timeout',
                            (extract(epoch FROM wait::interval * 2) * 1000)::bigint::text, true);
     END IF;

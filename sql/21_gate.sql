@@ -935,20 +935,17 @@ BEGIN
                               'sentences', g->'sentences');
 END
 $$;
--- The record id _queue_record returned, or FN104 when a concurrent record took one of its calls first.
-CREATE FUNCTION footnote._queued(record_id uuid, g jsonb)
-RETURNS uuid
+-- FN104 when _queue_record returned no id: a concurrent record took one of the answer's calls first.
+CREATE FUNCTION footnote._replayed(g jsonb)
+RETURNS void
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    IF record_id IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'FN104',
-            MESSAGE = 'a call of this answer was just used by another record (a concurrent replay); make a new call',
-            DETAIL = jsonb_build_object('argument', 'call_ids', 'call_ids',
-                (SELECT jsonb_agg(o->>'call_id') FROM jsonb_array_elements(g->'operations') AS o))::text;
-    END IF;
-    RETURN record_id;
+    RAISE EXCEPTION USING ERRCODE = 'FN104',
+        MESSAGE = 'a call of this answer was just used by another record (a concurrent replay); make a new call',
+        DETAIL = jsonb_build_object('argument', 'call_ids', 'call_ids',
+            (SELECT jsonb_agg(o->>'call_id') FROM jsonb_array_elements(g->'operations') AS o))::text;
 END
 $$;
 
@@ -1005,7 +1002,9 @@ BEGIN
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, recorded, g, NULL,
         coalesce(details, '{}') || jsonb_build_object('outcome', outcome)
         || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END);
-    record_id := footnote._queued(record_id, g);
+    IF record_id IS NULL THEN
+        PERFORM footnote._replayed(g);
+    END IF;
     RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'answer', recorded, 'claims', g->'claims',
                               'findings', g->'findings', 'sentences', g->'sentences', 'narration', nd);
 END
@@ -1046,7 +1045,9 @@ BEGIN
     g := g || jsonb_build_object('operations', idx->'operations');
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, answer, g, NULL,
         coalesce(details, '{}') || jsonb_build_object('outcome', 'answer', 'origin', 'agent', 'fallback', fb->'answer'));
-    record_id := footnote._queued(record_id, g);
+    IF record_id IS NULL THEN
+        PERFORM footnote._replayed(g);
+    END IF;
     RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'sentences', g->'sentences',
                               'claims', g->'claims', 'findings', g->'findings',
                               'fallback', jsonb_build_object('answer', fb->'answer', 'claims', fb->'claims',
@@ -1140,7 +1141,9 @@ BEGIN
                             'evidence', evidence, 'findings', findings);
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'decision', subject, rationale, g,
         jsonb_build_object('action', action, 'subject', subject, 'outcome', outcome, 'citations', graded), NULL);
-    record_id := footnote._queued(record_id, g);
+    IF record_id IS NULL THEN
+        PERFORM footnote._replayed(g);
+    END IF;
     RETURN jsonb_build_object('record_id', record_id, 'outcome', outcome, 'citations', graded, 'findings', findings,
                               'evidence', evidence);
 END

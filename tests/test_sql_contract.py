@@ -94,7 +94,8 @@ def test_only_the_call_log_and_the_gate_write_and_nothing_names_erp(db: TestData
             {"footnote.call_log"},
         "footnote._queue_record(uuid,jsonb,text,text,text,jsonb,jsonb,jsonb)":
             {"footnote.ledger_queue", "footnote.call_use"},
-        "footnote._unqueue(uuid)": {"footnote.ledger_queue"},
+        "footnote._ledger_link()": {"footnote.ledger_queue"},
+        "footnote._queue_guard()": {"footnote.ledger_queue"},  # names, as text, the one DELETE it lets through
         "footnote._seal_queue(boolean)": {"footnote.ledger"},
         "footnote._merkle_extend()": {"footnote.merkle_nodes"},
     }

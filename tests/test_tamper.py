@@ -344,7 +344,7 @@ def test_a_sealed_text_that_is_not_json_is_a_changed_record(chain: TestDatabase)
     "DROP TABLE footnote.call_log CASCADE",
     "DROP SCHEMA footnote CASCADE",
     "DROP TRIGGER call_log_guard ON footnote.call_log",
-    "CREATE OR REPLACE FUNCTION footnote._frames() RETURNS text[] LANGUAGE sql AS $$ SELECT '{}'::text[] $$",
+    "CREATE OR REPLACE FUNCTION footnote._not_from(tbl text, way text) RETURNS void LANGUAGE sql AS $$ SELECT $$",
     "CREATE RULE forge AS ON INSERT TO footnote.ledger_queue DO INSTEAD NOTHING",
     "ALTER FUNCTION footnote._queue_guard() RENAME TO _off",
 ], ids=["disable_trigger", "disable_user_triggers", "drop_ledger", "drop_call_log", "drop_schema", "drop_trigger",

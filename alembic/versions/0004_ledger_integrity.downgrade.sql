@@ -41,8 +41,6 @@ DROP TRIGGER ledger_queue_guard ON footnote.ledger_queue;
 
 DROP TRIGGER call_log_guard ON footnote.call_log;
 
-DROP FUNCTION footnote._frames();
-
 DROP FUNCTION footnote._not_from(text, text);
 
 DROP FUNCTION footnote._call_log_guard();
@@ -53,13 +51,11 @@ DROP FUNCTION footnote._queue_guard();
 
 DROP FUNCTION footnote._queue_record(uuid, jsonb, text, text, text, jsonb, jsonb, jsonb);
 
-DROP FUNCTION footnote._unqueue(uuid);
-
 DROP FUNCTION footnote._chain_lock(text);
 
 DROP FUNCTION footnote._seal_queue(boolean);
 
-DROP FUNCTION footnote._queued(uuid, jsonb);
+DROP FUNCTION footnote._replayed(jsonb);
 
 DROP FUNCTION footnote._unbacked_record();
 

@@ -67,29 +67,6 @@ COMMENT ON TABLE footnote.chain_lock IS 'one row: held FOR UPDATE by the transac
 COMMENT ON TABLE footnote.merkle_nodes IS
     'perfect subtrees of the Merkle tree over the ledger (level k, idx i covers leaves i*2^k to (i+1)*2^k - 1); derived, append-only';
 
--- The frames of the current call stack, innermost first, without the caller's own frame: every line of
--- PG_CONTEXT up to the first "SQL statement" or "PL/pgSQL expression" line (from there on, a line may quote a
--- caller's SQL text). So the functions that must be on the stack call each other in simple expressions.
-CREATE FUNCTION footnote._frames()
-RETURNS text[]
-LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    ctx    text;
-    lines  text[];
-    frames text[] := '{}';
-BEGIN
-    GET DIAGNOSTICS ctx = PG_CONTEXT;
-    lines := string_to_array(ctx, E'\n');
-    FOR i IN 3 .. coalesce(array_length(lines, 1), 0) LOOP  -- 1: this function, 2: the trigger asking
-        EXIT WHEN starts_with(lines[i], 'SQL statement "') OR starts_with(lines[i], 'PL/pgSQL expression "');
-        frames := frames || lines[i];
-    END LOOP;
-    RETURN frames;
-END
-$$;
-
 -- Refuse a write that does not come from where it must: FN105 naming the table and the way in.
 CREATE FUNCTION footnote._not_from(tbl text, way text)
 RETURNS void
@@ -105,21 +82,29 @@ $$;
 
 -- The call log takes rows only from a catalog operation: _log_call, called by _finish (through _list for the
 -- name lists), called by the operation the row names. Written by hand, even by footnote_owner: FN105.
+-- The call stack (PG_CONTEXT, innermost first) is matched line by line from the top: a frame line is written
+-- by PostgreSQL from a function's identity; a caller's SQL text appears only inside an 'SQL statement "…"' or
+-- 'PL/pgSQL expression "…"' line (and may hold line breaks), which none of the lines matched before the
+-- operation's may be. So the functions that must be on the stack call each other in simple expressions
+-- (x := f(...), RETURN f(...)).
 CREATE FUNCTION footnote._call_log_guard()
 RETURNS trigger
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    f text[] := footnote._frames();
-    i integer := 3;
+    ctx text;
+    op  text;
 BEGIN
-    IF f[1] ~ '^SQL function "_log_call" statement 1$' AND f[2] ~ '^PL/pgSQL function footnote\._finish\(' THEN
-        IF f[3] ~ '^PL/pgSQL function footnote\._list\(' THEN
-            i := 4;
+    GET DIAGNOSTICS ctx = PG_CONTEXT;  -- line 1: this trigger; 2: _log_call; 3: _finish; 4 (5): (_list,) the op
+    IF split_part(ctx, E'\n', 2) = 'SQL function "_log_call" statement 1'
+       AND starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote._finish(') THEN
+        op := split_part(ctx, E'\n', 4);
+        IF starts_with(op, 'PL/pgSQL function footnote._list(') THEN
+            op := split_part(ctx, E'\n', 5);
         END IF;
-        IF (starts_with(f[i], 'PL/pgSQL function footnote.' || NEW.operation || '(')
-            OR f[i] = 'SQL function "' || NEW.operation || '" statement 1')
+        IF (starts_with(op, 'PL/pgSQL function footnote.' || NEW.operation || '(')
+            OR op = 'SQL function "' || NEW.operation || '" statement 1')
            AND EXISTS (SELECT FROM footnote.operations AS o WHERE o.name = NEW.operation) THEN
             RETURN NEW;
         END IF;
@@ -287,24 +272,29 @@ END
 $$;
 
 -- Queue and call use: rows only from the gate (record_answer, submit_answer, record_decision) through
--- _queue_record; a queued record leaves only by being sealed (_unqueue from the ledger's link trigger).
+-- _queue_record; a queued record leaves only by being sealed (the DELETE in the ledger's link trigger, whose
+-- whole statement line is matched: a caller's SQL cannot end where it ends and be followed by that frame).
+-- The call stack is matched as in footnote._call_log_guard (sql/06_calls.sql).
 CREATE FUNCTION footnote._queue_guard()
 RETURNS trigger
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    f text[] := footnote._frames();
+    ctx text;
 BEGIN
+    GET DIAGNOSTICS ctx = PG_CONTEXT;  -- line 1: this trigger; 2: what ran the statement; 3: its caller
     IF TG_OP = 'INSERT' THEN
-        IF f[1] ~ '^SQL function "_queue_record" statement 1$'
-           AND f[2] ~ '^PL/pgSQL function footnote\.(record_answer|submit_answer|record_decision)\(' THEN
+        IF split_part(ctx, E'\n', 2) = 'SQL function "_queue_record" statement 1'
+           AND (starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote.record_answer(')
+                OR starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote.submit_answer(')
+                OR starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote.record_decision(')) THEN
             RETURN NEW;
         END IF;
         PERFORM footnote._not_from(TG_TABLE_NAME, 'from the gate (footnote.record_answer, submit_answer, record_decision)');
     ELSIF TG_OP = 'DELETE' AND TG_TABLE_NAME = 'ledger_queue' THEN
-        IF f[1] ~ '^SQL function "_unqueue" statement 1$'
-           AND f[2] ~ '^PL/pgSQL function footnote\._ledger_link\(\) line \d+ at assignment$' THEN
+        IF split_part(ctx, E'\n', 2) = 'SQL statement "DELETE FROM footnote.ledger_queue WHERE id = NEW.id RETURNING *"'
+           AND split_part(ctx, E'\n', 3) ~ '^PL/pgSQL function footnote\._ledger_link\(\) line \d+ at SQL statement$' THEN
             RETURN OLD;
         END IF;
         RAISE EXCEPTION USING ERRCODE = 'FN101',
@@ -338,15 +328,6 @@ AS $$
     SELECT CASE WHEN (SELECT count(*) FROM u) = jsonb_array_length(g->'operations') THEN (SELECT id FROM q) END
 $$;
 
--- Take a queued record out of the queue (only for the ledger's link trigger).
-CREATE FUNCTION footnote._unqueue(record_id uuid)
-RETURNS footnote.ledger_queue
-LANGUAGE sql
-SET search_path = pg_catalog, pg_temp
-AS $$
-    DELETE FROM footnote.ledger_queue AS q WHERE q.id = record_id RETURNING q.*
-$$;
-
 -- BEFORE INSERT on the ledger: take the chain lock and the queued record, link to the committed head,
 -- stamp time, canonical text and hash. Only the id of the inserted row counts.
 CREATE OR REPLACE FUNCTION footnote._ledger_link()
@@ -363,7 +344,8 @@ BEGIN
             MESSAGE = 'the ledger is sealed only in READ COMMITTED transactions (the head must be the latest committed one)';
     END IF;
     PERFORM FROM footnote.chain_lock FOR UPDATE;
-    q := footnote._unqueue(NEW.id);
+    -- one line, matched whole by the queue's guard (footnote._queue_guard): keep it so
+    DELETE FROM footnote.ledger_queue WHERE id = NEW.id RETURNING * INTO q;
     IF q.id IS NULL THEN
         PERFORM footnote._not_from('ledger', 'from footnote.ledger_queue, sealed by footnote.seal(): no record '
                                               || coalesce(NEW.id::text, 'NULL') || ' is queued');
@@ -415,25 +397,30 @@ AS $$
 DECLARE
     q_id uuid;
     n    integer := 0;
-    wait text := coalesce(footnote.setting(CASE WHEN at_commit THEN 'seal_commit_wait' ELSE 'seal_lock_timeout' END),
-                          CASE WHEN at_commit THEN '200ms' ELSE '5s' END);
+    wait text;
 BEGIN
     IF current_setting('transaction_isolation') <> 'read committed' THEN
         RETURN 0;
     END IF;
-    IF NOT footnote._chain_lock(wait) THEN
-        IF at_commit THEN
-            RAISE WARNING 'footnote: the chain lock stayed taken for %; this transaction''s records stay queued '
-                          'for the next seal', wait;
-            RETURN 0;
+    IF at_commit THEN
+        PERFORM FROM footnote.chain_lock FOR UPDATE SKIP LOCKED;  -- the common case: free, take it at once
+        IF NOT FOUND THEN
+            wait := coalesce(footnote.setting('seal_commit_wait'), '200ms');
+            IF NOT footnote._chain_lock(wait) THEN
+                RAISE WARNING 'footnote: the chain lock stayed taken for %; this transaction''s records stay queued '
+                              'for the next seal', wait;
+                RETURN 0;
+            END IF;
         END IF;
-        RAISE EXCEPTION USING ERRCODE = 'FN106',
-            MESSAGE = format('the ledger chain is held by another transaction for more than %s (seal_lock_timeout); '
-                             'queued records are sealed when it ends', wait),
-            DETAIL = jsonb_build_object('waited', wait, 'holders',
-                (SELECT coalesce(jsonb_agg(p), '[]') FROM unnest(pg_blocking_pids(pg_backend_pid())) AS p))::text;
-    END IF;
-    IF NOT at_commit THEN
+    ELSE
+        wait := coalesce(footnote.setting('seal_lock_timeout'), '5s');
+        IF NOT footnote._chain_lock(wait) THEN
+            RAISE EXCEPTION USING ERRCODE = 'FN106',
+                MESSAGE = format('the ledger chain is held by another transaction for more than %s '
+                                 '(seal_lock_timeout); queued records are sealed when it ends', wait),
+                DETAIL = jsonb_build_object('waited', wait, 'holders',
+                    (SELECT coalesce(jsonb_agg(p), '[]') FROM unnest(pg_blocking_pids(pg_backend_pid())) AS p))::text;
+        END IF;
         PERFORM set_config('idle_in_transaction_session_timeout',
                            (extract(epoch FROM wait::interval * 2) * 1000)::bigint::text, true);
     END IF;
@@ -495,20 +482,17 @@ BEGIN
 END
 $$;
 
--- The record id _queue_record returned, or FN104 when a concurrent record took one of its calls first.
-CREATE FUNCTION footnote._queued(record_id uuid, g jsonb)
-RETURNS uuid
+-- FN104 when _queue_record returned no id: a concurrent record took one of the answer's calls first.
+CREATE FUNCTION footnote._replayed(g jsonb)
+RETURNS void
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    IF record_id IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = 'FN104',
-            MESSAGE = 'a call of this answer was just used by another record (a concurrent replay); make a new call',
-            DETAIL = jsonb_build_object('argument', 'call_ids', 'call_ids',
-                (SELECT jsonb_agg(o->>'call_id') FROM jsonb_array_elements(g->'operations') AS o))::text;
-    END IF;
-    RETURN record_id;
+    RAISE EXCEPTION USING ERRCODE = 'FN104',
+        MESSAGE = 'a call of this answer was just used by another record (a concurrent replay); make a new call',
+        DETAIL = jsonb_build_object('argument', 'call_ids', 'call_ids',
+            (SELECT jsonb_agg(o->>'call_id') FROM jsonb_array_elements(g->'operations') AS o))::text;
 END
 $$;
 
@@ -565,7 +549,9 @@ BEGIN
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, recorded, g, NULL,
         coalesce(details, '{}') || jsonb_build_object('outcome', outcome)
         || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END);
-    record_id := footnote._queued(record_id, g);
+    IF record_id IS NULL THEN
+        PERFORM footnote._replayed(g);
+    END IF;
     RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'answer', recorded, 'claims', g->'claims',
                               'findings', g->'findings', 'sentences', g->'sentences', 'narration', nd);
 END
@@ -606,7 +592,9 @@ BEGIN
     g := g || jsonb_build_object('operations', idx->'operations');
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, answer, g, NULL,
         coalesce(details, '{}') || jsonb_build_object('outcome', 'answer', 'origin', 'agent', 'fallback', fb->'answer'));
-    record_id := footnote._queued(record_id, g);
+    IF record_id IS NULL THEN
+        PERFORM footnote._replayed(g);
+    END IF;
     RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'sentences', g->'sentences',
                               'claims', g->'claims', 'findings', g->'findings',
                               'fallback', jsonb_build_object('answer', fb->'answer', 'claims', fb->'claims',
@@ -700,7 +688,9 @@ BEGIN
                             'evidence', evidence, 'findings', findings);
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'decision', subject, rationale, g,
         jsonb_build_object('action', action, 'subject', subject, 'outcome', outcome, 'citations', graded), NULL);
-    record_id := footnote._queued(record_id, g);
+    IF record_id IS NULL THEN
+        PERFORM footnote._replayed(g);
+    END IF;
     RETURN jsonb_build_object('record_id', record_id, 'outcome', outcome, 'citations', graded, 'findings', findings,
                               'evidence', evidence);
 END
