@@ -141,10 +141,17 @@ def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = Fa
     every record (:mod:`footnote_pg.provenance`; ``recompute_calls`` also hashes every cited result again)."""
     from footnote_pg import provenance
 
-    pairs = ((record_object(row), row["hash"]) for row in iter_rows(conn))
-    verdict = verify_objects(pairs)
+    cited = provenance.Cited()
+
+    def pairs() -> Iterator[tuple[dict[str, Any], str]]:
+        for row in iter_rows(conn):
+            obj = record_object(row)
+            cited.add(obj)
+            yield obj, row["hash"]
+
+    verdict = verify_objects(pairs())
     if verdict.ok:
-        found = provenance.first_problem(conn, recompute=recompute_calls)
+        found = provenance.first_problem(conn, cited, recompute=recompute_calls)
         if found is not None:
             return Verdict(False, verdict.records, verdict.head_seq, verdict.head_hash, found.seq, found.problem,
                            found.detail)

@@ -63,30 +63,42 @@ def _call_problem(seq: int, record: tuple[Any, ...], op: dict[str, Any], calls: 
     return None
 
 
-def first_problem(conn: psycopg.Connection[Any], *, recompute: bool = False) -> Problem | None:
+class Cited:
+    """The records of a chain walk that cite calls, gathered as the walk goes (one pass over the ledger)."""
+
+    def __init__(self) -> None:
+        self.records: list[tuple[int, str, str, str | None, str | None, list[dict[str, Any]]]] = []
+        self.sealed: set[str] = set()
+
+    def add(self, obj: dict[str, Any]) -> None:
+        """One record object (docs/hash-spec.md §1), in sequence order."""
+        self.sealed.add(str(obj["id"]))
+        if obj.get("operations"):
+            actor = obj.get("actor") or {}
+            self.records.append((obj["seq"], str(obj["id"]), obj["db_role"], actor.get("id"), actor.get("role"),
+                                 obj["operations"]))
+
+
+def first_problem(conn: psycopg.Connection[Any], cited: Cited, *, recompute: bool = False) -> Problem | None:
     """The first record not backed by its calls (sequence order, then call order), else a lost record, else None."""
     used_by = {str(c): str(r) for c, r in conn.execute("SELECT call_id, record_id FROM footnote.call_use")}
     calls = {str(row[0]): row[1:] for row in _stream(
         conn, "SELECT call_id, operation, db_role, actor_id, actor_role, result_hash FROM footnote.call_log",
         "footnote_call_meta")}
-    sealed: set[str] = set()
-    cited: dict[str, int] = {}
-    for seq, record_id, db_role, actor_id, actor_role, operations in _stream(
-            conn, "SELECT seq, id, db_role, actor_id, actor_role, operations::text FROM footnote.ledger ORDER BY seq",
-            "footnote_record_calls"):
-        sealed.add(str(record_id))
-        for op in canonical.loads(operations) if operations else []:
-            found = _call_problem(seq, (str(record_id), db_role, actor_id, actor_role), op, calls, used_by)
+    first_citing: dict[str, int] = {}
+    for seq, record_id, db_role, actor_id, actor_role, operations in cited.records:
+        for op in operations:
+            found = _call_problem(seq, (record_id, db_role, actor_id, actor_role), op, calls, used_by)
             if found is not None:
                 return found
-            cited.setdefault(str(op.get("call_id")), seq)
+            first_citing.setdefault(str(op.get("call_id")), seq)
     queued = {str(r[0]) for r in conn.execute("SELECT id FROM footnote.ledger_queue")}
     for call_id, record_id in sorted(used_by.items()):
-        if record_id not in sealed and record_id not in queued:
+        if record_id not in cited.sealed and record_id not in queued:
             return Problem(None, "record_lost", f"call {call_id} was used by record {record_id}, "
                                                 "which is neither in the ledger nor in the queue")
     if recompute:
-        return _first_changed_result(conn, cited)
+        return _first_changed_result(conn, first_citing)
     return None
 
 
