@@ -70,8 +70,9 @@ def _index(statements: list[str]) -> tuple[dict[str, str], dict[str, str], list[
                 objects.pop(f"CONSTRAINT TRIGGER {m[2]}", None)
             else:
                 objects.pop(f"{m[1]} {m[2]}", None)
-        elif m := _FUNCTION.match(code):
-            functions[f"{m[1]}({_signature(m[2])})"] = st
+        elif m := _FUNCTION.match(code):  # an earlier delta's CREATE OR REPLACE is the same function
+            functions[f"{m[1]}({_signature(m[2])})"] = re.sub(r"\bCREATE OR REPLACE FUNCTION\b", "CREATE FUNCTION",
+                                                              st, count=1)
         elif m := _OBJECT.match(code):
             objects[f"{m[1]} {m[2]}"] = st
         elif m := re.fullmatch(r"DELETE\s+FROM\s+([\w.]+);?", code, re.I):  # an earlier reload: its rows go

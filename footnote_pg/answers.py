@@ -9,6 +9,7 @@ receipt (sequence and hash) is fetched.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,25 +101,28 @@ def _refusal_for_error(exc: errors.FootnoteError) -> tuple[str, str, list[str], 
 
 
 class Answerer:
-    """Answers questions for one client; caches the directory of names and the settings."""
+    """Answers questions for one client. The settings (as-of date, fiscal year) are read for every question, so
+    a change by the DBA, or a new day when ``as_of`` is unset, counts at once; the names the router matches are
+    read again when older than ``names_ttl`` seconds, so a long-lived service finds new customers."""
+
+    names_ttl = 30.0
 
     def __init__(self, fn: Any) -> None:
         self.fn = fn
         self._directory: Directory | None = None
-        self._settings: RouterSettings | None = None
+        self._loaded_at = 0.0
 
     @property
     def directory(self) -> Directory:
-        if self._directory is None:
+        if self._directory is None or time.monotonic() - self._loaded_at > self.names_ttl:
             self._directory = Directory.load(self.fn)
+            self._loaded_at = time.monotonic()
         return self._directory
 
     @property
     def settings(self) -> RouterSettings:
-        if self._settings is None:
-            s = self.fn.settings()
-            self._settings = RouterSettings(as_of=s["as_of"], fiscal_year_start_month=s["fiscal_year_start_month"])
-        return self._settings
+        s = self.fn.settings()
+        return RouterSettings(as_of=s["as_of"], fiscal_year_start_month=s["fiscal_year_start_month"])
 
     def route(self, question: str) -> Route:
         return route(question, self.directory, self.settings)

@@ -61,9 +61,22 @@ def friendly(func: F) -> F:
 
 
 def _url(database_url: str | None) -> str:
-    from footnote_pg.client import resolve_database_url
+    from footnote_pg.client import resolve_database_url, uses_embedded_sample
 
+    if uses_embedded_sample(database_url):
+        err.print("note: no --database-url, DATABASE_URL or PG* environment: using the embedded sample ERP",
+                  highlight=False)
     return resolve_database_url(database_url)
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM stops a long-running command like Ctrl-C does (so the embedded PostgreSQL is stopped too)."""
+    import signal
+
+    def stop(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
 
 
 @app.command()
@@ -267,6 +280,7 @@ def demo(
     from footnote_pg import embedded
     from footnote_pg.client import Footnote
 
+    _stop_on_sigterm()
     started = time.monotonic()
     url = database_url or embedded.demo_url(data_dir)
     if once:
@@ -326,13 +340,14 @@ def ask(
     ] = None,
 ) -> None:
     """Answer a question: every number a citation, the answer recorded in the ledger (exit 1 unless verified)."""
-    from footnote_pg.client import Footnote
+    from footnote_pg.client import Footnote, uses_embedded_sample
 
     actor_id, role = (actor.split(":", 1) + [None])[:2] if actor else (None, None)
     with Footnote(_url(database_url), min_size=1, max_size=2, actor=actor_id, actor_role=role) as fn:
         answer = fn.ask(question)
     if as_json:
-        sys.stdout.write(json.dumps(answer.as_json(), ensure_ascii=False, indent=2, default=str) + "\n")
+        doc = {**answer.as_json(), "embedded_sample": uses_embedded_sample(database_url)}
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2, default=str) + "\n")
     else:
         out.print(render_answer(answer), highlight=False, markup=False)
     raise typer.Exit(0 if answer.ok else 1)
@@ -352,7 +367,11 @@ def mcp(
 
     if database_url:
         os.environ["DATABASE_URL"] = database_url
-    mcp_server.main("http" if http else "stdio", port=port)
+    _stop_on_sigterm()
+    try:
+        mcp_server.main("http" if http else "stdio", port=port)
+    except KeyboardInterrupt:
+        pass
 
 
 def _connect(database_url: str | None) -> Any:

@@ -34,11 +34,24 @@ log = logging.getLogger(__name__)
 RETRIES = 8  # attempts of one transaction that keeps losing serialization conflicts
 
 
+# libpq's own environment: when any is set, libpq is asked (an empty conninfo), never the embedded sample
+LIBPQ_ENVIRONMENT = ("PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE", "PGSERVICEFILE")
+
+
+def uses_embedded_sample(database_url: str | None = None) -> bool:
+    """True when :func:`resolve_database_url` falls back to the embedded sample ERP."""
+    return not (database_url or os.environ.get("DATABASE_URL")
+                or any(os.environ.get(name) for name in LIBPQ_ENVIRONMENT))
+
+
 def resolve_database_url(database_url: str | None = None) -> str:
-    """The URL given, else ``DATABASE_URL``, else the embedded demo database (started on demand)."""
+    """The URL given, else ``DATABASE_URL``, else libpq's environment (``PGHOST``, ``PGDATABASE``, ``PGSERVICE``
+    and the rest: an empty conninfo), else the embedded demo database with the sample ERP (started on demand)."""
     url = database_url or os.environ.get("DATABASE_URL")
     if url:
         return url
+    if not uses_embedded_sample():
+        return ""
     from footnote_pg import embedded
 
     return embedded.demo_url()
@@ -202,6 +215,13 @@ class Footnote:
             row = conn.execute(query("client_settings")).fetchone()
         assert row is not None
         return {"locale": row[0], "currency": row[1], "as_of": row[2], "fiscal_year_start_month": row[3]}
+
+    def router_names(self) -> dict[str, Any]:
+        """The names the question router matches: customers, owners, suppliers, items (not logged)."""
+        with self.transaction() as conn:
+            row = conn.execute(query("router_names")).fetchone()
+        assert row is not None
+        return dict(row[0])
 
     def receipt(self, record_id: str) -> Receipt:
         """Sequence, time and hash of a committed record (sealing any waiting records first)."""

@@ -45,7 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from footnote_pg import __version__, errors, ledger
 from footnote_pg.answers import Answer
-from footnote_pg.client import Footnote, actor_from_env, resolve_database_url
+from footnote_pg.client import Footnote, actor_from_env, resolve_database_url, uses_embedded_sample
 from footnote_pg.results import Evidence, Operation, OperationResult, Receipt, Value
 
 log = logging.getLogger("footnote_pg.mcp")
@@ -286,8 +286,8 @@ class Backend:
     def url(self) -> str:
         """The database URL; without DATABASE_URL the embedded PostgreSQL with the sample ERP (started once)."""
         if self._url is None:
-            if self.config.database_url is None:
-                log.info("no DATABASE_URL: starting the embedded PostgreSQL with the sample ERP")
+            if uses_embedded_sample(self.config.database_url):
+                log.warning("no DATABASE_URL or PG* environment: answering from the embedded sample ERP")
             try:
                 self._url = resolve_database_url(self.config.database_url)
             except errors.FootnoteError:
@@ -904,6 +904,12 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def cli(argv: list[str] | None = None) -> None:
+    import signal
+
+    def stop(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)  # stop like Ctrl-C: the pool and an embedded PostgreSQL are closed
     args = _parse(argv)
     transport: Literal["stdio", "streamable-http"] = "streamable-http" if args.http else "stdio"
     try:

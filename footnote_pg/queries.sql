@@ -103,3 +103,7 @@ SELECT footnote.consistency_proof(%(old_size)s::bigint, %(new_size)s::bigint)
 -- name: receipt_record
 -- One record as it was sealed (its canonical text) with its hash, for a receipt (auditor rights).
 SELECT canonical, hash FROM footnote.ledger WHERE seq = %(seq)s
+
+-- name: router_names
+-- The names the question router matches (not a catalog call, not logged).
+SELECT footnote.router_names()

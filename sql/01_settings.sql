@@ -55,6 +55,61 @@ BEGIN
 END
 $$;
 
+-- A setting the catalog cannot use is refused when it is written (FN001 naming the setting), not when every
+-- later call fails: dates, months, counts, locale, currency and the sealing waits are checked here.
+CREATE FUNCTION footnote._check_setting()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v      text := NEW.value;
+    reason text;
+BEGIN
+    IF v IS NULL THEN
+        reason := CASE WHEN NEW.key IN ('locale', 'currency', 'fiscal_year_start_month', 'max_evidence_rows',
+                                        'dso_window_days') THEN 'must not be NULL' END;
+    ELSIF NEW.key = 'locale' AND v NOT IN ('de-DE', 'en-US') THEN
+        reason := 'must be de-DE or en-US';
+    ELSIF NEW.key = 'currency' AND v !~ '^[A-Z]{3}$' THEN
+        reason := 'must be an ISO 4217 code such as EUR';
+    ELSIF NEW.key = 'as_of' THEN
+        BEGIN
+            IF v !~ '^\d{4}-\d{2}-\d{2}$' OR to_char(v::date, 'YYYY-MM-DD') <> v THEN
+                reason := 'must be a date written YYYY-MM-DD, or NULL for today';
+            END IF;
+        EXCEPTION WHEN data_exception THEN
+            reason := 'must be a date written YYYY-MM-DD, or NULL for today';
+        END;
+    ELSIF NEW.key = 'fiscal_year_start_month' AND (v !~ '^\d{1,2}$' OR v::integer NOT BETWEEN 1 AND 12) THEN
+        reason := 'must be a month number from 1 to 12';
+    ELSIF NEW.key = 'max_evidence_rows' AND (v !~ '^\d{1,7}$' OR v::integer NOT BETWEEN 1 AND 1000000) THEN
+        reason := 'must be a whole number from 1 to 1000000';
+    ELSIF NEW.key = 'dso_window_days' AND (v !~ '^\d{1,4}$' OR v::integer NOT BETWEEN 1 AND 3660) THEN
+        reason := 'must be a whole number of days from 1 to 3660';
+    ELSIF NEW.key IN ('seal_lock_timeout', 'seal_commit_wait') THEN
+        BEGIN
+            IF v !~ '^\d+(\.\d+)?\s*(ms|s|min)$' OR v::interval > interval '10 minutes' THEN
+                reason := 'must be a duration such as 200ms, 5s or 1min, at most 10 minutes';
+            END IF;
+        EXCEPTION WHEN data_exception THEN
+            reason := 'must be a duration such as 200ms, 5s or 1min, at most 10 minutes';
+        END;
+    END IF;
+    IF reason IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN001',
+            MESSAGE = pg_catalog.format('invalid setting %s: %s (not %s)', NEW.key, reason,
+                                        coalesce(pg_catalog.quote_literal(pg_catalog.left(v, 60)), 'NULL')),
+            DETAIL = pg_catalog.jsonb_build_object('argument', NEW.key, 'reason', reason,
+                                                   'value', pg_catalog.left(v, 200))::text;
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER settings_checked BEFORE INSERT OR UPDATE ON footnote.settings
+    FOR EACH ROW EXECUTE FUNCTION footnote._check_setting();
+
 -- What clients may know of the settings: locale, currency, the default as-of date, the fiscal year start.
 CREATE FUNCTION footnote.client_settings()
 RETURNS TABLE (locale text, currency text, as_of date, fiscal_year_start_month integer)

@@ -313,15 +313,16 @@ BEGIN
 
     IF cardinality(hits) = 1 THEN
         RETURN hits[1];
-    ELSIF cardinality(hits) > 1 THEN
+    ELSIF cardinality(hits) > 1 THEN  -- the first 20 candidates, and how many more (a short name may fit thousands)
         RAISE EXCEPTION USING
             ERRCODE = 'FN003',
-            MESSAGE = format('%s "%s" is ambiguous: it matches %s', argument, v,
-                             (SELECT string_agg(h.name, ', ' ORDER BY ord) FROM unnest(hits) WITH ORDINALITY AS h(id, name, uri, ord))),
+            MESSAGE = format('%s "%s" is ambiguous: it matches %s%s', argument, v,
+                             (SELECT string_agg(h.name, ', ' ORDER BY ord) FROM unnest(hits[1:20]) WITH ORDINALITY AS h(id, name, uri, ord)),
+                             CASE WHEN cardinality(hits) > 20 THEN format(' and %s more', cardinality(hits) - 20) ELSE '' END),
             DETAIL = jsonb_build_object(
-                'argument', argument, 'entity', entity, 'value', v,
+                'argument', argument, 'entity', entity, 'value', v, 'matching', cardinality(hits),
                 'candidates', (SELECT jsonb_agg(jsonb_build_object('id', h.id::text, 'name', h.name, 'uri', h.uri) ORDER BY ord)
-                               FROM unnest(hits) WITH ORDINALITY AS h(id, name, uri, ord)))::text;
+                               FROM unnest(hits[1:20]) WITH ORDINALITY AS h(id, name, uri, ord)))::text;
     END IF;
 
     -- unknown: the closest names by trigram similarity, among names sharing the start of a word typed

@@ -262,3 +262,22 @@ BEGIN
                 footnote._query_ref('open_tickets', jsonb_build_array(c.id, d)))));
 END
 $$;
+
+-- The names the question router matches (customers with their account owners, suppliers, items): not a
+-- catalog operation and not logged, because a name list for routing is no evidence of anything; every figure
+-- an answer shows still comes from a logged call. Read again by long-lived clients when it is stale.
+CREATE FUNCTION footnote.router_names()
+RETURNS jsonb
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object(
+        'customers', (SELECT coalesce(jsonb_agg(c.name ORDER BY c.name, c.id), '[]') FROM footnote_src.customers AS c
+                      WHERE c.name IS NOT NULL),
+        'owners', (SELECT coalesce(jsonb_agg(DISTINCT c.account_owner), '[]') FROM footnote_src.customers AS c
+                   WHERE c.account_owner IS NOT NULL),
+        'suppliers', (SELECT coalesce(jsonb_agg(s.name ORDER BY s.name, s.id), '[]') FROM footnote_src.suppliers AS s
+                      WHERE s.name IS NOT NULL),
+        'items', (SELECT coalesce(jsonb_agg(jsonb_build_array(coalesce(i.sku, ''), i.name) ORDER BY i.name, i.id), '[]')
+                  FROM footnote_src.items AS i WHERE i.name IS NOT NULL))
+$$;

@@ -57,6 +57,9 @@ TO footnote_service, footnote_auditor;
 -- Re-attestation runs the catalog again (current ERP values, new call-log rows): only for the role that may call it.
 GRANT EXECUTE ON FUNCTION footnote.reattest(bigint) TO footnote_service;
 
+-- The router's name list (not logged: it is no evidence) for the service's question path.
+GRANT EXECUTE ON FUNCTION footnote.router_names() TO footnote_service;
+
 -- Pure helpers anyone of ours may use to read results and settings.
 GRANT EXECUTE ON FUNCTION
     footnote.client_settings(),

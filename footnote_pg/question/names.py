@@ -33,18 +33,13 @@ class Directory:
 
     @classmethod
     def load(cls, fn: Footnote) -> Directory:
-        def texts(operation: str, column: str) -> list[str]:
-            rows = fn.call(operation, limit=1000).rows
-            return [r[column].text or "" for r in rows]
-
-        items = fn.call("list_items", limit=1000).rows
-        customers = fn.call("list_customers", limit=1000).rows
+        """Every name, from footnote.router_names() (read-only, not written to the call log)."""
+        names = fn.router_names()
         return cls(
-            customers=tuple(r["name"].text or "" for r in customers if r["name"].text),
-            suppliers=tuple(n for n in texts("list_suppliers", "name") if n),
-            items=tuple((r["sku"].text or "", r["name"].text or "")
-                        for r in items if r["name"].text),
-            owners=tuple(sorted({r["account_owner"].text or "" for r in customers if r["account_owner"].text})),
+            customers=tuple(names["customers"]),
+            suppliers=tuple(names["suppliers"]),
+            items=tuple((sku, name) for sku, name in names["items"]),
+            owners=tuple(sorted(names["owners"])),
         )
 
     @cached_property

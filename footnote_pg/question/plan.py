@@ -45,9 +45,14 @@ def _refuse(reason: str, message: str | None = None) -> Route:
     return Route(kind="refusal", intent=reason, reason=reason, message=message or _REFUSAL_MESSAGES[reason])
 
 
+MAX_OPTIONS = 20  # a short name may fit thousands of records: offer the first ones and say how many
+
+
 def _clarify(reason: str, message: str, options: Sequence[str] = ()) -> Route:
-    return Route(kind="clarification", intent=reason, reason=reason, message=message,
-                 options=tuple(dict.fromkeys(options)))
+    unique = tuple(dict.fromkeys(options))
+    if len(unique) > MAX_OPTIONS:
+        message = f"{message} (the first {MAX_OPTIONS} of {len(unique)}; type more of the name to narrow it)"
+    return Route(kind="clarification", intent=reason, reason=reason, message=message, options=unique[:MAX_OPTIONS])
 
 
 def _answer(intent: str, calls: Sequence[Call], notes: dict[str, str] | None = None) -> Route:
