@@ -7,6 +7,7 @@ line, never a traceback.
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import logging
@@ -31,6 +32,22 @@ app = typer.Typer(
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 
+
+def _version(value: bool) -> None:
+    if value:
+        from footnote_pg import __version__
+
+        out.print(f"footnote-pg {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Answers about ERP data whose every number is a citation, checked and recorded in PostgreSQL."""
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 DatabaseUrl = Annotated[
@@ -50,6 +67,11 @@ def friendly(func: F) -> F:
         except errors.FootnoteError as exc:
             err.print(f"[red]error:[/red] {exc}", highlight=False, markup=True)
             raise typer.Exit(exc.exit_code) from None
+        except OSError as exc:  # a file or directory that is not there, a directory given for a file, a busy port
+            where = f": {exc.filename}" if exc.filename else ""
+            hint = " (the port is taken: choose another with --port)" if exc.errno == errno.EADDRINUSE else ""
+            err.print(f"[red]error:[/red] {exc.strerror or exc}{where}{hint}", highlight=False)
+            raise typer.Exit(2) from None
         except Exception as exc:
             mapped = errors.from_psycopg(exc)
             if mapped is None:
@@ -367,6 +389,12 @@ def mcp(
 
     if database_url:
         os.environ["DATABASE_URL"] = database_url
+    if http:  # a taken port is one line and exit 2 here, not a log line and exit 3 from the server
+        import socket
+
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(("127.0.0.1", port))
     _stop_on_sigterm()
     try:
         mcp_server.main("http" if http else "stdio", port=port)

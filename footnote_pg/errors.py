@@ -127,6 +127,10 @@ class Conflict(FootnoteError):
     """A transaction kept losing serialization conflicts (40001) with concurrent ones, past the client's retries."""
 
 
+class Timeout(FootnoteError):
+    """The database cancelled a statement (statement_timeout, lock_timeout, a cancel request)."""
+
+
 class ConnectionFailed(FootnoteError):
     """The database could not be reached."""
 
@@ -174,6 +178,11 @@ def from_psycopg(exc: Exception) -> FootnoteError | None:
         return NotInstalled(f"footnote-pg is not installed here ({message}); run footnote-pg install")
     if state == "22P02":
         return InvalidArgument(f"invalid argument: {message}")
+    if state == "57014":  # statement_timeout, lock_timeout's cousin, or a cancel request
+        return Timeout(f"the database cancelled the statement ({message}): narrow the question or the arguments, "
+                       "or raise statement_timeout for this role")
+    if state == "55P03":
+        return Timeout(f"the database gave up waiting for a lock ({message})")
     if state == "22P05" or "NUL (0x00)" in message:
         return InvalidArgument("invalid argument: text must not contain NUL (0x00) characters")
     if isinstance(exc, psycopg.OperationalError) and (not state or state.startswith("08") or state.startswith("28")

@@ -257,6 +257,9 @@ DECLARE
     matching bigint := 0;
     vals     jsonb;
 BEGIN
+    IF filter IS NOT NULL AND footnote._fold(filter) = '' THEN  -- "%", an emoji: nothing to look for, not everything
+        PERFORM footnote._invalid('name_contains', 'has no letter or digit to look for', filter);
+    END IF;
     FOR r IN EXECUTE footnote._query(query_name) USING filter, lim, f3, f4 LOOP
         j := to_jsonb(r);
         eid := type || ':' || r.id;

@@ -153,3 +153,61 @@ def test_an_ambiguous_short_name_lists_twenty_and_says_how_many_more(db: TestDat
     answer = fn.ask("How much does Testfirma owe?")
     assert answer.status == "ambiguous" and len(answer.options) == 20
     assert "(the first 20 of 35; type more of the name to narrow it)" in answer.answer
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "footnote_pg.cli", *args], capture_output=True, text=True,
+                          timeout=120, env=env)
+
+
+def _one_line(done: subprocess.CompletedProcess[str], code: int = 2) -> str:
+    assert done.returncode == code, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    return done.stderr
+
+
+@pytest.mark.parametrize("args", [["export", "/nonexistent/dir/x.jsonl"], ["export", "/tmp"],
+                                  ["digest", "-o", "/nonexistent/dir/d.json"]], ids=["missing_dir", "a_dir", "digest"])
+def test_a_file_that_cannot_be_written_is_one_line(db: TestDatabase, args: list[str]) -> None:
+    with db.connect("service") as conn:  # a ledger with a record, so there is something to write
+        conn.execute("SELECT footnote.record_answer('What will revenue be?', 'I can''t forecast.', '[]', '{}', "
+                     "'refusal', '{\"reason\": \"forecast\"}')")
+    line = _one_line(_cli(*args, "--database-url", db.url))
+    assert line.startswith("error: ") and ("No such file or directory" in line or "Is a directory" in line)
+
+
+@pytest.mark.parametrize("command", [["demo"], ["mcp", "--http"]], ids=["demo", "mcp"])
+def test_a_taken_port_is_one_line(db: TestDatabase, command: list[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        line = _one_line(_cli(*command, "--port", port, "--database-url", db.url_as("service")))
+    assert line == "error: Address already in use (the port is taken: choose another with --port)\n"
+
+
+def test_a_statement_timeout_is_one_line(db: TestDatabase) -> None:
+    env = {**os.environ, "PGOPTIONS": "-c statement_timeout=1"}
+    line = _one_line(_cli("call", "ar_aging", "--database-url", db.url_as("service"), env=env))
+    assert line.startswith("error: the database cancelled the statement (canceling statement due to statement "
+                           "timeout)")
+
+
+def test_version() -> None:
+    from footnote_pg import __version__
+
+    done = _cli("--version")
+    assert done.returncode == 0 and done.stdout == f"footnote-pg {__version__}\n"
+
+
+@pytest.mark.parametrize("value", ["%", "😀", "_", "  ", "--"])
+def test_a_name_filter_without_letters_is_refused_not_everything(db: TestDatabase, value: str) -> None:
+    from footnote_pg import errors
+
+    fn = db.client("service")
+    before = db.scalar("SELECT count(*) FROM footnote.call_log")
+    for operation in ("list_customers", "list_suppliers", "list_items"):
+        with pytest.raises(errors.InvalidArgument) as caught:
+            fn.call(operation, name_contains=value)
+        assert str(caught.value).startswith("invalid argument name_contains: ")
+    assert db.scalar("SELECT count(*) FROM footnote.call_log") == before

@@ -144,6 +144,64 @@ BEGIN
 END
 $$;
 
+-- A name list (customers, suppliers, items): run the named query, one row of values and one evidence row per
+-- record, counts listed and matching. columns: {"value name": ["kind", "query column"], ...}, in row order;
+-- filters: further arguments the query takes as $3 and $4 (owner, country), shown as values.
+CREATE OR REPLACE FUNCTION footnote._list(operation text, query_name text, type text, name_contains text, "limit" integer,
+                               columns jsonb, evidence_fields text[], started timestamptz,
+                               filters jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    filter   text := footnote._text_arg('name_contains', name_contains, false);
+    lim      integer := footnote._int_arg('limit', "limit", 1, 1000, 100);
+    f3       text := filters->>'owner';
+    f4       text := filters->>'country';
+    r        record;
+    j        jsonb;
+    eid      text;
+    ev       jsonb[] := '{}';
+    rws      jsonb[] := '{}';
+    ids      text[] := '{}';
+    matching bigint := 0;
+    vals     jsonb;
+BEGIN
+    IF filter IS NOT NULL AND footnote._fold(filter) = '' THEN  -- "%", an emoji: nothing to look for, not everything
+        PERFORM footnote._invalid('name_contains', 'has no letter or digit to look for', filter);
+    END IF;
+    FOR r IN EXECUTE footnote._query(query_name) USING filter, lim, f3, f4 LOOP
+        j := to_jsonb(r);
+        eid := type || ':' || r.id;
+        ids := ids || eid;
+        ev := ev || footnote._row_evidence(type, 'id', j, evidence_fields);
+        rws := rws || (SELECT jsonb_object_agg(c.key, footnote._value(c.value->>0, j->>(c.value->>1), ARRAY[eid]))
+                       FROM jsonb_each(columns) AS c);
+        matching := r.matching;
+    END LOOP;
+    vals := jsonb_build_object(
+        'listed', footnote._value('count', cardinality(ids)::text, ids),
+        'matching', footnote._value('count', matching::text, ids));
+    IF f3 IS NOT NULL THEN
+        vals := vals || jsonb_build_object('owner', footnote._value('text', f3, '{}'));
+    END IF;
+    IF f4 IS NOT NULL THEN
+        vals := vals || jsonb_build_object('country', footnote._value('text', f4, '{}'));
+    END IF;
+    RETURN footnote._finish(operation, jsonb_build_object('name_contains', name_contains, 'limit', "limit") || filters,
+        started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('name_contains', filter, 'limit', lim) || filters,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN cardinality(ids) = 0 THEN 'no_matching_' || type || 's' END,
+            'queries', jsonb_build_array(footnote._query_ref(query_name,
+                CASE WHEN filters = '{}' THEN jsonb_build_array(filter, lim) ELSE jsonb_build_array(filter, lim, f3, f4) END))));
+END
+$$;
+
 -- The names the question router matches (customers with their account owners, suppliers, items): not a
 -- catalog operation and not logged, because a name list for routing is no evidence of anything; every figure
 -- an answer shows still comes from a logged call. Read again by long-lived clients when it is stale.
