@@ -203,10 +203,17 @@ def read_bundle(path: Path) -> tuple[dict[str, Any], list[bytes]]:
     head, sep, rest = data.partition(b"\n")
     try:
         manifest = canonical.loads(head.decode("utf-8"))["manifest"]
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-        raise BundleError(f"{path}: line 1 is not a footnote-pg bundle manifest ({exc})") from None
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        raise BundleError(f"{path}: line 1 is not a footnote-pg bundle manifest ({reason})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != BUNDLE_FORMAT:
         raise BundleError(f"{path}: not a {BUNDLE_FORMAT} file")
+    for key, kinds in (("count", (int,)), ("first_seq", (int, type(None))), ("last_seq", (int, type(None))),
+                       ("first_prev_hash", (str, type(None))), ("head_hash", (str, type(None))),
+                       ("records_sha256", (str,)), ("range", (dict, type(None)))):
+        if not isinstance(manifest.get(key), kinds) or isinstance(manifest.get(key), bool):
+            raise BundleError(f"{path}: the manifest's {key} must be "
+                              f"{' or '.join('null' if k is type(None) else k.__name__ for k in kinds)}")
     return manifest, rest.splitlines(keepends=True) if sep else []
 
 
@@ -220,7 +227,7 @@ def verify_bundle(path: Path) -> Verdict:
             try:
                 obj = canonical.loads(line.decode("utf-8"))
                 stored = obj.pop("hash")
-            except (ValueError, KeyError, AttributeError, UnicodeDecodeError):
+            except (ValueError, KeyError, AttributeError, UnicodeDecodeError, RecursionError):
                 seq = (manifest.get("first_seq") or 1) + number - 2
                 yield {"seq": seq, "unreadable": True}, f"line {number} is not a record"
                 continue

@@ -211,3 +211,15 @@ def test_a_name_filter_without_letters_is_refused_not_everything(db: TestDatabas
             fn.call(operation, name_contains=value)
         assert str(caught.value).startswith("invalid argument name_contains: ")
     assert db.scalar("SELECT count(*) FROM footnote.call_log") == before
+
+
+@pytest.mark.parametrize(("manifest", "reason"), [
+    ('{"manifest": {"format": "footnote-pg-bundle/1", "count": "x", "first_seq": [], "records_sha256": "a"}}',
+     "the manifest's count must be int"),
+    ('{"manifest": ' + "[" * 5000 + "]" * 5000 + "}",
+     "line 1 is not a footnote-pg bundle manifest (nested too deeply)"),
+], ids=["wrong_types", "deep_nesting"])
+def test_a_malformed_bundle_manifest_is_one_line(tmp_path: Any, manifest: str, reason: str) -> None:
+    bundle = tmp_path / "b.jsonl"
+    bundle.write_text(manifest + "\n", encoding="utf-8")
+    assert reason in _one_line(_cli("verify", "--bundle", str(bundle)))
