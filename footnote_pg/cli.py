@@ -325,8 +325,12 @@ def demo(
     out.print("stopped")
 
 
+FOOTNOTE_RECORDS = 3  # records shown under one footnote; an aging figure may stand on hundreds
+
+
 def render_answer(answer: Any) -> str:
-    """The answer with a footnote marker after each claim, then the numbered evidence."""
+    """The answer with a footnote marker after each claim, then the numbered evidence (the first few records
+    of each footnote, and how many more)."""
     text = answer.answer
     claims = sorted(enumerate(answer.claims, start=1), key=lambda c: c[1]["span"]["end"], reverse=True)
     for n, c in claims:
@@ -340,11 +344,14 @@ def render_answer(answer: Any) -> str:
         if not ids:
             lines.append(f"[{n}] {c['text']}{mark}")
             continue
-        for k, eid in enumerate(ids):
+        for k, eid in enumerate(ids[:FOOTNOTE_RECORDS]):
             e = evidence.get(eid)
             head = f"[{n}] {c['text']}{mark}" if k == 0 else " " * (len(str(n)) + 3)
             fields = ", ".join(f"{key}={val}" for key, val in list((e.fields if e else {}).items())[:6])
             lines.append(f"{head} <- {eid} {e.uri if e else ''} {fields}".rstrip())
+        if len(ids) > FOOTNOTE_RECORDS:
+            lines.append(" " * (len(str(n)) + 3) + f" … and {len(ids) - FOOTNOTE_RECORDS:,} more records "
+                         "(--json lists them all)")
     seq = f"ledger #{answer.receipt.seq} {answer.receipt.hash[:16]}…" if answer.receipt else "not recorded"
     lines.append(f"status: {answer.status} · {seq}")
     return "\n".join(lines)

@@ -223,3 +223,15 @@ def test_a_malformed_bundle_manifest_is_one_line(tmp_path: Any, manifest: str, r
     bundle = tmp_path / "b.jsonl"
     bundle.write_text(manifest + "\n", encoding="utf-8")
     assert reason in _one_line(_cli("verify", "--bundle", str(bundle)))
+
+
+def test_a_footnote_shows_its_first_records_and_how_many_more(db: TestDatabase) -> None:
+    done = _cli("ask", "What is the DSO?", "--database-url", db.url_as("service"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) < 40, len(lines)  # was one line per invoice behind each figure: over 1,300
+    more = [line for line in lines if "more records (--json lists them all)" in line]
+    assert more and all(line.lstrip().startswith("… and ") for line in more)
+    doc = json.loads(_cli("ask", "What is the DSO?", "--json", "--database-url", db.url_as("service")).stdout)
+    shown = int(more[0].split("and ")[1].split(" more")[0].replace(",", "")) + 3
+    assert shown in {len(c["evidence"]) for c in doc["claims"]}
