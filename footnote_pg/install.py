@@ -90,9 +90,10 @@ def export_before_uninstall(url: str, directory: Path) -> dict[str, Path]:
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     paths = {"bundle": directory / f"ledger-{stamp}.jsonl", "calls": directory / f"calls-{stamp}.jsonl",
              "digest": directory / f"digest-{stamp}.json"}
-    with psycopg.connect(url, autocommit=True) as conn:
+    with psycopg.connect(url, autocommit=True) as conn:  # the signed-tree-head digest `footnote-pg digest` writes
         conn.execute("SELECT footnote.seal()")
-    with psycopg.connect(url) as conn:  # one snapshot for bundle, calls and digest
+        head = ledger.tree_head(conn)
+    with psycopg.connect(url) as conn:  # one snapshot for bundle and calls: it holds at least the digest's records
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         ledger.export_bundle(conn, paths["bundle"])
         with open(paths["calls"], "w", encoding="utf-8") as out, conn.cursor(name="footnote_calls") as cur:
@@ -101,7 +102,6 @@ def export_before_uninstall(url: str, directory: Path) -> dict[str, Path]:
                         "'result', result, 'result_hash', result_hash)::text FROM footnote.call_log ORDER BY called_at")
             for (line,) in cur:
                 out.write(canonical.canonical_json(canonical.loads(line)) + "\n")
-        head = ledger.chain_head(conn)
     verdict = ledger.verify_bundle(paths["bundle"])
     if not verdict.ok:
         raise errors.Protected(f"the export {paths['bundle']} does not verify ({verdict.line()}): nothing removed")

@@ -17,18 +17,19 @@ from footnote_pg.sqlfiles import split_statements
 def apply_frozen_sql(revision_file: str, direction: str) -> None:
     """Run ``<revision>.<direction>.sql`` beside the revision module."""
     path = Path(revision_file).with_suffix(f".{direction}.sql")
-    context = op.get_context()
     # our own DDL passes the event trigger of sql/95_protect.sql, for this transaction only
-    allow = "SELECT pg_catalog.set_config('footnote.allow_ddl', 'on', true)"
-    if context.as_sql:
-        context.impl.static_output(allow + ";\n")
-    else:
-        op.get_bind().exec_driver_sql(allow, execution_options={"no_parameters": True})
+    _run("SELECT pg_catalog.set_config('footnote.allow_ddl', 'on', true);")
     for statement in split_statements(path.read_text(encoding="utf-8")):
-        if context.as_sql:
-            context.impl.static_output(statement + "\n")
-        else:
-            op.get_bind().exec_driver_sql(statement, execution_options={"no_parameters": True})
+        _run(statement)
+
+
+def _run(statement: str) -> None:
+    """One statement: to the driver untouched online, verbatim into the script offline."""
+    context = op.get_context()
+    if context.as_sql:
+        context.impl.static_output(statement + "\n")
+    else:
+        op.get_bind().exec_driver_sql(statement, execution_options={"no_parameters": True})
 
 
 # Run first by the downgrade that drops the ledger (0001_core): refuses while the ledger, its queue or the call
@@ -56,14 +57,8 @@ def refuse_losing_records() -> None:
     """The KEEP_RECORDS check, with drop_ledger taken from footnote-pg (attributes) or ``-x drop_ledger=yes``."""
     from alembic import context as environment
 
-    context = op.get_context()
     allowed = bool(environment.config.attributes.get("drop_ledger")) or \
         environment.get_x_argument(as_dictionary=True).get("drop_ledger") == "yes"
-    if context.as_sql:  # the reviewed script asks the DBA to say so: SET footnote.drop_ledger = yes
-        context.impl.static_output(KEEP_RECORDS.strip() + ";\n")
-        return
-    bind = op.get_bind()
-    if allowed:
-        bind.exec_driver_sql("SELECT pg_catalog.set_config('footnote.drop_ledger', 'yes', true)",
-                             execution_options={"no_parameters": True})
-    bind.exec_driver_sql(KEEP_RECORDS, execution_options={"no_parameters": True})
+    if allowed and not op.get_context().as_sql:  # the reviewed script asks the DBA: SET footnote.drop_ledger = yes
+        _run("SELECT pg_catalog.set_config('footnote.drop_ledger', 'yes', true)")
+    _run(KEEP_RECORDS.strip() + ";")

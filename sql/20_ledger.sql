@@ -299,8 +299,7 @@ BEGIN
             RAISE EXCEPTION USING ERRCODE = 'FN106',
                 MESSAGE = format('the ledger chain is held by another transaction for more than %s '
                                  '(seal_lock_timeout); queued records are sealed when it ends', wait),
-                DETAIL = jsonb_build_object('waited', wait, 'holders',
-                    (SELECT coalesce(jsonb_agg(p), '[]') FROM unnest(pg_blocking_pids(pg_backend_pid())) AS p))::text;
+                DETAIL = jsonb_build_object('waited', wait)::text;
         END IF;
         PERFORM set_config('idle_in_transaction_session_timeout',
                            (extract(epoch FROM wait::interval * 2) * 1000)::bigint::text, true);

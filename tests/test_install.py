@@ -13,6 +13,7 @@ from psycopg import sql
 from footnote_pg import install, sqlfiles
 from tests.conftest import TestDatabase
 from tests.snapshot import snapshot
+from tests.test_chain import _cli
 
 
 def erp_checksum(db: TestDatabase) -> dict[str, str]:
@@ -144,15 +145,6 @@ def test_a_downgrade_that_would_drop_records_is_refused_unless_told(db: TestData
     assert db.scalar("SELECT count(*) FROM footnote.ledger") == 1
     install.downgrade(db.url, "base", drop_ledger=True)
     assert db.scalar("SELECT to_regnamespace('footnote')") is None
-
-
-def _cli(*args: str) -> tuple[int, str, str]:
-    from typer.testing import CliRunner
-
-    from footnote_pg.cli import app
-
-    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_uninstall_keeps_records_unless_exported_first(db: TestDatabase, tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -16,15 +16,12 @@ from typing import Any
 import psycopg
 import pytest
 from psycopg import IsolationLevel
-from psycopg.types.json import Jsonb
 
 from footnote_pg import ledger
 from footnote_pg.queries import query
 from tests.conftest import TestDatabase
+from tests.test_chain import REFUSAL, _cli
 
-REFUSAL = {"question": "What will revenue be next quarter?", "answer": "I can't forecast.", "claims": Jsonb([]),
-           "call_ids": [], "outcome": "refusal", "details": Jsonb({"reason": "forecast"}), "template": None,
-           "narration": None}
 OVERDUE = "SELECT footnote.call('customer_overdue', '{\"customer\": \"Bergmann Logistik\"}')->>'call_id'"
 
 
@@ -318,15 +315,10 @@ def test_a_call_result_changed_behind_its_hash_is_named_when_results_are_hashed_
     sql, py = verdicts(chain)
     assert sql[0] and py.ok  # the quick check compares hashes only
     assert "its result was changed in the call log" in detected(chain, 2, "call_result_changed", recompute=True)
-    from typer.testing import CliRunner
-
-    from footnote_pg.cli import app
-
-    quick = CliRunner().invoke(app, ["verify", "--database-url", chain.url])
-    thorough = CliRunner().invoke(app, ["verify", "--calls", "--database-url", chain.url])
-    assert quick.exit_code == 0 and "chain intact: 4 records" in quick.stdout
-    assert thorough.exit_code == 1
-    assert thorough.stderr.startswith("chain broken at record 2: call_result_changed: call ")
+    code, out, _ = _cli("verify", "--database-url", chain.url)
+    assert code == 0 and "chain intact: 4 records" in out
+    code, _, err = _cli("verify", "--calls", "--database-url", chain.url)
+    assert code == 1 and err.startswith("chain broken at record 2: call_result_changed: call ")
 
 
 def test_a_sealed_text_that_is_not_json_is_a_changed_record(chain: TestDatabase) -> None:
