@@ -18,8 +18,11 @@ _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r
 
 
 def loads(text: str | bytes) -> Any:
-    """Parse JSON keeping every number exact (int or Decimal)."""
-    return json.loads(text, parse_float=Decimal, parse_int=int)
+    """Parse JSON keeping every number exact (int or Decimal); nesting too deep for Python is a ValueError."""
+    try:
+        return json.loads(text, parse_float=Decimal, parse_int=int)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def _string(s: str) -> str:

@@ -12,25 +12,56 @@ import functools
 import json
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+import typer.core
 from rich.console import Console
 from rich.table import Table
 
 from footnote_pg import errors
 
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+
+class Commands(typer.core.TyperGroup):
+    """The command group: a usage mistake (an unknown option, a missing argument, a value of the wrong type) is
+    one line on stderr and exit 2, like every other error."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False,
+                                windows_expand_args=windows_expand_args, **extra)
+        except typer.TyperException as exc:
+            message = exc.format_message()
+            if "\n" in message:  # no arguments at all: the help text
+                err.print(message, highlight=False, markup=False)
+            else:
+                context = getattr(exc, "ctx", None)
+                where = f" (see {context.command_path} --help)" if context is not None else ""
+                err.print(f"error: {message}{where}", highlight=False, markup=False)
+            code = exc.exit_code
+        except typer.Abort:
+            err.print("aborted", highlight=False)
+            code = 1
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
     name="footnote-pg",
+    cls=Commands,
     help="Answers about ERP data whose every number is a citation, checked and recorded in PostgreSQL.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
 
 
 def _version(value: bool) -> None:
@@ -49,10 +80,25 @@ def _options(
     """Answers about ERP data whose every number is a citation, checked and recorded in PostgreSQL."""
 
 F = TypeVar("F", bound=Callable[..., Any])
+SEQ_MAX = 2**63 - 1  # a ledger sequence number is a bigint
+
+def _checked_url(value: str | None) -> str | None:
+    """A URL libpq cannot parse is a usage error naming the option (without echoing a password)."""
+    if value is None:
+        return None
+    import psycopg
+
+    try:
+        psycopg.conninfo.conninfo_to_dict(value)
+    except psycopg.ProgrammingError as exc:
+        reason = (str(exc).strip().splitlines() or ["not a connection string"])[0].replace(value, "the URL")
+        raise typer.BadParameter(f"not a PostgreSQL URL or connection string ({reason})") from None
+    return value
+
 
 DatabaseUrl = Annotated[
     str | None,
-    typer.Option("--database-url", envvar="DATABASE_URL", show_envvar=True,
+    typer.Option("--database-url", envvar="DATABASE_URL", show_envvar=True, metavar="URL", callback=_checked_url,
                  help="PostgreSQL URL; without it, an embedded PostgreSQL with the sample ERP."),
 ]
 
@@ -106,23 +152,38 @@ def _stop_on_sigterm() -> None:
 def install(
     database_url: DatabaseUrl = None,
     sql: Annotated[bool, typer.Option("--sql", help="Print the SQL script for review; do not connect.")] = False,
+    from_revision: Annotated[str | None, typer.Option(
+        "--from", metavar="REVISION",
+        help="With --sql: only the upgrade from this installed revision (for change control).")] = None,
+    stamp: Annotated[str | None, typer.Option(
+        "--stamp", metavar="REVISION",
+        help="Record REVISION as installed without running anything (a schema installed from the SQL script).")
+    ] = None,
     sample: Annotated[
         bool,
         typer.Option("--sample", help="Also load the sample ERP and map the source views onto it."),
     ] = False,
-    invoices: Annotated[int, typer.Option(help="Invoices in the sample ERP (with --sample).", min=1)] = 2400,
+    invoices: Annotated[int, typer.Option(
+        help="Invoices in the sample ERP (with --sample).", min=1, max=20_000_000, metavar="N")] = 2400,
 ) -> None:
     """Install or upgrade footnote-pg in a database (a no-op when it is up to date)."""
     from footnote_pg import install as installer
 
+    if from_revision is not None and not sql:
+        raise errors.InvalidArgument("invalid argument from: --from REVISION goes with --sql (print the upgrade "
+                                     "script); install itself upgrades from whatever revision is installed")
     if sql:
-        sys.stdout.write(installer.offline_script())
+        sys.stdout.write(installer.offline_script(from_revision=from_revision))
         return
     url = database_url
     if url is None:
         from footnote_pg import embedded
 
         url, _ = embedded.ensure_database(embedded.start(), embedded.DEMO_DATABASE)
+    if stamp is not None:
+        installer.stamp(url, stamp)
+        out.print(f"footnote-pg recorded as installed at revision {stamp}; nothing was run")
+        return
     before = installer.current_revision(url)
     installer.upgrade(url)
     after = installer.current_revision(url)
@@ -141,12 +202,15 @@ def install(
 @app.command()
 @friendly
 def uninstall(
-    database_url: Annotated[str, typer.Option("--database-url", envvar="DATABASE_URL", help="PostgreSQL URL.")],
+    database_url: Annotated[str, typer.Option(
+        "--database-url", envvar="DATABASE_URL", metavar="URL", callback=_checked_url,
+                                            help="PostgreSQL URL.")],
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False,
     drop_ledger: Annotated[bool, typer.Option(
         "--drop-ledger", help="Also drop a ledger and call log that hold records (needs --export).")] = False,
     export_dir: Annotated[Path | None, typer.Option(
-        "--export", help="Directory to write the verified ledger bundle, the call log and a digest to first.")] = None,
+        "--export", metavar="DIR",
+        help="Directory to write the verified ledger bundle, the call log and a digest to first.")] = None,
 ) -> None:
     """Remove every object of footnote-pg (not the sample ERP, not any ERP table).
 
@@ -154,6 +218,8 @@ def uninstall(
     """
     from footnote_pg import install as installer
 
+    if not installer.installed(database_url):
+        raise errors.NotInstalled("footnote-pg is not installed in this database: nothing to remove")
     records, calls = installer.held_records(database_url)
     if records or calls:
         if not (drop_ledger and export_dir):
@@ -181,9 +247,10 @@ def sample(
     database_url: DatabaseUrl = None,
     invoices: Annotated[
         int,
-        typer.Option(help="Number of invoices; the rest scales with it.", min=1, max=20_000_000),
+        typer.Option(help="Number of invoices; the rest scales with it.", min=1, max=20_000_000, metavar="N"),
     ] = 2400,
-    seed: Annotated[int, typer.Option(help="Seed of the deterministic generator.")] = 42,
+    seed: Annotated[int, typer.Option(
+        help="Seed of the deterministic generator.", min=0, max=2**31 - 1, metavar="N")] = 42,
 ) -> None:
     """Create the sample ERP (schema erp) in a database where footnote-pg is installed."""
     from footnote_pg import install as installer
@@ -212,11 +279,19 @@ def _parse_arguments(pairs: list[str]) -> dict[str, Any]:
     return parsed
 
 
-@app.command()
+def _operations_epilog() -> str:
+    from footnote_pg import sqlfiles
+
+    return ("Operations (footnote-pg catalog lists their arguments): " + ", ".join(sqlfiles.operation_names())
+            + ". Example: footnote-pg call customer_overdue customer='Bergmann Logistik' as_of=2026-08-14")
+
+
+@app.command(epilog=_operations_epilog())
 @friendly
 def call(
-    operation: Annotated[str, typer.Argument(help="Catalog operation, e.g. customer_overdue.")],
-    arguments: Annotated[list[str] | None, typer.Argument(help="Arguments as name=value.")] = None,
+    operation: Annotated[str, typer.Argument(help="Catalog operation, e.g. customer_overdue.", metavar="OPERATION")],
+    arguments: Annotated[list[str] | None, typer.Argument(
+        help="Arguments as name=value.", metavar="NAME=VALUE")] = None,
     database_url: DatabaseUrl = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result document as JSON.")] = False,
 ) -> None:
@@ -285,16 +360,31 @@ def catalog(
         out.print(f"[bold]{o.name}[/bold]({args})  {o.title}")
 
 
+Host = Annotated[str, typer.Option(help="Address to listen on: a loopback address, or one IP address of this "
+                                        "machine on purpose (no authentication).")]
+
+
+def _mcp_server(url: str) -> Any:
+    """The MCP server against ``url``, acting as PROVENANCE_ACTOR (the catalog read once)."""
+    from footnote_pg.client import actor_from_env
+    from footnote_pg.mcpserver import Config, prepare
+
+    server, _count = prepare(Config(url, *actor_from_env()))
+    return server
+
+
 @app.command()
 @friendly
 def demo(
     database_url: DatabaseUrl = None,
-    port: Annotated[int, typer.Option(help="Port of the web page on 127.0.0.1.", min=1, max=65535)] = 4711,
+    host: Host = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port of the web page.", min=1, max=65535)] = 4711,
     data_dir: Annotated[
         Path | None,
         typer.Option(envvar="FOOTNOTE_DATA_DIR", help="Embedded PostgreSQL data directory."),
     ] = None,
     once: Annotated[bool, typer.Option("--once", help="Answer the demo questions in the terminal and exit.")] = False,
+    with_mcp: Annotated[bool, typer.Option("--mcp", help="Also serve MCP (streamable HTTP) at /mcp.")] = False,
 ) -> None:
     """Embedded PostgreSQL + sample ERP + the web page at http://127.0.0.1:4711 (Ctrl-C stops everything)."""
     import time
@@ -318,10 +408,32 @@ def demo(
     from footnote_pg.web import serve
 
     def ready(address: str) -> None:
-        out.print(f"footnote-pg demo ready in {time.monotonic() - started:.1f} s: [bold]{address}[/bold]  "
+        mcp_at = f"; MCP at [bold]{address}mcp[/bold]" if with_mcp else ""
+        out.print(f"footnote-pg demo ready in {time.monotonic() - started:.1f} s: [bold]{address}[/bold]{mcp_at}  "
                   "(Ctrl-C stops it)")
 
-    serve(url, port=port, ready=ready)
+    serve(url, host=host, port=port, ready=ready, mcp=_mcp_server(url) if with_mcp else None)
+    out.print("stopped")
+
+
+@app.command(name="serve")
+@friendly
+def serve_command(
+    database_url: DatabaseUrl = None,
+    host: Host = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port of the page and of /mcp.", min=1, max=65535)] = 4711,
+) -> None:
+    """The web page and MCP (streamable HTTP at /mcp) against a database, in one process (Ctrl-C stops it)."""
+    from footnote_pg.web import serve
+
+    _stop_on_sigterm()
+    url = _url(database_url)
+
+    def ready(address: str) -> None:
+        out.print(f"footnote-pg serving the page at [bold]{address}[/bold] and MCP at [bold]{address}mcp[/bold]  "
+                  "(Ctrl-C stops it)")
+
+    serve(url, host=host, port=port, ready=ready, mcp=_mcp_server(url))
     out.print("stopped")
 
 
@@ -360,18 +472,18 @@ def render_answer(answer: Any) -> str:
 @app.command()
 @friendly
 def ask(
-    question: Annotated[str, typer.Argument(help="A question about the ERP data, in English.")],
+    question: Annotated[str, typer.Argument(help="A question about the ERP data, in English.", metavar="QUESTION")],
     database_url: DatabaseUrl = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON document.")] = False,
     actor: Annotated[
         str | None,
-        typer.Option(envvar="PROVENANCE_ACTOR", help="Application actor (id or id:role)."),
+        typer.Option(envvar="PROVENANCE_ACTOR", metavar="ID[:ROLE]", help="Application actor (id or id:role)."),
     ] = None,
 ) -> None:
     """Answer a question: every number a citation, the answer recorded in the ledger (exit 1 unless verified)."""
     from footnote_pg.client import Footnote, uses_embedded_sample
 
-    actor_id, role = (actor.split(":", 1) + [None])[:2] if actor else (None, None)
+    actor_id, role = (actor.split(":", 1) + [None])[:2] if actor is not None else (None, None)
     with Footnote(_url(database_url), min_size=1, max_size=2, actor=actor_id, actor_role=role) as fn:
         answer = fn.ask(question)
     if as_json:
@@ -386,25 +498,20 @@ def ask(
 @friendly
 def mcp(
     database_url: DatabaseUrl = None,
-    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")] = False,
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP at /mcp instead of stdio.")] = False,
+    host: Host = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port for --http.", min=1, max=65535)] = 8765,
 ) -> None:
     """Run the MCP server (stdio by default): a tool per catalog operation, answer, record_decision, verify_chain."""
     import os
 
-    from footnote_pg import mcp_server
+    from footnote_pg import mcpserver
 
     if database_url:
         os.environ["DATABASE_URL"] = database_url
-    if http:  # a taken port is one line and exit 2 here, not a log line and exit 3 from the server
-        import socket
-
-        with socket.socket() as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind(("127.0.0.1", port))
     _stop_on_sigterm()
     try:
-        mcp_server.main("http" if http else "stdio", port=port)
+        mcpserver.main("http" if http else "stdio", host=host, port=port)
     except KeyboardInterrupt:
         pass
 
@@ -421,20 +528,23 @@ def verify(
     database_url: DatabaseUrl = None,
     bundle: Annotated[
         Path | None,
-        typer.Option("--bundle", help="Verify an exported bundle offline (no database)."),
+        typer.Option("--bundle", metavar="FILE", help="Verify an exported bundle offline (no database)."),
     ] = None,
     digests: Annotated[
         list[Path] | None,
-        typer.Option("--digest", help="Also prove the chain still extends this digest. Twice (--digest OLD "
+        typer.Option(
+            "--digest", metavar="FILE", help="Also prove the chain still extends this digest. Twice (--digest OLD "
                                       "--digest NEW): prove offline that the tree NEW signs extends OLD's."),
     ] = None,
     receipt: Annotated[
         Path | None,
-        typer.Option("--receipt", help="Verify a receipt offline (no database): the record is in the signed tree."),
+        typer.Option(
+            "--receipt", metavar="FILE",
+            help="Verify a receipt offline (no database): the record is in the signed tree."),
     ] = None,
     public_key: Annotated[
         Path | None,
-        typer.Option("--public-key", help="Ed25519 public key (PEM) the digest must be signed with."),
+        typer.Option("--public-key", metavar="FILE", help="Ed25519 public key (PEM) the digest must be signed with."),
     ] = None,
     calls: Annotated[bool, typer.Option(
         "--calls", help="Also hash every cited call's result again (slower): finds a result changed behind "
@@ -509,12 +619,15 @@ def _verify_proofs(receipt: Path | None, digests: list[Path], bundle: Path | Non
 @app.command()
 @friendly
 def export(
-    output: Annotated[Path, typer.Argument(help="Bundle file to write (JSON lines).")],
+    output: Annotated[Path, typer.Argument(help="Bundle file to write (JSON lines).", metavar="FILE")],
     database_url: DatabaseUrl = None,
-    from_seq: Annotated[int, typer.Option("--from-seq", min=1, help="First record.")] = 1,
-    to_seq: Annotated[int | None, typer.Option("--to-seq", min=1, help="Last record.")] = None,
-    since: Annotated[str | None, typer.Option(help="Only records sealed at or after this time (ISO 8601).")] = None,
-    until: Annotated[str | None, typer.Option(help="Only records sealed before this time (ISO 8601).")] = None,
+    from_seq: Annotated[int, typer.Option("--from-seq", min=1, max=SEQ_MAX, metavar="SEQ", help="First record.")] = 1,
+    to_seq: Annotated[int | None, typer.Option(
+        "--to-seq", min=1, max=SEQ_MAX, metavar="SEQ", help="Last record.")] = None,
+    since: Annotated[str | None, typer.Option(
+        metavar="TIME", help="Only records sealed at or after this time (ISO 8601).")] = None,
+    until: Annotated[str | None, typer.Option(
+        metavar="TIME", help="Only records sealed before this time (ISO 8601).")] = None,
 ) -> None:
     """Write ledger records with their evidence to a bundle an auditor can verify offline."""
     import datetime as dt
@@ -543,15 +656,17 @@ def digest(
     database_url: DatabaseUrl = None,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="Write the digest here (default: print it)."),
+        typer.Option("--output", "-o", metavar="FILE", help="Write the digest here (default: print it)."),
     ] = None,
     sign_key: Annotated[
         Path | None,
-        typer.Option("--sign-key", help="Ed25519 private key (PEM) to sign the digest with."),
+        typer.Option("--sign-key", metavar="FILE", help="Ed25519 private key (PEM) to sign the digest with."),
     ] = None,
     extends: Annotated[
         Path | None,
-        typer.Option("--extends", help="An earlier digest: embed the proof that this head's tree extends its tree."),
+        typer.Option(
+            "--extends", metavar="FILE",
+            help="An earlier digest: embed the proof that this head's tree extends its tree."),
     ] = None,
 ) -> None:
     """Print or write the signed tree head (sequence, hash, time, Merkle root): keep it outside the database."""
@@ -584,15 +699,16 @@ def digest(
 @app.command()
 @friendly
 def receipt(
-    seq: Annotated[int, typer.Argument(help="Ledger sequence number of the record.")],
+    seq: Annotated[int, typer.Argument(
+        help="Ledger sequence number of the record.", min=1, max=SEQ_MAX, metavar="SEQ")],
     database_url: DatabaseUrl = None,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="Write the receipt here (default: print it)."),
+        typer.Option("--output", "-o", metavar="FILE", help="Write the receipt here (default: print it)."),
     ] = None,
     sign_key: Annotated[
         Path | None,
-        typer.Option("--sign-key", help="Ed25519 private key (PEM) to sign the tree head with."),
+        typer.Option("--sign-key", metavar="FILE", help="Ed25519 private key (PEM) to sign the tree head with."),
     ] = None,
 ) -> None:
     """Write a receipt: the record, its inclusion proof and the signed tree head, verifiable offline."""
@@ -619,9 +735,10 @@ def receipt(
 @app.command()
 @friendly
 def reattest(
-    seq: Annotated[int, typer.Argument(help="Ledger sequence number of the record.")],
+    seq: Annotated[int, typer.Argument(
+        help="Ledger sequence number of the record.", min=1, max=SEQ_MAX, metavar="SEQ")],
     database_url: DatabaseUrl = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print each claim's verdict as JSON.")] = False,
 ) -> None:
     """Re-run a record's operations with their recorded arguments: does each claim still hold? (exit 1 if not)"""
     from footnote_pg.client import Footnote

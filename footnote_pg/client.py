@@ -76,6 +76,32 @@ def _check_call_ids(call_ids: list[str]) -> None:
                                          {"argument": f"call_ids[{n}]"}) from None
 
 
+def _check_actor(value: str | None, name: str, longest: int) -> None:
+    """An actor is recorded with every answer: printable, without ':' (it separates id and role), not too long."""
+    if value is None:
+        return
+    problem = ("is empty" if not value.strip() else
+               f"is longer than {longest} characters" if len(value) > longest else
+               "must not contain ':' (write id:role)" if ":" in value else
+               "must not contain control characters" if any(not c.isprintable() for c in value) else None)
+    if problem:
+        raise errors.InvalidArgument(f"invalid argument {name}: {value[:40]!r} {problem}", {"argument": name})
+
+
+# text direction overrides, embeddings and isolates: they make a question read differently from what it says
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _check_question(question: Any) -> None:
+    problem = ("must be text" if not isinstance(question, str) else
+               "must not be empty" if not question.strip() else
+               f"is longer than 2,000 characters ({len(question):,})" if len(question) > 2000 else
+               "must not contain control characters" if any(
+                   (not c.isprintable() and c not in "\t\n\r") or c in _BIDI_CONTROLS for c in question) else None)
+    if problem:
+        raise errors.InvalidArgument(f"invalid argument question: {problem}", {"argument": "question"})
+
+
 class Footnote:
     """Client of a footnote-pg database.
 
@@ -99,6 +125,8 @@ class Footnote:
         env_actor, env_role = actor_from_env()
         self.actor = actor if actor is not None else env_actor
         self.actor_role = actor_role if actor_role is not None else env_role
+        _check_actor(self.actor, "actor", 200)
+        _check_actor(self.actor_role, "actor_role", 100)
         self.locale = locale
         if pool is not None:
             self.pool = pool
@@ -108,8 +136,7 @@ class Footnote:
             try:  # fail fast, with the server's own words, when the database is unreachable
                 psycopg.connect(self.database_url, connect_timeout=10).close()
             except psycopg.Error as exc:
-                raise errors.ConnectionFailed(
-                    f"cannot connect to the database: {str(exc).strip().splitlines()[-1]}") from exc
+                raise errors.connection_failed(exc) from exc
             try:
                 self.pool = ConnectionPool(
                     self.database_url, min_size=min_size, max_size=max_size, open=True, timeout=timeout,
@@ -136,6 +163,8 @@ class Footnote:
     @contextmanager
     def transaction(self, actor: str | None = None, actor_role: str | None = None) -> Iterator[psycopg.Connection[Any]]:
         """A connection in a transaction with the actor and locale set; errors mapped."""
+        _check_actor(actor, "actor", 200)
+        _check_actor(actor_role, "actor_role", 100)
         try:
             with self.pool.connection() as conn:
                 with conn.transaction():
@@ -200,10 +229,7 @@ class Footnote:
         """Route, call, compose and record one question; returns an :class:`footnote_pg.answers.Answer`."""
         from footnote_pg.answers import Answerer
 
-        if not isinstance(question, str) or not question.strip():
-            raise errors.InvalidArgument("invalid argument question: must not be empty")
-        if len(question) > 2000 or "\x00" in question:
-            raise errors.InvalidArgument("invalid argument question: at most 2000 characters, no NUL")
+        _check_question(question)
         if getattr(self, "_answerer", None) is None:
             self._answerer = Answerer(self)
         return self._answerer.ask(question, actor=actor, narrator=narrator)

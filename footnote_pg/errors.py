@@ -163,6 +163,13 @@ def _detail(diag: Any) -> dict[str, Any]:
     return parsed if isinstance(parsed, dict) else {"detail": parsed}
 
 
+def connection_failed(exc: Exception) -> ConnectionFailed:
+    """libpq's whole reason on one line ("... failed: Connection refused; Is the server running ...?")."""
+    lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+    reason = "; ".join(dict.fromkeys(lines)) or type(exc).__name__
+    return ConnectionFailed(f"cannot connect to the database: {reason[:400]}")
+
+
 def from_psycopg(exc: Exception) -> FootnoteError | None:
     """The typed error for a psycopg exception, or None when it is not one a user can cause."""
     if not isinstance(exc, psycopg.Error):
@@ -173,7 +180,11 @@ def from_psycopg(exc: Exception) -> FootnoteError | None:
     if state in _BY_SQLSTATE:
         return _BY_SQLSTATE[state](message, _detail(diag))
     if state == "42501":
-        return PermissionDenied(f"permission denied: {message}")
+        detail = getattr(diag, "message_detail", None)
+        return PermissionDenied(f"permission denied: {message}" + (f" ({detail})" if detail else ""))
+    if state == "2BP01":  # an object outside ours depends on one of ours
+        hint = getattr(diag, "message_hint", None)
+        return Protected(message + (f"; {hint}" if hint else ""))
     if state in ("3F000", "42883", "42P01") and "footnote" in message:
         return NotInstalled(f"footnote-pg is not installed here ({message}); run footnote-pg install")
     if state == "22P02":
@@ -187,5 +198,5 @@ def from_psycopg(exc: Exception) -> FootnoteError | None:
         return InvalidArgument("invalid argument: text must not contain NUL (0x00) characters")
     if isinstance(exc, psycopg.OperationalError) and (not state or state.startswith("08") or state.startswith("28")
                                                       or state.startswith("57P")):
-        return ConnectionFailed(f"cannot connect to the database: {message}")
+        return connection_failed(exc)
     return None

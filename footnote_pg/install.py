@@ -10,6 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import io
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,11 @@ def head_revision() -> str:
     return head
 
 
+def revisions() -> list[str]:
+    """Every revision, oldest first."""
+    return [r.revision for r in reversed(list(ScriptDirectory.from_config(_config()).walk_revisions()))]
+
+
 def current_revision(url: str) -> str | None:
     """The revision installed in the database, or None."""
     with psycopg.connect(url, autocommit=True) as conn:
@@ -50,9 +57,40 @@ def current_revision(url: str) -> str | None:
         return row[0] if row else None
 
 
+def installed(url: str) -> bool:
+    """Whether any of footnote-pg is in the database: its version row or one of its schemas."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute("SELECT to_regclass('public.footnote_alembic_version') IS NOT NULL OR EXISTS "
+                           "(SELECT FROM pg_catalog.pg_namespace WHERE nspname IN ('footnote', 'footnote_src'))"
+                           ).fetchone()
+    return bool(row and row[0])
+
+
+def _schema_without_revision(url: str) -> bool:
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute("SELECT to_regnamespace('footnote') IS NOT NULL").fetchone()
+    return bool(row and row[0]) and current_revision(url) is None
+
+
 def upgrade(url: str, revision: str = "head") -> None:
     """Bring the database to ``revision``; a no-op when it is there already."""
-    command.upgrade(_config(url), revision)
+    if _schema_without_revision(url):
+        raise errors.Protected(
+            "schema footnote exists but no footnote-pg revision is recorded (public.footnote_alembic_version is "
+            "missing or empty): it was not installed by footnote-pg install, or its version row was removed. "
+            "Record the revision it is at (footnote-pg install --stamp REVISION), or drop the schema first")
+    with _mapped_errors():
+        command.upgrade(_config(url), revision)
+
+
+def stamp(url: str, revision: str) -> None:
+    """Record ``revision`` as installed without running anything (for a schema installed from the SQL script)."""
+    known = revisions()
+    if revision not in known:
+        raise errors.InvalidArgument(f"invalid argument stamp: {revision[:60]!r} is not a revision; "
+                                     f"they are {', '.join(known)}", {"argument": "stamp"})
+    with _mapped_errors():
+        command.stamp(_config(url), revision)
 
 
 def downgrade(url: str, revision: str = "base", *, drop_ledger: bool = False) -> None:
@@ -60,8 +98,16 @@ def downgrade(url: str, revision: str = "base", *, drop_ledger: bool = False) ->
     while the ledger or the call log hold rows unless ``drop_ledger``."""
     cfg = _config(url)
     cfg.attributes["drop_ledger"] = drop_ledger
-    try:
+    with _mapped_errors():
         command.downgrade(cfg, revision)
+
+
+@contextmanager
+def _mapped_errors() -> Iterator[None]:
+    """A migration that PostgreSQL refuses (a permission, a dependent object, the ledger's guard) is a footnote-pg
+    error with the server's reason, not SQLAlchemy's trace."""
+    try:
+        yield
     except Exception as exc:
         mapped = errors.from_psycopg(getattr(exc, "orig", exc))
         if mapped is None:
@@ -120,10 +166,16 @@ def uninstall(url: str, *, drop_ledger: bool = False) -> None:
         conn.execute("DROP TABLE IF EXISTS public.footnote_alembic_version")
 
 
-def offline_script(revision: str = "head") -> str:
-    """The SQL script ``install`` would run, for review; never connects."""
+def offline_script(revision: str = "head", from_revision: str | None = None) -> str:
+    """The SQL script ``install`` would run, for review; never connects. With ``from_revision``, only the
+    upgrade from that revision (for change control of an upgrade)."""
+    known = revisions()
+    if from_revision is not None and from_revision not in known:
+        raise errors.InvalidArgument(f"invalid argument from: {from_revision[:60]!r} is not a revision; "
+                                     f"they are {', '.join(known)}", {"argument": "from"})
     buffer = io.StringIO()
-    command.upgrade(_config(output_buffer=buffer), revision, sql=True)
+    target = f"{from_revision}:{revision}" if from_revision else revision
+    command.upgrade(_config(output_buffer=buffer), target, sql=True)
     return buffer.getvalue()
 
 

@@ -89,3 +89,12 @@ def _has_code(piece: str) -> bool:
 def iter_statements(files: list[Path]) -> Iterator[str]:
     for path in files:
         yield from split_statements(path.read_text(encoding="utf-8"))
+
+
+def operation_names() -> list[str]:
+    """The operations this version's catalog defines (``sql/50_catalog.sql``), for help text; calls go by the
+    database's own ``footnote.operations``."""
+    text = (sql_dir() / "50_catalog.sql").read_text(encoding="utf-8")
+    blocks = re.findall(r"INSERT INTO footnote\.operations \(name, title, description, returns\) VALUES\n(.*?);\n",
+                        text, re.S)
+    return sorted(name for block in blocks for name in re.findall(r"^\('([a-z_]+)', ", block, re.M))

@@ -19,9 +19,12 @@ BEGIN
     IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'footnote_auditor') THEN
         CREATE ROLE footnote_auditor NOLOGIN;
     END IF;
-    -- A non-superuser installer must be able to act as the owner while installing.
+    -- A non-superuser installer must be able to act as the owner while installing
+    -- (PostgreSQL 16+ gives a CREATEROLE creator ADMIN on its roles, not SET ROLE).
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user)
-       AND NOT pg_catalog.pg_has_role(current_user, 'footnote_owner', 'MEMBER') THEN
+       AND NOT pg_catalog.pg_has_role(current_user, 'footnote_owner',
+                                      CASE WHEN pg_catalog.current_setting('server_version_num')::int >= 160000
+                                           THEN 'SET' ELSE 'MEMBER' END) THEN
         EXECUTE pg_catalog.format('GRANT footnote_owner TO %I', current_user);
     END IF;
 END

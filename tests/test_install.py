@@ -171,3 +171,75 @@ def test_uninstall_keeps_records_unless_exported_first(db: TestDatabase, tmp_pat
     # each call's result still hashes to its result hash, offline
     call = canonical.loads(calls[0])
     assert canonical.sha256_hex(canonical.canonical_json(call["result"])) == call["result_hash"]
+
+
+def test_uninstall_over_a_dependent_view_is_one_line_naming_it(db: TestDatabase) -> None:
+    with db.connect() as conn:
+        conn.execute("CREATE VIEW public.my_report AS SELECT operation FROM footnote.catalog")
+    code, out, err = _cli("uninstall", "--yes", "--database-url", db.url)
+    assert code == 2 and err.count("\n") == 1 and not out, err
+    assert "objects outside its schemas depend on it: rule _RETURN on view my_report" in err
+    assert "drop or change those objects first" in err
+    assert install.current_revision(db.url) == install.head_revision()
+
+
+def test_uninstall_where_nothing_is_installed_says_so(empty_db: TestDatabase) -> None:
+    code, out, err = _cli("uninstall", "--yes", "--database-url", empty_db.url)
+    assert (code, out) == (2, "")
+    assert err == "error: footnote-pg is not installed in this database: nothing to remove\n"
+
+
+def test_a_schema_without_its_revision_is_refused_and_stamp_adopts_it(empty_db: TestDatabase) -> None:
+    install.upgrade(empty_db.url)
+    with empty_db.connect() as conn:
+        conn.execute("DELETE FROM public.footnote_alembic_version")
+    code, out, err = _cli("install", "--database-url", empty_db.url)
+    assert code == 2 and err.count("\n") == 1 and "no footnote-pg revision is recorded" in err, err
+    code, out, err = _cli("install", "--stamp", "0004_ledger", "--database-url", empty_db.url)
+    assert code == 2 and "invalid argument stamp: '0004_ledger' is not a revision; they are 0001_core" in err
+    code, out, err = _cli("install", "--stamp", install.head_revision(), "--database-url", empty_db.url)
+    assert code == 0 and "recorded as installed at revision" in out, err
+    code, out, _ = _cli("install", "--database-url", empty_db.url)
+    assert code == 0 and "up to date" in out
+
+
+def test_install_sql_from_a_revision_prints_only_the_upgrade(empty_db: TestDatabase) -> None:
+    revisions = install.revisions()
+    assert revisions[0] == "0001_core" and revisions[-1] == install.head_revision()
+    code, delta, _ = _cli("install", "--sql", "--from", revisions[-2])
+    assert code == 0
+    assert f"Running upgrade {revisions[-2]} -> {revisions[-1]}" in delta and "CREATE SCHEMA footnote " not in delta
+    # applied to a database at that revision, the printed delta brings it to head, as install would
+    install.upgrade(empty_db.url, revisions[-2])
+    with empty_db.connect() as conn:
+        conn.execute(delta)
+    assert install.current_revision(empty_db.url) == install.head_revision()
+    assert _cli("install", "--sql", "--from", "9999_nope")[0] == 2
+    code, _, err = _cli("install", "--from", revisions[-2], "--database-url", empty_db.url)
+    assert code == 2 and "--from REVISION goes with --sql" in err
+
+
+def test_a_createrole_installer_installs_and_uninstalls_on_a_fresh_cluster(server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The installer the README allows (CREATEROLE, owns the database, not a superuser) on a cluster where the
+    footnote roles do not exist yet, so it creates them: PostgreSQL 16+ gives it ADMIN on them, not SET ROLE."""
+    from tests import pgservers
+
+    backend = {"embedded-pg18": "embedded", "pg15": "pg15"}.get(server.name)
+    if backend is None:
+        pytest.skip(f"needs a fresh cluster of its own; {server.name} is shared")
+    with pgservers.start(backend) as fresh:
+        with psycopg.connect(fresh.url, autocommit=True) as conn:
+            conn.execute("CREATE ROLE installer LOGIN CREATEROLE CREATEDB")
+            conn.execute("CREATE DATABASE erp OWNER installer")
+        url = fresh.url_for("erp", user="installer")
+        code, out, err = _cli("install", "--sample", "--database-url", url)
+        assert code == 0 and "installed: revision none" in out, err
+        code, out, err = _cli("ask", "How much does Bergmann Logistik owe?", "--database-url", url)
+        assert code == 0 and "status: verified · ledger #1" in out, err
+        code, out, err = _cli("uninstall", "--yes", "--drop-ledger", "--export", str(tmp_path), "--database-url",
+                              url)
+        assert code == 0 and "footnote-pg removed" in out, err
+        with psycopg.connect(fresh.url, autocommit=True) as conn:
+            left = conn.execute("SELECT rolname FROM pg_roles WHERE rolname LIKE 'footnote%'").fetchall()
+        assert left == []
+        assert next(tmp_path.glob("ledger-*.jsonl")).stat().st_size > 0

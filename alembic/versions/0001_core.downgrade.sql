@@ -52,17 +52,28 @@ DROP SCHEMA footnote CASCADE;
 DROP SCHEMA footnote_src CASCADE;
 
 -- Roles are cluster-wide: drop them only where no other database still uses them.
+-- DROP OWNED needs the privileges of the role: an installer with CREATEROLE (not a
+-- superuser) holds ADMIN on the roles it created, so it joins each one for the
+-- drop and leaves again where the role is kept.
 DO $roles$
 DECLARE
     r text;
+    joined boolean;
 BEGIN
     FOREACH r IN ARRAY ARRAY['footnote_service', 'footnote_auditor', 'footnote_owner'] LOOP
         IF EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = r) THEN
+            joined := NOT pg_catalog.pg_has_role(current_user, r, 'USAGE');
+            IF joined THEN
+                EXECUTE pg_catalog.format('GRANT %I TO %I', r, current_user);
+            END IF;
             EXECUTE pg_catalog.format('DROP OWNED BY %I', r);
             BEGIN
                 EXECUTE pg_catalog.format('DROP ROLE %I', r);
             EXCEPTION WHEN dependent_objects_still_exist THEN
                 RAISE NOTICE 'role % is still used in another database; kept', r;
+                IF joined THEN
+                    EXECUTE pg_catalog.format('REVOKE %I FROM %I', r, current_user);
+                END IF;
             END;
         END IF;
     END LOOP;
