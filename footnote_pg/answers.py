@@ -132,7 +132,11 @@ class Answerer:
         with self.fn.transaction(actor=actor) as conn:
             answer = self._answer_in(conn, question, r, narrator)
         if answer.receipt is None and answer.notes.get("record_id"):
-            answer.receipt = self.fn.receipt(answer.notes.pop("record_id"))
+            record_id = answer.notes.pop("record_id")
+            try:
+                answer.receipt = self.fn.receipt(record_id)
+            except errors.ChainBusy:  # committed and queued: sealed by the next writer once the chain is free
+                answer.notes["queued_record_id"] = record_id
         return answer
 
     # -- inside the question's transaction ------------------------------------------------------------------

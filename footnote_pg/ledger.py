@@ -10,7 +10,7 @@ import base64
 import datetime as dt
 import hashlib
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -136,9 +136,11 @@ def iter_rows(conn: psycopg.Connection[Any], from_seq: int = 1, to_seq: int = 2*
         yield from cur
 
 
-def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = False) -> Verdict:
+def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = False,
+                    advance: Callable[[int], None] | None = None) -> Verdict:
     """Verify the whole chain in the database, independently of its own verify_chain(), then the calls behind
-    every record (:mod:`footnote_pg.provenance`; ``recompute_calls`` also hashes every cited result again)."""
+    every record (:mod:`footnote_pg.provenance`; ``recompute_calls`` also hashes every cited result again).
+    ``advance(1)`` is called after each record (a progress bar)."""
     from footnote_pg import provenance
 
     cited = provenance.Cited()
@@ -148,6 +150,8 @@ def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = Fa
             obj = record_object(row)
             cited.add(obj)
             yield obj, row["hash"]
+            if advance is not None:
+                advance(1)
 
     verdict = verify_objects(pairs())
     if verdict.ok:
@@ -168,12 +172,15 @@ def chain_head(conn: psycopg.Connection[Any]) -> dict[str, Any] | None:
 # -- bundles ----------------------------------------------------------------
 
 def export_bundle(conn: psycopg.Connection[Any], path: Path, *, from_seq: int = 1, to_seq: int = 2**62,
-                  since: dt.datetime | None = None, until: dt.datetime | None = None) -> dict[str, Any]:
-    """Write the records of a range as a bundle; returns its manifest."""
+                  since: dt.datetime | None = None, until: dt.datetime | None = None,
+                  advance: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Write the records of a range as a bundle; returns its manifest (``advance(1)`` after each record)."""
     lines: list[str] = []
     first_seq = last_seq = None
     first_prev = head = None
     for row in iter_rows(conn, from_seq, to_seq, since, until):
+        if advance is not None:
+            advance(1)
         obj = record_object(row)
         lines.append(canonical.canonical_json({**obj, "hash": row["hash"]}) + "\n")
         if first_seq is None:
@@ -217,13 +224,16 @@ def read_bundle(path: Path) -> tuple[dict[str, Any], list[bytes]]:
     return manifest, rest.splitlines(keepends=True) if sep else []
 
 
-def verify_bundle(path: Path) -> Verdict:
-    """Verify an exported bundle offline: manifest, every record's hash, every link."""
+def verify_bundle(path: Path, advance: Callable[[int], None] | None = None) -> Verdict:
+    """Verify an exported bundle offline: manifest, every record's hash, every link (``advance(1)`` after
+    each record)."""
     manifest, lines = read_bundle(path)
     body_ok = hashlib.sha256(b"".join(lines)).hexdigest() == manifest.get("records_sha256")
 
     def pairs() -> Iterator[tuple[dict[str, Any], str]]:
         for number, line in enumerate(lines, start=2):
+            if advance is not None:
+                advance(1)
             try:
                 obj = canonical.loads(line.decode("utf-8"))
                 stored = obj.pop("hash")

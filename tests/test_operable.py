@@ -235,3 +235,20 @@ def test_a_footnote_shows_its_first_records_and_how_many_more(db: TestDatabase) 
     doc = json.loads(_cli("ask", "What is the DSO?", "--json", "--database-url", db.url_as("service")).stdout)
     shown = int(more[0].split("and ")[1].split(" more")[0].replace(",", "")) + 3
     assert shown in {len(c["evidence"]) for c in doc["claims"]}
+
+
+def test_an_answer_recorded_while_the_chain_is_held_comes_back_queued_not_failed(db: TestDatabase) -> None:
+    from footnote_pg.cli import render_answer
+
+    db.scalar("INSERT INTO footnote.settings VALUES ('seal_lock_timeout', '300ms', 'test') RETURNING 1")
+    fn = db.client("service", actor="queued")
+    with db.connect("service", autocommit=False) as holder:
+        holder.execute("SELECT footnote.seal()")  # holds the chain lock for its transaction
+        answer = fn.ask("How much does Bergmann Logistik owe?")
+        holder.rollback()
+    assert answer.ok and answer.receipt is None
+    record_id = answer.notes["queued_record_id"]
+    assert f"recorded, queued for sealing (record {record_id})" in render_answer(answer)
+    # it was committed: the next receipt seals it into the chain
+    assert fn.receipt(record_id).seq == 1
+    assert db.scalar("SELECT count(*) FROM footnote.ledger_queue") == 0
