@@ -15,7 +15,10 @@ psql_run --single-transaction $files
 
 revision=$(ls "$root"/versions/[0-9][0-9][0-9][0-9]_*.py | sort | tail -n 1 | xargs basename | sed 's/\.py$//')
 psql_run <<SQL
-CREATE TABLE public.footnote_alembic_version (version_num varchar(32) NOT NULL PRIMARY KEY);
-INSERT INTO public.footnote_alembic_version VALUES ('$revision');
+CREATE SCHEMA footnote_meta;
+COMMENT ON SCHEMA footnote_meta IS 'footnote-pg: the installed revision (Alembic''s version table)';
+REVOKE ALL ON SCHEMA footnote_meta FROM PUBLIC;
+CREATE TABLE footnote_meta.alembic_version (version_num varchar(32) NOT NULL PRIMARY KEY);
+INSERT INTO footnote_meta.alembic_version VALUES ('$revision');
 SELECT erp.generate_sample(2400, 42);
 SQL

@@ -42,6 +42,12 @@ def head_revision() -> str:
     return head
 
 
+# where the installed revision is: footnote_meta.alembic_version, or public.footnote_alembic_version in an
+# install from before it moved (the next migration moves it)
+VERSION_TABLE_FOUND = """SELECT coalesce(to_regclass('footnote_meta.alembic_version')::text,
+                                         to_regclass('public.footnote_alembic_version')::text)"""
+
+
 def revisions() -> list[str]:
     """Every revision, oldest first."""
     return [r.revision for r in reversed(list(ScriptDirectory.from_config(_config()).walk_revisions()))]
@@ -50,10 +56,12 @@ def revisions() -> list[str]:
 def current_revision(url: str) -> str | None:
     """The revision installed in the database, or None."""
     with psycopg.connect(url, autocommit=True) as conn:
-        exists = conn.execute("SELECT to_regclass('public.footnote_alembic_version') IS NOT NULL").fetchone()
-        if not exists or not exists[0]:
+        found = conn.execute(VERSION_TABLE_FOUND).fetchone()
+        if not found or not found[0]:
             return None
-        row = conn.execute("SELECT version_num FROM public.footnote_alembic_version").fetchone()
+        moved = found[0] == "footnote_meta.alembic_version"
+        row = conn.execute("SELECT version_num FROM footnote_meta.alembic_version" if moved else
+                           "SELECT version_num FROM public.footnote_alembic_version").fetchone()
         return row[0] if row else None
 
 
@@ -61,8 +69,8 @@ def installed(url: str) -> bool:
     """Whether any of footnote-pg is in the database: its version row or one of its schemas."""
     with psycopg.connect(url, autocommit=True) as conn:
         row = conn.execute("SELECT to_regclass('public.footnote_alembic_version') IS NOT NULL OR EXISTS "
-                           "(SELECT FROM pg_catalog.pg_namespace WHERE nspname IN ('footnote', 'footnote_src'))"
-                           ).fetchone()
+                           "(SELECT FROM pg_catalog.pg_namespace WHERE nspname IN ('footnote', 'footnote_src', "
+                           "'footnote_meta'))").fetchone()
     return bool(row and row[0])
 
 
@@ -76,7 +84,7 @@ def upgrade(url: str, revision: str = "head") -> None:
     """Bring the database to ``revision``; a no-op when it is there already."""
     if _schema_without_revision(url):
         raise errors.Protected(
-            "schema footnote exists but no footnote-pg revision is recorded (public.footnote_alembic_version is "
+            "schema footnote exists but no footnote-pg revision is recorded (footnote_meta.alembic_version is "
             "missing or empty): it was not installed by footnote-pg install, or its version row was removed. "
             "Record the revision it is at (footnote-pg install --stamp REVISION), or drop the schema first")
     with _mapped_errors():
@@ -163,7 +171,8 @@ def uninstall(url: str, *, drop_ledger: bool = False) -> None:
     ledger or the call log hold rows unless ``drop_ledger`` (export them first: ``export_before_uninstall``)."""
     downgrade(url, "base", drop_ledger=drop_ledger)
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS public.footnote_alembic_version")
+        conn.execute("DROP SCHEMA IF EXISTS footnote_meta CASCADE")  # the version table, and nothing else
+        conn.execute("DROP TABLE IF EXISTS public.footnote_alembic_version")  # where an older install kept it
 
 
 def offline_script(revision: str = "head", from_revision: str | None = None) -> str:

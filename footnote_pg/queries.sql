@@ -18,10 +18,6 @@ SELECT footnote.call(%(operation)s, %(arguments)s::jsonb)
 -- Every catalog operation with its arguments.
 SELECT operation, title, description, returns, arguments, signature FROM footnote.catalog ORDER BY operation
 
--- name: installed_revision
--- The footnote-pg revision installed, if any.
-SELECT version_num FROM public.footnote_alembic_version
-
 -- name: ledger_rows
 -- Ledger records in sequence order, jsonb as text (numbers stay exact), for the independent verifier and exports.
 SELECT id::text, seq, recorded_at, db_role, actor_id, actor_role, kind, question, answer, status,

@@ -76,7 +76,7 @@ def test_offline_script_needs_no_database_and_installs_the_same(empty_db: TestDa
     script = done.stdout
     assert script.lstrip().startswith("BEGIN;") and script.rstrip().endswith("COMMIT;")
     assert "CREATE FUNCTION footnote.customer_overdue" in script
-    assert "INSERT INTO public.footnote_alembic_version" in script
+    assert "INSERT INTO footnote_meta.alembic_version" in script
     assert "erp." not in script.split("-- ==== sql/90_grants.sql")[0].split("CREATE SCHEMA footnote")[0]
 
     with psycopg.connect(empty_db.url, autocommit=True) as conn:
@@ -110,7 +110,7 @@ def test_downgrade_to_base_removes_ours_and_touches_no_erp_table(db: TestDatabas
                       WHERE table_schema = 'erp' ORDER BY 1, 2""") == erp_columns
 
     install.uninstall(db.url)
-    assert db.scalar("SELECT to_regclass('public.footnote_alembic_version')") is None
+    assert db.scalar("SELECT to_regnamespace('footnote_meta')") is None
 
     # and it comes back cleanly
     install.upgrade(db.url)
@@ -192,7 +192,7 @@ def test_uninstall_where_nothing_is_installed_says_so(empty_db: TestDatabase) ->
 def test_a_schema_without_its_revision_is_refused_and_stamp_adopts_it(empty_db: TestDatabase) -> None:
     install.upgrade(empty_db.url)
     with empty_db.connect() as conn:
-        conn.execute("DELETE FROM public.footnote_alembic_version")
+        conn.execute("DELETE FROM footnote_meta.alembic_version")
     code, out, err = _cli("install", "--database-url", empty_db.url)
     assert code == 2 and err.count("\n") == 1 and "no footnote-pg revision is recorded" in err, err
     code, out, err = _cli("install", "--stamp", "0004_ledger", "--database-url", empty_db.url)
@@ -243,3 +243,20 @@ def test_a_createrole_installer_installs_and_uninstalls_on_a_fresh_cluster(serve
             left = conn.execute("SELECT rolname FROM pg_roles WHERE rolname LIKE 'footnote%'").fetchall()
         assert left == []
         assert next(tmp_path.glob("ledger-*.jsonl")).stat().st_size > 0
+
+
+def test_the_version_table_lives_in_our_schema_and_an_old_install_is_moved(empty_db: TestDatabase) -> None:
+    install.upgrade(empty_db.url, install.revisions()[-2])
+    assert empty_db.scalar("SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                           "WHERE n.nspname = 'public'") == 0
+    assert empty_db.scalar("SELECT version_num FROM footnote_meta.alembic_version") == install.revisions()[-2]
+    assert empty_db.scalar("SELECT has_schema_privilege('footnote_service', 'footnote_meta', 'USAGE')") is False
+    # an install from before the table moved kept it in public: the next upgrade moves it and goes on
+    with empty_db.connect() as conn:
+        conn.execute("ALTER TABLE footnote_meta.alembic_version RENAME TO footnote_alembic_version")
+        conn.execute("ALTER TABLE footnote_meta.footnote_alembic_version SET SCHEMA public")
+    assert install.current_revision(empty_db.url) == install.revisions()[-2]
+    code, out, err = _cli("install", "--database-url", empty_db.url)
+    assert code == 0 and f"revision {install.revisions()[-2]} -> {install.head_revision()}" in out, err
+    assert empty_db.scalar("SELECT to_regclass('public.footnote_alembic_version')") is None
+    assert empty_db.scalar("SELECT version_num FROM footnote_meta.alembic_version") == install.head_revision()
