@@ -219,6 +219,10 @@ def _value_cases(db: TestDatabase) -> list[tuple[str, list[str]]]:
     cases.append(("uninstall with records", ["uninstall", "--yes", "--database-url", db.url]))
     cases.append(("install as the service role", ["install", "--database-url", service]))
     cases.append(("sample twice", ["sample", "--database-url", db.url]))
+    cases.append(("install --sql --from an unknown revision", ["install", "--sql", "--from", "0004_nope"]))
+    cases.append(("install --from without --sql", ["install", "--from", "0001_core", "--database-url", db.url]))
+    for revision in ("0004_nope", "", "head", "'; DROP SCHEMA footnote CASCADE; --"):
+        cases.append((f"install --stamp {revision!r}", ["install", "--stamp", revision, "--database-url", db.url]))
     return cases
 
 
