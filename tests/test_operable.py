@@ -252,3 +252,25 @@ def test_an_answer_recorded_while_the_chain_is_held_comes_back_queued_not_failed
     # it was committed: the next receipt seals it into the chain
     assert fn.receipt(record_id).seq == 1
     assert db.scalar("SELECT count(*) FROM footnote.ledger_queue") == 0
+
+
+def test_candidates_stay_capped_at_the_size_of_the_million_invoice_sample(db: TestDatabase) -> None:
+    """The 1,000,000-invoice sample has 22,222 customers: a one-letter name matches most of them."""
+    from footnote_pg import errors
+
+    db.scalar("INSERT INTO erp.customers (id, customer_number, name, country, city, payment_terms_days, "
+              "account_owner_id, credit_limit) SELECT 200000 + g, 'C-' || (200000 + g), 'Spedition ' || g || ' GmbH', "
+              "country, city, payment_terms_days, account_owner_id, credit_limit "
+              "FROM erp.customers, generate_series(1, 22222) AS g WHERE id = 4471 RETURNING 1")
+    fn = db.client("service")
+    with pytest.raises(errors.AmbiguousEntity) as caught:
+        fn.call("customer_overdue", customer="s")
+    message = str(caught.value)
+    assert "\n" not in message and len(message) < 2_000 and message.endswith(" more")
+    assert len(caught.value.candidates) == 20 and caught.value.detail["matching"] > 22_222
+    assert len(json.dumps(caught.value.detail)) < 10_000
+    answer = fn.ask("How much does s owe?")
+    assert answer.status in ("ambiguous", "refused", "clarification") and len(answer.options) <= 20
+    assert len(json.dumps(answer.as_json(), default=str)) < 100_000
+    result = _cli("call", "customer_overdue", "customer=s", "--database-url", db.url_as("service"))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and len(result.stderr) < 2_000
