@@ -163,6 +163,19 @@ def test_the_shown_outputs_are_what_the_commands_print(db: TestDatabase, tmp_pat
             assert not missing, f"{command}: {line!r}: {missing} not in\n{out}"
 
 
+def test_the_mapping_commands_run(db: TestDatabase, tmp_path: Path) -> None:
+    part = section("### Check, test and keep a mapping")
+    (toml,) = [body for lang, body, _ in blocks() if lang == "toml" and body in part]
+    (tmp_path / "figures.toml").write_text(toml, encoding="utf-8")
+    shell = Shell(db, tmp_path)
+    lines = list(command_lines(part))
+    assert [line.split()[2] for line in lines] == ["check", "test", "drop", "apply"]
+    for line in lines:
+        shell.run(line)
+    assert (tmp_path / "mapping.sql").read_text(encoding="utf-8").startswith("-- footnote-pg mapping saved")
+    assert db.scalar("SELECT count(*) FROM footnote_src.invoices") > 0  # applied again
+
+
 def test_the_sample_command_runs(empty_db: TestDatabase, tmp_path: Path) -> None:
     install.upgrade(empty_db.url)
     (line,) = [line for line in command_lines(README) if line.startswith("footnote-pg sample")]
@@ -248,6 +261,24 @@ def test_the_shown_python_values_are_what_the_client_returns(db: TestDatabase) -
             _check_comment(line.strip(), scope)
             checked += 1
     assert checked == 3
+
+
+# the parts of the README whose commands the tests above run, in order
+RUN_HERE = [("## Install into a database", "## Map your ERP"), ("### Check, test and keep a mapping", "## The catalog"),
+            ("## The ledger", "### For auditors")]
+
+
+def test_every_command_in_the_readme_is_run_here_or_elsewhere() -> None:
+    covered = "".join(README[README.index(a):README.index(b)] for a, b in RUN_HERE)
+    loose = []
+    for lang, body, line in blocks():
+        if lang != "sh" or _elsewhere(body):
+            continue
+        for text in body.splitlines():
+            if text.strip().startswith("footnote-pg ") and body not in covered and \
+                    not text.strip().startswith("footnote-pg sample"):
+                loose.append(f"line {line}: {text.strip()}")
+    assert loose == [], "README commands no test runs: " + "; ".join(loose)
 
 
 def test_every_example_is_run_here_or_named_with_the_test_that_runs_it() -> None:

@@ -1,0 +1,182 @@
+-- The checks of `footnote-pg mapping check`, run as footnote_owner (what the catalog reads through).
+-- Each query returns one row per problem, one text column naming the record; the first comment line
+-- says what must hold, the second its severity (fail: answers would be wrong or refused; warn: worth a look).
+
+-- name: customers_ids
+-- every customer has an id of its own
+-- fail
+SELECT coalesce(id::text, '(no id)') || ' (' || count(*) || ' rows)' FROM footnote_src.customers
+GROUP BY id HAVING id IS NULL OR count(*) > 1
+
+-- name: invoices_ids
+-- every invoice has an id of its own
+-- fail
+SELECT coalesce(id::text, '(no id)') || ' (' || count(*) || ' rows)' FROM footnote_src.invoices
+GROUP BY id HAVING id IS NULL OR count(*) > 1
+
+-- name: payments_ids
+-- every payment has an id of its own
+-- fail
+SELECT coalesce(id::text, '(no id)') || ' (' || count(*) || ' rows)' FROM footnote_src.payments
+GROUP BY id HAVING id IS NULL OR count(*) > 1
+
+-- name: credit_notes_ids
+-- every credit note has an id of its own
+-- fail
+SELECT coalesce(id::text, '(no id)') || ' (' || count(*) || ' rows)' FROM footnote_src.credit_notes
+GROUP BY id HAVING id IS NULL OR count(*) > 1
+
+-- name: suppliers_ids
+-- every supplier has an id of its own
+-- fail
+SELECT coalesce(id::text, '(no id)') || ' (' || count(*) || ' rows)' FROM footnote_src.suppliers
+GROUP BY id HAVING id IS NULL OR count(*) > 1
+
+-- name: items_ids
+-- every item has an id of its own
+-- fail
+SELECT coalesce(id::text, '(no id)') || ' (' || count(*) || ' rows)' FROM footnote_src.items
+GROUP BY id HAVING id IS NULL OR count(*) > 1
+
+-- name: invoice_numbers
+-- invoice numbers are there and unique (people ask by number)
+-- fail
+SELECT coalesce(number, '(no number) id ' || min(id)) || ' (' || count(*) || ' invoices)'
+FROM footnote_src.invoices GROUP BY number HAVING number IS NULL OR count(*) > 1
+
+-- name: customer_names
+-- every customer has a name (people ask by name)
+-- fail
+SELECT 'customer ' || id FROM footnote_src.customers WHERE name IS NULL OR btrim(name) = ''
+
+-- name: invoice_customers
+-- every invoice belongs to a customer that exists
+-- fail
+SELECT 'invoice ' || i.id || ' -> customer ' || coalesce(i.customer_id::text, '(none)')
+FROM footnote_src.invoices AS i LEFT JOIN footnote_src.customers AS c ON c.id = i.customer_id
+WHERE c.id IS NULL
+
+-- name: invoice_required
+-- every invoice has issue and due dates and net, tax and gross amounts
+-- fail
+SELECT 'invoice ' || id || ': ' || concat_ws(', ',
+    CASE WHEN issue_date IS NULL THEN 'no issue_date' END, CASE WHEN due_date IS NULL THEN 'no due_date' END,
+    CASE WHEN net IS NULL THEN 'no net' END, CASE WHEN tax IS NULL THEN 'no tax' END,
+    CASE WHEN gross IS NULL THEN 'no gross' END)
+FROM footnote_src.invoices
+WHERE issue_date IS NULL OR due_date IS NULL OR net IS NULL OR tax IS NULL OR gross IS NULL
+
+-- name: invoice_amounts
+-- net + tax = gross on every invoice
+-- fail
+SELECT 'invoice ' || id || ': ' || net || ' + ' || tax || ' <> ' || gross
+FROM footnote_src.invoices WHERE net + tax <> gross
+
+-- name: invoice_dates
+-- no invoice falls due before it was issued
+-- fail
+SELECT 'invoice ' || id || ': due ' || due_date || ', issued ' || issue_date
+FROM footnote_src.invoices WHERE due_date < issue_date
+
+-- name: invoice_future
+-- no invoice is issued after the as-of day (the as_of setting, else today)
+-- warn
+SELECT 'invoice ' || id || ' issued ' || issue_date
+FROM footnote_src.invoices WHERE issue_date > coalesce(footnote.setting('as_of')::date, current_date)
+
+-- name: payment_invoices
+-- every payment settles an invoice that exists, of the same customer
+-- fail
+SELECT 'payment ' || p.id || ' -> invoice ' || coalesce(p.invoice_id::text, '(none)')
+       || CASE WHEN i.id IS NOT NULL THEN ' of customer ' || i.customer_id || ', not ' || p.customer_id ELSE '' END
+FROM footnote_src.payments AS p LEFT JOIN footnote_src.invoices AS i ON i.id = p.invoice_id
+WHERE i.id IS NULL OR i.customer_id IS DISTINCT FROM p.customer_id
+
+-- name: payment_amounts
+-- every payment has a date and a positive amount
+-- fail
+SELECT 'payment ' || id || ': ' || coalesce(amount::text, 'no amount') || ' on ' || coalesce(paid_on::text, 'no date')
+FROM footnote_src.payments WHERE amount IS NULL OR amount <= 0 OR paid_on IS NULL
+
+-- name: credit_note_invoices
+-- every credit note credits an invoice that exists, of the same customer
+-- fail
+SELECT 'credit note ' || n.id || ' -> invoice ' || coalesce(n.invoice_id::text, '(none)')
+FROM footnote_src.credit_notes AS n LEFT JOIN footnote_src.invoices AS i ON i.id = n.invoice_id
+WHERE i.id IS NULL OR i.customer_id IS DISTINCT FROM n.customer_id
+
+-- name: overpaid_invoices
+-- no invoice is paid and credited for more than its gross amount
+-- fail
+SELECT 'invoice ' || i.id || ': gross ' || i.gross || ', paid ' || coalesce(p.paid, 0) || ', credited '
+       || coalesce(c.credited, 0)
+FROM footnote_src.invoices AS i
+LEFT JOIN (SELECT invoice_id, sum(amount) AS paid FROM footnote_src.payments GROUP BY invoice_id) AS p
+       ON p.invoice_id = i.id
+LEFT JOIN (SELECT invoice_id, sum(gross) AS credited FROM footnote_src.credit_notes GROUP BY invoice_id) AS c
+       ON c.invoice_id = i.id
+WHERE coalesce(p.paid, 0) + coalesce(c.credited, 0) > i.gross
+
+-- name: ticket_customers
+-- every ticket belongs to a customer that exists
+-- fail
+SELECT 'ticket ' || t.id || ' -> customer ' || coalesce(t.customer_id::text, '(none)')
+FROM footnote_src.tickets AS t LEFT JOIN footnote_src.customers AS c ON c.id = t.customer_id
+WHERE c.id IS NULL
+
+-- name: ticket_severities
+-- ticket severity is one of low, medium, high, critical
+-- fail
+SELECT 'ticket ' || id || ': severity ' || coalesce(quote_literal(severity), 'NULL')
+FROM footnote_src.tickets WHERE severity IS NULL OR severity NOT IN ('low', 'medium', 'high', 'critical')
+
+-- name: ticket_dates
+-- no ticket is closed before it was opened
+-- fail
+SELECT 'ticket ' || id || ': opened ' || coalesce(opened_on::text, '(never)') || ', closed ' || closed_on
+FROM footnote_src.tickets WHERE opened_on IS NULL OR closed_on < opened_on
+
+-- name: supplier_references
+-- bank accounts, payments, invoices, bank-change requests and purchase orders belong to suppliers that exist
+-- fail
+SELECT kind || ' ' || id || ' -> supplier ' || coalesce(supplier_id::text, '(none)')
+FROM (SELECT 'bank account' AS kind, id, supplier_id FROM footnote_src.supplier_bank_accounts
+      UNION ALL SELECT 'supplier payment', id, supplier_id FROM footnote_src.supplier_payments
+      UNION ALL SELECT 'supplier invoice', id, supplier_id FROM footnote_src.supplier_invoices
+      UNION ALL SELECT 'bank-change request', id, supplier_id FROM footnote_src.bank_change_requests
+      UNION ALL SELECT 'purchase order', id, supplier_id FROM footnote_src.purchase_orders) AS r
+WHERE NOT EXISTS (SELECT FROM footnote_src.suppliers AS s WHERE s.id = r.supplier_id)
+
+-- name: request_statuses
+-- a bank-change request's status is pending, approved or rejected
+-- fail
+SELECT 'bank-change request ' || id || ': status ' || coalesce(quote_literal(status), 'NULL')
+FROM footnote_src.bank_change_requests WHERE status IS NULL OR status NOT IN ('pending', 'approved', 'rejected')
+
+-- name: stock_items
+-- every stock row is of an item that exists, with a quantity
+-- fail
+SELECT 'stock ' || s.id || ' -> item ' || coalesce(s.item_id::text, '(none)')
+FROM footnote_src.stock AS s LEFT JOIN footnote_src.items AS i ON i.id = s.item_id
+WHERE i.id IS NULL OR s.quantity IS NULL
+
+-- name: deep_links
+-- every record has a deep link erp://<type>/<id> of its own
+-- fail
+SELECT coalesce(uri, '(no uri) ' || kind || ' ' || id) || CASE WHEN n > 1 THEN ' (' || n || ' records)' ELSE '' END
+FROM (SELECT kind, min(id) AS id, uri, count(*) AS n FROM (
+          SELECT 'customer' AS kind, id, uri FROM footnote_src.customers
+          UNION ALL SELECT 'invoice', id, uri FROM footnote_src.invoices
+          UNION ALL SELECT 'payment', id, uri FROM footnote_src.payments
+          UNION ALL SELECT 'credit note', id, uri FROM footnote_src.credit_notes
+          UNION ALL SELECT 'ticket', id, uri FROM footnote_src.tickets
+          UNION ALL SELECT 'supplier', id, uri FROM footnote_src.suppliers
+          UNION ALL SELECT 'bank account', id, uri FROM footnote_src.supplier_bank_accounts
+          UNION ALL SELECT 'supplier payment', id, uri FROM footnote_src.supplier_payments
+          UNION ALL SELECT 'supplier invoice', id, uri FROM footnote_src.supplier_invoices
+          UNION ALL SELECT 'bank-change request', id, uri FROM footnote_src.bank_change_requests
+          UNION ALL SELECT 'purchase order', id, uri FROM footnote_src.purchase_orders
+          UNION ALL SELECT 'item', id, uri FROM footnote_src.items
+          UNION ALL SELECT 'stock', id, uri FROM footnote_src.stock) AS a
+      GROUP BY kind, CASE WHEN uri IS NULL THEN id::text END, uri) AS g
+WHERE uri IS NULL OR uri !~ '^erp://[a-z_]+/[^/[:space:]]+$' OR n > 1

@@ -1,0 +1,189 @@
+"""The mapping commands: `mapping check` finds a planted fault of each kind in a broken copy of the sample
+mapping, `mapping test` compares figures with the ERP's own, `mapping drop` / `apply` let an ERP migration
+change the tables the views read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import psycopg
+import pytest
+from typer.testing import CliRunner
+
+from footnote_pg import mapping
+from footnote_pg.cli import app
+from tests.conftest import TestDatabase
+
+runner = CliRunner()
+
+# (check that must find it, the source view it breaks, what is done to a copy of the ERP table the view reads)
+FAULTS = [
+    ("customers_ids", "customers", "INSERT INTO {t} SELECT * FROM {t} WHERE id = 4471"),
+    ("customer_names", "customers", "UPDATE {t} SET name = ' ' WHERE id = 4471"),
+    ("invoices_ids", "invoices", "INSERT INTO {t} SELECT * FROM {t} WHERE id = 8812"),
+    ("invoice_numbers", "invoices", "UPDATE {t} SET number = 'INV-2026-8834' WHERE id = 8812"),
+    ("invoice_customers", "invoices", "UPDATE {t} SET customer_id = 999999 WHERE id = 8812"),
+    ("invoice_required", "invoices", "UPDATE {t} SET due_date = NULL WHERE id = 8812"),
+    ("invoice_amounts", "invoices", "UPDATE {t} SET gross = gross + 1 WHERE id = 8812"),
+    ("invoice_dates", "invoices", "UPDATE {t} SET due_date = issue_date - 5 WHERE id = 8812"),
+    ("invoice_future", "invoices", "UPDATE {t} SET issue_date = '2027-01-04', due_date = '2027-02-03' WHERE id = 8812"),
+    ("payments_ids", "payments", "INSERT INTO {t} SELECT * FROM {t} WHERE id = (SELECT min(id) FROM {t})"),
+    ("payment_invoices", "payments", "UPDATE {t} SET invoice_id = 999999 WHERE id = (SELECT min(id) FROM {t})"),
+    ("payment_amounts", "payments", "UPDATE {t} SET amount = -5 WHERE id = (SELECT min(id) FROM {t})"),
+    ("overpaid_invoices", "payments", "UPDATE {t} SET amount = amount * 10 WHERE id = (SELECT min(id) FROM {t})"),
+    ("credit_note_invoices", "credit_notes", "UPDATE {t} SET invoice_id = 999999 WHERE id = (SELECT min(id) FROM {t})"),
+    ("ticket_customers", "tickets", "UPDATE {t} SET customer_id = 999999 WHERE id = (SELECT min(id) FROM {t})"),
+    ("ticket_severities", "tickets", "UPDATE {t} SET severity = 'urgent' WHERE id = (SELECT min(id) FROM {t})"),
+    ("ticket_dates", "tickets", "UPDATE {t} SET closed_on = opened_on - 1 WHERE id = (SELECT min(id) FROM {t})"),
+    ("supplier_references", "purchase_orders",
+     "UPDATE {t} SET supplier_id = 999999 WHERE id = (SELECT min(id) FROM {t})"),
+    ("request_statuses", "bank_change_requests",
+     "UPDATE {t} SET status = 'maybe' WHERE id = (SELECT min(id) FROM {t})"),
+    ("stock_items", "stock", "UPDATE {t} SET item_id = 999999 WHERE id = (SELECT min(id) FROM {t})"),
+    ("items_ids", "items", "INSERT INTO {t} SELECT * FROM {t} WHERE id = (SELECT min(id) FROM {t})"),
+    ("suppliers_ids", "suppliers", "INSERT INTO {t} SELECT * FROM {t} WHERE id = (SELECT min(id) FROM {t})"),
+    ("credit_notes_ids", "credit_notes", "INSERT INTO {t} SELECT * FROM {t} WHERE id = (SELECT min(id) FROM {t})"),
+]
+
+
+def _break(db: TestDatabase, view: str, fault: str) -> None:
+    """Point the view at a copy of its ERP table (no constraints) and plant the fault in the copy."""
+    with db.connect() as conn:
+        definition = conn.execute("SELECT pg_get_viewdef(%s::regclass, true)", (f"footnote_src.{view}",)).fetchone()[0]
+        table = definition.split("FROM erp.")[1].split()[0]
+        copy = f"erp.{table}_broken"
+        conn.execute(f"CREATE TABLE {copy} AS TABLE erp.{table}")  # type: ignore[arg-type]
+        conn.execute(f"GRANT SELECT ON {copy} TO footnote_owner")  # type: ignore[arg-type]
+        conn.execute(fault.format(t=copy))  # type: ignore[arg-type]
+        broken = definition.replace(f"FROM erp.{table} ", f"FROM {copy} ", 1).rstrip().rstrip(";")
+        conn.execute(f"SET ROLE footnote_owner; CREATE OR REPLACE VIEW footnote_src.{view} AS {broken}")  # type: ignore[arg-type]
+
+
+def _findings(db: TestDatabase, **kwargs: bool) -> dict[str, mapping.Finding]:
+    return {f.check: f for f in mapping.check(db.url, **kwargs)}
+
+
+def test_the_sample_mapping_passes_every_check(db: TestDatabase) -> None:
+    before = db.rows("SELECT (SELECT count(*) FROM footnote.call_log), (SELECT count(*) FROM footnote.ledger)")
+    found = _findings(db)
+    assert [f for f in found.values() if f.severity != "ok"] == []
+    assert len([c for c in found if c.startswith("operation_")]) == 25
+    assert all("ms for" in found[c].examples[0] for c in found if c.startswith("operation_"))
+    # it ran every operation, and wrote nothing
+    assert db.rows("SELECT (SELECT count(*) FROM footnote.call_log), (SELECT count(*) FROM footnote.ledger)") == before
+
+
+@pytest.mark.parametrize("check,view,fault", FAULTS, ids=[f[0] for f in FAULTS])
+def test_a_planted_fault_is_found_by_its_check(db: TestDatabase, check: str, view: str, fault: str) -> None:
+    _break(db, view, fault)
+    found = _findings(db, operations=False)
+    assert found[check].severity == ("warn" if check == "invoice_future" else "fail"), found[check]
+    assert found[check].count >= 1 and found[check].examples
+    others = {c for c, f in found.items() if f.severity == "fail"} - {check}
+    # a planted fault may show in a related check too (a duplicated payment also overpays), never everywhere
+    assert len(others) <= 2, others
+
+
+def test_a_deep_link_of_the_wrong_form_is_found(db: TestDatabase) -> None:
+    with db.connect() as conn:
+        definition = conn.execute("SELECT pg_get_viewdef('footnote_src.invoices'::regclass, true)").fetchone()[0]
+        broken = definition.replace("'erp://invoice/'::text", "'https://erp.example.com/invoice?id='::text")
+        conn.execute(f"SET ROLE footnote_owner; CREATE OR REPLACE VIEW footnote_src.invoices AS {broken.rstrip(';')}")  # type: ignore[arg-type]
+    links = _findings(db, operations=False)["deep_links"]
+    assert links.severity == "fail" and links.count == db.scalar("SELECT count(*) FROM erp.invoices")
+    assert links.examples[0].startswith("https://erp.example.com/invoice?id=")
+
+
+def test_a_view_the_owner_cannot_read_and_an_empty_view_are_named(db: TestDatabase) -> None:
+    with db.connect() as conn:
+        conn.execute("REVOKE SELECT ON erp.tickets FROM footnote_owner")
+        conn.execute("SET ROLE footnote_owner; " + mapping._placeholders()["customers"])  # type: ignore[arg-type]
+    found = _findings(db)
+    assert found["tickets_readable"].severity == "fail"
+    assert "permission denied for table tickets (GRANT SELECT on it TO footnote_owner)" in \
+        found["tickets_readable"].examples[0]
+    assert found["ticket_customers"].examples == ["not checked: a view it reads cannot be read"]
+    assert found["customers_rows"].severity == "fail"
+    assert not any(c.startswith("operation_") for c in found)  # no timings over a view it cannot read
+
+
+def test_mapping_check_cli_exits_1_on_a_failure_and_prints_json(db: TestDatabase) -> None:
+    result = runner.invoke(app, ["mapping", "check", "--no-operations", "--json", "--database-url", db.url])
+    assert result.exit_code == 0, result.output
+    assert {f["severity"] for f in json.loads(result.stdout)} == {"ok"}
+    _break(db, "invoices", FAULTS[4][2])
+    result = runner.invoke(app, ["mapping", "check", "--no-operations", "--database-url", db.url])
+    assert result.exit_code == 1 and "FAIL" in result.stdout and " failed" in result.stdout
+    result = runner.invoke(app, ["mapping", "check", "--no-operations", "--json", "--database-url", db.url])
+    failed = [f for f in json.loads(result.stdout) if f["severity"] == "fail"]
+    assert result.exit_code == 1 and failed[0]["examples"] == ["invoice 8812 -> customer 999999"]
+    result = runner.invoke(app, ["mapping", "check", "--database-url", db.url_as("service")])
+    assert result.exit_code == 2 and result.stderr.startswith("error: permission denied")
+
+
+def test_mapping_test_compares_with_the_erps_own_figures(db: TestDatabase, tmp_path: Path) -> None:
+    figures = tmp_path / "figures.toml"
+    figures.write_text("""
+[[figure]]
+operation = "customer_overdue"
+arguments = { customer = "Bergmann Logistik", as_of = "2026-08-14" }
+value = "overdue_total"
+equals = "43805.00"
+
+[[figure]]
+operation = "invoice"
+arguments = { number = "INV-2026-8812" }
+value = "outstanding"
+equals = 18450
+""", encoding="utf-8")
+    result = runner.invoke(app, ["mapping", "test", str(figures), "--database-url", db.url_as("service")])
+    assert result.exit_code == 0, result.output
+    figures.write_text(figures.read_text(encoding="utf-8").replace("43805.00", "43805.01"), encoding="utf-8")
+    result = runner.invoke(app, ["mapping", "test", str(figures), "--json", "--database-url", db.url_as("service")])
+    assert result.exit_code == 1
+    compared = json.loads(result.stdout)
+    assert [c["ok"] for c in compared] == [False, True] and compared[0]["found"] == "43805.00"
+    assert db.scalar("SELECT count(*) FROM footnote.ledger") == 0
+    for text, reason in [("not toml [", "is not TOML"), ("[x]\na = 1", "has no [[figure]] tables"),
+                         ("[[figure]]\nvalue = 'x'", "figure 1 in")]:
+        figures.write_text(text, encoding="utf-8")
+        result = runner.invoke(app, ["mapping", "test", str(figures), "--database-url", db.url_as("service")])
+        assert result.exit_code == 2 and reason in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_drop_lets_an_erp_migration_alter_its_tables_and_apply_brings_the_mapping_back(
+        db: TestDatabase, tmp_path: Path) -> None:
+    with db.client("service", actor="before") as fn:
+        before = fn.call("customer_overdue", customer="Bergmann Logistik", as_of="2026-08-14").values
+        assert fn.ask("How much does Bergmann Logistik owe?").ok
+    ledger = db.rows("SELECT seq, hash FROM footnote.ledger ORDER BY seq")
+    migration = "ALTER TABLE erp.invoices ALTER COLUMN net TYPE numeric(16, 2)"
+    with pytest.raises(psycopg.errors.FeatureNotSupported):  # what the ERP's own migration meets
+        with db.connect() as conn:
+            conn.execute(migration)
+
+    saved = tmp_path / "mapping.sql"
+    mapped = db.scalar("SELECT count(*) FROM pg_views WHERE schemaname = 'footnote_src' AND definition ~* '\\mFROM\\M'")
+    assert mapped >= 13
+    result = runner.invoke(app, ["mapping", "drop", "--save", str(saved), "--database-url", db.url])
+    assert result.exit_code == 0 and f"saved {mapped} mapped views" in result.stdout, result.output
+    assert runner.invoke(app, ["mapping", "drop", "--save", str(saved), "--database-url", db.url]).exit_code == 2
+    assert db.scalar("SELECT count(*) FROM footnote_src.invoices") == 0
+    with db.connect() as conn:
+        conn.execute(migration)  # the migration runs now
+
+    result = runner.invoke(app, ["mapping", "apply", str(saved), "--database-url", db.url])
+    assert result.exit_code == 0, result.output
+    with db.client("service", actor="after") as fn:
+        after = fn.call("customer_overdue", customer="Bergmann Logistik", as_of="2026-08-14").values
+    assert {k: v.text for k, v in after.items()} == {k: v.text for k, v in before.items()}
+    assert db.rows("SELECT seq, hash FROM footnote.ledger ORDER BY seq") == ledger
+    assert db.scalar("SELECT has_table_privilege('footnote_owner', 'erp.invoices', 'SELECT')")
+
+    bad = tmp_path / "bad.sql"
+    bad.write_text("SET ROLE footnote_owner;\nCREATE OR REPLACE VIEW footnote_src.invoices AS SELECT 1 AS id;\n",
+                   encoding="utf-8")
+    result = runner.invoke(app, ["mapping", "apply", str(bad), "--database-url", db.url])
+    assert result.exit_code == 2 and "nothing was applied" in result.stderr and result.stderr.count("\n") == 1
+    assert db.scalar("SELECT count(*) FROM footnote_src.invoices") > 0
