@@ -94,10 +94,6 @@ def _frozen_files(upto: str) -> list[Path]:
     return [p for p in sorted(versions.glob("*.upgrade.sql")) if p.name.split(".")[0] < upto]
 
 
-def _frozen(upto: str) -> list[str]:
-    return [st for path in _frozen_files(upto) for st in split_statements(path.read_text(encoding="utf-8"))]
-
-
 def _grants(statements: list[str]) -> list[str]:
     """The GRANT and REVOKE statements of a script, in order (applying them again changes nothing)."""
     return [s for s in statements if _code(s).startswith(("GRANT ", "REVOKE "))]
@@ -196,7 +192,11 @@ def _undo_installer(statements: list[str]) -> list[str]:
 
 def main() -> None:
     revision = sys.argv[1]
-    old, old_installer = _installer_part(_frozen(revision))
+    # each frozen revision ends with its own installer part (if any): split them one by one, so a revision whose
+    # installer statements came earlier (0004's event trigger) does not count as adding them again
+    parts = [_installer_part(split_statements(path.read_text(encoding="utf-8"))) for path in _frozen_files(revision)]
+    old = [st for owner, _ in parts for st in owner]
+    old_installer = [st for _, installer in parts for st in installer]
     new, new_installer = _installer_part(
         [st for path in schema_files() for st in split_statements(path.read_text(encoding="utf-8"))])
     added = [st for st in new_installer if _code(st) not in {_code(o) for o in old_installer}]

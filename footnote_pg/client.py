@@ -230,6 +230,7 @@ class Footnote:
         from footnote_pg.answers import Answerer
 
         _check_question(question)
+        question = " ".join(question.split())  # tabs and line breaks of a pasted question are spaces
         if getattr(self, "_answerer", None) is None:
             self._answerer = Answerer(self)
         return self._answerer.ask(question, actor=actor, narrator=narrator)

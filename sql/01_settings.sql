@@ -39,7 +39,37 @@ AS $$
     END
 $$;
 
--- Raise FN001 naming the argument; detail carries argument, value and reason as JSON.
+-- A text as an error message shows it: one line (control characters as their Unicode pictures, a line feed
+-- as ␊), at most max_len characters (cut with …).
+CREATE FUNCTION footnote._shown(value text, max_len integer DEFAULT 80)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN length(v) > max_len THEN left(v, max_len - 1) || '…' ELSE v END
+    FROM (SELECT translate(value,
+                           E'\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10'
+                           || E'\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f',
+                           '␁␂␃␄␅␆␇␈␉␊␋␌␍␎␏␐' || '␑␒␓␔␕␖␗␘␙␚␛␜␝␞␟␡') AS v) AS x
+$$;
+
+-- Names for an error message: as many as fit in budget characters, joined by commas, then "and N more"
+-- (of total).
+CREATE FUNCTION footnote._listed(names text[], total bigint, budget integer DEFAULT 250)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(string_agg(x.name, ', ' ORDER BY x.n), '')
+           || CASE WHEN total > count(x.name) THEN format(' and %s more', total - count(x.name)) ELSE '' END
+    FROM (SELECT footnote._shown(u.name, 80) AS name, u.n,
+                 sum(length(footnote._shown(u.name, 80)) + 2) OVER (ORDER BY u.n) AS upto
+          FROM unnest(names) WITH ORDINALITY AS u(name, n)) AS x
+    WHERE x.upto <= budget + 2
+$$;
+
+-- Raise FN001 naming the argument; detail carries argument, value and reason as JSON. The message is one
+-- line of under 400 characters, whatever the argument's name (a caller's JSON key) and the reason hold.
 CREATE FUNCTION footnote._invalid(argument text, reason text, value text DEFAULT NULL)
 RETURNS void
 LANGUAGE plpgsql
@@ -48,7 +78,8 @@ AS $$
 BEGIN
     RAISE EXCEPTION USING
         ERRCODE = 'FN001',
-        MESSAGE = pg_catalog.format('invalid argument %s: %s', argument, reason),
+        MESSAGE = pg_catalog.format('invalid argument %s: %s', footnote._shown(argument, 90),
+                                    footnote._shown(reason, 280)),
         DETAIL = pg_catalog.jsonb_build_object(
             'argument', argument, 'reason', reason,
             'value', pg_catalog.left(value, 200))::text;

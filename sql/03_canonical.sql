@@ -8,8 +8,9 @@
 -- Canonical JSON text of a jsonb value. Scalars are written by jsonb's own output (a JSON string
 -- escaped as the spec says, a number as numeric_out's exact decimal text, true/false/null); containers
 -- are rebuilt here with keys in code-point order and no whitespace. PL/pgSQL with one cached statement
--- per container kind is several times faster than a recursive SQL function.
-CREATE FUNCTION footnote.canonical_json(j jsonb)
+-- per container kind is several times faster than a recursive SQL function. It recurses once per level:
+-- what it hashes is ours (call results, ledger records); footnote.canonical_json checks a caller's value.
+CREATE FUNCTION footnote._canonical_json(j jsonb)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -20,18 +21,30 @@ BEGIN
         RETURN '{' || coalesce((
             SELECT string_agg(to_json(e.key)::text || ':' ||
                               CASE WHEN jsonb_typeof(e.value) IN ('object', 'array')
-                                   THEN footnote.canonical_json(e.value) ELSE e.value::text END,
+                                   THEN footnote._canonical_json(e.value) ELSE e.value::text END,
                               ',' ORDER BY e.key COLLATE "C")
             FROM jsonb_each(j) AS e), '') || '}';
     WHEN 'array' THEN
         RETURN '[' || coalesce((
             SELECT string_agg(CASE WHEN jsonb_typeof(a.value) IN ('object', 'array')
-                                   THEN footnote.canonical_json(a.value) ELSE a.value::text END,
+                                   THEN footnote._canonical_json(a.value) ELSE a.value::text END,
                               ',' ORDER BY a.n)
             FROM jsonb_array_elements(j) WITH ORDINALITY AS a(value, n)), '') || ']';
     ELSE
         RETURN j::text;
     END CASE;
+END
+$$;
+
+-- Canonical JSON text of any jsonb value a caller gives: nested at most 64 levels (deeper is FN001, not
+-- the server's stack running out). SECURITY DEFINER: the roles may run it, not the helpers it calls.
+CREATE FUNCTION footnote.canonical_json(j jsonb)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN footnote._canonical_json(footnote._json_arg('j', j, NULL, NULL, 64));
 END
 $$;
 

@@ -76,6 +76,229 @@ BEGIN
 END
 $$;
 
+-- One of a fixed set of words (a measure, a direction, an outcome), or FN001 listing them; NULL means
+-- default_value.
+CREATE FUNCTION footnote._choice_arg(argument text, value text, choices text[], default_value text)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v text := lower(btrim(footnote._text_arg(argument, value, false, 40)));
+BEGIN
+    IF v IS NULL THEN
+        RETURN default_value;
+    END IF;
+    IF NOT v = ANY (choices) THEN
+        PERFORM footnote._invalid(argument, format('%s is not one of %s', value, array_to_string(choices, ', ')), value);
+    END IF;
+    RETURN v;
+END
+$$;
+
+-- A ledger sequence number (1 or more), required.
+CREATE FUNCTION footnote._seq_arg(argument text, value bigint)
+RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL THEN
+        PERFORM footnote._invalid(argument, 'is required');
+    END IF;
+    IF value < 1 THEN
+        PERFORM footnote._invalid(argument, format('there is no ledger record %s; sequence numbers start at 1', value),
+                                  value::text);
+    END IF;
+    RETURN value;
+END
+$$;
+
+-- A SHA-256 hash written as 64 hexadecimal digits (either case), required; returned in lower case.
+CREATE FUNCTION footnote._hash_arg(argument text, value text)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL THEN
+        PERFORM footnote._invalid(argument, 'is required');
+    END IF;
+    IF value !~ '^[0-9a-fA-F]{64}$' THEN
+        PERFORM footnote._invalid(argument, 'must be a SHA-256 hash written as 64 hexadecimal digits', value);
+    END IF;
+    RETURN lower(value);
+END
+$$;
+
+-- A JSON argument: SQL NULL stays NULL; otherwise of the container kind given ('object', 'array', or NULL
+-- for any), at most max_chars characters as text (NULL: no limit) and nested at most max_depth levels, so
+-- that what reads it (and the canonical form that hashes it) never runs out of stack.
+CREATE FUNCTION footnote._json_arg(argument text, value jsonb, container text, max_chars integer DEFAULT 100000,
+                                   max_depth integer DEFAULT 32)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF jsonb_typeof(value) IS DISTINCT FROM coalesce(container, jsonb_typeof(value)) THEN
+        PERFORM footnote._invalid(argument, format('must be a JSON %s, not %s', container, jsonb_typeof(value)),
+                                  left(value::text, 200));
+    END IF;
+    IF length(value::text) > max_chars THEN
+        PERFORM footnote._invalid(argument,
+                                  format('is larger than %s characters', to_char(max_chars, 'FM999,999,999')));
+    END IF;
+    IF jsonb_typeof(value) IN ('object', 'array')
+       AND jsonb_path_exists(value, format('strict $.**{%s}', max_depth)::jsonpath) THEN
+        PERFORM footnote._invalid(argument, format('is nested more than %s levels deep', max_depth));
+    END IF;
+    RETURN value;
+END
+$$;
+
+-- A JSON array argument of at most max_items elements (and the limits of footnote._json_arg); NULL or JSON
+-- null is the empty array.
+CREATE FUNCTION footnote._array_arg(argument text, value jsonb, max_items integer)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
+        RETURN '[]'::jsonb;
+    END IF;
+    IF jsonb_typeof(value) = 'array' AND jsonb_array_length(value) > max_items THEN
+        PERFORM footnote._invalid(argument, format('has %s elements; at most %s', jsonb_array_length(value), max_items));
+    END IF;
+    RETURN footnote._json_arg(argument, value, 'array', NULL);
+END
+$$;
+
+-- Call ids an answer or decision stands on: a one-dimensional array of at most max_items ids, none NULL;
+-- required: at least one.
+CREATE FUNCTION footnote._uuids_arg(argument text, value uuid[], required boolean, max_items integer DEFAULT 100)
+RETURNS uuid[]
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF coalesce(cardinality(value), 0) = 0 THEN
+        IF required THEN
+            PERFORM footnote._invalid(argument, 'names no call');
+        END IF;
+        RETURN '{}';
+    END IF;
+    IF array_ndims(value) > 1 THEN
+        PERFORM footnote._invalid(argument, format('must be a one-dimensional array, not %s-dimensional',
+                                                   array_ndims(value)));
+    END IF;
+    IF cardinality(value) > max_items THEN
+        PERFORM footnote._invalid(argument, format('has %s calls; at most %s', cardinality(value), max_items));
+    END IF;
+    IF array_position(value, NULL) IS NOT NULL THEN
+        PERFORM footnote._invalid(argument, format('element %s is NULL, not a call id', array_position(value, NULL)));
+    END IF;
+    RETURN value;
+END
+$$;
+
+-- A JSON value given for a catalog argument of the type named (text, period, date, integer), checked and
+-- written as the text the operation's function takes.
+CREATE FUNCTION footnote._json_scalar_arg(argument text, type text, value jsonb)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    t text := value #>> '{}';
+BEGIN
+    IF type IN ('text', 'period') THEN
+        IF jsonb_typeof(value) <> 'string' THEN
+            PERFORM footnote._invalid(argument, format('must be a string, not %s', jsonb_typeof(value)),
+                                      left(value::text, 200));
+        END IF;
+    ELSIF type = 'date' THEN
+        IF jsonb_typeof(value) <> 'string' OR t !~ '^\d{4}-\d{2}-\d{2}$' THEN
+            PERFORM footnote._invalid(argument, 'must be a date written YYYY-MM-DD', left(value::text, 200));
+        END IF;
+        BEGIN
+            PERFORM t::date;
+        EXCEPTION WHEN data_exception THEN
+            PERFORM footnote._invalid(argument, format('%s is not a valid date', t), t);
+        END;
+    ELSIF type = 'integer' THEN
+        IF jsonb_typeof(value) NOT IN ('number', 'string') OR t !~ '^-?[0-9]+$' THEN
+            PERFORM footnote._invalid(argument, 'must be a whole number', left(value::text, 200));
+        END IF;
+        IF length(t) > 11 OR t::numeric NOT BETWEEN -2147483648 AND 2147483647 THEN
+            PERFORM footnote._invalid(argument, format('%s is out of range', left(t, 30)), left(t, 200));
+        END IF;
+    END IF;
+    RETURN t;
+END
+$$;
+
+-- True when a JSON value is a figure of a result: an object whose evidence, if any, is an array of scalars.
+CREATE FUNCTION footnote._is_figure(v jsonb)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_typeof(v) = 'object'
+           AND (NOT v ? 'evidence' OR jsonb_typeof(v->'evidence') = 'null'
+                OR (jsonb_typeof(v->'evidence') = 'array'
+                    AND NOT jsonb_path_exists(v->'evidence',
+                                              'strict $[*] ? (@.type() == "object" || @.type() == "array")')))
+$$;
+
+-- A catalog result document for the psql helpers (footnote.result_values, result_evidence): a JSON object
+-- whose values map names to figures {kind, raw, text, evidence}, whose rows are objects of such figures and
+-- whose evidence is an array of records; NULL stays NULL.
+CREATE FUNCTION footnote._result_arg(argument text, value jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad text;
+BEGIN
+    IF value IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF jsonb_typeof(value) <> 'object' THEN
+        PERFORM footnote._invalid(argument,
+                                  format('must be a catalog result (a JSON object), not %s', jsonb_typeof(value)),
+                                  left(value::text, 200));
+    END IF;
+    IF value ? 'values' AND jsonb_typeof(value->'values') <> 'object' THEN
+        bad := 'values must be an object';
+    ELSIF EXISTS (SELECT FROM jsonb_each(value->'values') AS v WHERE NOT footnote._is_figure(v.value)) THEN
+        bad := 'each of values must be a figure {kind, raw, text, evidence: [id, ...]}';
+    ELSIF value ? 'rows' AND jsonb_typeof(value->'rows') <> 'array' THEN
+        bad := 'rows must be an array';
+    ELSIF EXISTS (SELECT FROM jsonb_array_elements(value->'rows') AS r WHERE jsonb_typeof(r) <> 'object') THEN
+        bad := 'each row must be an object';
+    ELSIF EXISTS (SELECT FROM jsonb_array_elements(value->'rows') AS r, jsonb_each(r) AS v
+                  WHERE NOT footnote._is_figure(v.value)) THEN
+        bad := 'each value of a row must be a figure {kind, raw, text, evidence: [id, ...]}';
+    ELSIF value ? 'evidence' AND jsonb_typeof(value->'evidence') <> 'array' THEN
+        bad := 'evidence must be an array';
+    ELSIF EXISTS (SELECT FROM jsonb_array_elements(value->'evidence') AS e
+                  WHERE jsonb_typeof(e) <> 'object'
+                     OR coalesce(jsonb_typeof(e->'verified'), 'null') NOT IN ('boolean', 'null')) THEN
+        bad := 'each evidence record must be an object whose verified is true, false or null';
+    END IF;
+    IF bad IS NOT NULL THEN
+        PERFORM footnote._invalid(argument, 'is not a catalog result: ' || bad, left(value::text, 200));
+    END IF;
+    RETURN value;
+END
+$$;
+
 -- A period within the supported range 1900 to 2199, or FN001.
 CREATE FUNCTION footnote._period_range(argument text, value text, p footnote.period)
 RETURNS footnote.period
@@ -316,9 +539,10 @@ BEGIN
     ELSIF cardinality(hits) > 1 THEN  -- the first 20 candidates, and how many more (a short name may fit thousands)
         RAISE EXCEPTION USING
             ERRCODE = 'FN003',
-            MESSAGE = format('%s "%s" is ambiguous: it matches %s%s', argument, v,
-                             (SELECT string_agg(h.name, ', ' ORDER BY ord) FROM unnest(hits[1:20]) WITH ORDINALITY AS h(id, name, uri, ord)),
-                             CASE WHEN cardinality(hits) > 20 THEN format(' and %s more', cardinality(hits) - 20) ELSE '' END),
+            MESSAGE = format('%s "%s" is ambiguous: it matches %s', argument, footnote._shown(v, 80),
+                             footnote._listed(ARRAY(SELECT h.name
+                                                    FROM unnest(hits[1:20]) WITH ORDINALITY AS h(id, name, uri, ord)
+                                                    ORDER BY ord), cardinality(hits))),
             DETAIL = jsonb_build_object(
                 'argument', argument, 'entity', entity, 'value', v, 'matching', cardinality(hits),
                 'candidates', (SELECT jsonb_agg(jsonb_build_object('id', h.id::text, 'name', h.name, 'uri', h.uri) ORDER BY ord)
@@ -340,8 +564,10 @@ BEGIN
           LIMIT 5) AS a;
     RAISE EXCEPTION USING
         ERRCODE = 'FN002',
-        MESSAGE = format('unknown %s "%s"%s', entity, v,
-                         coalesce('; closest: ' || (SELECT string_agg(x->>'name', ', ') FROM jsonb_array_elements(alts) AS x), '')),
+        MESSAGE = format('unknown %s "%s"%s', entity, footnote._shown(v, 80),
+                         CASE WHEN jsonb_array_length(alts) > 0 THEN '; closest: ' || footnote._listed(
+                             ARRAY(SELECT x->>'name' FROM jsonb_array_elements(alts) WITH ORDINALITY AS y(x, n)
+                                   ORDER BY n), jsonb_array_length(alts)) ELSE '' END),
         DETAIL = jsonb_build_object('argument', argument, 'entity', entity, 'value', v,
                                     'alternatives', coalesce(alts, '[]'::jsonb))::text;
 END

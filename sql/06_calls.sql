@@ -185,36 +185,39 @@ BEGIN
         'empty_reason', NULL,
         'duration_ms', ms::text) || body;
 
-    hash := footnote.sha256_hex(footnote.canonical_json(doc));
+    hash := footnote.sha256_hex(footnote._canonical_json(doc));
     call_id := footnote._log_call(call_id, started, actor, operation, arguments, ev_ids, doc, hash, ms);
     -- the caller also gets the hash the log keeps: SHA-256 of the canonical document without this member
     RETURN doc || jsonb_build_object('result_hash', hash);
 END
 $$;
 
--- psql form of a result: one row per figure (top-level values, then each row's values).
+-- psql form of a result: one row per figure (top-level values, then each row's values); a document that is
+-- not a catalog result is FN001 (SECURITY DEFINER for its check, footnote._result_arg; it reads no table).
 CREATE FUNCTION footnote.result_values(result jsonb)
 RETURNS TABLE (name text, text text, raw text, kind text, evidence text[])
-LANGUAGE sql IMMUTABLE
+LANGUAGE sql IMMUTABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
+    WITH d AS (SELECT footnote._result_arg('result', result) AS doc)
     SELECT v.key, v.value->>'text', v.value->>'raw', v.value->>'kind',
            ARRAY(SELECT jsonb_array_elements_text(v.value->'evidence'))
-    FROM jsonb_each(result->'values') AS v
+    FROM d, jsonb_each(d.doc->'values') AS v
     UNION ALL
     SELECT format('rows[%s].%s', r.n, v.key), v.value->>'text', v.value->>'raw', v.value->>'kind',
            ARRAY(SELECT jsonb_array_elements_text(v.value->'evidence'))
-    FROM jsonb_array_elements(result->'rows') WITH ORDINALITY AS r(row, n), jsonb_each(r.row) AS v
+    FROM d, jsonb_array_elements(d.doc->'rows') WITH ORDINALITY AS r(row, n), jsonb_each(r.row) AS v
 $$;
 
--- psql form of a result's evidence: one row per record cited.
+-- psql form of a result's evidence: one row per record cited; a document that is not a catalog result is
+-- FN001 (SECURITY DEFINER as footnote.result_values).
 CREATE FUNCTION footnote.result_evidence(result jsonb)
 RETURNS TABLE (id text, type text, record_id text, uri text, verified boolean, fields jsonb)
-LANGUAGE sql IMMUTABLE
+LANGUAGE sql IMMUTABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT e->>'id', e->>'type', e->>'record_id', e->>'uri', (e->>'verified')::boolean, e->'fields'
-    FROM jsonb_array_elements(result->'evidence') WITH ORDINALITY AS x(e, n)
+    FROM jsonb_array_elements(footnote._result_arg('result', result)->'evidence') WITH ORDINALITY AS x(e, n)
     ORDER BY x.n
 $$;
 

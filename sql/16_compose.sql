@@ -625,10 +625,10 @@ AS $$
 DECLARE
     idx jsonb;
 BEGIN
-    IF coalesce(cardinality(call_ids), 0) = 0 THEN
-        PERFORM footnote._invalid('call_ids', 'names no call');
-    END IF;
+    call_ids := footnote._uuids_arg('call_ids', call_ids, true);
     PERFORM footnote._text_arg('intent', intent, false, 60);
+    notes := footnote._json_arg('notes', notes, 'object');
+    PERFORM footnote._text_arg('question', question, false, 2000);
     idx := footnote._call_index(call_ids, false);
     IF jsonb_array_length(idx->'unknown') > 0 THEN
         PERFORM footnote._invalid('call_ids', format('call %s was never made', idx->'unknown'->>0), idx->'unknown'->>0);

@@ -6,25 +6,6 @@
 -- (FN002 with real alternatives), named queries from footnote.queries, one result document through
 -- footnote._finish (which appends it to the call log), SECURITY DEFINER with search_path pinned.
 
--- One of a fixed set of words (a measure, a direction), or FN001 listing them.
-CREATE FUNCTION footnote._choice_arg(argument text, value text, choices text[], default_value text)
-RETURNS text
-LANGUAGE plpgsql IMMUTABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    v text := lower(btrim(footnote._text_arg(argument, value, false, 40)));
-BEGIN
-    IF v IS NULL THEN
-        RETURN default_value;
-    END IF;
-    IF NOT v = ANY (choices) THEN
-        PERFORM footnote._invalid(argument, format('%s is not one of %s', value, array_to_string(choices, ', ')), value);
-    END IF;
-    RETURN v;
-END
-$$;
-
 -- Payments received from one customer (all up to as_of, or those of a period): count, total, first and last,
 -- and for the invoices they settled the average days from issue to payment and how many were paid late.
 CREATE FUNCTION footnote.customer_payments(customer text, period text DEFAULT NULL, as_of date DEFAULT NULL)

@@ -224,7 +224,7 @@ BEGIN
     NEW := ROW(q.id, coalesce(head.seq, 0) + 1, greatest(clock_timestamp(), head.recorded_at), q.db_role, q.actor_id,
                q.actor_role, q.kind, q.question, q.answer, q.status, q.claims, q.operations, q.evidence, q.findings,
                q.decision, q.details, coalesce(head.hash, repeat('0', 64)), NULL, NULL)::footnote.ledger;
-    NEW.canonical := footnote.canonical_json(footnote._record_object(NEW));
+    NEW.canonical := footnote._canonical_json(footnote._record_object(NEW));
     NEW.hash := footnote.sha256_hex(NEW.canonical);
     RETURN NEW;
 END
@@ -358,6 +358,9 @@ LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+    IF record_id IS NULL THEN
+        PERFORM footnote._invalid('record_id', 'is required');
+    END IF;
     IF EXISTS (SELECT FROM footnote.ledger_queue AS q WHERE q.id = record_id) THEN
         PERFORM footnote._seal_queue(false);
     END IF;

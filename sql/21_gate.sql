@@ -16,28 +16,9 @@
 -- finding), partially_verified (advisory findings only), verified.
 -- Calls named in call_ids must belong to the caller (FN103) and back at most one record (FN104).
 
--- A required JSON array argument of at most max_items elements.
-CREATE FUNCTION footnote._array_arg(argument text, value jsonb, max_items integer)
-RETURNS jsonb
-LANGUAGE plpgsql IMMUTABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
-        RETURN '[]'::jsonb;
-    END IF;
-    IF jsonb_typeof(value) <> 'array' THEN
-        PERFORM footnote._invalid(argument, format('must be a JSON array, not %s', jsonb_typeof(value)));
-    END IF;
-    IF jsonb_array_length(value) > max_items THEN
-        PERFORM footnote._invalid(argument, format('has %s elements; at most %s', jsonb_array_length(value), max_items));
-    END IF;
-    RETURN value;
-END
-$$;
-
--- The calls an answer relies on, in the order given (each once), checked: each made by this session's role
--- and actor, and, when the answer is to be recorded, none used by a record before.
+-- The calls an answer relies on (call ids checked by footnote._uuids_arg), in the order given (each once),
+-- checked: each made by this session's role and actor, and, when the answer is to be recorded, none used by
+-- a record before.
 CREATE FUNCTION footnote._answer_calls(call_ids uuid[], recording boolean)
 RETURNS TABLE (call_id uuid, made boolean, operation jsonb, result jsonb)
 LANGUAGE plpgsql STABLE
@@ -48,9 +29,6 @@ DECLARE
     c     record;
     wanted uuid;
 BEGIN
-    IF cardinality(call_ids) > 100 THEN
-        PERFORM footnote._invalid('call_ids', format('has %s calls; at most 100', cardinality(call_ids)));
-    END IF;
     FOR wanted IN SELECT x FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(x, n)
                   WHERE x IS NOT NULL GROUP BY x ORDER BY min(n) LOOP
         SELECT * INTO c FROM footnote.call_log AS l WHERE l.call_id = wanted;
@@ -514,9 +492,7 @@ DECLARE
     fast     boolean;
     hard     boolean;
 BEGIN
-    IF outcome NOT IN ('answer', 'clarification', 'refusal') THEN
-        PERFORM footnote._invalid('outcome', format('%s is not one of answer, clarification, refusal', outcome), outcome);
-    END IF;
+    outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
     IF claims IS NOT NULL THEN
         claims := footnote._array_arg('claims', claims, 500);
@@ -898,14 +874,16 @@ AS $$
 DECLARE
     results jsonb;
 BEGIN
-    IF template IS NOT NULL AND jsonb_typeof(template) <> 'object' THEN
-        PERFORM footnote._invalid('template', 'must be a JSON object {"intent": text, "notes": object}');
-    END IF;
+    PERFORM footnote._json_arg('template', template, 'object');  -- {"intent": text, "notes": object}
     IF template ? 'notes' AND jsonb_typeof(template->'notes') NOT IN ('object', 'null') THEN
         PERFORM footnote._invalid('template', 'notes must be a JSON object');
     END IF;
     IF template ? 'intent' AND jsonb_typeof(template->'intent') NOT IN ('string', 'null') THEN
         PERFORM footnote._invalid('template', 'intent must be a string');
+    END IF;
+    IF length(template->>'intent') > 60 THEN
+        PERFORM footnote._invalid('template', format('intent is too long (%s characters; at most 60)',
+                                                     length(template->>'intent')));
     END IF;
     SELECT coalesce(jsonb_agg(l.result ORDER BY u.n), '[]') INTO results
     FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(id, n)
@@ -927,10 +905,14 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    idx jsonb := footnote._call_index(call_ids, false);
-    g   jsonb := footnote._grade(CASE WHEN claims IS NULL THEN footnote._normal_text(answer) ELSE answer END, claims, idx,
-                                 footnote._template_of(template, question, idx, call_ids, false), outcome);
+    idx jsonb;
+    g   jsonb;
 BEGIN
+    PERFORM footnote._text_arg('question', question, false, 2000);
+    call_ids := footnote._uuids_arg('call_ids', call_ids, false);
+    idx := footnote._call_index(call_ids, false);
+    g := footnote._grade(CASE WHEN claims IS NULL THEN footnote._normal_text(answer) ELSE answer END, claims, idx,
+                         footnote._template_of(template, question, idx, call_ids, false), outcome);
     RETURN jsonb_build_object('status', g->'status', 'claims', g->'claims', 'findings', g->'findings',
                               'sentences', g->'sentences');
 END
@@ -971,12 +953,9 @@ DECLARE
     record_id uuid;
 BEGIN
     PERFORM footnote._text_arg('question', question, false, 2000);
-    IF details IS NOT NULL AND jsonb_typeof(details) <> 'object' THEN
-        PERFORM footnote._invalid('details', 'must be a JSON object');
-    END IF;
-    IF length(details::text) > 100000 THEN
-        PERFORM footnote._invalid('details', 'is larger than 100,000 characters');
-    END IF;
+    outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
+    details := footnote._json_arg('details', details, 'object');
+    call_ids := footnote._uuids_arg('call_ids', call_ids, false);
     IF narration IS NOT NULL THEN
         narration := footnote._normal_text(narration);
         PERFORM footnote._text_arg('narration', narration, true, 20000, true);
@@ -1027,15 +1006,8 @@ BEGIN
     PERFORM footnote._text_arg('question', question, true, 2000);
     answer := footnote._normal_text(answer);
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
-    IF coalesce(cardinality(call_ids), 0) = 0 THEN
-        PERFORM footnote._invalid('call_ids', 'names no call: an answer stands on the calls it cites');
-    END IF;
-    IF details IS NOT NULL AND jsonb_typeof(details) <> 'object' THEN
-        PERFORM footnote._invalid('details', 'must be a JSON object');
-    END IF;
-    IF length(details::text) > 100000 THEN
-        PERFORM footnote._invalid('details', 'is larger than 100,000 characters');
-    END IF;
+    call_ids := footnote._uuids_arg('call_ids', call_ids, true);
+    details := footnote._json_arg('details', details, 'object');
     idx := footnote._call_index(call_ids, true);
     IF jsonb_array_length(idx->'unknown') > 0 THEN
         PERFORM footnote._invalid('call_ids', format('call %s was never made', idx->'unknown'->>0), idx->'unknown'->>0);
@@ -1083,6 +1055,7 @@ BEGIN
     PERFORM footnote._text_arg('subject', subject, true, 500);
     PERFORM footnote._text_arg('rationale', rationale, false, 5000, true);
     citations := footnote._array_arg('citations', citations, 200);
+    call_ids := footnote._uuids_arg('call_ids', call_ids, false);
 
     idx := footnote._call_index(call_ids, true);
     calls := idx->'calls';

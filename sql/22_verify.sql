@@ -147,7 +147,7 @@ BEGIN
     FROM footnote.ledger AS l
     CROSS JOIN LATERAL jsonb_array_elements(l.operations) AS o(op)
     JOIN footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
-    WHERE footnote.sha256_hex(footnote.canonical_json(c.result)) <> c.result_hash
+    WHERE footnote.sha256_hex(footnote._canonical_json(c.result)) <> c.result_hash
     ORDER BY l.seq
     LIMIT 1;
     ok := problem IS NULL;
@@ -174,6 +174,8 @@ DECLARE
     found_hash text;
     head bigint;
 BEGIN
+    digest_seq := footnote._seq_arg('digest_seq', digest_seq);
+    digest_hash := footnote._hash_arg('digest_hash', digest_hash);
     SELECT l.hash INTO found_hash FROM footnote.ledger AS l WHERE l.seq = digest_seq;
     SELECT max(l.seq) INTO head FROM footnote.ledger AS l;
     IF found_hash IS NULL THEN
@@ -207,6 +209,7 @@ DECLARE
     old_ev   jsonb;
     new_ev   jsonb;
 BEGIN
+    record_seq := footnote._seq_arg('seq', record_seq);
     SELECT * INTO rec FROM footnote.ledger AS l WHERE l.seq = record_seq;
     IF rec.id IS NULL THEN
         PERFORM footnote._invalid('seq', format('there is no ledger record %s', record_seq), record_seq::text);

@@ -187,7 +187,7 @@ AS $$
 DECLARE
     sealed bigint := footnote._merkle_extend();
     n      bigint := coalesce(inclusion_proof.tree_size, sealed);
-    m      bigint := inclusion_proof.seq - 1;
+    m      bigint;
     lo     bigint := 0;
     hi     bigint;
     k      bigint;
@@ -206,6 +206,7 @@ BEGIN
         PERFORM footnote._invalid('tree_size', format('must be between %s (the record) and %s (the sealed records)',
                                                       inclusion_proof.seq, sealed), n::text);
     END IF;
+    m := inclusion_proof.seq - 1;
     SELECT l.hash INTO record_hash FROM footnote.ledger AS l WHERE l.seq = inclusion_proof.seq;
     IF record_hash IS NULL OR footnote._merkle_node(0, m) <> sha256('\x00'::bytea || decode(record_hash, 'hex')) THEN
         RAISE EXCEPTION USING ERRCODE = 'XX001',

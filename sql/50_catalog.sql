@@ -205,7 +205,6 @@ DECLARE
     a      footnote.operation_arguments;
     k      text;
     v      jsonb;
-    t      text;
     vals   text[] := '{}';
     parts  text[] := '{}';
     result jsonb;
@@ -214,8 +213,9 @@ BEGIN
     IF op.name IS NULL THEN
         RAISE EXCEPTION USING
             ERRCODE = 'FN004',
-            MESSAGE = format('unknown operation %s; available: %s', coalesce(operation, 'NULL'),
-                             (SELECT string_agg(o.name, ', ' ORDER BY o.name) FROM footnote.operations AS o)),
+            MESSAGE = format('unknown operation %s; available: %s', coalesce(footnote._shown(operation, 60), 'NULL'),
+                             footnote._listed(ARRAY(SELECT o.name FROM footnote.operations AS o ORDER BY o.name),
+                                              (SELECT count(*) FROM footnote.operations), 280)),
             DETAIL = jsonb_build_object('operation', left(operation, 200),
                 'available', (SELECT jsonb_agg(o.name ORDER BY o.name) FROM footnote.operations AS o))::text;
     END IF;
@@ -238,29 +238,7 @@ BEGIN
             END IF;
             CONTINUE;
         END IF;
-        t := v #>> '{}';
-        IF a.type IN ('text', 'period') THEN
-            IF jsonb_typeof(v) <> 'string' THEN
-                PERFORM footnote._invalid(a.name, format('must be a string, not %s', jsonb_typeof(v)), left(v::text, 200));
-            END IF;
-        ELSIF a.type = 'date' THEN
-            IF jsonb_typeof(v) <> 'string' OR t !~ '^\d{4}-\d{2}-\d{2}$' THEN
-                PERFORM footnote._invalid(a.name, 'must be a date written YYYY-MM-DD', left(v::text, 200));
-            END IF;
-            BEGIN
-                PERFORM t::date;
-            EXCEPTION WHEN datetime_field_overflow OR invalid_datetime_format THEN
-                PERFORM footnote._invalid(a.name, format('%s is not a valid date', t), t);
-            END;
-        ELSIF a.type = 'integer' THEN
-            IF jsonb_typeof(v) NOT IN ('number', 'string') OR t !~ '^\s*-?\d+\s*$' THEN
-                PERFORM footnote._invalid(a.name, 'must be a whole number', left(v::text, 200));
-            END IF;
-            IF length(btrim(t)) > 11 OR btrim(t)::numeric NOT BETWEEN -2147483648 AND 2147483647 THEN
-                PERFORM footnote._invalid(a.name, format('%s is out of range', left(btrim(t), 30)), left(t, 200));
-            END IF;
-        END IF;
-        vals := vals || t;
+        vals := vals || footnote._json_scalar_arg(a.name, a.type, v);
         parts := parts || format('%I => $1[%s]::%s', a.name, cardinality(vals),
                                  CASE a.type WHEN 'period' THEN 'text' ELSE a.type END);
     END LOOP;
