@@ -19,9 +19,11 @@ from typing import Annotated, Any, TypeVar
 import typer
 import typer.core
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from footnote_pg import errors
+from footnote_pg.progress import progress
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -111,18 +113,18 @@ def friendly(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except errors.FootnoteError as exc:
-            err.print(f"[red]error:[/red] {exc}", highlight=False, markup=True)
+            err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, markup=True)
             raise typer.Exit(exc.exit_code) from None
         except OSError as exc:  # a file or directory that is not there, a directory given for a file, a busy port
             where = f": {exc.filename}" if exc.filename else ""
             hint = " (the port is taken: choose another with --port)" if exc.errno == errno.EADDRINUSE else ""
-            err.print(f"[red]error:[/red] {exc.strerror or exc}{where}{hint}", highlight=False)
+            err.print(f"[red]error:[/red] {escape(f'{exc.strerror or exc}{where}{hint}')}", highlight=False)
             raise typer.Exit(2) from None
         except Exception as exc:
             mapped = errors.from_psycopg(exc)
             if mapped is None:
                 raise
-            err.print(f"[red]error:[/red] {mapped}", highlight=False)
+            err.print(f"[red]error:[/red] {escape(str(mapped))}", highlight=False)
             raise typer.Exit(mapped.exit_code) from None
 
     return wrapper  # type: ignore[return-value]
@@ -195,7 +197,8 @@ def install(
         if installer.sample_installed(url):
             out.print("sample ERP already present (schema erp); left as it is")
         else:
-            counts = installer.load_sample(url, invoices=invoices)
+            with progress(f"generating the sample ERP ({invoices:,} invoices)"):
+                counts = installer.load_sample(url, invoices=invoices)
             out.print("sample ERP loaded: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
 
 
@@ -263,7 +266,8 @@ def sample(
         installer.upgrade(url)
     if installer.sample_installed(url):
         raise errors.FootnoteError("schema erp exists already; the sample is loaded into a database only once")
-    counts = installer.load_sample(url, invoices=invoices, seed=seed)
+    with progress(f"generating the sample ERP ({invoices:,} invoices)"):
+        counts = installer.load_sample(url, invoices=invoices, seed=seed)
     out.print("sample ERP loaded: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
     if database_url is None:
         out.print(f"database: {url}")
@@ -462,9 +466,13 @@ def render_answer(answer: Any) -> str:
             fields = ", ".join(f"{key}={val}" for key, val in list((e.fields if e else {}).items())[:6])
             lines.append(f"{head} <- {eid} {e.uri if e else ''} {fields}".rstrip())
         if len(ids) > FOOTNOTE_RECORDS:
-            lines.append(" " * (len(str(n)) + 3) + f" … and {len(ids) - FOOTNOTE_RECORDS:,} more records "
+            more = len(ids) - FOOTNOTE_RECORDS
+            lines.append(" " * (len(str(n)) + 3) + f" … and {more:,} more record{'s' if more != 1 else ''} "
                          "(--json lists them all)")
-    seq = f"ledger #{answer.receipt.seq} {answer.receipt.hash[:16]}…" if answer.receipt else "not recorded"
+    queued = answer.notes.get("queued_record_id")
+    seq = (f"ledger #{answer.receipt.seq} {answer.receipt.hash[:16]}…" if answer.receipt else
+           f"recorded, queued for sealing (record {queued}): the chain was busy; footnote-pg verify shows it "
+           "once sealed" if queued else "not recorded")
     lines.append(f"status: {answer.status} · {seq}")
     return "\n".join(lines)
 
@@ -562,14 +570,17 @@ def verify(
         pinned = public_key.read_bytes() if public_key else None
         wanted = ledger.read_digest(digest, pinned) if digest else None
         if bundle is not None:
-            verdict = ledger.verify_bundle(bundle)
+            with progress("verifying the bundle") as advance:
+                verdict = ledger.verify_bundle(bundle, advance)
             if verdict.ok and wanted is not None:
                 verdict = ledger.check_digest(wanted, ledger.bundle_hash_at(bundle, wanted["seq"]),
                                               verdict.head_seq) or verdict
         else:
             with _connect(database_url) as conn:
                 conn.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
-                verdict = ledger.verify_database(conn, recompute_calls=calls)
+                head = ledger.chain_head(conn)
+                with progress("verifying the ledger", total=head["seq"] if head else None) as advance:
+                    verdict = ledger.verify_database(conn, recompute_calls=calls, advance=advance)
                 if verdict.ok and wanted is not None:
                     row = conn.execute("SELECT hash FROM footnote.ledger WHERE seq = %s", (wanted["seq"],)).fetchone()
                     verdict = ledger.check_digest(wanted, row[0] if row else None, verdict.head_seq) or verdict
@@ -644,8 +655,10 @@ def export(
         return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
     with _connect(database_url) as conn:
-        manifest = ledger.export_bundle(conn, output, from_seq=from_seq, to_seq=to_seq or 2**62,
-                                        since=moment(since, "since"), until=moment(until, "until"))
+        with progress(f"exporting to {output}") as advance:
+            manifest = ledger.export_bundle(conn, output, from_seq=from_seq, to_seq=to_seq or 2**62,
+                                            since=moment(since, "since"), until=moment(until, "until"),
+                                            advance=advance)
     out.print(f"exported {manifest['count']} records ({manifest['first_seq']}..{manifest['last_seq']}) to {output}; "
               f"records sha256 {manifest['records_sha256'][:16]}…", highlight=False)
 
@@ -700,7 +713,7 @@ def digest(
 @friendly
 def receipt(
     seq: Annotated[int, typer.Argument(
-        help="Ledger sequence number of the record.", min=1, max=SEQ_MAX, metavar="SEQ")],
+        help="Ledger sequence number of the record.", metavar="SEQ")],
     database_url: DatabaseUrl = None,
     output: Annotated[
         Path | None,
@@ -736,7 +749,7 @@ def receipt(
 @friendly
 def reattest(
     seq: Annotated[int, typer.Argument(
-        help="Ledger sequence number of the record.", min=1, max=SEQ_MAX, metavar="SEQ")],
+        help="Ledger sequence number of the record.", max=SEQ_MAX, metavar="SEQ")],
     database_url: DatabaseUrl = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print each claim's verdict as JSON.")] = False,
 ) -> None:
@@ -758,6 +771,100 @@ def reattest(
             table.add_row(str(i["item"]), i["text"] or "", i["verdict"], i["old_text"] or "", i["new_text"] or "")
         out.print(table)
     raise typer.Exit(0 if all(i["verdict"] == "still_holds" for i in items) else 1)
+
+
+mapping_app = typer.Typer(help="Check the mapping of your ERP onto the source views, test it against the ERP's "
+                                "own figures, and move it out of the way of the ERP's migrations.",
+                           no_args_is_help=True)
+app.add_typer(mapping_app, name="mapping")
+
+
+def _findings_table(findings: list[Any]) -> Table:
+    table = Table(title="mapping check", title_justify="left", show_lines=False)
+    for col in ("", "check", "rule", "found"):
+        table.add_column(col)
+    marks = {"fail": "[red]FAIL[/red]", "warn": "[yellow]warn[/yellow]", "ok": "[green]ok[/green]"}
+    for f in findings:
+        found = "; ".join(f.examples[:3]) + (f" … ({f.count:,} in all)" if f.count > 3 else "")
+        table.add_row(marks[f.severity], f.check, f.rule, found)
+    return table
+
+
+@mapping_app.command("check")
+@friendly
+def mapping_check(
+    database_url: DatabaseUrl = None,
+    operations: Annotated[bool, typer.Option(
+        "--operations/--no-operations", help="Also time every operation and look at its plans.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+) -> None:
+    """Check the source views as footnote_owner reads them: exit 0 when nothing fails, 1 otherwise (nothing is
+    written)."""
+    from footnote_pg import mapping
+
+    findings = mapping.check(_url(database_url), operations=operations)
+    if as_json:
+        sys.stdout.write(json.dumps([f.as_dict() for f in findings], ensure_ascii=False) + "\n")
+    else:
+        out.print(_findings_table(findings))
+        failed = sum(f.severity == "fail" for f in findings)
+        warned = sum(f.severity == "warn" for f in findings)
+        out.print(f"{len(findings)} checks: {failed} failed, {warned} to look at", highlight=False)
+    raise typer.Exit(1 if any(f.severity == "fail" for f in findings) else 0)
+
+
+@mapping_app.command("test")
+@friendly
+def mapping_test(
+    figures: Annotated[Path, typer.Argument(
+        metavar="FILE", help="TOML: [[figure]] tables of operation, arguments, value and equals (the ERP's figure).")],
+    database_url: DatabaseUrl = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the comparisons as JSON.")] = False,
+) -> None:
+    """Compare footnote's figures with the ones you wrote down from the ERP itself (exit 1 on any difference)."""
+    from footnote_pg import mapping
+
+    compared = mapping.test(_url(database_url), figures)
+    if as_json:
+        sys.stdout.write(json.dumps([c.as_dict() for c in compared], ensure_ascii=False, default=str) + "\n")
+    else:
+        table = Table(title=f"mapping test: {figures}", title_justify="left")
+        for col in ("", "operation", "value", "ERP", "footnote-pg"):
+            table.add_column(col)
+        for c in compared:
+            table.add_row("[green]ok[/green]" if c.ok else "[red]DIFFERS[/red]", c.operation,
+                          c.value, c.expected, c.found or "(none)")
+        out.print(table)
+    raise typer.Exit(0 if all(c.ok for c in compared) else 1)
+
+
+@mapping_app.command("drop")
+@friendly
+def mapping_drop(
+    save: Annotated[Path, typer.Option("--save", metavar="FILE", help="Write the mapped views here first.")],
+    database_url: DatabaseUrl = None,
+) -> None:
+    """Save the mapped views to FILE and put the contract's empty placeholders in their place, so the ERP's own
+    migrations can change the tables they read; the ledger, call log and grants stay."""
+    from footnote_pg import mapping
+
+    dropped = mapping.drop(_url(database_url), save)
+    out.print(f"saved {len(dropped)} mapped views to {save} and replaced them with placeholders: "
+              f"{', '.join(dropped) or 'none were mapped'}; run footnote-pg mapping apply {save} after the "
+              "migration", highlight=False, markup=False)
+
+
+@mapping_app.command("apply")
+@friendly
+def mapping_apply(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A file written by mapping drop, or a mapping script.")],
+    database_url: DatabaseUrl = None,
+) -> None:
+    """Run a saved mapping (or any mapping script) in one transaction: all of it or nothing."""
+    from footnote_pg import mapping
+
+    count = mapping.apply(_url(database_url), file)
+    out.print(f"applied {count} statements from {file}", highlight=False, markup=False)
 
 
 def main() -> None:

@@ -205,6 +205,23 @@ def test_a_suggestion_asks_back_and_the_option_answers_then_refusals_say_why(pag
 
 
 
+def test_a_footnote_on_hundreds_of_records_shows_the_first_and_how_many_more(page: Watched) -> None:
+    expect, p = sync_api.expect, page.page
+    question = p.get_by_label("Ask a question about the ERP data")
+    question.fill("What is the DSO?")
+    question.press("Enter")
+    dso = p.get_by_role("button", name=re.compile(r"^70,3 days, footnote"))
+    dso.click()
+    panel = p.locator("#evidence")
+    expect(panel.locator("h2")).to_have_text("Evidence for 70,3 days")
+    expect(panel.locator("[data-evidence]")).to_have_count(20)  # the first 20 of 686 invoices
+    expect(panel.locator(".more")).to_have_text("… and 666 more invoice records")
+    page.shot("11-capped-footnote")
+    panel.get_by_role("button", name="Show all 686").click()
+    expect(panel.locator("[data-evidence]")).to_have_count(686)
+    expect(panel.locator(".more")).to_have_count(0)
+
+
 def test_without_auditor_rights_the_ledger_tab_says_how_to_see_it(browser: Any, db: TestDatabase) -> None:
     demo = start_demo(db.url_as("service"))
     context = browser.new_context(viewport={"width": 1280, "height": 700}, locale="en-US")

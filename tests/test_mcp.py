@@ -246,14 +246,15 @@ def test_an_unknown_customer_is_an_error_listing_the_real_names(mcp: Session, mo
     assert len(names) == 5
     real = {r[0] for r in module_db.rows("SELECT name FROM erp.customers")}
     assert set(names) <= real
-    assert all(f"- {n}\n" in message for n in names)
-    assert "Call customer_overdue again" in message
+    assert f"The closest real customer names: {'; '.join(names)}. " in message  # one line a model can act on
+    assert "\n" not in message and "Call customer_overdue again" in message
 
 
 def test_an_ambiguous_customer_is_an_error_listing_the_candidates(mcp: Session) -> None:
     result = mcp.call("customer_risk", {"customer": "Bergmann"})
     assert result.is_error
-    assert "- Bergmann Bau AG\n- Bergmann Logistik GmbH\n" in text(result)
+    assert "matches several customer records: Bergmann Bau AG; Bergmann Logistik GmbH. Call" in text(result)
+    assert "\n" not in text(result)
     assert result.meta is not None and [c["name"] for c in result.meta["candidates"]] == [
         "Bergmann Bau AG",
         "Bergmann Logistik GmbH",
@@ -349,6 +350,29 @@ def test_an_ambiguous_question_offers_options(mcp: Session) -> None:
     doc = structured(result)
     assert doc["status"] == "ambiguous"
     assert doc["options"] == ["How much does Bergmann Bau AG owe?", "How much does Bergmann Logistik GmbH owe?"]
+
+
+def test_wrong_arguments_to_the_fixed_tools_are_one_line_naming_the_argument(mcp: Session,
+                                                                            module_db: TestDatabase) -> None:
+    before = module_db.rows("SELECT (SELECT count(*) FROM footnote.call_log), (SELECT count(*) FROM footnote.ledger)")
+    for name, arguments, expected in (
+        ("answer", {"question": 123}, "invalid argument question: must be a string, not number"),
+        ("answer", {"question": "Show AR aging", "verbose": True}, "invalid argument verbose: is not an argument of "
+                                                                   "answer"),
+        ("answer", {}, "invalid argument question: is required"),
+        ("answer", {"question": "a\x00b"}, "invalid argument question: must not contain NUL (0x00) characters"),
+        ("submit_answer", {"question": "q", "answer": "a", "call_ids": "x"},
+         "invalid argument call_ids: must be an array, not string"),
+        ("record_decision",
+         {"action": "pay", "subject": "x", "rationale": "y", "citations": [{"evidence": {"x": [1]}}]},
+         "invalid argument citations[0].evidence: must be a string, not object (and 1 more problem)"),
+        ("verify_chain", {"deep": True}, "invalid argument deep: is not an argument of verify_chain"),
+    ):
+        result = mcp.call(name, arguments)
+        assert result.is_error and text(result) == expected, (name, text(result))
+        assert result.meta is not None and result.meta["code"] == "FN001" and result.meta["argument"]
+    after = module_db.rows("SELECT (SELECT count(*) FROM footnote.call_log), (SELECT count(*) FROM footnote.ledger)")
+    assert after == before
 
 
 def test_an_empty_question_is_an_error(mcp: Session) -> None:

@@ -16,10 +16,12 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from email.message import Message
 from typing import Any
 
 import pytest
 
+from footnote_pg import InvalidArgument
 from footnote_pg.web import SUGGESTIONS, model_rewrite, serve
 from footnote_pg.web.model import map_span, rewrite_figure
 from tests.conftest import TestDatabase
@@ -37,17 +39,17 @@ class Demo:
     errors: list[BaseException] = field(default_factory=list)
 
     def request(self, method: str, path: str, body: Any = None, *, raw: bytes | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+                headers: dict[str, str] | None = None) -> tuple[int, Message, bytes]:
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
         hdrs = {"Content-Type": "application/json"} if data is not None else {}
         hdrs.update(headers or {})
         req = urllib.request.Request(self.url + path.lstrip("/"), data=data, method=method, headers=hdrs)
         try:
             with urllib.request.urlopen(req, timeout=30) as resp:
-                return resp.status, dict(resp.headers.items()), resp.read()
+                return resp.status, resp.headers, resp.read()
         except urllib.error.HTTPError as exc:
             with exc:
-                return exc.code, dict(exc.headers.items()), exc.read()
+                return exc.code, exc.headers, exc.read()
 
     def json(self, method: str, path: str, body: Any = None, **kw: Any) -> tuple[int, Any]:
         status, headers, payload = self.request(method, path, body, **kw)
@@ -335,10 +337,10 @@ def test_without_auditor_rights_the_ledger_says_how_to_see_it(db: TestDatabase) 
     ("POST", "/api/ask", {"raw": b"\xff\xfe"}, 400, "not valid JSON"),
     ("POST", "/api/ask", {"body": ["How much?"]}, 400, "question"),
     ("POST", "/api/ask", {"body": {"q": "How much?"}}, 400, "question"),
-    ("POST", "/api/ask", {"body": {"question": ""}}, 400, "non-empty"),
-    ("POST", "/api/ask", {"body": {"question": "   "}}, 400, "non-empty"),
-    ("POST", "/api/ask", {"body": {"question": 42}}, 400, "non-empty string"),
-    ("POST", "/api/ask", {"body": {"question": "x" * 2001}}, 400, "at most 2000 characters"),
+    ("POST", "/api/ask", {"body": {"question": ""}}, 400, "question: must not be empty"),
+    ("POST", "/api/ask", {"body": {"question": "   "}}, 400, "question: must not be empty"),
+    ("POST", "/api/ask", {"body": {"question": 42}}, 400, "question: must be a string, not number"),
+    ("POST", "/api/ask", {"body": {"question": "x" * 2001}}, 400, "at most 2,000 characters"),
     ("POST", "/api/ask", {"body": {"question": "Bergmann\x00"}}, 400, "NUL"),
     ("POST", "/api/ask", {"body": {"question": "x" * 20000}}, 413, "larger than"),
     ("POST", "/api/ask", {"body": {"question": "hi"}, "headers": {"Origin": "http://evil.example"}}, 403,
@@ -369,7 +371,7 @@ def test_bad_requests_get_a_json_error_and_no_traceback(demo: Demo, method: str,
 
 
 def test_the_demo_binds_to_loopback_only(db: TestDatabase) -> None:
-    with pytest.raises(ValueError, match="loopback"):
+    with pytest.raises(InvalidArgument, match="loopback"):
         serve(db.url, host="0.0.0.0", port=0)
     assert other_connections(db) == 0
 
@@ -433,3 +435,47 @@ def test_model_rewrite_moves_the_spans_and_keeps_calls_and_evidence() -> None:
     fact = {"start": answer.index("INV-1"), "end": len(answer)}
     moved = map_span(fact, answer, claims)
     assert moved is not None and text[moved["start"]:moved["end"]] == "INV-1: 1.423,50 € due 05.05.2026"
+
+
+# -- footnote-pg serve: the page and MCP in one process ----------------------------------------------------------
+
+def test_serve_offers_the_page_and_a_working_mcp_endpoint(db: TestDatabase) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tests.test_mcp import session, structured, text
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "footnote_pg.cli", "serve", "--database-url", db.url,
+                             "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "COLUMNS": "200", "PROVENANCE_ACTOR": "serve-agent:analyst"},
+                            start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        base = f"http://127.0.0.1:{port}/"
+        assert f"the page at {base} and MCP at {base}mcp" in line, line + (proc.stderr.read() if proc.stderr else "")
+        page = Demo(base, threading.Event(), threading.current_thread())
+        status, headers, body = page.request("GET", "/")
+        assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8" and b"app.js" in body
+        assert page.ask("How much does Bergmann Logistik owe?")["status"] == "verified"
+        with session(base + "mcp") as mcp:
+            assert len(mcp.tools()) == 29
+            doc = structured(mcp.call("customer_overdue", {"customer": "Bergmann Logistik"}))
+            assert doc["values"]["overdue_total"]["text"] == "43.805,00 €"
+            bad = mcp.call("answer", {"question": 123})
+            assert bad.is_error and text(bad) == "invalid argument question: must be a string, not number"
+        assert db.rows("SELECT actor_id, actor_role FROM footnote.call_log WHERE call_id = %s",
+                       (doc["call_id"],)) == [("serve-agent", "analyst")]
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert out.rstrip().endswith("stopped") and "Traceback" not in err
+    assert other_connections(db) == 0

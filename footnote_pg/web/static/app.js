@@ -1,5 +1,5 @@
 /* footnote-pg demo: plain JavaScript, no framework, no external requests.
-   Talks to the JSON API of footnote_pg/web/server.py. All text is inserted with textContent. */
+   Talks to the JSON API of footnote_pg/web/app.py. All text is inserted with textContent. */
 "use strict";
 
 (function () {
@@ -41,7 +41,7 @@
     invalid_argument: "The question asks for something the catalog operation cannot take.",
     ambiguous_entity: "The name fits several records.",
   };
-  const ROW_CAP = 50;   /* table rows shown before "Show all" */
+  const ROW_CAP = 20;   /* records of a footnote shown before "… and N more" (an aging bucket may stand on hundreds) */
   const CARD_MAX = 6;   /* up to this many records of a type are shown as cards, more as a table */
 
   const $ = (id) => document.getElementById(id);
@@ -460,6 +460,10 @@
         })))));
     group.append(el("div", { class: "table-scroll" }, table));
     if (!showAll && rows.length > ROW_CAP) {
+      const more = rows.length - ROW_CAP;
+      group.append(el("p", { class: "more", "data-more": more,
+        text: "… and " + more.toLocaleString("en-US") + " more " + type.replace(/_/g, " ")
+          + (more === 1 ? " record" : " records") }));
       group.append(el("button", { type: "button", class: "show-all", onclick: () => {
         const replacement = evidenceTable(type, rows, true);
         group.replaceWith(replacement);

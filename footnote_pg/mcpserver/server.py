@@ -1,0 +1,186 @@
+"""The MCP server itself: the tools and the resource on one MCPServer, bad arguments as one line, stdio or HTTP.
+
+:class:`FootnoteMCP` is the SDK's ``MCPServer`` with one change at the seam the SDK documents
+(``except ToolError`` around ``call_tool``): arguments no tool can take (:func:`argument_problem`) and arguments
+that fail a tool's model are answered with one ``isError`` line naming the argument
+(:func:`invalid_arguments`), before any tool body runs, so nothing reaches the call log or the ledger.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator, Iterable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+import anyio.to_thread
+from mcp.server.lowlevel.helper_types import ReadResourceContents
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.context import Context
+from mcp.server.mcpserver.exceptions import (
+    ResourceError,
+    ResourceNotFoundError,
+    ToolError,
+    UnexpectedResourceError,
+    UnexpectedToolError,
+)
+from mcp.types import CallToolResult, InputRequiredResult, TextContent
+from pydantic import AnyUrl, ValidationError
+
+from footnote_pg import __version__, errors
+from footnote_pg.mcpserver.arguments import argument_problem, invalid_arguments
+from footnote_pg.mcpserver.backend import Backend, Config
+from footnote_pg.mcpserver.resources import add_record_resource
+from footnote_pg.mcpserver.results import error_result, one_line
+from footnote_pg.mcpserver.tools import catalog_tool, fixed_tools
+from footnote_pg.results import Operation
+
+log = logging.getLogger("footnote_pg.mcp")
+
+SERVER_NAME = "footnote-pg"
+DEFAULT_PORT = 8765
+INSTRUCTIONS = """\
+footnote-pg answers questions about ERP data (customers, invoices, receivables, revenue, suppliers, stock).
+Every figure is computed by a catalog operation inside PostgreSQL and comes with the evidence records behind it.
+Quote figures exactly as the `text` of a value; never compute, round or convert them yourself.
+Use `answer` for a plain-English question; it returns a verified answer whose claims cite evidence.
+When you write the final answer yourself from catalog results, submit it with `submit_answer` (the question,
+your text, the call_ids you used) before showing it: the gate finds every figure and name in it, grades each
+sentence against what the calls returned and records it. Show your text only when the status is `verified`
+(or `partially_verified`, saying which facts are unverified); otherwise show the `fallback` answer it returns.
+Before an agent acts (pay, hold, escalate), call `record_decision` citing evidence ids and the call_id of the
+catalog call that returned them; outcome `unverified` or `fabricated` means the decision does not stand on
+verified evidence. An unknown or ambiguous name is an error listing the real names: retry with one of them."""
+
+
+class FootnoteMCP(MCPServer[Backend]):
+    """MCPServer whose argument errors and resource errors are one line each."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Backend, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        if problem := argument_problem(arguments):
+            path, why = problem
+            log.info("%s: rejected argument %r", one_line(name), path)
+            return error_result(name, errors.InvalidArgument(f"invalid argument {path}: {why}", {"argument": path}))
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise  # a crash: the SDK logs the traceback and answers "Error executing tool <name>"
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                error = invalid_arguments(name, exc.__cause__)
+                log.info("%s: %s", one_line(name), error)
+                return error_result(name, error)
+            log.info("%r", str(exc))  # an unknown tool
+            return CallToolResult(content=[TextContent(type="text", text=one_line(str(exc)))], is_error=True)
+
+    async def read_resource(
+        self, uri: AnyUrl | str, context: Context[Backend, Any] | None = None
+    ) -> Iterable[ReadResourceContents] | InputRequiredResult:
+        try:
+            return await super().read_resource(uri, context)
+        except UnexpectedResourceError as exc:
+            raise UnexpectedResourceError(one_line(str(exc))) from exc.__cause__
+        except ResourceNotFoundError as exc:
+            raise ResourceNotFoundError(one_line(str(exc))) from None
+        except ResourceError as exc:
+            raise ResourceError(one_line(str(exc))) from None
+
+
+def build_server(backend: Backend, operations: list[Operation]) -> FootnoteMCP:
+    """The MCP server: one tool per catalog operation, the fixed tools, the record resource."""
+
+    @asynccontextmanager
+    async def lifespan(_: MCPServer[Backend]) -> AsyncIterator[Backend]:
+        await anyio.to_thread.run_sync(backend.open)
+        try:
+            yield backend
+        finally:
+            await anyio.to_thread.run_sync(backend.close)
+            log.info("connection pool closed")
+
+    server = FootnoteMCP(
+        SERVER_NAME,
+        title="footnote-pg: ERP answers where every number is a citation",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        tools=[*(catalog_tool(op, backend) for op in operations), *fixed_tools(backend)],
+        lifespan=lifespan,
+        log_level="WARNING",
+    )
+    add_record_resource(server, backend)
+    return server
+
+
+def prepare(config: Config | None = None) -> tuple[FootnoteMCP, int]:
+    """The server for ``config`` (default: the environment) with the catalog read once; and how many operations."""
+    backend = Backend(config or Config.from_env())
+    with stdout_to_stderr():
+        operations = backend.catalog()
+    return build_server(backend, operations), len(operations)
+
+
+def configure_logging() -> None:
+    """Our lines at INFO, everything else at WARNING; all on stderr (stdout is the protocol in stdio mode)."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="footnote-pg mcp: %(levelname)s %(message)s")
+    log.setLevel(logging.INFO)
+
+
+@contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Send fd 1 to stderr while starting up, so nothing (the embedded server, a library) writes to the protocol."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def main(transport: str = "stdio", host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> None:
+    """Serve MCP over stdio (default) or streamable HTTP at http://host:port/mcp; blocks until stopped."""
+    if transport not in ("stdio", "streamable-http", "http"):
+        raise errors.InvalidArgument(f"invalid argument transport: {transport}; use stdio or streamable-http")
+    configure_logging()
+    server, count = prepare()
+    if transport == "stdio":
+        log.info("%d catalog operations; serving over stdio", count)
+        server.run("stdio")
+        return
+    from footnote_pg.web import serve_mcp
+
+    serve_mcp(server, host=host, port=port,
+              ready=lambda url: log.info("%d catalog operations; serving over %smcp", count, url))
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m footnote_pg.mcp_server", description=main.__doc__)
+    parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})")
+    return parser.parse_args(argv)
+
+
+def cli(argv: list[str] | None = None) -> None:
+    """``python -m footnote_pg.mcp_server [--http] [--host H] [--port P]``; SIGTERM stops it like Ctrl-C."""
+    import signal
+
+    def stop(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)  # stop like Ctrl-C: the pool and an embedded PostgreSQL are closed
+    args = _parse(argv)
+    try:
+        main("streamable-http" if args.http else "stdio", host=args.host, port=args.port)
+    except KeyboardInterrupt:
+        pass
+    except (errors.FootnoteError, OSError) as exc:
+        log.error("%s", exc)
+        raise SystemExit(2) from None
