@@ -364,8 +364,8 @@ def catalog(
         out.print(f"[bold]{o.name}[/bold]({args})  {o.title}")
 
 
-Host = Annotated[str, typer.Option(help="Address to listen on: a loopback address, or one IP address of this "
-                                        "machine on purpose (no authentication).")]
+Host = Annotated[str, typer.Option(metavar="HOST", help="Address to listen on: a loopback address, or one IP "
+                                                        "address of this machine on purpose (no authentication).")]
 
 
 def _mcp_server(url: str) -> Any:
@@ -382,10 +382,10 @@ def _mcp_server(url: str) -> Any:
 def demo(
     database_url: DatabaseUrl = None,
     host: Host = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port of the web page.", min=1, max=65535)] = 4711,
+    port: Annotated[int, typer.Option(help="Port of the web page.", min=1, max=65535, metavar="PORT")] = 4711,
     data_dir: Annotated[
         Path | None,
-        typer.Option(envvar="FOOTNOTE_DATA_DIR", help="Embedded PostgreSQL data directory."),
+        typer.Option(envvar="FOOTNOTE_DATA_DIR", metavar="DIR", help="Embedded PostgreSQL data directory."),
     ] = None,
     once: Annotated[bool, typer.Option("--once", help="Answer the demo questions in the terminal and exit.")] = False,
     with_mcp: Annotated[bool, typer.Option("--mcp", help="Also serve MCP (streamable HTTP) at /mcp.")] = False,
@@ -425,7 +425,7 @@ def demo(
 def serve_command(
     database_url: DatabaseUrl = None,
     host: Host = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port of the page and of /mcp.", min=1, max=65535)] = 4711,
+    port: Annotated[int, typer.Option(help="Port of the page and of /mcp.", min=1, max=65535, metavar="PORT")] = 4711,
 ) -> None:
     """The web page and MCP (streamable HTTP at /mcp) against a database, in one process (Ctrl-C stops it)."""
     from footnote_pg.web import serve
@@ -508,7 +508,7 @@ def mcp(
     database_url: DatabaseUrl = None,
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP at /mcp instead of stdio.")] = False,
     host: Host = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port for --http.", min=1, max=65535)] = 8765,
+    port: Annotated[int, typer.Option(help="Port for --http.", min=1, max=65535, metavar="PORT")] = 8765,
 ) -> None:
     """Run the MCP server (stdio by default): a tool per catalog operation, answer, record_decision, verify_chain."""
     import os

@@ -205,6 +205,9 @@ class Footnote:
             if isinstance(value, str) and "\x00" in value:
                 raise errors.InvalidArgument(f"invalid argument {name}: contains a NUL (0x00) character",
                                              {"argument": name, "reason": "contains a NUL character"})
+            if isinstance(value, str) and any("\ud800" <= c <= "\udfff" for c in value):
+                raise errors.InvalidArgument(f"invalid argument {name}: is not valid Unicode text (a lone surrogate)",
+                                             {"argument": name, "reason": "a lone surrogate"})
         payload = {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in arguments.items()}
         row = self._one("call", {"operation": operation, "arguments": Jsonb(payload)}, actor=actor)
         assert row is not None

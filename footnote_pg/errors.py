@@ -13,6 +13,8 @@ from typing import Any
 
 import psycopg
 
+_ONE_LINE = {c: 0x2400 + c for c in range(0x20)} | {0x7F: 0x2421}  # U+2400..: the Control Pictures block
+
 
 class FootnoteError(Exception):
     """footnote-pg could not do what was asked."""
@@ -21,7 +23,9 @@ class FootnoteError(Exception):
     exit_code = 2
 
     def __init__(self, message: str | None = None, detail: dict[str, Any] | None = None) -> None:
-        super().__init__(message or (self.__doc__ or "").strip())
+        # one line, whatever a value it echoes holds: line breaks and other control characters shown as symbols
+        text = (message or (self.__doc__ or "").strip()).translate(_ONE_LINE)
+        super().__init__(text)
         self.detail: dict[str, Any] = detail or {}
 
     @property

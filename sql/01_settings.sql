@@ -25,6 +25,13 @@ INSERT INTO footnote.settings (key, value, description) VALUES
     ('max_evidence_rows', '10000', 'most evidence rows one call returns; beyond it the call fails with FN005'),
     ('dso_window_days', '90', 'default window, in days, of days sales outstanding');
 
+-- Optional concepts a mapping may declare this ERP does not record; operations then say "not recorded in
+-- this ERP" for them (never "no", "0" or "nothing argues against").
+INSERT INTO footnote.settings (key, value, description) VALUES
+    ('not_recorded', NULL, 'concepts this ERP does not record, comma-separated, from: account_owner, payment_terms, '
+     || 'credit_limit, tickets, ticket_severity, reorder_level, bank_change_requests, phone_verification; '
+     || 'operations say "not recorded in this ERP" for them');
+
 -- The value of a setting: the session's footnote.locale for 'locale' if set, else the table.
 CREATE FUNCTION footnote.setting(setting_key text)
 RETURNS text
@@ -118,6 +125,13 @@ BEGIN
         reason := 'must be a whole number from 1 to 1000000';
     ELSIF NEW.key = 'dso_window_days' AND (v !~ '^\d{1,4}$' OR v::integer NOT BETWEEN 1 AND 3660) THEN
         reason := 'must be a whole number of days from 1 to 3660';
+    ELSIF NEW.key = 'not_recorded' AND EXISTS (
+            SELECT FROM unnest(string_to_array(v, ',')) AS c(concept)
+            WHERE btrim(c.concept) NOT IN ('account_owner', 'payment_terms', 'credit_limit', 'tickets',
+                                           'ticket_severity', 'reorder_level', 'bank_change_requests',
+                                           'phone_verification')) THEN
+        reason := 'must list concepts from account_owner, payment_terms, credit_limit, tickets, ticket_severity, '
+                  || 'reorder_level, bank_change_requests, phone_verification, separated by commas';
     ELSIF NEW.key IN ('seal_lock_timeout', 'seal_commit_wait') THEN
         BEGIN
             IF v !~ '^\d+(\.\d+)?\s*(ms|s|min)$' OR v::interval > interval '10 minutes' THEN

@@ -120,6 +120,94 @@ AS $$
                               'evidence', to_jsonb(coalesce(evidence, '{}'::text[]))) || coalesce(extra, '{}')
 $$;
 
+-- Whether this ERP records a concept: not when the not_recorded setting names it, nor, for a concept that is a
+-- source view of its own (tickets, bank_change_requests), when that view holds no rows at all.
+CREATE FUNCTION footnote._recorded(concept text)
+RETURNS boolean
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF concept = ANY (SELECT btrim(c) FROM unnest(string_to_array(footnote.setting('not_recorded'), ',')) AS c) THEN
+        RETURN false;
+    END IF;
+    RETURN CASE concept
+        WHEN 'tickets' THEN EXISTS (SELECT FROM footnote_src.tickets)
+        WHEN 'ticket_severity' THEN footnote._recorded('tickets')
+        WHEN 'bank_change_requests' THEN EXISTS (SELECT FROM footnote_src.bank_change_requests)
+        ELSE true END;
+END
+$$;
+
+-- A fact of an optional concept: its value, or "not recorded in this ERP" when this ERP does not record the
+-- concept, or "not recorded" when it does but not for this record. Never a "no" or a 0 that no record says.
+CREATE FUNCTION footnote._fact(concept text, kind text, raw text, evidence text[], extra jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE
+        WHEN NOT footnote._recorded(concept) THEN
+            jsonb_build_object('kind', 'text', 'raw', NULL, 'text', 'not recorded in this ERP', 'evidence', '[]'::jsonb,
+                               'not_recorded', concept)
+        WHEN raw IS NULL THEN
+            jsonb_build_object('kind', 'text', 'raw', NULL, 'text', 'not recorded',
+                               'evidence', to_jsonb(coalesce(evidence, '{}'::text[])), 'not_recorded', concept)
+        ELSE footnote._value(kind, raw, evidence, extra) END
+$$;
+
+-- An operation that cannot answer because this ERP does not record what it is about.
+CREATE FUNCTION footnote._not_recorded(concept text, what text)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE EXCEPTION USING ERRCODE = 'FN006',
+        MESSAGE = what || ' not recorded in this ERP, so there is nothing to answer from',
+        DETAIL = jsonb_build_object('concept', concept)::text;
+END
+$$;
+
+-- The source view an operation's empty answer stands on, when that view holds no rows at all: then "no revenue",
+-- "nothing open" or "no customers" would be read as facts of an ERP that is only not mapped (FN006 instead).
+CREATE FUNCTION footnote._unmapped_source(operation text)
+RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    src   text := CASE
+        WHEN operation IN ('ar_aging', 'revenue', 'revenue_change', 'revenue_by_month', 'revenue_drivers',
+                           'top_customers', 'rank_customers', 'days_sales_outstanding', 'credit_notes', 'invoice')
+            THEN 'invoices'
+        WHEN operation IN ('list_customers', 'customer') THEN 'customers'
+        WHEN operation IN ('list_suppliers', 'supplier') THEN 'suppliers'
+        WHEN operation IN ('list_items', 'item') THEN 'items'
+        WHEN operation = 'open_purchase_orders' THEN 'purchase_orders' END;
+    found boolean;
+BEGIN
+    IF src IS NULL THEN
+        RETURN NULL;
+    END IF;
+    EXECUTE format('SELECT EXISTS (SELECT FROM footnote_src.%I)', src) INTO found;
+    RETURN CASE WHEN found THEN NULL ELSE src END;
+END
+$$;
+
+CREATE FUNCTION footnote._source_not_mapped(source_view text)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE EXCEPTION USING ERRCODE = 'FN006',
+        MESSAGE = format('no %s are recorded: the source view footnote_src.%s is not mapped (it holds no rows)',
+                         replace(source_view, '_', ' '), source_view),
+        DETAIL = jsonb_build_object('view', 'footnote_src.' || source_view)::text;
+END
+$$;
+
 -- One evidence row: id "type:record_id", type, record id, deep link and the field values that stand alone.
 CREATE FUNCTION footnote._evidence(type text, record_id bigint, uri text, fields jsonb, verified boolean DEFAULT true)
 RETURNS jsonb
@@ -161,6 +249,9 @@ DECLARE
     now_ts   timestamptz := clock_timestamp();
     ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
 BEGIN
+    IF body->>'empty_reason' IS NOT NULL AND footnote._unmapped_source(operation) IS NOT NULL THEN
+        PERFORM footnote._source_not_mapped(footnote._unmapped_source(operation));
+    END IF;
     IF jsonb_array_length(ev) > lim THEN
         RAISE EXCEPTION USING
             ERRCODE = 'FN005',

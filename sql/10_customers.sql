@@ -32,6 +32,9 @@ DECLARE
     known   text;
     filters jsonb := '{}';
 BEGIN
+    IF o IS NOT NULL AND NOT footnote._recorded('account_owner') THEN
+        PERFORM footnote._not_recorded('account_owner', 'account owners are');
+    END IF;
     IF o IS NOT NULL THEN
         EXECUTE format('SELECT q.name FROM (%s) AS q WHERE footnote._fold(q.name) = footnote._fold($1) LIMIT 1',
                        footnote._query('account_owners')) INTO known USING o;
@@ -164,6 +167,9 @@ DECLARE
     high_ids text[] := '{}';
     n       bigint := 0;
 BEGIN
+    IF NOT footnote._recorded('tickets') THEN
+        PERFORM footnote._not_recorded('tickets', 'support tickets are');
+    END IF;
     FOR r IN EXECUTE footnote._query('open_tickets') USING c.id, d LOOP
         ids := ids || ('ticket:' || r.id);
         IF r.severity IN ('high', 'critical') THEN
@@ -173,7 +179,7 @@ BEGIN
             ARRAY['subject', 'severity', 'status', 'opened_on', 'age_days']);
         rws := rws || jsonb_build_object(
             'subject', footnote._value('text', r.subject, ARRAY['ticket:' || r.id]),
-            'severity', footnote._value('text', r.severity, ARRAY['ticket:' || r.id]),
+            'severity', footnote._fact('ticket_severity', 'text', r.severity, ARRAY['ticket:' || r.id]),
             'opened_on', footnote._value('date', r.opened_on::text, ARRAY['ticket:' || r.id]),
             'age', footnote._value('days', r.age_days::text, ARRAY['ticket:' || r.id]));
         n := r.open_count;
@@ -187,7 +193,7 @@ BEGIN
                 'customer', footnote._value('text', c.name, '{}'),
                 'as_of', footnote._value('date', d::text, '{}'),
                 'open_count', footnote._value('count', n::text, ids),
-                'high_severity_count', footnote._value('count', cardinality(high_ids)::text, high_ids)),
+                'high_severity_count', footnote._fact('ticket_severity', 'count', cardinality(high_ids)::text, high_ids)),
             'rows', to_jsonb(rws),
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN n = 0 THEN 'no_open_tickets' END,
@@ -244,10 +250,10 @@ BEGIN
         'as_of', footnote._value('date', d::text, '{}'),
         'overdue_total', footnote._value('amount', total::text, inv_ids),
         'overdue_invoice_count', footnote._value('count', n_inv::text, inv_ids),
-        'open_ticket_count', footnote._value('count', n_tk::text, tk_ids),
-        'high_severity_ticket_count', footnote._value('count', cardinality(high_ids)::text, high_ids),
-        'payment_terms', footnote._value('days', cust.facts->>'payment_terms_days', ARRAY[cid]),
-        'account_owner', footnote._value('text', cust.facts->>'account_owner', ARRAY[cid]));
+        'open_ticket_count', footnote._fact('tickets', 'count', n_tk::text, tk_ids),
+        'high_severity_ticket_count', footnote._fact('ticket_severity', 'count', cardinality(high_ids)::text, high_ids),
+        'payment_terms', footnote._fact('payment_terms', 'days', cust.facts->>'payment_terms_days', ARRAY[cid]),
+        'account_owner', footnote._fact('account_owner', 'text', cust.facts->>'account_owner', ARRAY[cid]));
     IF n_inv > 0 THEN
         vals := vals || jsonb_build_object('oldest_days_past_due', footnote._value('days', oldest::text, ARRAY[oldest_id]));
     END IF;

@@ -151,6 +151,9 @@ BEGIN
     -- invoice numbers are stored upper case (INV-2026-8812); people type them in any case
     EXECUTE footnote._query('invoice_by_number') INTO inv USING upper(v), wanted_id;
     IF inv.id IS NULL THEN
+        IF footnote._unmapped_source('invoice') IS NOT NULL THEN
+            PERFORM footnote._source_not_mapped('invoices');
+        END IF;
         EXECUTE format('SELECT jsonb_agg(jsonb_build_object(''id'', n.id::text, ''name'', n.number, ''uri'', n.uri)) FROM (%s) AS n',
                        footnote._query('nearest_invoices'))
             INTO alts USING coalesce(wanted_id, substring(v FROM '(\d{1,18})\D*$')::bigint, 0);

@@ -124,9 +124,10 @@ BEGIN
                 'sku', footnote._value('text', it->>'sku', ARRAY[iid]),
                 'unit', footnote._value('text', it->>'unit', ARRAY[iid]),
                 'quantity', footnote._value('quantity', total::text, ids),
-                'reorder_level', footnote._value('quantity', it->>'reorder_level', ARRAY[iid]),
-                'below_reorder_level', footnote._value('text',
-                    CASE WHEN total < (it->>'reorder_level')::numeric THEN 'yes' ELSE 'no' END, ids || iid),
+                'reorder_level', footnote._fact('reorder_level', 'quantity', it->>'reorder_level', ARRAY[iid]),
+                'below_reorder_level', footnote._fact('reorder_level', 'text',
+                    CASE WHEN total < (it->>'reorder_level')::numeric THEN 'yes'
+                         WHEN total >= (it->>'reorder_level')::numeric THEN 'no' END, ids || iid),
                 'warehouse_count', footnote._value('count', n::text, ids)),
             'rows', to_jsonb(rws),
             'evidence', to_jsonb(ev),
@@ -195,6 +196,7 @@ BEGIN
             'added_on', footnote._value('date', r.added_on::text, ARRAY['bank_account:' || r.id]));
     END LOOP;
     FOR r IN EXECUTE footnote._query('bank_change_requests') USING s.id, d LOOP
+        EXIT WHEN NOT footnote._recorded('bank_change_requests');  -- declared not recorded: not read
         req_ids := req_ids || ('bank_change_request:' || r.id);
         v_ok := coalesce(r.verified, false);
         IF r.status = 'pending' THEN
@@ -223,10 +225,14 @@ BEGIN
         'payment_count', footnote._value('count', n_pay::text, pay_ids, jsonb_build_object('verified', true, 'verification', 'payment records')),
         'total_paid', footnote._value('amount', paid::text, pay_ids, jsonb_build_object('verified', true, 'verification', 'payment records')),
         'accounts_paid_count', footnote._value('count', cardinality(endings)::text, acc_ids),
-        'pending_change_count', footnote._value('count', cardinality(pend_ids)::text, pend_ids),
+        'accounts_on_file', footnote._value('count', cardinality(acc_ids)::text, acc_ids),
+        'pending_change_count', footnote._fact('bank_change_requests', 'count', cardinality(pend_ids)::text, pend_ids),
         'phone', footnote._value('text', sup->>'phone', ARRAY[sid],
-            jsonb_build_object('verified', coalesce((sup->>'phone_verified')::boolean, false),
-                               'verification', sup->>'phone_verification')),
+            jsonb_build_object('verified', footnote._recorded('phone_verification')
+                                           AND coalesce((sup->>'phone_verified')::boolean, false),
+                               'verification', CASE WHEN footnote._recorded('phone_verification')
+                                                    THEN sup->>'phone_verification'
+                                                    ELSE 'not recorded in this ERP' END)),
         'phone_unchanged_since', footnote._value('date', sup->>'phone_since', ARRAY[sid],
             jsonb_build_object('verified', coalesce((sup->>'phone_verified')::boolean, false),
                                'verification', sup->>'phone_verification')));

@@ -216,19 +216,28 @@ BEGIN
         ELSE
             u := u || footnote._unit(r, 'Nothing is overdue (as of {as_of}).', NULL, E'\n- ', 'fact');
         END IF;
-        u := u || footnote._unit(r, '{open_ticket_count} {open_ticket_count|support ticket is|support tickets are} '
-            || 'open, {high_severity_ticket_count} of them high severity.{~with account}', NULL, E'\n- ', 'fact');
+        u := u || footnote._unit(r, CASE
+            WHEN v->'open_ticket_count' ? 'not_recorded' THEN 'Support tickets are {open_ticket_count}.'
+            WHEN v->'high_severity_ticket_count' ? 'not_recorded' THEN '{open_ticket_count} '
+                 || '{open_ticket_count|support ticket is|support tickets are} open; their severity is '
+                 || '{high_severity_ticket_count}.{~with account}'
+            ELSE '{open_ticket_count} {open_ticket_count|support ticket is|support tickets are} '
+                 || 'open, {high_severity_ticket_count} of them high severity.{~with account}' END, NULL, E'\n- ', 'fact');
         u := u || footnote._unit(r, 'The agreed payment terms are {payment_terms} and the account owner is '
             || '{account_owner}.', NULL, E'\n- ', 'fact');
     WHEN 'open_tickets' THEN
         IF r->>'empty_reason' IS NOT NULL THEN
             u := u || footnote._unit(r, '{customer} has no open support tickets as of {as_of}.{~account}');
         ELSE
-            u := u || footnote._unit(r, '{customer} has {open_count} open {open_count|support ticket|support tickets}, '
-                || '{high_severity_count} of them high severity (as of {as_of}):{~with account}');
+            u := u || footnote._unit(r, '{customer} has {open_count} open {open_count|support ticket|support tickets}'
+                || CASE WHEN v->'high_severity_count' ? 'not_recorded' THEN ' (as of {as_of}); their severity is '
+                        || '{high_severity_count}:{~with account}'
+                        ELSE ', {high_severity_count} of them high severity (as of {as_of}):{~with account}' END);
             FOR i IN 1..nrows LOOP
-                u := u || footnote._unit(r, '{subject} ({severity}, open for {age}){~severity opened}', i,
-                                         E'\n- ', 'fact', false);
+                u := u || footnote._unit(r, CASE WHEN v->'high_severity_count' ? 'not_recorded'
+                                                 THEN '{subject} (open for {age}){~opened}'
+                                                 ELSE '{subject} ({severity}, open for {age}){~severity opened}' END,
+                                         i, E'\n- ', 'fact', false);
             END LOOP;
         END IF;
     WHEN 'ar_aging' THEN
@@ -403,8 +412,10 @@ BEGIN
         u := u || footnote._unit(r, '{customer} ({customer_number}, {city}, {country}): payment terms {payment_terms}, '
             || 'account owner {account_owner}, credit limit {credit_limit}.{~customer number based in}');
         u := u || footnote._unit(r, 'As of {as_of}, {open_balance} is open across {open_invoice_count} '
-            || '{open_invoice_count|invoice|invoices}, {overdue_total} of it overdue, and {open_ticket_count} '
-            || '{open_ticket_count|support ticket is|support tickets are} open.{~balance outstanding}');
+            || '{open_invoice_count|invoice|invoices}, {overdue_total} of it overdue'
+            || CASE WHEN v->'open_ticket_count' ? 'not_recorded' THEN '; support tickets are {open_ticket_count}.'
+                    ELSE ', and {open_ticket_count} {open_ticket_count|support ticket is|support tickets are} open.' END
+            || '{~balance outstanding}');
     WHEN 'rank_customers' THEN
         word := CASE v->'measure'->>'raw' WHEN 'overdue' THEN 'overdue amount' WHEN 'outstanding' THEN 'open balance'
                      ELSE 'oldest overdue invoice' END;
@@ -526,6 +537,11 @@ BEGIN
         WHEN pending AND unverified THEN 'Hold any payment to the new account and call {supplier} back on the phone '
                                          || 'number on file before changing bank details.{~all payments}'
         WHEN pending THEN 'A bank-detail change for {supplier} is pending; pay only to an account that has been verified.'
+        WHEN v->'pending_change_count' ? 'not_recorded' THEN 'No bank-detail change requests are recorded in this ERP, '
+             || 'so these records cannot show whether one is pending: confirm any new bank details for {supplier} by '
+             || 'phone before paying.'
+        WHEN (v->'accounts_on_file'->>'raw')::integer = 0 THEN 'No bank account of {supplier} is on file, so these '
+             || 'records cannot show which account to pay.'
         ELSE 'Nothing in these records argues against paying {supplier} to the account on file.' END,
         NULL, ' ', 'inference');
     u := u || footnote._heading(r);

@@ -143,14 +143,14 @@ BEGIN
                 'customer_number', footnote._value('text', cust.facts->>'customer_number', ARRAY[cid]),
                 'country', footnote._value('text', cust.facts->>'country', ARRAY[cid]),
                 'city', footnote._value('text', cust.facts->>'city', ARRAY[cid]),
-                'payment_terms', footnote._value('days', cust.facts->>'payment_terms_days', ARRAY[cid]),
-                'account_owner', footnote._value('text', cust.facts->>'account_owner', ARRAY[cid]),
-                'credit_limit', footnote._value('amount', cust.facts->>'credit_limit', ARRAY[cid]),
+                'payment_terms', footnote._fact('payment_terms', 'days', cust.facts->>'payment_terms_days', ARRAY[cid]),
+                'account_owner', footnote._fact('account_owner', 'text', cust.facts->>'account_owner', ARRAY[cid]),
+                'credit_limit', footnote._fact('credit_limit', 'amount', cust.facts->>'credit_limit', ARRAY[cid]),
                 'as_of', footnote._value('date', d::text, '{}'),
                 'open_balance', footnote._value('amount', open_total::text, open_ids),
                 'open_invoice_count', footnote._value('count', open_n::text, open_ids),
                 'overdue_total', footnote._value('amount', o.total::text, o.ids),
-                'open_ticket_count', footnote._value('count', cardinality(ticket_ids)::text, ticket_ids)),
+                'open_ticket_count', footnote._fact('tickets', 'count', cardinality(ticket_ids)::text, ticket_ids)),
             'evidence', to_jsonb(ARRAY[cust.evidence] || ev),
             'queries', jsonb_build_array(cust.query, o.query,
                 footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)),
@@ -356,6 +356,9 @@ DECLARE
     ids     text[];
     all_ids text[] := '{}';
 BEGIN
+    IF NOT footnote._recorded('reorder_level') THEN
+        PERFORM footnote._not_recorded('reorder_level', 'reorder levels are');
+    END IF;
     FOR r IN EXECUTE footnote._query('items_below_reorder') LOOP
         ids := ARRAY['item:' || r.id];
         ev := ev || footnote._row_evidence('item', 'id', to_jsonb(r), ARRAY['sku', 'name', 'unit', 'reorder_level']);

@@ -1,0 +1,29 @@
+"""Not recorded in this ERP: optional concepts a mapping declares absent, and sources that hold no rows.
+
+Revision ID: 0007_not_recorded
+Revises: 0006_bad_input
+Create Date: 2026-12-01
+
+Frozen delta SQL (0007_not_recorded.upgrade.sql / .downgrade.sql), written by
+alembic/delta.py from sql/: the setting not_recorded (checked when written);
+footnote._recorded, footnote._fact and footnote._not_recorded (sql/06_calls.sql),
+used for account owner, payment terms, credit limit, tickets and their
+severity, reorder levels, bank-detail change requests and phone verification;
+footnote._unmapped_source and footnote._source_not_mapped: an empty answer over
+a source view that holds no rows, or a name looked up among none, is FN006.
+"""
+
+from footnote_pg.migration import apply_frozen_sql
+
+revision = "0007_not_recorded"
+down_revision = "0006_bad_input"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    apply_frozen_sql(__file__, "upgrade")
+
+
+def downgrade() -> None:
+    apply_frozen_sql(__file__, "downgrade")
