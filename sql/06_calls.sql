@@ -218,6 +218,32 @@ AS $$
                               'uri', uri, 'verified', verified, 'fields', fields)
 $$;
 
+-- The most evidence rows one call may cite (the max_evidence_rows setting).
+CREATE FUNCTION footnote._evidence_limit()
+RETURNS integer
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(footnote.setting('max_evidence_rows')::integer, 10000)
+$$;
+
+-- FN005: an operation that would cite more rows than max_evidence_rows; raised before the evidence is built
+-- where the operation can count first.
+CREATE FUNCTION footnote._too_much_evidence(operation text, rows_cited bigint)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE EXCEPTION USING
+        ERRCODE = 'FN005',
+        MESSAGE = format('%s would cite %s evidence rows, more than max_evidence_rows (%s); narrow the arguments',
+                         operation, rows_cited, footnote._evidence_limit()),
+        DETAIL = jsonb_build_object('operation', operation, 'evidence_rows', rows_cited,
+                                    'max_evidence_rows', footnote._evidence_limit())::text;
+END
+$$;
+
 -- Append one call to the call log (only from footnote._finish, called by a catalog operation).
 CREATE FUNCTION footnote._log_call(call_id uuid, started timestamptz, actor jsonb, operation text, arguments jsonb,
                                    ev_ids text[], doc jsonb, hash text, ms numeric)
@@ -243,7 +269,7 @@ DECLARE
     actor    jsonb := footnote._actor();
     ev       jsonb := coalesce(body->'evidence', '[]');
     ev_ids   text[];
-    lim      integer := coalesce(footnote.setting('max_evidence_rows')::integer, 10000);
+    lim      integer := footnote._evidence_limit();
     doc      jsonb;
     hash     text;
     now_ts   timestamptz := clock_timestamp();
@@ -253,12 +279,7 @@ BEGIN
         PERFORM footnote._source_not_mapped(footnote._unmapped_source(operation));
     END IF;
     IF jsonb_array_length(ev) > lim THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'FN005',
-            MESSAGE = format('%s would cite %s evidence rows, more than max_evidence_rows (%s); narrow the arguments',
-                             operation, jsonb_array_length(ev), lim),
-            DETAIL = jsonb_build_object('operation', operation, 'evidence_rows', jsonb_array_length(ev),
-                                        'max_evidence_rows', lim)::text;
+        PERFORM footnote._too_much_evidence(operation, jsonb_array_length(ev));
     END IF;
     SELECT coalesce(array_agg(e->>'id' ORDER BY n), '{}') INTO ev_ids
     FROM jsonb_array_elements(ev) WITH ORDINALITY AS x(e, n);

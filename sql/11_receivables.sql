@@ -10,32 +10,42 @@ DECLARE
     started constant timestamptz := clock_timestamp();
     d       date := footnote._date_arg('as_of', as_of);
     c       footnote.entity;
-    r       record;
-    ev      jsonb[] := '{}';
     rws     jsonb[] := '{}';
-    ids     text[] := '{}';
-    b_ids   jsonb := '{}';
-    b_total jsonb := '{}';
-    b_count jsonb := '{}';
+    ev      jsonb;
+    ids     text[];
+    b_ids   jsonb;
+    b_total jsonb;
+    b_count jsonb;
     b       text;
-    total   numeric := 0.00;
-    n       bigint := 0;
+    total   numeric;
+    n       bigint;
     vals    jsonb;
 BEGIN
     IF customer IS NOT NULL THEN
         c := footnote._resolve('customer', 'customer', customer);
     END IF;
-    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, c.id LOOP
-        ids := ids || ('invoice:' || r.invoice_id);
-        b_ids := jsonb_set(b_ids, ARRAY[r.bucket], coalesce(b_ids->r.bucket, '[]') || to_jsonb('invoice:' || r.invoice_id));
-        b_total := b_total || jsonb_build_object(r.bucket, r.bucket_total::text);
-        b_count := b_count || jsonb_build_object(r.bucket, r.bucket_count::text);
-        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
-            ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid', 'credited',
-                  'outstanding', 'days_past_due', 'bucket']);
-        total := r.total_outstanding;
-        n := r.invoice_count;
-    END LOOP;
+    -- one pass over the open invoices, aggregated in SQL (a row-by-row loop grows its lists quadratically)
+    EXECUTE format($f$
+        WITH r AS (%s),
+        b AS (SELECT r.bucket, jsonb_agg('invoice:' || r.invoice_id ORDER BY r.due_date, r.invoice_id) AS ids,
+                     max(r.bucket_total)::text AS total, max(r.bucket_count)::text AS n
+              FROM r GROUP BY r.bucket)
+        SELECT coalesce((SELECT max(r.total_outstanding) FROM r), 0.00),
+               coalesce((SELECT max(r.invoice_count) FROM r), 0),
+               coalesce((SELECT array_agg('invoice:' || r.invoice_id ORDER BY r.due_date, r.invoice_id) FROM r), '{}'),
+               CASE WHEN (SELECT count(*) FROM r) <= $3 THEN  -- more than the limit: FN005 before building it
+                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+                                 ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid',
+                                       'credited', 'outstanding', 'days_past_due', 'bucket'])
+                                 ORDER BY r.due_date, r.invoice_id) FROM r), '[]') END,
+               coalesce((SELECT jsonb_object_agg(b.bucket, b.ids) FROM b), '{}'),
+               coalesce((SELECT jsonb_object_agg(b.bucket, b.total) FROM b), '{}'),
+               coalesce((SELECT jsonb_object_agg(b.bucket, b.n) FROM b), '{}')$f$,
+        footnote._query('open_invoices_aged'))
+    INTO total, n, ids, ev, b_ids, b_total, b_count USING d, c.id, footnote._evidence_limit();
+    IF ev IS NULL THEN
+        PERFORM footnote._too_much_evidence('ar_aging', n);
+    END IF;
     vals := jsonb_build_object(
         'as_of', footnote._value('date', d::text, '{}'),
         'total_outstanding', footnote._value('amount', total::text, ids),
@@ -64,7 +74,7 @@ BEGIN
                 jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)) END,
             'values', vals,
             'rows', to_jsonb(rws),
-            'evidence', to_jsonb(ev),
+            'evidence', ev,
             'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
             'queries', jsonb_build_array(footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)))));
 END
@@ -81,29 +91,45 @@ DECLARE
     d       date := footnote._date_arg('as_of', as_of);
     w       integer := footnote._int_arg('window_days', window_days, 1, 3660,
                                          coalesce(footnote.setting('dso_window_days')::integer, 90));
-    r       record;
-    ev      jsonb[] := '{}';
-    ar_ids  text[] := '{}';
-    s_ids   text[] := '{}';
-    ar      numeric := 0.00;
-    sales   numeric := 0.00;
+    ev      jsonb;
+    ev_s    jsonb;
+    n_s     bigint;
+    ar_inv  bigint[];
+    ar_ids  text[];
+    s_ids   text[];
+    ar      numeric;
+    sales   numeric;
     dso     numeric;
     vals    jsonb;
 BEGIN
-    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, NULL::bigint LOOP
-        ar_ids := ar_ids || ('invoice:' || r.invoice_id);
-        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
-            ARRAY['number', 'customer_id', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding']);
-        ar := r.total_outstanding;
-    END LOOP;
-    FOR r IN EXECUTE footnote._query('sales_in_window') USING d, w LOOP
-        s_ids := s_ids || ('invoice:' || r.id);
-        IF NOT ('invoice:' || r.id) = ANY (ar_ids) THEN
-            ev := ev || footnote._row_evidence('invoice', 'id', to_jsonb(r),
-                ARRAY['number', 'customer_id', 'issue_date', 'gross']);
-        END IF;
-        sales := r.gross_sales;
-    END LOOP;
+    -- each input in one pass, aggregated in SQL; a sold invoice that is also open is cited once
+    EXECUTE format($f$
+        WITH a AS (%s)
+        SELECT coalesce((SELECT max(a.total_outstanding) FROM a), 0.00),
+               coalesce((SELECT array_agg(a.invoice_id ORDER BY a.due_date, a.invoice_id) FROM a), '{}'),
+               CASE WHEN (SELECT count(*) FROM a) <= $3 THEN
+                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id', to_jsonb(a),
+                                 ARRAY['number', 'customer_id', 'issue_date', 'due_date', 'gross', 'paid', 'credited',
+                                       'outstanding']) ORDER BY a.due_date, a.invoice_id) FROM a), '[]') END$f$,
+        footnote._query('open_invoices_aged'))
+    INTO ar, ar_inv, ev USING d, NULL::bigint, footnote._evidence_limit();
+    ar_ids := ARRAY(SELECT 'invoice:' || x FROM unnest(ar_inv) WITH ORDINALITY AS u(x, k) ORDER BY k);
+    EXECUTE format($f$
+        WITH s AS (%s)
+        SELECT coalesce((SELECT max(s.gross_sales) FROM s), 0.00),
+               coalesce((SELECT array_agg('invoice:' || s.id ORDER BY s.issue_date, s.id) FROM s), '{}'),
+               (SELECT count(*) FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[]))),
+               CASE WHEN (SELECT count(*) FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[])))
+                         + cardinality($3::bigint[]) <= $4 THEN
+                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'id', to_jsonb(s),
+                                 ARRAY['number', 'customer_id', 'issue_date', 'gross']) ORDER BY s.issue_date, s.id)
+                             FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[]))), '[]') END$f$,
+        footnote._query('sales_in_window'))
+    INTO sales, s_ids, n_s, ev_s USING d, w, ar_inv, footnote._evidence_limit();
+    IF ev IS NULL OR ev_s IS NULL THEN  -- an invoice both open and sold is cited once
+        PERFORM footnote._too_much_evidence('days_sales_outstanding', cardinality(ar_inv) + n_s);
+    END IF;
+    ev := ev || ev_s;
     EXECUTE footnote._query('dso') INTO dso USING ar, sales, w;
     vals := jsonb_build_object(
         'as_of', footnote._value('date', d::text, '{}'),
@@ -119,7 +145,7 @@ BEGIN
             'effective_arguments', jsonb_build_object('as_of', d, 'window_days', w),
             'formula', 'DSO = receivables outstanding as of the date / gross sales invoiced in the window ending that day * days in the window',
             'values', vals,
-            'evidence', to_jsonb(ev),
+            'evidence', ev,
             'empty_reason', CASE WHEN dso IS NULL THEN 'no_sales_in_window' END,
             'queries', jsonb_build_array(
                 footnote._query_ref('open_invoices_aged', jsonb_build_array(d, NULL)),

@@ -10,22 +10,23 @@ CREATE FUNCTION footnote._revenue(p footnote.period, customer_id bigint,
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    r record;
 BEGIN
-    total := 0.00;
-    invoice_count := 0;
-    credit_note_count := 0;
-    ids := '{}';
-    evidence := '{}';
-    FOR r IN EXECUTE footnote._query('revenue_documents') USING p.starts, p.ends, customer_id LOOP
-        ids := ids || (r.type || ':' || r.id);
-        evidence := evidence || footnote._row_evidence(r.type, 'id', to_jsonb(r),
-            ARRAY['number', 'customer_id', 'issue_date', 'amount']);
-        total := r.revenue;
-        invoice_count := r.invoice_count;
-        credit_note_count := r.credit_note_count;
-    END LOOP;
+    -- one pass, aggregated in SQL (in the query's own order: issue date, type, id)
+    EXECUTE format($f$
+        WITH r AS (%s)
+        SELECT coalesce((SELECT max(r.revenue) FROM r), 0.00), coalesce((SELECT max(r.invoice_count) FROM r), 0),
+               coalesce((SELECT max(r.credit_note_count) FROM r), 0),
+               coalesce((SELECT array_agg(r.type || ':' || r.id ORDER BY r.issue_date, r.type, r.id) FROM r), '{}'),
+               CASE WHEN (SELECT count(*) FROM r) <= $4 THEN  -- more than the limit: FN005 before building it
+                   coalesce((SELECT array_agg(footnote._row_evidence(r.type, 'id', to_jsonb(r),
+                                              ARRAY['number', 'customer_id', 'issue_date', 'amount'])
+                                              ORDER BY r.issue_date, r.type, r.id) FROM r), '{}') END$f$,
+        footnote._query('revenue_documents'))
+    INTO total, invoice_count, credit_note_count, ids, evidence
+    USING p.starts, p.ends, customer_id, footnote._evidence_limit();
+    IF evidence IS NULL THEN
+        PERFORM footnote._too_much_evidence('revenue', cardinality(ids));
+    END IF;
     query := footnote._query_ref('revenue_documents', jsonb_build_array(p.starts, p.ends, customer_id));
 END
 $$;

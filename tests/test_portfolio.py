@@ -250,3 +250,32 @@ def test_accounts_payable_over_an_unmapped_view_refuses_rather_than_says_nothing
     assert err.value.view == "footnote_src.supplier_invoices"
     answer = fn.ask("What do we owe Northwind?")
     assert answer.status == "refused" and "not mapped" in answer.answer
+
+
+@pytest.mark.parametrize("operation,arguments,counted", [
+    ("ar_aging", {}, "SELECT count(*) FROM footnote_src.invoice_balances('2026-08-14') WHERE outstanding > 0"),
+    ("days_sales_outstanding", {}, """SELECT count(*) FROM (
+        SELECT invoice_id FROM footnote_src.invoice_balances('2026-08-14') WHERE outstanding > 0
+        UNION SELECT id FROM footnote_src.invoices WHERE issue_date > date '2026-08-14' - 90
+                                                   AND issue_date <= '2026-08-14') AS cited"""),
+    ("revenue", {"period": "2026"}, """SELECT
+        (SELECT count(*) FROM footnote_src.invoices WHERE issue_date >= '2026-01-01' AND issue_date < '2027-01-01')
+        + (SELECT count(*) FROM footnote_src.credit_notes WHERE issue_date >= '2026-01-01'
+                                                            AND issue_date < '2027-01-01')
+        """),
+])
+def test_more_evidence_than_the_limit_is_fn005_with_the_exact_count(db: TestDatabase, operation: str,
+                                                                    arguments: dict[str, str], counted: str) -> None:
+    """Counted before the evidence is built (fast at any size); at the limit itself the operation answers."""
+    from footnote_pg import errors
+
+    rows = int(db.scalar(counted))
+    assert rows > 100
+    db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'max_evidence_rows' RETURNING 1", (str(rows - 1),))
+    fn = db.client("service")
+    with pytest.raises(errors.EvidenceLimit) as caught:
+        fn.call(operation, **arguments)
+    assert f"{operation} would cite {rows} evidence rows, more than max_evidence_rows ({rows - 1})" in str(caught.value)
+    assert db.scalar("SELECT count(*) FROM footnote.call_log") == 0
+    db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'max_evidence_rows' RETURNING 1", (str(rows),))
+    assert len(fn.call(operation, **arguments).evidence) == rows

@@ -13,6 +13,10 @@ DROP FUNCTION footnote._unmapped_source(text);
 
 DROP FUNCTION footnote._source_not_mapped(text);
 
+DROP FUNCTION footnote._evidence_limit();
+
+DROP FUNCTION footnote._too_much_evidence(text, bigint);
+
 DELETE FROM footnote.settings WHERE key IN ('not_recorded');
 
 -- Resolve a name, code, id or erp:// link to exactly one entity, or raise FN002 / FN003.
@@ -272,6 +276,64 @@ BEGIN
 END
 $$;
 
+-- Days sales outstanding as of a date: receivables / gross sales of the window * window days.
+CREATE OR REPLACE FUNCTION footnote.days_sales_outstanding(as_of date DEFAULT NULL, window_days integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    w       integer := footnote._int_arg('window_days', window_days, 1, 3660,
+                                         coalesce(footnote.setting('dso_window_days')::integer, 90));
+    r       record;
+    ev      jsonb[] := '{}';
+    ar_ids  text[] := '{}';
+    s_ids   text[] := '{}';
+    ar      numeric := 0.00;
+    sales   numeric := 0.00;
+    dso     numeric;
+    vals    jsonb;
+BEGIN
+    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, NULL::bigint LOOP
+        ar_ids := ar_ids || ('invoice:' || r.invoice_id);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding']);
+        ar := r.total_outstanding;
+    END LOOP;
+    FOR r IN EXECUTE footnote._query('sales_in_window') USING d, w LOOP
+        s_ids := s_ids || ('invoice:' || r.id);
+        IF NOT ('invoice:' || r.id) = ANY (ar_ids) THEN
+            ev := ev || footnote._row_evidence('invoice', 'id', to_jsonb(r),
+                ARRAY['number', 'customer_id', 'issue_date', 'gross']);
+        END IF;
+        sales := r.gross_sales;
+    END LOOP;
+    EXECUTE footnote._query('dso') INTO dso USING ar, sales, w;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'window', footnote._value('days', w::text, '{}'),
+        'receivables', footnote._value('amount', ar::text, ar_ids),
+        'gross_sales', footnote._value('amount', sales::text, s_ids));
+    IF dso IS NOT NULL THEN
+        vals := vals || jsonb_build_object('dso', footnote._value('days', dso::text, ar_ids || s_ids));
+    END IF;
+    RETURN footnote._finish('days_sales_outstanding',
+        jsonb_build_object('as_of', as_of, 'window_days', window_days), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('as_of', d, 'window_days', w),
+            'formula', 'DSO = receivables outstanding as of the date / gross sales invoiced in the window ending that day * days in the window',
+            'values', vals,
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN dso IS NULL THEN 'no_sales_in_window' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('open_invoices_aged', jsonb_build_array(d, NULL)),
+                footnote._query_ref('sales_in_window', jsonb_build_array(d, w)),
+                footnote._query_ref('dso', jsonb_build_array(ar::text, sales::text, w)))));
+END
+$$;
+
 -- One invoice by number (INV-2026-8812), id or deep link, with its balance as of a date and what settled it.
 CREATE OR REPLACE FUNCTION footnote.invoice(number text, as_of date DEFAULT NULL)
 RETURNS jsonb
@@ -352,6 +414,40 @@ BEGIN
                 footnote._query_ref('invoice_by_number', jsonb_build_array(upper(v), wanted_id)),
                 footnote._query_ref('invoice_balance', jsonb_build_array(inv.id, d)),
                 footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))));
+END
+$$;
+
+-- ==== sql/12_revenue.sql ==============================================
+
+-- footnote-pg: catalog operations about revenue.
+--
+-- Revenue of a period = net amount of invoices issued in it minus net amount
+-- of credit notes issued in it (by issue date, in the settings currency).
+
+-- Revenue documents of a period (optionally one customer): total, counts, evidence and the query.
+CREATE OR REPLACE FUNCTION footnote._revenue(p footnote.period, customer_id bigint,
+    OUT total numeric, OUT invoice_count bigint, OUT credit_note_count bigint,
+    OUT ids text[], OUT evidence jsonb[], OUT query jsonb)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r record;
+BEGIN
+    total := 0.00;
+    invoice_count := 0;
+    credit_note_count := 0;
+    ids := '{}';
+    evidence := '{}';
+    FOR r IN EXECUTE footnote._query('revenue_documents') USING p.starts, p.ends, customer_id LOOP
+        ids := ids || (r.type || ':' || r.id);
+        evidence := evidence || footnote._row_evidence(r.type, 'id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'issue_date', 'amount']);
+        total := r.revenue;
+        invoice_count := r.invoice_count;
+        credit_note_count := r.credit_note_count;
+    END LOOP;
+    query := footnote._query_ref('revenue_documents', jsonb_build_array(p.starts, p.ends, customer_id));
 END
 $$;
 
@@ -618,6 +714,78 @@ BEGIN
           "payment_terms": ["days", "payment_terms_days"], "account_owner": ["text", "account_owner"]}',
         ARRAY['name', 'customer_number', 'country', 'city', 'payment_terms_days', 'account_owner'],
         clock_timestamp(), filters);
+END
+$$;
+
+-- footnote-pg: catalog operations about receivables: aging, days sales outstanding, one invoice.
+
+-- Accounts-receivable aging as of a date (all customers, or one): current, 1-30, 31-60, 61-90 and over 90 days past due.
+CREATE OR REPLACE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity;
+    r       record;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    ids     text[] := '{}';
+    b_ids   jsonb := '{}';
+    b_total jsonb := '{}';
+    b_count jsonb := '{}';
+    b       text;
+    total   numeric := 0.00;
+    n       bigint := 0;
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, c.id LOOP
+        ids := ids || ('invoice:' || r.invoice_id);
+        b_ids := jsonb_set(b_ids, ARRAY[r.bucket], coalesce(b_ids->r.bucket, '[]') || to_jsonb('invoice:' || r.invoice_id));
+        b_total := b_total || jsonb_build_object(r.bucket, r.bucket_total::text);
+        b_count := b_count || jsonb_build_object(r.bucket, r.bucket_count::text);
+        ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+            ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid', 'credited',
+                  'outstanding', 'days_past_due', 'bucket']);
+        total := r.total_outstanding;
+        n := r.invoice_count;
+    END LOOP;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'total_outstanding', footnote._value('amount', total::text, ids),
+        'invoice_count', footnote._value('count', n::text, ids),
+        'overdue_total', footnote._value('amount', (total - coalesce((b_total->>'current')::numeric, 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))),
+        'overdue_invoice_count', footnote._value('count', (n - coalesce((b_count->>'current')::bigint, 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))));
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    FOREACH b IN ARRAY ARRAY['current', '1-30', '31-60', '61-90', 'over_90'] LOOP
+        rws := rws || jsonb_build_object(
+            'bucket', footnote._value('text', CASE b WHEN 'current' THEN 'current' WHEN 'over_90' THEN 'over 90 days'
+                                                     ELSE b || ' days' END, '{}'),
+            'outstanding', footnote._value('amount', coalesce(b_total->>b, '0.00'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))),
+            'invoice_count', footnote._value('count', coalesce(b_count->>b, '0'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))));
+    END LOOP;
+    RETURN footnote._finish('ar_aging',
+        jsonb_build_object('as_of', as_of, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('as_of', d, 'customer', c.uri),
+            'subject', CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer',
+                jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)) END,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
+            'queries', jsonb_build_array(footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)))));
 END
 $$;
 

@@ -11,6 +11,9 @@ used for account owner, payment terms, credit limit, tickets and their
 severity, reorder levels, bank-detail change requests and phone verification;
 footnote._unmapped_source and footnote._source_not_mapped: an empty answer over
 a source view that holds no rows, or a name looked up among none, is FN006.
+ar_aging, days_sales_outstanding and footnote._revenue aggregate their evidence
+in SQL in one pass (no lists grown row by row) and raise FN005 before building
+evidence beyond max_evidence_rows (footnote._evidence_limit, _too_much_evidence).
 """
 
 from footnote_pg.migration import apply_frozen_sql

@@ -252,6 +252,32 @@ BEGIN
 END
 $$;
 
+-- The most evidence rows one call may cite (the max_evidence_rows setting).
+CREATE FUNCTION footnote._evidence_limit()
+RETURNS integer
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(footnote.setting('max_evidence_rows')::integer, 10000)
+$$;
+
+-- FN005: an operation that would cite more rows than max_evidence_rows; raised before the evidence is built
+-- where the operation can count first.
+CREATE FUNCTION footnote._too_much_evidence(operation text, rows_cited bigint)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE EXCEPTION USING
+        ERRCODE = 'FN005',
+        MESSAGE = format('%s would cite %s evidence rows, more than max_evidence_rows (%s); narrow the arguments',
+                         operation, rows_cited, footnote._evidence_limit()),
+        DETAIL = jsonb_build_object('operation', operation, 'evidence_rows', rows_cited,
+                                    'max_evidence_rows', footnote._evidence_limit())::text;
+END
+$$;
+
 -- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; append to the call log; return the document.
 CREATE OR REPLACE FUNCTION footnote._finish(operation text, arguments jsonb, started timestamptz, body jsonb)
 RETURNS jsonb
@@ -263,7 +289,7 @@ DECLARE
     actor    jsonb := footnote._actor();
     ev       jsonb := coalesce(body->'evidence', '[]');
     ev_ids   text[];
-    lim      integer := coalesce(footnote.setting('max_evidence_rows')::integer, 10000);
+    lim      integer := footnote._evidence_limit();
     doc      jsonb;
     hash     text;
     now_ts   timestamptz := clock_timestamp();
@@ -273,12 +299,7 @@ BEGIN
         PERFORM footnote._source_not_mapped(footnote._unmapped_source(operation));
     END IF;
     IF jsonb_array_length(ev) > lim THEN
-        RAISE EXCEPTION USING
-            ERRCODE = 'FN005',
-            MESSAGE = format('%s would cite %s evidence rows, more than max_evidence_rows (%s); narrow the arguments',
-                             operation, jsonb_array_length(ev), lim),
-            DETAIL = jsonb_build_object('operation', operation, 'evidence_rows', jsonb_array_length(ev),
-                                        'max_evidence_rows', lim)::text;
+        PERFORM footnote._too_much_evidence(operation, jsonb_array_length(ev));
     END IF;
     SELECT coalesce(array_agg(e->>'id' ORDER BY n), '{}') INTO ev_ids
     FROM jsonb_array_elements(ev) WITH ORDINALITY AS x(e, n);
@@ -470,6 +491,162 @@ BEGIN
 END
 $$;
 
+-- footnote-pg: catalog operations about receivables: aging, days sales outstanding, one invoice.
+
+-- Accounts-receivable aging as of a date (all customers, or one): current, 1-30, 31-60, 61-90 and over 90 days past due.
+CREATE OR REPLACE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    c       footnote.entity;
+    rws     jsonb[] := '{}';
+    ev      jsonb;
+    ids     text[];
+    b_ids   jsonb;
+    b_total jsonb;
+    b_count jsonb;
+    b       text;
+    total   numeric;
+    n       bigint;
+    vals    jsonb;
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    -- one pass over the open invoices, aggregated in SQL (a row-by-row loop grows its lists quadratically)
+    EXECUTE format($f$
+        WITH r AS (%s),
+        b AS (SELECT r.bucket, jsonb_agg('invoice:' || r.invoice_id ORDER BY r.due_date, r.invoice_id) AS ids,
+                     max(r.bucket_total)::text AS total, max(r.bucket_count)::text AS n
+              FROM r GROUP BY r.bucket)
+        SELECT coalesce((SELECT max(r.total_outstanding) FROM r), 0.00),
+               coalesce((SELECT max(r.invoice_count) FROM r), 0),
+               coalesce((SELECT array_agg('invoice:' || r.invoice_id ORDER BY r.due_date, r.invoice_id) FROM r), '{}'),
+               CASE WHEN (SELECT count(*) FROM r) <= $3 THEN  -- more than the limit: FN005 before building it
+                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+                                 ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid',
+                                       'credited', 'outstanding', 'days_past_due', 'bucket'])
+                                 ORDER BY r.due_date, r.invoice_id) FROM r), '[]') END,
+               coalesce((SELECT jsonb_object_agg(b.bucket, b.ids) FROM b), '{}'),
+               coalesce((SELECT jsonb_object_agg(b.bucket, b.total) FROM b), '{}'),
+               coalesce((SELECT jsonb_object_agg(b.bucket, b.n) FROM b), '{}')$f$,
+        footnote._query('open_invoices_aged'))
+    INTO total, n, ids, ev, b_ids, b_total, b_count USING d, c.id, footnote._evidence_limit();
+    IF ev IS NULL THEN
+        PERFORM footnote._too_much_evidence('ar_aging', n);
+    END IF;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'total_outstanding', footnote._value('amount', total::text, ids),
+        'invoice_count', footnote._value('count', n::text, ids),
+        'overdue_total', footnote._value('amount', (total - coalesce((b_total->>'current')::numeric, 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))),
+        'overdue_invoice_count', footnote._value('count', (n - coalesce((b_count->>'current')::bigint, 0))::text,
+            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))));
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    FOREACH b IN ARRAY ARRAY['current', '1-30', '31-60', '61-90', 'over_90'] LOOP
+        rws := rws || jsonb_build_object(
+            'bucket', footnote._value('text', CASE b WHEN 'current' THEN 'current' WHEN 'over_90' THEN 'over 90 days'
+                                                     ELSE b || ' days' END, '{}'),
+            'outstanding', footnote._value('amount', coalesce(b_total->>b, '0.00'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))),
+            'invoice_count', footnote._value('count', coalesce(b_count->>b, '0'),
+                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))));
+    END LOOP;
+    RETURN footnote._finish('ar_aging',
+        jsonb_build_object('as_of', as_of, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('as_of', d, 'customer', c.uri),
+            'subject', CASE WHEN c.id IS NOT NULL THEN jsonb_build_object('customer',
+                jsonb_build_object('id', c.id::text, 'name', c.name, 'uri', c.uri)) END,
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', ev,
+            'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
+            'queries', jsonb_build_array(footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)))));
+END
+$$;
+
+-- Days sales outstanding as of a date: receivables / gross sales of the window * window days.
+CREATE OR REPLACE FUNCTION footnote.days_sales_outstanding(as_of date DEFAULT NULL, window_days integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    d       date := footnote._date_arg('as_of', as_of);
+    w       integer := footnote._int_arg('window_days', window_days, 1, 3660,
+                                         coalesce(footnote.setting('dso_window_days')::integer, 90));
+    ev      jsonb;
+    ev_s    jsonb;
+    n_s     bigint;
+    ar_inv  bigint[];
+    ar_ids  text[];
+    s_ids   text[];
+    ar      numeric;
+    sales   numeric;
+    dso     numeric;
+    vals    jsonb;
+BEGIN
+    -- each input in one pass, aggregated in SQL; a sold invoice that is also open is cited once
+    EXECUTE format($f$
+        WITH a AS (%s)
+        SELECT coalesce((SELECT max(a.total_outstanding) FROM a), 0.00),
+               coalesce((SELECT array_agg(a.invoice_id ORDER BY a.due_date, a.invoice_id) FROM a), '{}'),
+               CASE WHEN (SELECT count(*) FROM a) <= $3 THEN
+                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id', to_jsonb(a),
+                                 ARRAY['number', 'customer_id', 'issue_date', 'due_date', 'gross', 'paid', 'credited',
+                                       'outstanding']) ORDER BY a.due_date, a.invoice_id) FROM a), '[]') END$f$,
+        footnote._query('open_invoices_aged'))
+    INTO ar, ar_inv, ev USING d, NULL::bigint, footnote._evidence_limit();
+    ar_ids := ARRAY(SELECT 'invoice:' || x FROM unnest(ar_inv) WITH ORDINALITY AS u(x, k) ORDER BY k);
+    EXECUTE format($f$
+        WITH s AS (%s)
+        SELECT coalesce((SELECT max(s.gross_sales) FROM s), 0.00),
+               coalesce((SELECT array_agg('invoice:' || s.id ORDER BY s.issue_date, s.id) FROM s), '{}'),
+               (SELECT count(*) FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[]))),
+               CASE WHEN (SELECT count(*) FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[])))
+                         + cardinality($3::bigint[]) <= $4 THEN
+                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'id', to_jsonb(s),
+                                 ARRAY['number', 'customer_id', 'issue_date', 'gross']) ORDER BY s.issue_date, s.id)
+                             FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[]))), '[]') END$f$,
+        footnote._query('sales_in_window'))
+    INTO sales, s_ids, n_s, ev_s USING d, w, ar_inv, footnote._evidence_limit();
+    IF ev IS NULL OR ev_s IS NULL THEN  -- an invoice both open and sold is cited once
+        PERFORM footnote._too_much_evidence('days_sales_outstanding', cardinality(ar_inv) + n_s);
+    END IF;
+    ev := ev || ev_s;
+    EXECUTE footnote._query('dso') INTO dso USING ar, sales, w;
+    vals := jsonb_build_object(
+        'as_of', footnote._value('date', d::text, '{}'),
+        'window', footnote._value('days', w::text, '{}'),
+        'receivables', footnote._value('amount', ar::text, ar_ids),
+        'gross_sales', footnote._value('amount', sales::text, s_ids));
+    IF dso IS NOT NULL THEN
+        vals := vals || jsonb_build_object('dso', footnote._value('days', dso::text, ar_ids || s_ids));
+    END IF;
+    RETURN footnote._finish('days_sales_outstanding',
+        jsonb_build_object('as_of', as_of, 'window_days', window_days), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('as_of', d, 'window_days', w),
+            'formula', 'DSO = receivables outstanding as of the date / gross sales invoiced in the window ending that day * days in the window',
+            'values', vals,
+            'evidence', ev,
+            'empty_reason', CASE WHEN dso IS NULL THEN 'no_sales_in_window' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('open_invoices_aged', jsonb_build_array(d, NULL)),
+                footnote._query_ref('sales_in_window', jsonb_build_array(d, w)),
+                footnote._query_ref('dso', jsonb_build_array(ar::text, sales::text, w)))));
+END
+$$;
+
 -- One invoice by number (INV-2026-8812), id or deep link, with its balance as of a date and what settled it.
 CREATE OR REPLACE FUNCTION footnote.invoice(number text, as_of date DEFAULT NULL)
 RETURNS jsonb
@@ -553,6 +730,39 @@ BEGIN
                 footnote._query_ref('invoice_by_number', jsonb_build_array(upper(v), wanted_id)),
                 footnote._query_ref('invoice_balance', jsonb_build_array(inv.id, d)),
                 footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))));
+END
+$$;
+
+-- footnote-pg: catalog operations about revenue.
+--
+-- Revenue of a period = net amount of invoices issued in it minus net amount
+-- of credit notes issued in it (by issue date, in the settings currency).
+
+-- Revenue documents of a period (optionally one customer): total, counts, evidence and the query.
+CREATE OR REPLACE FUNCTION footnote._revenue(p footnote.period, customer_id bigint,
+    OUT total numeric, OUT invoice_count bigint, OUT credit_note_count bigint,
+    OUT ids text[], OUT evidence jsonb[], OUT query jsonb)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    -- one pass, aggregated in SQL (in the query's own order: issue date, type, id)
+    EXECUTE format($f$
+        WITH r AS (%s)
+        SELECT coalesce((SELECT max(r.revenue) FROM r), 0.00), coalesce((SELECT max(r.invoice_count) FROM r), 0),
+               coalesce((SELECT max(r.credit_note_count) FROM r), 0),
+               coalesce((SELECT array_agg(r.type || ':' || r.id ORDER BY r.issue_date, r.type, r.id) FROM r), '{}'),
+               CASE WHEN (SELECT count(*) FROM r) <= $4 THEN  -- more than the limit: FN005 before building it
+                   coalesce((SELECT array_agg(footnote._row_evidence(r.type, 'id', to_jsonb(r),
+                                              ARRAY['number', 'customer_id', 'issue_date', 'amount'])
+                                              ORDER BY r.issue_date, r.type, r.id) FROM r), '{}') END$f$,
+        footnote._query('revenue_documents'))
+    INTO total, invoice_count, credit_note_count, ids, evidence
+    USING p.starts, p.ends, customer_id, footnote._evidence_limit();
+    IF evidence IS NULL THEN
+        PERFORM footnote._too_much_evidence('revenue', cardinality(ids));
+    END IF;
+    query := footnote._query_ref('revenue_documents', jsonb_build_array(p.starts, p.ends, customer_id));
 END
 $$;
 
