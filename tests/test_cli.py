@@ -110,3 +110,14 @@ def test_demo_serves_the_page_and_stops_on_ctrl_c(db: TestDatabase) -> None:
         if proc.poll() is None:
             proc.kill()
             time.sleep(0.1)
+
+
+def test_a_refused_connection_keeps_the_reason() -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code, _, err = run("call", "ar_aging", "--database-url", f"postgresql://nobody@127.0.0.1:{port}/x?connect_timeout=2")
+    assert code == 2 and err.count("\n") == 1
+    assert "Connection refused" in err and "Is the server running" in err, err
