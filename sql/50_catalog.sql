@@ -246,3 +246,23 @@ BEGIN
     RETURN result;
 END
 $$;
+
+-- The same call with its arguments as text, which is what an unadorned literal in psql resolves to
+-- (footnote.call('invoice', '{"number": "INV-2026-8812"}')): JSON that PostgreSQL's own parser refuses (a
+-- syntax error, \u0000, a lone surrogate, nesting too deep) is FN001 naming the arguments, not a parser error.
+CREATE FUNCTION footnote.call(operation text, arguments text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    parsed jsonb;
+BEGIN
+    BEGIN
+        parsed := arguments::jsonb;
+    EXCEPTION WHEN data_exception OR program_limit_exceeded OR statement_too_complex THEN
+        PERFORM footnote._invalid('arguments', 'is not valid JSON: ' || SQLERRM, left(arguments, 200));
+    END;
+    RETURN footnote.call(operation, parsed);
+END
+$$;

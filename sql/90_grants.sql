@@ -10,6 +10,7 @@ REVOKE ALL ON TYPE footnote.entity, footnote.period, footnote._named, footnote._
 GRANT SELECT ON footnote.catalog TO footnote_service, footnote_auditor;
 GRANT EXECUTE ON FUNCTION
     footnote.call(text, jsonb),
+    footnote.call(text, text),
     footnote.list_customers(text, integer, text, text),
     footnote.customer_payments(text, text, date),
     footnote.customer_profile(text, date),

@@ -617,3 +617,23 @@ def test_accepted_edge_values_are_sealed_and_verify(module_db: TestDatabase, wor
 
 def repeat_nested(levels: int) -> str:
     return '{"a":' * levels + '"x"' + "}" * levels
+
+
+@pytest.mark.parametrize("text", ['{"number": "\\u0000"}', '{"number": "\\ud800"}', '{"number": ', "not json",
+                                  "[" * 10_000 + "]" * 10_000, '{"number": 1e999999}', "'; DROP TABLE x; --"])
+def test_call_with_text_arguments_names_them_when_postgresql_cannot_parse_them(db: TestDatabase, text: str) -> None:
+    """What an unadorned literal in psql resolves to: footnote.call(text, text)."""
+    before = db.rows(WRITES)
+    with db.connect("service") as conn:
+        with pytest.raises(psycopg.Error) as caught:
+            conn.execute("SELECT footnote.call('invoice', %s::text)", (text,))
+        message = caught.value.diag.message_primary or ""
+        assert caught.value.sqlstate in ("FN001", "FN002"), (caught.value.sqlstate, message)
+        assert "\n" not in message and len(message) < 400
+        if caught.value.sqlstate == "FN001":
+            assert message.startswith(("invalid argument arguments: is not valid JSON", "invalid argument number",
+                                       "invalid argument arguments: must be a JSON object")), message
+        # and the literal form, as a psql user types it, goes the same way
+        assert conn.execute("SELECT footnote.call('invoice', '{\"number\": \"INV-2026-8812\"}')"
+                            ).fetchone()[0]["values"]["number"]["text"] == "INV-2026-8812"
+    assert db.rows(WRITES)[0][1:] == before[0][1:]

@@ -3,6 +3,36 @@
 
 SET ROLE footnote_owner;
 
+REVOKE EXECUTE ON FUNCTION
+    footnote.call(text, jsonb),
+    footnote.call(text, text),
+    footnote.list_customers(text, integer, text, text),
+    footnote.customer_payments(text, text, date),
+    footnote.customer_profile(text, date),
+    footnote.rank_customers(text, text, integer, date),
+    footnote.revenue_by_month(text, text),
+    footnote.credit_notes(text, text),
+    footnote.items_below_reorder(),
+    footnote.purchase_order(text),
+    footnote.list_suppliers(text, integer),
+    footnote.list_items(text, integer),
+    footnote.customer_overdue(text, date),
+    footnote.ar_aging(date, text),
+    footnote.customer_risk(text, date),
+    footnote.open_tickets(text, date),
+    footnote.revenue(text, text),
+    footnote.revenue_change(text, text, text),
+    footnote.top_customers(text, integer, text),
+    footnote.revenue_drivers(text, text, integer, text),
+    footnote.days_sales_outstanding(date, integer),
+    footnote.invoice(text, date),
+    footnote.source_record(text),
+    footnote.open_purchase_orders(text, text),
+    footnote.stock_on_hand(text),
+    footnote.supplier_payment_facts(text, date),
+    footnote.accounts_payable(text, date)
+FROM footnote_service;
+
 DROP FUNCTION footnote._recorded(text);
 
 DROP FUNCTION footnote._fact(text, text, text, text[], jsonb);
@@ -16,6 +46,8 @@ DROP FUNCTION footnote._source_not_mapped(text);
 DROP FUNCTION footnote._evidence_limit();
 
 DROP FUNCTION footnote._too_much_evidence(text, bigint);
+
+DROP FUNCTION footnote.call(text, text);
 
 DELETE FROM footnote.settings WHERE key IN ('not_recorded');
 

@@ -2,6 +2,35 @@
 
 SET ROLE footnote_owner;
 
+REVOKE EXECUTE ON FUNCTION
+    footnote.call(text, jsonb),
+    footnote.list_customers(text, integer, text, text),
+    footnote.customer_payments(text, text, date),
+    footnote.customer_profile(text, date),
+    footnote.rank_customers(text, text, integer, date),
+    footnote.revenue_by_month(text, text),
+    footnote.credit_notes(text, text),
+    footnote.items_below_reorder(),
+    footnote.purchase_order(text),
+    footnote.list_suppliers(text, integer),
+    footnote.list_items(text, integer),
+    footnote.customer_overdue(text, date),
+    footnote.ar_aging(date, text),
+    footnote.customer_risk(text, date),
+    footnote.open_tickets(text, date),
+    footnote.revenue(text, text),
+    footnote.revenue_change(text, text, text),
+    footnote.top_customers(text, integer, text),
+    footnote.revenue_drivers(text, text, integer, text),
+    footnote.days_sales_outstanding(date, integer),
+    footnote.invoice(text, date),
+    footnote.source_record(text),
+    footnote.open_purchase_orders(text, text),
+    footnote.stock_on_hand(text),
+    footnote.supplier_payment_facts(text, date),
+    footnote.accounts_payable(text, date)
+FROM footnote_service;
+
 -- Optional concepts a mapping may declare this ERP does not record; operations then say "not recorded in
 -- this ERP" for them (never "no", "0" or "nothing argues against").
 INSERT INTO footnote.settings (key, value, description) VALUES
@@ -1410,6 +1439,26 @@ BEGIN
 END
 $$;
 
+-- The same call with its arguments as text, which is what an unadorned literal in psql resolves to
+-- (footnote.call('invoice', '{"number": "INV-2026-8812"}')): JSON that PostgreSQL's own parser refuses (a
+-- syntax error, \u0000, a lone surrogate, nesting too deep) is FN001 naming the arguments, not a parser error.
+CREATE FUNCTION footnote.call(operation text, arguments text)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    parsed jsonb;
+BEGIN
+    BEGIN
+        parsed := arguments::jsonb;
+    EXCEPTION WHEN data_exception OR program_limit_exceeded OR statement_too_complex THEN
+        PERFORM footnote._invalid('arguments', 'is not valid JSON: ' || SQLERRM, left(arguments, 200));
+    END;
+    RETURN footnote.call(operation, parsed);
+END
+$$;
+
 REVOKE ALL ON SCHEMA footnote FROM PUBLIC;
 
 REVOKE ALL ON SCHEMA footnote_src FROM PUBLIC;
@@ -1433,6 +1482,7 @@ GRANT SELECT ON footnote.catalog TO footnote_service, footnote_auditor;
 
 GRANT EXECUTE ON FUNCTION
     footnote.call(text, jsonb),
+    footnote.call(text, text),
     footnote.list_customers(text, integer, text, text),
     footnote.customer_payments(text, text, date),
     footnote.customer_profile(text, date),
