@@ -1,26 +1,34 @@
 """The independent ledger verifier, exports and digests (docs/hash-spec.md).
 
-Nothing here calls the database's hash code: records are rebuilt from their
-columns, serialised with :mod:`footnote_pg.canonical` and hashed with hashlib.
+Nothing here calls the database's hash code: the chain walk (:mod:`footnote_pg.chainwalk`) hashes the stored
+canonical bytes with hashlib and compares them with the record's fields serialised again by
+:mod:`footnote_pg.canonical`. Records are read by binary COPY, a batch at a time, and bundles line by
+line: memory stays the same whatever the length of the chain.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime as dt
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import psycopg
 
-from footnote_pg import canonical, errors
+from footnote_pg import canonical, chainwalk, errors
+from footnote_pg.chainwalk import GENESIS as GENESIS
+from footnote_pg.chainwalk import Verdict as Verdict
+from footnote_pg.chainwalk import record_hash as record_hash
+from footnote_pg.chainwalk import record_object as record_object
+from footnote_pg.chainwalk import timestamp as timestamp
 from footnote_pg.queries import query
 
-GENESIS = "0" * 64
 BUNDLE_FORMAT = "footnote-pg-bundle/1"
 DIGEST_FORMAT = "footnote-pg-digest/1"
 _FAR_PAST = dt.datetime(1, 1, 1, tzinfo=dt.UTC)
@@ -31,134 +39,116 @@ class BundleError(ValueError):
     """A bundle or digest file that cannot be read at all."""
 
 
-def timestamp(value: dt.datetime) -> str:
-    """``recorded_at`` as the spec writes it: UTC, six fraction digits, Z."""
-    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def record_object(row: dict[str, Any]) -> dict[str, Any]:
-    """The hashed object of a ledger row (columns as the ``ledger_rows`` query returns them)."""
-
-    def parsed(value: str | None) -> Any:
-        return None if value is None else canonical.loads(value)
-
-    return {
-        "version": 1,
-        "id": row["id"],
-        "seq": row["seq"],
-        "recorded_at": timestamp(row["recorded_at"]),
-        "db_role": row["db_role"],
-        "actor": {"id": row["actor_id"], "role": row["actor_role"]},
-        "kind": row["kind"],
-        "question": row["question"],
-        "answer": row["answer"],
-        "status": row["status"],
-        "claims": parsed(row["claims"]),
-        "operations": parsed(row["operations"]),
-        "evidence": parsed(row["evidence"]),
-        "findings": parsed(row["findings"]),
-        "decision": parsed(row["decision"]),
-        "details": parsed(row["details"]),
-        "prev_hash": row["prev_hash"],
-    }
-
-
-def record_hash(obj: dict[str, Any]) -> str:
-    return canonical.sha256_hex(canonical.canonical_json(obj))
-
-
-@dataclass
-class Verdict:
-    """The result of walking a chain."""
-
-    ok: bool
-    records: int
-    head_seq: int | None
-    head_hash: str | None
-    first_bad_seq: int | None = None
-    problem: str | None = None
-    detail: str | None = None
-
-    def line(self) -> str:
-        if self.ok:
-            return f"chain intact: {self.records} records, head {self.head_seq} {(self.head_hash or '')[:16]}…"
-        if self.first_bad_seq is None:
-            return f"ledger broken: {self.problem}: {self.detail}"
-        return f"chain broken at record {self.first_bad_seq}: {self.problem}: {self.detail}"
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def verify_objects(items: Iterable[tuple[dict[str, Any], str]], *, first_seq: int = 1,
-                   first_prev_hash: str = GENESIS) -> Verdict:
-    """Walk ``(record object, stored hash)`` pairs in order; name the first bad record."""
-    expected, prev_hash, prev_time = first_seq, first_prev_hash, ""
-    count, head_seq, head_hash = 0, None, None
-
-    def broken(seq: int, problem: str, detail: str) -> Verdict:
-        return Verdict(False, count, head_seq, head_hash, seq, problem, detail)
-
-    for obj, stored in items:
-        count += 1
-        seq = obj.get("seq")
-        if not isinstance(seq, int):
-            return broken(expected, "content_changed", f"record {expected} has no integer seq")
-        if seq < expected:
-            return broken(seq, "reordered", f"record {seq} appears after record {expected - 1}")
-        if seq > expected:
-            missing = f"record {expected} is missing" if seq == expected + 1 else \
-                f"records {expected} to {seq - 1} are missing"
-            return broken(expected, "sequence_gap", missing)
-        if record_hash(obj) != stored:
-            return broken(seq, "content_changed", f"record {seq} does not hash to its stored hash")
-        if obj.get("prev_hash") != prev_hash:
-            return broken(seq, "link_broken",
-                          f"record {seq} points to {str(obj.get('prev_hash'))[:12]}…, "
-                          f"but record {seq - 1} has hash {prev_hash[:12]}…")
-        recorded_at = str(obj.get("recorded_at"))
-        if recorded_at < prev_time:
-            return broken(seq, "reordered", f"record {seq} was recorded before record {seq - 1}")
-        expected, prev_hash, prev_time = seq + 1, stored, recorded_at
-        head_seq, head_hash = seq, stored
-    return Verdict(True, count, head_seq, head_hash)
-
-
 # -- the database -----------------------------------------------------------
+
+ROW_COLUMNS = ("id", "seq", "recorded_at", "db_role", "actor_id", "actor_role", "kind", "question", "answer",
+               "status", "claims", "operations", "evidence", "findings", "decision", "details", "prev_hash", "hash",
+               "canonical")
+_ROW_TYPES = ["text", "int8", "timestamptz", "text", "text", "text", "text", "text", "text", "text", "utf8", "utf8",
+              "utf8", "utf8", "utf8", "utf8", "text", "text", "utf8"]  # utf8: a text column wanted as its bytes
+_TEXT_TYPES = ["int8", "text", "utf8"]
+_BATCH = 10_000  # records per COPY: stopping early reads at most the rest of one batch
+_TICK = 1024  # records per advance() call
+
+
+def _loaded_as(conn: psycopg.Connection[Any], types: list[str]) -> tuple[list[str], list[int]]:
+    """COPY types for ``types``, where ``utf8`` marks a text column wanted as its UTF-8 bytes: loaded as
+    bytea (the binary form of text is its bytes in the client encoding) when that encoding is UTF-8, else as
+    text, to be encoded here (the positions returned)."""
+    if conn.info.encoding == "utf-8":
+        return ["bytea" if t == "utf8" else t for t in types], []
+    return ["text" if t == "utf8" else t for t in types], [i for i, t in enumerate(types) if t == "utf8"]
+
+
+@contextlib.contextmanager
+def _copy_batch(conn: psycopg.Connection[Any], name: str, types: list[str],
+                params: dict[str, Any]) -> Iterator[Iterator[tuple[Any, ...]]]:
+    with conn.cursor() as cur, cur.copy(query(name), params) as copy:
+        copy.set_types(types)
+        try:
+            yield copy.rows()
+        finally:
+            for _rest in copy:  # a walk that stopped early: end this COPY cleanly, the transaction stays usable
+                pass
+
+
+def _rows(conn: psycopg.Connection[Any], name: str, types: list[str], seq_at: int, from_seq: int = 1,
+          to_seq: int = 2**62, since: dt.datetime | None = None,
+          until: dt.datetime | None = None) -> Iterator[tuple[Any, ...]]:
+    """The rows of a COPY query of queries.sql in sequence order, ``_BATCH`` at a time."""
+    params = {"from_seq": from_seq, "to_seq": to_seq, "since": since or _FAR_PAST, "until": until or _FAR_FUTURE,
+              "limit": _BATCH}
+    loaded, encode = _loaded_as(conn, types)
+    while True:
+        count = 0
+        with _copy_batch(conn, name, loaded, params) as rows:
+            for row in rows:
+                count += 1
+                if encode:
+                    row = tuple(v.encode("utf-8") if i in encode and isinstance(v, str) else v
+                                for i, v in enumerate(row))
+                yield row
+        if count < _BATCH:
+            return
+        params["from_seq"] = row[seq_at] + 1
+
 
 def iter_rows(conn: psycopg.Connection[Any], from_seq: int = 1, to_seq: int = 2**62,
               since: dt.datetime | None = None, until: dt.datetime | None = None) -> Iterator[dict[str, Any]]:
-    """Ledger rows in sequence order, streamed with a server-side cursor."""
-    params = {"from_seq": from_seq, "to_seq": to_seq, "since": since or _FAR_PAST, "until": until or _FAR_FUTURE}
-    with conn.cursor(name="footnote_ledger_rows", row_factory=psycopg.rows.dict_row) as cur:
-        cur.itersize = 2000
-        cur.execute(query("ledger_rows"), params)
-        yield from cur
+    """Ledger rows in sequence order by column name (JSON and the sealed text as UTF-8 bytes)."""
+    for row in _rows(conn, "ledger_rows", _ROW_TYPES, 1, from_seq, to_seq, since, until):
+        yield dict(zip(ROW_COLUMNS, row, strict=True))
+
+
+def sealed_texts(conn: psycopg.Connection[Any]) -> Iterator[tuple[int, str, bytes]]:
+    """``seq``, ``hash`` and the sealed canonical text (its UTF-8 bytes) of every record, in sequence order."""
+    return _rows(conn, "ledger_texts", _TEXT_TYPES, 0)
+
+
+def _ticks(advance: Callable[[int], None] | None, count: int, *, last: bool = False) -> None:
+    """``advance`` every ``_TICK`` records, and with the rest at the ``last``."""
+    done = count % _TICK if last else (0 if count % _TICK else _TICK)
+    if advance is not None and done:
+        advance(done)
 
 
 def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = False,
-                    advance: Callable[[int], None] | None = None) -> Verdict:
+                    advance: Callable[[int], None] | None = None, content: bool = True,
+                    reference: bool = False) -> Verdict:
     """Verify the whole chain in the database, independently of its own verify_chain(), then the calls behind
     every record (:mod:`footnote_pg.provenance`; ``recompute_calls`` also hashes every cited result again).
-    ``advance(1)`` is called after each record (a progress bar)."""
+
+    ``content=False`` runs the chain pass alone (the stored texts, their hashes and links; no fields, no
+    calls). ``reference=True`` checks every record the slow way (the same verdict). ``advance(n)`` is called
+    as records are done (a progress bar)."""
     from footnote_pg import provenance
 
+    walk = chainwalk.Walk()
+    if not content:
+        for seq, stored, sealed in sealed_texts(conn):
+            walk.count += 1
+            problem = chainwalk.chain_text(sealed, stored, walk, seq)
+            if problem is not None:
+                return walk.verdict(problem)
+            _ticks(advance, walk.count)
+        _ticks(advance, walk.count, last=True)
+        return walk.verdict()
     cited = provenance.Cited()
-
-    def pairs() -> Iterator[tuple[dict[str, Any], str]]:
-        for row in iter_rows(conn):
-            obj = record_object(row)
-            cited.add(obj)
-            yield obj, row["hash"]
-            if advance is not None:
-                advance(1)
-
-    verdict = verify_objects(pairs())
-    if verdict.ok:
-        found = provenance.first_problem(conn, cited, recompute=recompute_calls)
-        if found is not None:
-            return Verdict(False, verdict.records, verdict.head_seq, verdict.head_hash, found.seq, found.problem,
-                           found.detail)
+    for row in _rows(conn, "ledger_rows", _ROW_TYPES, 1):
+        walk.count += 1
+        obj = None if reference else chainwalk.fast_row(row, walk)
+        if obj is None:
+            problem, obj = chainwalk.reference_row(dict(zip(ROW_COLUMNS, row, strict=True)), walk)
+            if problem is not None or obj is None:
+                return walk.verdict(problem)
+        cited.add(obj)
+        _ticks(advance, walk.count)
+    _ticks(advance, walk.count, last=True)
+    verdict = walk.verdict()
+    found = provenance.first_problem(conn, cited, recompute=recompute_calls)
+    if found is not None:
+        return Verdict(False, verdict.records, verdict.head_seq, verdict.head_hash, found.seq, found.problem,
+                       found.detail)
     return verdict
 
 
@@ -171,94 +161,126 @@ def chain_head(conn: psycopg.Connection[Any]) -> dict[str, Any] | None:
 
 # -- bundles ----------------------------------------------------------------
 
+def _bundle_line(row: tuple[Any, ...]) -> bytes:
+    """A record's bundle line: its object from its fields, with its stored hash, canonical, and a line feed."""
+    try:
+        obj = chainwalk.fast_object(row)
+        return canonical.encode({**obj, "hash": row[17]}) + b"\n"
+    except ValueError:  # JSON the fast parser does not take (an integer of thousands of digits)
+        obj = record_object(dict(zip(ROW_COLUMNS, row, strict=True)))
+        return canonical.canonical_json({**obj, "hash": row[17]}).encode("utf-8") + b"\n"
+
+
 def export_bundle(conn: psycopg.Connection[Any], path: Path, *, from_seq: int = 1, to_seq: int = 2**62,
                   since: dt.datetime | None = None, until: dt.datetime | None = None,
                   advance: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Write the records of a range as a bundle; returns its manifest (``advance(1)`` after each record)."""
-    lines: list[str] = []
-    first_seq = last_seq = None
-    first_prev = head = None
-    for row in iter_rows(conn, from_seq, to_seq, since, until):
-        if advance is not None:
-            advance(1)
-        obj = record_object(row)
-        lines.append(canonical.canonical_json({**obj, "hash": row["hash"]}) + "\n")
-        if first_seq is None:
-            first_seq, first_prev = row["seq"], row["prev_hash"]
-        last_seq, head = row["seq"], row["hash"]
-    body = "".join(lines).encode("utf-8")
-    manifest = {
-        "format": BUNDLE_FORMAT,
-        "exported_at": timestamp(dt.datetime.now(dt.UTC)),
-        "count": len(lines),
-        "first_seq": first_seq,
-        "last_seq": last_seq,
-        "first_prev_hash": first_prev,
-        "head_hash": head,
-        "records_sha256": hashlib.sha256(body).hexdigest(),
-        "range": {"from_seq": from_seq if from_seq > 1 else None, "to_seq": to_seq if to_seq < 2**62 else None,
-                  "since": timestamp(since) if since else None, "until": timestamp(until) if until else None},
-    }
-    with open(path, "wb") as out:
-        out.write(canonical.canonical_json({"manifest": manifest}).encode("utf-8") + b"\n")
-        out.write(body)
+    """Write the records of a range as a bundle; returns its manifest (``advance(n)`` as records are done).
+    The records go to a temporary file beside ``path`` first: the manifest on line 1 needs their hash."""
+    count = 0
+    first_seq = last_seq = first_prev = head = None
+    records = hashlib.sha256()
+    path = Path(path)
+    with tempfile.TemporaryFile(dir=path.parent, prefix=".footnote-export-") as body:
+        for row in _rows(conn, "ledger_rows", _ROW_TYPES, 1, from_seq, to_seq, since, until):
+            line = _bundle_line(row)
+            body.write(line)
+            records.update(line)
+            count += 1
+            if first_seq is None:
+                first_seq, first_prev = row[1], row[16]
+            last_seq, head = row[1], row[17]
+            _ticks(advance, count)
+        _ticks(advance, count, last=True)
+        manifest = {
+            "format": BUNDLE_FORMAT,
+            "exported_at": timestamp(dt.datetime.now(dt.UTC)),
+            "count": count,
+            "first_seq": first_seq,
+            "last_seq": last_seq,
+            "first_prev_hash": first_prev,
+            "head_hash": head,
+            "records_sha256": records.hexdigest(),
+            "range": {"from_seq": from_seq if from_seq > 1 else None, "to_seq": to_seq if to_seq < 2**62 else None,
+                      "since": timestamp(since) if since else None, "until": timestamp(until) if until else None},
+        }
+        body.seek(0)
+        with open(path, "wb") as out:
+            out.write(canonical.canonical_json({"manifest": manifest}).encode("utf-8") + b"\n")
+            shutil.copyfileobj(body, out, 1 << 20)
     return manifest
 
 
-def read_bundle(path: Path) -> tuple[dict[str, Any], list[bytes]]:
-    data = Path(path).read_bytes()
-    head, sep, rest = data.partition(b"\n")
+def _manifest(line: bytes, name: object) -> dict[str, Any]:
+    """The manifest of a bundle from its first line (BundleError when it is not one)."""
     try:
-        manifest = canonical.loads(head.decode("utf-8"))["manifest"]
+        manifest = canonical.loads(line.decode("utf-8"))["manifest"]
     except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError) as exc:
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        raise BundleError(f"{path}: line 1 is not a footnote-pg bundle manifest ({reason})") from None
+        raise BundleError(f"{name}: line 1 is not a footnote-pg bundle manifest ({reason})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != BUNDLE_FORMAT:
-        raise BundleError(f"{path}: not a {BUNDLE_FORMAT} file")
+        raise BundleError(f"{name}: not a {BUNDLE_FORMAT} file")
     for key, kinds in (("count", (int,)), ("first_seq", (int, type(None))), ("last_seq", (int, type(None))),
                        ("first_prev_hash", (str, type(None))), ("head_hash", (str, type(None))),
                        ("records_sha256", (str,)), ("range", (dict, type(None)))):
         if not isinstance(manifest.get(key), kinds) or isinstance(manifest.get(key), bool):
-            raise BundleError(f"{path}: the manifest's {key} must be "
+            raise BundleError(f"{name}: the manifest's {key} must be "
                               f"{' or '.join('null' if k is type(None) else k.__name__ for k in kinds)}")
-    return manifest, rest.splitlines(keepends=True) if sep else []
+    return manifest
 
 
-def verify_bundle(path: Path, advance: Callable[[int], None] | None = None) -> Verdict:
-    """Verify an exported bundle offline: manifest, every record's hash, every link (``advance(1)`` after
-    each record)."""
-    manifest, lines = read_bundle(path)
-    body_ok = hashlib.sha256(b"".join(lines)).hexdigest() == manifest.get("records_sha256")
+@contextlib.contextmanager
+def open_bundle(source: Path | IO[bytes]) -> Iterator[tuple[dict[str, Any], Iterator[bytes]]]:
+    """A bundle's manifest and its record lines, read as they are consumed (a path, or a binary stream read
+    from where it stands and not closed here)."""
+    if isinstance(source, (str, Path)):
+        with open(source, "rb", buffering=1 << 20) as stream:
+            yield _manifest(stream.readline(), source), iter(stream)
+        return
+    yield _manifest(source.readline(), getattr(source, "name", "the bundle")), iter(source)
 
-    def pairs() -> Iterator[tuple[dict[str, Any], str]]:
+
+def read_bundle(path: Path) -> tuple[dict[str, Any], list[bytes]]:
+    """A bundle's manifest and all its record lines, in memory (:func:`open_bundle` streams them)."""
+    with open_bundle(path) as (manifest, lines):
+        return manifest, list(lines)
+
+
+def verify_bundle(source: Path | IO[bytes], advance: Callable[[int], None] | None = None, *, content: bool = True,
+                  reference: bool = False) -> Verdict:
+    """Verify an exported bundle offline, reading it line by line: manifest, every record's hash, every link,
+    every line the canonical form of its record (``content=False``: the chain pass alone; ``reference=True``:
+    every line the slow way, the same verdict). ``advance(n)`` as records are done."""
+    with open_bundle(source) as (manifest, lines):
+        first_seq = manifest.get("first_seq") or 1
+        first_prev = manifest.get("first_prev_hash") or GENESIS
+        ranged: dict[str, Any] = manifest["range"] if isinstance(manifest.get("range"), dict) else {}
+        whole = not any(ranged.get(k) for k in ("from_seq", "to_seq", "since", "until"))
+        walk = chainwalk.Walk(first_seq, first_prev)
+        records = hashlib.sha256()
         for number, line in enumerate(lines, start=2):
-            if advance is not None:
-                advance(1)
-            try:
-                obj = canonical.loads(line.decode("utf-8"))
-                stored = obj.pop("hash")
-            except (ValueError, KeyError, AttributeError, UnicodeDecodeError, RecursionError):
-                seq = (manifest.get("first_seq") or 1) + number - 2
-                yield {"seq": seq, "unreadable": True}, f"line {number} is not a record"
-                continue
-            yield obj, stored
-
-    first_seq = manifest.get("first_seq") or 1
-    ranged: dict[str, Any] = manifest["range"] if isinstance(manifest.get("range"), dict) else {}
-    whole = not any(ranged.get(k) for k in ("from_seq", "to_seq", "since", "until"))
-    if whole and lines and (first_seq != 1 or (manifest.get("first_prev_hash") or GENESIS) != GENESIS):
-        return Verdict(False, 0, None, None, 1, "sequence_gap",
-                       f"the bundle is a whole export but starts at record {first_seq}, linked to "
-                       f"{str(manifest.get('first_prev_hash'))[:12]}…: records before it are missing")
-    verdict = verify_objects(pairs(), first_seq=first_seq, first_prev_hash=manifest.get("first_prev_hash") or GENESIS)
-    if not verdict.ok:
-        return verdict
+            if number == 2 and whole and (first_seq != 1 or first_prev != GENESIS):
+                return Verdict(False, 0, None, None, 1, "sequence_gap",
+                               f"the bundle is a whole export but starts at record {first_seq}, linked to "
+                               f"{str(manifest.get('first_prev_hash'))[:12]}…: records before it are missing")
+            records.update(line)
+            walk.count += 1
+            if not content:
+                problem = chainwalk.chain_line(line, number, walk)
+            elif reference or not chainwalk.fast_line(line, walk):
+                problem = chainwalk.reference_line(line, number, walk)
+            else:
+                problem = None
+            if problem is not None:
+                return walk.verdict(problem)
+            _ticks(advance, walk.count)
+        _ticks(advance, walk.count, last=True)
+    verdict = walk.verdict()
     if verdict.records != manifest.get("count") or verdict.head_hash != manifest.get("head_hash"):
         return Verdict(False, verdict.records, verdict.head_seq, verdict.head_hash, verdict.head_seq,
                        "manifest_mismatch", f"the manifest says {manifest.get('count')} records ending in "
                        f"{str(manifest.get('head_hash'))[:12]}…, the bundle has {verdict.records} ending in "
                        f"{str(verdict.head_hash)[:12]}…")
-    if not body_ok:
+    if records.hexdigest() != manifest.get("records_sha256"):
         return Verdict(False, verdict.records, verdict.head_seq, verdict.head_hash, None, "manifest_mismatch",
                        "the records' bytes do not hash to records_sha256")
     return verdict
@@ -448,13 +470,20 @@ def check_digest(digest: dict[str, Any], found_hash: str | None, head_seq: int |
 
 
 def bundle_hash_at(path: Path, seq: int) -> str | None:
-    """The stored hash of record ``seq`` in a bundle, if it has it."""
-    _manifest, lines = read_bundle(path)
-    for line in lines:
-        try:
-            obj = canonical.loads(line.decode("utf-8"))
-        except ValueError:
-            continue
-        if obj.get("seq") == seq:
-            return str(obj.get("hash"))
+    """The stored hash of record ``seq`` in a bundle, if it has it (read line by line)."""
+    with open_bundle(path) as (_manifest, lines):
+        for line in lines:
+            body = line.rstrip(b"\n")
+            fields = chainwalk.tail(body)
+            if fields is not None and fields[0] != seq:
+                continue
+            found = chainwalk.split_hash(body) if fields is not None else None
+            if found is not None:
+                return found
+            try:
+                obj = canonical.loads(body.decode("utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                continue
+            if isinstance(obj, dict) and obj.get("seq") == seq:
+                return str(obj.get("hash"))
     return None

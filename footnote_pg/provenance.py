@@ -37,18 +37,18 @@ def _stream(conn: psycopg.Connection[Any], sql: str, name: str) -> Iterator[tupl
         yield from cur
 
 
-def _call_problem(seq: int, record: tuple[Any, ...], op: dict[str, Any], calls: dict[str, tuple[Any, ...]],
+def _call_problem(seq: int, record: tuple[Any, ...], op: tuple[str, Any, Any], calls: dict[str, tuple[Any, ...]],
                   used_by: dict[str, str]) -> Problem | None:
     record_id, db_role, actor_id, actor_role = record
-    call_id = str(op.get("call_id"))
+    call_id, cited_operation, cited_hash = op
     call = calls.get(call_id)
     if call is None:
         return Problem(seq, "call_missing", f"record {seq} cites call {call_id}, which is not in the call log")
     operation, call_role, call_actor, call_actor_role, result_hash = call
-    if result_hash != op.get("result_hash") or operation != op.get("operation"):
+    if result_hash != cited_hash or operation != cited_operation:
         return Problem(seq, "call_changed",
-                       f"record {seq} cites call {call_id} as {op.get('operation')} with result hash "
-                       f"{str(op.get('result_hash'))[:12]}…; the call log holds {operation} with {result_hash[:12]}…")
+                       f"record {seq} cites call {call_id} as {cited_operation} with result hash "
+                       f"{str(cited_hash)[:12]}…; the call log holds {operation} with {result_hash[:12]}…")
     if (call_role, call_actor, call_actor_role) != (db_role, actor_id, actor_role):
         return Problem(seq, "call_not_theirs",
                        f"record {seq} ({db_role} / {actor_id or '-'}) cites call {call_id} made by "
@@ -63,20 +63,29 @@ def _call_problem(seq: int, record: tuple[Any, ...], op: dict[str, Any], calls: 
     return None
 
 
+def _cited(op: Any) -> tuple[str, Any, Any]:
+    """What a record's operation names: call id, operation, result hash (a malformed one names nothing)."""
+    if not isinstance(op, dict):
+        return "None", None, None
+    return str(op.get("call_id")), op.get("operation"), op.get("result_hash")
+
+
 class Cited:
-    """The records of a chain walk that cite calls, gathered as the walk goes (one pass over the ledger)."""
+    """The records of a chain walk that cite calls, gathered as the walk goes (one pass over the ledger; per
+    record only its id and, for each operation, call id, operation and result hash)."""
 
     def __init__(self) -> None:
-        self.records: list[tuple[int, str, str, str | None, str | None, list[dict[str, Any]]]] = []
+        self.records: list[tuple[int, str, str, str | None, str | None, tuple[tuple[str, Any, Any], ...]]] = []
         self.sealed: set[str] = set()
 
     def add(self, obj: dict[str, Any]) -> None:
         """One record object (docs/hash-spec.md §1), in sequence order."""
         self.sealed.add(str(obj["id"]))
-        if obj.get("operations"):
+        operations = obj.get("operations")
+        if operations:
             actor = obj.get("actor") or {}
             self.records.append((obj["seq"], str(obj["id"]), obj["db_role"], actor.get("id"), actor.get("role"),
-                                 obj["operations"]))
+                                 tuple(_cited(op) for op in operations)))
 
 
 def first_problem(conn: psycopg.Connection[Any], cited: Cited, *, recompute: bool = False) -> Problem | None:
@@ -91,7 +100,7 @@ def first_problem(conn: psycopg.Connection[Any], cited: Cited, *, recompute: boo
             found = _call_problem(seq, (record_id, db_role, actor_id, actor_role), op, calls, used_by)
             if found is not None:
                 return found
-            first_citing.setdefault(str(op.get("call_id")), seq)
+            first_citing.setdefault(op[0], seq)
     queued = {str(r[0]) for r in conn.execute("SELECT id FROM footnote.ledger_queue")}
     for call_id, record_id in sorted(used_by.items()):
         if record_id not in cited.sealed and record_id not in queued:

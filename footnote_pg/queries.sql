@@ -19,14 +19,25 @@ SELECT footnote.call(%(operation)s, %(arguments)s::jsonb)
 SELECT operation, title, description, returns, arguments, signature FROM footnote.catalog ORDER BY operation
 
 -- name: ledger_rows
--- Ledger records in sequence order, jsonb as text (numbers stay exact), for the independent verifier and exports.
-SELECT id::text, seq, recorded_at, db_role, actor_id, actor_role, kind, question, answer, status,
-       claims::text, operations::text, evidence::text, findings::text, decision::text, details::text,
-       prev_hash, hash
-FROM footnote.ledger
-WHERE seq >= %(from_seq)s AND seq <= %(to_seq)s
-  AND recorded_at >= %(since)s AND recorded_at < %(until)s
-ORDER BY seq
+-- Up to %(limit)s ledger records from %(from_seq)s in sequence order, for the independent verifier and exports, as
+-- binary COPY (text columns arrive as their bytes); jsonb as text, so numbers stay exact.
+COPY (SELECT id::text, seq, recorded_at, db_role, actor_id, actor_role, kind, question, answer, status,
+             claims::text, operations::text, evidence::text, findings::text, decision::text, details::text,
+             prev_hash, hash, canonical
+      FROM footnote.ledger
+      WHERE seq >= %(from_seq)s AND seq <= %(to_seq)s
+        AND recorded_at >= %(since)s AND recorded_at < %(until)s
+      ORDER BY seq
+      LIMIT %(limit)s) TO STDOUT (FORMAT binary)
+
+-- name: ledger_texts
+-- Up to %(limit)s sealed canonical texts with seq and hash from %(from_seq)s, for the chain pass (binary COPY).
+COPY (SELECT seq, hash, canonical
+      FROM footnote.ledger
+      WHERE seq >= %(from_seq)s AND seq <= %(to_seq)s
+        AND recorded_at >= %(since)s AND recorded_at < %(until)s
+      ORDER BY seq
+      LIMIT %(limit)s) TO STDOUT (FORMAT binary)
 
 -- name: seal
 -- Seal records still waiting in the queue (REPEATABLE READ / SERIALIZABLE writers).

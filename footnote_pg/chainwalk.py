@@ -1,0 +1,360 @@
+"""Walking the chain (docs/hash-spec.md §4): one record after another, each named when it fails.
+
+A record is checked in this order: its place (``seq``), its sealed text against its fields (the content
+check), the sealed text against its hash, its link (``prev_hash``) and its time. Two implementations:
+
+* the reference re-derives the record object from its fields, writes it with
+  :func:`canonical.canonical_json` and compares it with the sealed text; it names every problem;
+* the fast check works on the stored canonical bytes: SHA-256 over them, and for the content check the
+  fields serialised again by :func:`canonical.encode` (a C serialiser proved byte-equal to the reference).
+
+A record the fast check does not pass whole goes to the reference, which names the problem (or, should the
+fast check have been too strict, passes it): the verdict is the reference's, at the speed of the fast check.
+
+The chain pass alone (``content=False``) checks only the chain of stored texts: each text's SHA-256 against
+its hash, and ``seq``, ``prev_hash`` and ``recorded_at`` as its canonical tail writes them. It proves the
+texts form an unbroken chain; only the content check proves each text is its record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from footnote_pg import canonical
+from footnote_pg.provenance import Problem
+
+GENESIS = "0" * 64
+
+
+def timestamp(value: dt.datetime) -> str:
+    """``recorded_at`` as the spec writes it: UTC, four year digits, six fraction digits, Z."""
+    return value.astimezone(dt.UTC).isoformat(timespec="microseconds")[:-6] + "Z"
+
+
+def record_object(row: dict[str, Any]) -> dict[str, Any]:
+    """The hashed object of a ledger row (columns as ``ledger_rows`` gives them), for the reference."""
+
+    def parsed(value: str | bytes | None) -> Any:
+        return None if value is None else canonical.loads(value)
+
+    return {
+        "version": 1,
+        "id": row["id"],
+        "seq": row["seq"],
+        "recorded_at": timestamp(row["recorded_at"]),
+        "db_role": row["db_role"],
+        "actor": {"id": row["actor_id"], "role": row["actor_role"]},
+        "kind": row["kind"],
+        "question": row["question"],
+        "answer": row["answer"],
+        "status": row["status"],
+        "claims": parsed(row["claims"]),
+        "operations": parsed(row["operations"]),
+        "evidence": parsed(row["evidence"]),
+        "findings": parsed(row["findings"]),
+        "decision": parsed(row["decision"]),
+        "details": parsed(row["details"]),
+        "prev_hash": row["prev_hash"],
+    }
+
+
+def fast_object(row: tuple[Any, ...]) -> dict[str, Any]:
+    """:func:`record_object` of a ``ledger_rows`` tuple, its JSON parsed for :func:`canonical.encode`
+    (ValueError when a column is not JSON)."""
+    (id_, seq, recorded_at, db_role, actor_id, actor_role, kind, question, answer, status, claims, operations,
+     evidence, findings, decision, details, prev_hash) = row[:17]
+    decode = canonical.decode
+    return {"version": 1, "id": id_, "seq": seq, "recorded_at": timestamp(recorded_at), "db_role": db_role,
+            "actor": {"id": actor_id, "role": actor_role}, "kind": kind, "question": question, "answer": answer,
+            "status": status, "claims": decode(claims), "operations": decode(operations),
+            "evidence": decode(evidence), "findings": decode(findings),
+            "decision": None if decision is None else decode(decision),
+            "details": None if details is None else decode(details), "prev_hash": prev_hash}
+
+
+def record_hash(obj: dict[str, Any]) -> str:
+    return canonical.sha256_hex(canonical.canonical_json(obj))
+
+
+@dataclass
+class Verdict:
+    """The result of walking a chain."""
+
+    ok: bool
+    records: int
+    head_seq: int | None
+    head_hash: str | None
+    first_bad_seq: int | None = None
+    problem: str | None = None
+    detail: str | None = None
+
+    def line(self) -> str:
+        if self.ok:
+            return f"chain intact: {self.records} records, head {self.head_seq} {(self.head_hash or '')[:16]}…"
+        if self.first_bad_seq is None:
+            return f"ledger broken: {self.problem}: {self.detail}"
+        return f"chain broken at record {self.first_bad_seq}: {self.problem}: {self.detail}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Walk:
+    """Where a walk stands: the next ``seq``, the previous record's hash and time, the records seen."""
+
+    def __init__(self, first_seq: int = 1, first_prev_hash: str = GENESIS) -> None:
+        self.expected, self.prev_hash, self.prev_time = first_seq, first_prev_hash, ""
+        self.count = 0
+        self.head_seq: int | None = None
+        self.head_hash: str | None = None
+
+    def order(self, seq: int) -> Problem | None:
+        expected = self.expected
+        if seq < expected:
+            return Problem(seq, "reordered", f"record {seq} appears after record {expected - 1}")
+        if seq > expected:
+            missing = f"record {expected} is missing" if seq == expected + 1 else \
+                f"records {expected} to {seq - 1} are missing"
+            return Problem(expected, "sequence_gap", missing)
+        return None
+
+    def link(self, seq: int, prev_hash: object, recorded_at: str) -> Problem | None:
+        if prev_hash != self.prev_hash:
+            return Problem(seq, "link_broken", f"record {seq} points to {str(prev_hash)[:12]}…, "
+                                               f"but record {seq - 1} has hash {self.prev_hash[:12]}…")
+        if recorded_at < self.prev_time:
+            return Problem(seq, "reordered", f"record {seq} was recorded before record {seq - 1}")
+        return None
+
+    def passed(self, seq: int, stored: str, recorded_at: str) -> None:
+        self.expected, self.prev_hash, self.prev_time = seq + 1, stored, recorded_at
+        self.head_seq, self.head_hash = seq, stored
+
+    def verdict(self, problem: Problem | None = None) -> Verdict:
+        if problem is None:
+            return Verdict(True, self.count, self.head_seq, self.head_hash)
+        return Verdict(False, self.count, self.head_seq, self.head_hash, problem.seq, problem.problem,
+                       problem.detail)
+
+
+# -- the reference ------------------------------------------------------------------------------------------
+
+def _not_hashing(seq: int) -> Problem:
+    return Problem(seq, "content_changed", f"record {seq} does not hash to its stored hash")
+
+
+def _sealed_problem(seq: int, sealed: bytes, obj: dict[str, Any]) -> Problem:
+    """Why a sealed text is not the canonical JSON of the record's fields."""
+    try:
+        found = canonical.loads(sealed)
+        if not isinstance(found, dict):
+            raise ValueError("not an object")
+    except (ValueError, UnicodeDecodeError):
+        return Problem(seq, "content_changed", f"record {seq}: the sealed text is not the JSON of a record")
+    sealed_seq = found.get("seq")
+    if not isinstance(sealed_seq, int) or isinstance(sealed_seq, bool) or sealed_seq != seq:
+        return Problem(seq, "reordered", f"record {seq} was sealed as record {sealed_seq}")
+
+    def member(doc: dict[str, Any], key: str) -> str | None:
+        try:
+            return canonical.canonical_json(doc[key]) if key in doc else None
+        except (TypeError, ValueError):
+            return "?"
+
+    changed = [k for k in sorted(set(obj) | set(found)) if member(obj, k) != member(found, k)]
+    if changed:
+        return Problem(seq, "content_changed", f"record {seq} differs from what was sealed in: {', '.join(changed)}")
+    return Problem(seq, "content_changed", f"record {seq}: the sealed text is not the canonical JSON of its fields")
+
+
+def reference_row(row: dict[str, Any], walk: Walk) -> tuple[Problem | None, dict[str, Any] | None]:
+    """The reference check of one database row (``ledger_rows`` columns by name): its problem, or its record
+    object (and the walk moves on)."""
+    seq: int = row["seq"]
+    problem = walk.order(seq)
+    if problem is not None:
+        return problem, None
+    sealed: bytes = row["canonical"]
+    try:
+        obj = record_object(row)
+        text = canonical.canonical_json(obj).encode("utf-8")
+    except (TypeError, ValueError, UnicodeEncodeError):
+        return Problem(seq, "content_changed", f"record {seq}: its fields are not JSON"), None
+    if text != sealed:
+        return _sealed_problem(seq, sealed, obj), None
+    if hashlib.sha256(sealed).hexdigest() != row["hash"]:
+        return _not_hashing(seq), None
+    problem = walk.link(seq, obj["prev_hash"], obj["recorded_at"])
+    if problem is not None:
+        return problem, None
+    walk.passed(seq, row["hash"], obj["recorded_at"])
+    return None, obj
+
+
+def reference_line(line: bytes, number: int, walk: Walk) -> Problem | None:
+    """The reference check of bundle line ``number`` (a record object with its ``hash``, written canonically);
+    moves the walk on."""
+    body = line[:-1] if line.endswith(b"\n") else line
+    unreadable = Problem(walk.expected, "content_changed", f"line {number} is not a record")
+    try:
+        obj = canonical.loads(body.decode("utf-8"))
+        stored = obj.pop("hash")
+    except (ValueError, KeyError, AttributeError, TypeError, UnicodeDecodeError):
+        return unreadable
+    seq = obj.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        return Problem(walk.expected, "content_changed", f"record {walk.expected} has no integer seq")
+    problem = walk.order(seq)
+    if problem is not None:
+        return problem
+    try:
+        text = canonical.canonical_json(obj).encode("utf-8")
+        whole = canonical.canonical_json({**obj, "hash": stored}).encode("utf-8")
+    except (TypeError, ValueError, UnicodeEncodeError):
+        return unreadable
+    if whole != body:
+        return Problem(seq, "content_changed", f"line {number} (record {seq}) is not written canonically")
+    if not isinstance(stored, str) or hashlib.sha256(text).hexdigest() != stored:
+        return _not_hashing(seq)
+    recorded_at = str(obj.get("recorded_at"))
+    problem = walk.link(seq, obj.get("prev_hash"), recorded_at)
+    if problem is None:
+        walk.passed(seq, stored, recorded_at)
+    return problem
+
+
+# -- the fast check -----------------------------------------------------------------------------------------
+
+_TIME = re.compile(rb"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z")
+_HEX64 = re.compile(rb"[0-9a-f]{64}")
+_END = b',"version":1}'
+
+
+def _tail(text: bytes) -> tuple[int, str, str, int] | None:
+    """``seq``, ``prev_hash``, ``recorded_at`` of a record's canonical text and where its prev_hash member
+    starts, read from the end: its last members are prev_hash, question, recorded_at, seq, status and version,
+    and no text after prev_hash can hold a member name (a string's quotes are escaped)."""
+    status = text.rfind(b',"status":"')
+    if status < 0 or not text.endswith(_END):
+        return None
+    seq_at = text.rfind(b',"seq":', 0, status)
+    digits = text[seq_at + 7:status]
+    if seq_at < 0 or text.find(b'"', status + 11) != len(text) - 14 or not digits.isdigit() \
+            or (digits[:1] == b"0" and len(digits) > 1):
+        return None
+    when_at = seq_at - 44  # ,"recorded_at":" and 27 characters of time and a quote
+    when = text[when_at + 16:seq_at - 1]
+    if text[when_at:when_at + 16] != b',"recorded_at":"' or text[seq_at - 1:seq_at] != b'"' \
+            or not _TIME.fullmatch(when):
+        return None
+    link = text.rfind(b',"prev_hash":"', 0, when_at)
+    prev_hash = text[link + 14:link + 78]
+    if link < 0 or text[link + 78:link + 91] != b'","question":' or not _HEX64.fullmatch(prev_hash):
+        return None
+    return int(digits), prev_hash.decode("ascii"), when.decode("ascii"), link
+
+
+def tail(text: bytes) -> tuple[int, str, str] | None:
+    """``seq``, ``prev_hash`` and ``recorded_at`` as a record's canonical text ends with them (None when its end
+    is not a record's)."""
+    found = _tail(text)
+    return None if found is None else found[:3]
+
+
+def split_hash(line: bytes, before: int | None = None) -> str | None:
+    """The ``hash`` member of a bundle line when the line without it hashes to it, else None.
+
+    The member is ``,"hash":"<64 hex>"`` before ``prev_hash`` (looked for backwards from ``before``, where the
+    record's prev_hash member starts); one that a nested object holds cannot hash to the line without itself,
+    so the one that does is the record's."""
+    view = memoryview(line)
+    end = len(line) if before is None else before
+    while (at := line.rfind(b',"hash":"', 0, end)) >= 0:
+        close = at + 73
+        if line[close:close + 1] == b'"':
+            digest = hashlib.sha256(view[:at])
+            digest.update(view[close + 1:])
+            stored = line[at + 9:close].decode("ascii", "replace")
+            if digest.hexdigest() == stored:
+                return stored
+        end = at + 8  # the next candidate ends before this one's name
+    return None
+
+
+def chain_text(sealed: bytes, stored: str, walk: Walk, seq: int | None = None) -> Problem | None:
+    """The chain pass over one stored canonical text, ``seq`` its row's when it has one; moves the walk on."""
+    if seq is not None and (problem := walk.order(seq)) is not None:
+        return problem
+    fields = _tail(sealed)
+    at = walk.expected if seq is None else seq
+    if fields is None:
+        return Problem(at, "content_changed", f"record {at}: the sealed text is not the canonical JSON of a record")
+    sealed_seq, prev_hash, recorded_at, _link = fields
+    if seq is not None and sealed_seq != seq:
+        return Problem(seq, "reordered", f"record {seq} was sealed as record {sealed_seq}")
+    if seq is None and (problem := walk.order(sealed_seq)) is not None:
+        return problem
+    if hashlib.sha256(sealed).hexdigest() != stored:
+        return _not_hashing(sealed_seq)
+    problem = walk.link(sealed_seq, prev_hash, recorded_at)
+    if problem is None:
+        walk.passed(sealed_seq, stored, recorded_at)
+    return problem
+
+
+def chain_line(line: bytes, number: int, walk: Walk) -> Problem | None:
+    """The chain pass over bundle line ``number``; moves the walk on."""
+    body = line[:-1] if line.endswith(b"\n") else line
+    fields = _tail(body)
+    if fields is None:
+        return Problem(walk.expected, "content_changed", f"line {number} is not a canonical record")
+    seq, prev_hash, recorded_at, link = fields
+    problem = walk.order(seq)
+    if problem is not None:
+        return problem
+    stored = split_hash(body, link)
+    if stored is None:
+        return _not_hashing(seq)
+    problem = walk.link(seq, prev_hash, recorded_at)
+    if problem is None:
+        walk.passed(seq, stored, recorded_at)
+    return problem
+
+
+def fast_row(row: tuple[Any, ...], walk: Walk) -> dict[str, Any] | None:
+    """The record object of a ``ledger_rows`` tuple when it passes every check (the walk moves on), else None
+    (the walk unmoved: let :func:`reference_row` decide)."""
+    seq, prev_hash, stored, sealed = row[1], row[16], row[17], row[18]
+    if seq != walk.expected or prev_hash != walk.prev_hash:
+        return None
+    try:
+        obj = fast_object(row)
+    except ValueError:
+        return None
+    recorded_at = obj["recorded_at"]
+    if recorded_at < walk.prev_time or canonical.encode(obj) != sealed \
+            or hashlib.sha256(sealed).hexdigest() != stored:
+        return None
+    walk.passed(seq, stored, recorded_at)
+    return obj
+
+
+def fast_line(line: bytes, walk: Walk) -> bool:
+    """True when bundle line passes every check (the walk moves on); False: let :func:`reference_line` decide."""
+    body = line[:-1] if line.endswith(b"\n") else line
+    try:
+        obj = canonical.decode(body)
+        if canonical.encode(obj) != body:
+            return False
+        seq, prev_hash, recorded_at, stored = obj["seq"], obj["prev_hash"], obj["recorded_at"], obj["hash"]
+    except (ValueError, TypeError, KeyError):
+        return False
+    if type(seq) is not int or seq != walk.expected or prev_hash != walk.prev_hash \
+            or not isinstance(recorded_at, str) or recorded_at < walk.prev_time or split_hash(body) != stored:
+        return False
+    walk.passed(seq, stored, recorded_at)
+    return True
