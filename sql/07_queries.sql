@@ -277,6 +277,23 @@ SELECT 'credit_note', n.id, n.issue_date, n.gross, n.number, n.uri
 FROM footnote_src.credit_notes AS n WHERE n.invoice_id = $1 AND n.issue_date <= $2
 ORDER BY 3, 1, 2$q$),
 
+('invoices_ending_in',
+ 'invoices whose id is $1, or whose number ends in the digits $1 (leading zeros aside): what bare digits name',
+ '{digits}',
+ $q$SELECT i.id, i.number, i.uri
+FROM footnote_src.invoices AS i
+WHERE i.id = ($1::text)::bigint OR ltrim(substring(i.number FROM '(\d+)\D*$'), '0') = ltrim($1::text, '0')
+ORDER BY i.id
+LIMIT 21$q$),
+
+('credit_note_by_number',
+ 'the credit note whose number is $1, with the invoice it credits',
+ '{number}',
+ $q$SELECT n.id, n.number, n.uri, n.invoice_id, i.number AS invoice_number, i.uri AS invoice_uri
+FROM footnote_src.credit_notes AS n
+LEFT JOIN footnote_src.invoices AS i ON i.id = n.invoice_id
+WHERE upper(n.number) = $1::text$q$),
+
 ('nearest_invoices',
  'up to five invoices whose id is nearest to $1: alternatives for an unknown invoice number',
  '{invoice_id}',

@@ -173,12 +173,46 @@ DECLARE
     rws     jsonb[] := '{}';
     alts    jsonb;
     vals    jsonb;
+    q_number text := upper(v);
+    q_id    bigint := CASE WHEN v ~ '^erp://' THEN wanted_id END;
+    cands   jsonb;
+    credit  record;
 BEGIN
-    -- invoice numbers are stored upper case (INV-2026-8812); people type them in any case
-    EXECUTE footnote._query('invoice_by_number') INTO inv USING upper(v), wanted_id;
+    -- the number as the ERP writes it (stored upper case; people type any case), or the id of a deep link
+    EXECUTE footnote._query('invoice_by_number') INTO inv USING q_number, q_id;
+    -- bare digits are an id, or the digits a number ends with (INV/2026/0032 is not id 32): one invoice,
+    -- or FN003 naming each, never the first of them
+    IF inv.id IS NULL AND v ~ '^\d{1,18}$' THEN
+        EXECUTE format('SELECT jsonb_agg(jsonb_build_object(''id'', c.id::text, ''name'', c.number, ''uri'', c.uri) '
+                       'ORDER BY c.id) FROM (%s) AS c', footnote._query('invoices_ending_in')) INTO cands USING v;
+        IF jsonb_array_length(coalesce(cands, '[]')) > 1 THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'FN003',
+                MESSAGE = format('number "%s" is ambiguous: it matches %s', v, footnote._listed(
+                    ARRAY(SELECT x->>'name' FROM jsonb_array_elements(cands) AS x), jsonb_array_length(cands))),
+                DETAIL = jsonb_build_object('argument', 'number', 'entity', 'invoice', 'value', v,
+                                            'matching', jsonb_array_length(cands), 'candidates', cands)::text;
+        ELSIF jsonb_array_length(coalesce(cands, '[]')) = 1 THEN
+            q_number := NULL;
+            q_id := (cands->0->>'id')::bigint;
+            EXECUTE footnote._query('invoice_by_number') INTO inv USING q_number, q_id;
+        END IF;
+    END IF;
     IF inv.id IS NULL THEN
         IF footnote._unmapped_source('invoice') IS NOT NULL THEN
             PERFORM footnote._source_not_mapped('invoices');
+        END IF;
+        EXECUTE footnote._query('credit_note_by_number') INTO credit USING upper(v);
+        IF credit.id IS NOT NULL THEN  -- a credit note is no invoice: say which it is, and what it credits
+            RAISE EXCEPTION USING
+                ERRCODE = 'FN002',
+                MESSAGE = format('%s is a credit note, not an invoice%s; credit notes are listed by credit_notes',
+                                 credit.number, coalesce(' (it credits ' || credit.invoice_number || ')', '')),
+                DETAIL = jsonb_build_object('argument', 'number', 'entity', 'invoice', 'value', v,
+                    'credit_note', jsonb_build_object('id', credit.id::text, 'name', credit.number, 'uri', credit.uri),
+                    'alternatives', CASE WHEN credit.invoice_number IS NOT NULL THEN jsonb_build_array(
+                        jsonb_build_object('id', credit.invoice_id::text, 'name', credit.invoice_number,
+                                           'uri', credit.invoice_uri)) ELSE '[]'::jsonb END)::text;
         END IF;
         EXECUTE format('SELECT jsonb_agg(jsonb_build_object(''id'', n.id::text, ''name'', n.number, ''uri'', n.uri)) FROM (%s) AS n',
                        footnote._query('nearest_invoices'))
@@ -234,7 +268,7 @@ BEGIN
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN bal.invoice_id IS NULL THEN 'not_issued_as_of' END,
             'queries', jsonb_build_array(
-                footnote._query_ref('invoice_by_number', jsonb_build_array(upper(v), wanted_id)),
+                footnote._query_ref('invoice_by_number', jsonb_build_array(q_number, q_id)),
                 footnote._query_ref('invoice_balance', jsonb_build_array(inv.id, d)),
                 footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))));
 END

@@ -317,3 +317,25 @@ def test_source_record_rejects_what_is_not_a_deep_link(fn: Footnote) -> None:
         fn.call("source_record", uri="erp://salary/1")
     with pytest.raises(UnknownEntity, match="unknown invoice 1: no such record"):
         fn.call("source_record", uri="erp://invoice/1")
+
+
+def test_invoice_numbers_as_the_erp_writes_them_and_bare_digits_that_name_two(db: TestDatabase) -> None:
+    """An ERP numbering of its own (INV/2026/0032) is found by its number; digits that are one invoice's id and
+    another's number are ambiguous (never the first of them); a credit note's number says what it is."""
+    from footnote_pg import AmbiguousEntity, UnknownEntity
+
+    with db.connect() as conn:
+        conn.execute("ALTER TABLE erp.invoices DROP CONSTRAINT invoices_number_check")
+        conn.execute("UPDATE erp.invoices SET number = 'INV/2026/8812' WHERE id = 8834")
+    fn = db.client("service")
+    assert fn.call("invoice", number="inv/2026/8812").values["outstanding"].text == "11.200,00 €"
+    with pytest.raises(AmbiguousEntity) as caught:
+        fn.call("invoice", number="8812")
+    assert {c["name"] for c in caught.value.candidates} == {"INV-2026-8812", "INV/2026/8812"}
+    assert fn.call("invoice", number="erp://invoice/8812").values["number"].text == "INV-2026-8812"
+    answer = fn.ask("Is INV/2026/8812 paid?")
+    assert answer.calls and answer.calls[0]["arguments"]["number"] == "INV/2026/8812", answer.calls
+    assert "11.200,00 €" in answer.answer
+    credit = db.scalar("SELECT number FROM erp.credit_notes ORDER BY id LIMIT 1")
+    with pytest.raises(UnknownEntity, match=f"{credit} is a credit note, not an invoice \\(it credits INV-"):
+        fn.call("invoice", number=credit)

@@ -51,6 +51,461 @@ DROP FUNCTION footnote.call(text, text);
 
 DELETE FROM footnote.settings WHERE key IN ('not_recorded');
 
+DELETE FROM footnote.queries;
+
+INSERT INTO footnote.queries (name, description, params, sql) VALUES
+('customers',
+ 'customers whose name contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit}',
+ $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.uri,
+       count(*) OVER () AS matching
+FROM footnote_src.customers AS c
+WHERE $1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text)) > 0
+ORDER BY footnote._fold(c.name), c.name COLLATE "C", c.id
+LIMIT $2$q$),
+
+('suppliers',
+ 'suppliers whose name contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit}',
+ $q$SELECT s.id, s.name, s.supplier_number, s.country, s.uri, count(*) OVER () AS matching
+FROM footnote_src.suppliers AS s
+WHERE $1::text IS NULL OR strpos(footnote._fold(s.name), footnote._fold($1::text)) > 0
+ORDER BY footnote._fold(s.name), s.name COLLATE "C", s.id
+LIMIT $2$q$),
+
+('items',
+ 'items whose name or SKU contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit}',
+ $q$SELECT it.id, it.sku, it.name, it.unit, it.uri, count(*) OVER () AS matching
+FROM footnote_src.items AS it
+WHERE $1::text IS NULL OR strpos(footnote._fold(it.name), footnote._fold($1::text)) > 0
+   OR strpos(lower(it.sku), lower($1::text)) > 0
+ORDER BY footnote._fold(it.name), it.name COLLATE "C", it.id
+LIMIT $2$q$),
+
+('source_record',
+ 'the record of type $1 with id $2, from its source view: what a deep link erp://<type>/<id> opens',
+ '{type,id}',
+ $q$SELECT 'customer'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.customers AS x WHERE $1 = 'customer' AND x.id = $2
+UNION ALL
+SELECT 'invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.invoices AS x WHERE $1 = 'invoice' AND x.id = $2
+UNION ALL
+SELECT 'payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.payments AS x WHERE $1 = 'payment' AND x.id = $2
+UNION ALL
+SELECT 'credit_note'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.credit_notes AS x WHERE $1 = 'credit_note' AND x.id = $2
+UNION ALL
+SELECT 'ticket'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.tickets AS x WHERE $1 = 'ticket' AND x.id = $2
+UNION ALL
+SELECT 'supplier'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.suppliers AS x WHERE $1 = 'supplier' AND x.id = $2
+UNION ALL
+SELECT 'bank_account'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_bank_accounts AS x WHERE $1 = 'bank_account' AND x.id = $2
+UNION ALL
+SELECT 'supplier_payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_payments AS x WHERE $1 = 'supplier_payment' AND x.id = $2
+UNION ALL
+SELECT 'supplier_invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_invoices AS x WHERE $1 = 'supplier_invoice' AND x.id = $2
+UNION ALL
+SELECT 'bank_change_request'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.bank_change_requests AS x WHERE $1 = 'bank_change_request' AND x.id = $2
+UNION ALL
+SELECT 'purchase_order'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.purchase_orders AS x WHERE $1 = 'purchase_order' AND x.id = $2
+UNION ALL
+SELECT 'item'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.items AS x WHERE $1 = 'item' AND x.id = $2
+UNION ALL
+SELECT 'stock'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.stock AS x WHERE $1 = 'stock' AND x.id = $2
+ORDER BY 1, 2$q$),
+
+('customer',
+ 'one customer by id',
+ '{customer_id}',
+ $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.credit_limit, c.uri
+FROM footnote_src.customers AS c
+WHERE c.id = $1
+ORDER BY c.id$q$),
+
+('overdue_invoices',
+ 'invoices of customer $1 past due and not settled as of $2, oldest due first, with totals',
+ '{customer_id,as_of}',
+ $q$SELECT b.invoice_id, b.number, b.issue_date, b.due_date, b.gross, b.paid, b.credited, b.outstanding,
+       b.days_past_due, b.uri,
+       sum(b.outstanding) OVER () AS total_outstanding,
+       count(*) OVER () AS invoice_count,
+       max(b.days_past_due) OVER () AS oldest_days_past_due
+FROM footnote_src.invoice_balances($2) AS b
+WHERE b.customer_id = $1 AND b.due_date < $2 AND b.outstanding > 0
+ORDER BY b.due_date, b.invoice_id$q$),
+
+('open_invoices_aged',
+ 'open invoices as of $1 (of customer $2, or all when NULL) in aging buckets by days past due, with bucket totals',
+ '{as_of,customer_id}',
+ $q$SELECT a.invoice_id, a.number, a.customer_id, a.customer_name, a.issue_date, a.due_date, a.gross, a.paid,
+       a.credited, a.outstanding, a.days_past_due, a.uri, a.bucket,
+       sum(a.outstanding) OVER (PARTITION BY a.bucket) AS bucket_total,
+       count(*) OVER (PARTITION BY a.bucket) AS bucket_count,
+       sum(a.outstanding) OVER () AS total_outstanding,
+       count(*) OVER () AS invoice_count
+FROM (
+    SELECT b.invoice_id, b.number, b.customer_id, c.name AS customer_name, b.issue_date, b.due_date, b.gross,
+           b.paid, b.credited, b.outstanding, b.days_past_due, b.uri,
+           CASE WHEN b.days_past_due <= 0 THEN 'current'
+                WHEN b.days_past_due <= 30 THEN '1-30'
+                WHEN b.days_past_due <= 60 THEN '31-60'
+                WHEN b.days_past_due <= 90 THEN '61-90'
+                ELSE 'over_90' END AS bucket
+    FROM footnote_src.invoice_balances($1) AS b
+    JOIN footnote_src.customers AS c ON c.id = b.customer_id
+    WHERE b.outstanding > 0 AND ($2::bigint IS NULL OR b.customer_id = $2)
+) AS a
+ORDER BY a.due_date, a.invoice_id$q$),
+
+('open_tickets',
+ 'tickets of customer $1 open as of $2, most severe first, with counts',
+ '{customer_id,as_of}',
+ $q$SELECT t.id, t.subject, t.severity, t.status, t.opened_on, t.uri,
+       $2 - t.opened_on AS age_days,
+       count(*) OVER () AS open_count,
+       count(*) FILTER (WHERE t.severity IN ('high', 'critical')) OVER () AS high_count
+FROM footnote_src.tickets AS t
+WHERE t.customer_id = $1 AND t.opened_on <= $2 AND (t.closed_on IS NULL OR t.closed_on > $2)
+ORDER BY CASE t.severity WHEN 'critical' THEN 1 WHEN 'high' THEN 2 WHEN 'medium' THEN 3 ELSE 4 END,
+         t.opened_on, t.id$q$),
+
+('revenue_documents',
+ 'invoices (net) and credit notes (minus net) issued in [$1, $2), of customer $3 or all when NULL, with totals',
+ '{starts,ends,customer_id}',
+ $q$SELECT d.type, d.id, d.number, d.customer_id, d.issue_date, d.amount, d.uri,
+       sum(d.amount) OVER () AS revenue,
+       count(*) FILTER (WHERE d.type = 'invoice') OVER () AS invoice_count,
+       count(*) FILTER (WHERE d.type = 'credit_note') OVER () AS credit_note_count
+FROM (
+    SELECT 'invoice'::text AS type, i.id, i.number, i.customer_id, i.issue_date, i.net AS amount, i.uri
+    FROM footnote_src.invoices AS i
+    WHERE i.issue_date >= $1 AND i.issue_date < $2 AND ($3::bigint IS NULL OR i.customer_id = $3)
+    UNION ALL
+    SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, -n.net, n.uri
+    FROM footnote_src.credit_notes AS n
+    WHERE n.issue_date >= $1 AND n.issue_date < $2 AND ($3::bigint IS NULL OR n.customer_id = $3)
+) AS d
+ORDER BY d.issue_date, d.type, d.id$q$),
+
+('change',
+ 'absolute change from $1 to $2 and the change in percent of |$1| (NULL when $1 is 0)',
+ '{from_value,to_value}',
+ $q$SELECT $2::numeric - $1::numeric AS change,
+       CASE WHEN $1::numeric = 0 THEN NULL
+            ELSE round(($2::numeric - $1::numeric) / abs($1::numeric) * 100, 2) END AS change_percent$q$),
+
+('top_customers',
+ 'customers with documents issued in [$1, $2), ranked by revenue (net invoices minus net credit notes), the most first ($4 = desc) or the least ($4 = asc), at most $3',
+ '{starts,ends,limit,direction}',
+ $q$SELECT r.customer_id, c.name, c.uri, r.revenue, r.invoice_count, r.documents,
+       rank() OVER (ORDER BY CASE WHEN $4::text = 'asc' THEN r.revenue ELSE -r.revenue END) AS rank
+FROM (
+    SELECT d.customer_id, sum(d.amount) AS revenue, count(*) FILTER (WHERE d.type = 'invoice') AS invoice_count,
+           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
+    FROM (
+        SELECT 'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
+        FROM footnote_src.invoices AS i WHERE i.issue_date >= $1 AND i.issue_date < $2
+        UNION ALL
+        SELECT 'credit_note', n.id, n.customer_id, -n.net
+        FROM footnote_src.credit_notes AS n WHERE n.issue_date >= $1 AND n.issue_date < $2
+    ) AS d
+    GROUP BY d.customer_id
+) AS r
+JOIN footnote_src.customers AS c ON c.id = r.customer_id
+ORDER BY CASE WHEN $4::text = 'asc' THEN r.revenue ELSE -r.revenue END, r.customer_id
+LIMIT $3$q$),
+
+('revenue_drivers',
+ 'customers whose revenue changed most between [$1, $2) and [$3, $4) (only those whose revenue rose when $6 = up, fell when $6 = down), by absolute change, at most $5',
+ '{from_starts,from_ends,to_starts,to_ends,limit,direction}',
+ $q$SELECT r.customer_id, c.name, c.uri, r.revenue_from, r.revenue_to, r.revenue_to - r.revenue_from AS change,
+       r.documents
+FROM (
+    SELECT d.customer_id,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'from'), 0.00) AS revenue_from,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'to'), 0.00) AS revenue_to,
+           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
+    FROM (
+        SELECT CASE WHEN i.issue_date >= $3 AND i.issue_date < $4 THEN 'to' ELSE 'from' END AS period,
+               'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
+        FROM footnote_src.invoices AS i
+        WHERE (i.issue_date >= $1 AND i.issue_date < $2) OR (i.issue_date >= $3 AND i.issue_date < $4)
+        UNION ALL
+        SELECT CASE WHEN n.issue_date >= $3 AND n.issue_date < $4 THEN 'to' ELSE 'from' END,
+               'credit_note', n.id, n.customer_id, -n.net
+        FROM footnote_src.credit_notes AS n
+        WHERE (n.issue_date >= $1 AND n.issue_date < $2) OR (n.issue_date >= $3 AND n.issue_date < $4)
+    ) AS d
+    GROUP BY d.customer_id
+) AS r
+JOIN footnote_src.customers AS c ON c.id = r.customer_id
+WHERE $6::text IS NULL OR CASE WHEN $6::text = 'up' THEN r.revenue_to > r.revenue_from
+                           ELSE r.revenue_to < r.revenue_from END
+ORDER BY abs(r.revenue_to - r.revenue_from) DESC, r.customer_id
+LIMIT $5$q$),
+
+('documents_by_id',
+ 'invoices $1 and credit notes $2 by id, for evidence',
+ '{invoice_ids,credit_note_ids}',
+ $q$SELECT 'invoice'::text AS type, i.id, i.number, i.customer_id, i.issue_date, i.net, i.gross, i.uri
+FROM footnote_src.invoices AS i WHERE i.id = ANY ($1::bigint[])
+UNION ALL
+SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, n.net, n.gross, n.uri
+FROM footnote_src.credit_notes AS n WHERE n.id = ANY ($2::bigint[])
+ORDER BY 1, 2$q$),
+
+('sales_in_window',
+ 'invoices issued in ($1 - $2 days, $1], gross, with the total: the sales input of days sales outstanding',
+ '{as_of,window_days}',
+ $q$SELECT i.id, i.number, i.customer_id, i.issue_date, i.gross, i.uri,
+       sum(i.gross) OVER () AS gross_sales,
+       count(*) OVER () AS invoice_count
+FROM footnote_src.invoices AS i
+WHERE i.issue_date > $1::date - $2::integer AND i.issue_date <= $1
+ORDER BY i.issue_date, i.id$q$),
+
+('dso',
+ 'days sales outstanding: receivables $1 divided by gross sales $2 of the window, times the window $3 in days',
+ '{receivables,gross_sales,window_days}',
+ $q$SELECT CASE WHEN $2::numeric = 0 THEN NULL
+            ELSE round($1::numeric / $2::numeric * $3::integer, 1) END AS dso$q$),
+
+('invoice_by_number',
+ 'the invoice whose number is $1, or whose id is $2',
+ '{number,invoice_id}',
+ $q$SELECT i.id, i.number, i.customer_id, c.name AS customer_name, i.issue_date, i.due_date, i.net, i.tax,
+       i.gross, i.uri, c.uri AS customer_uri
+FROM footnote_src.invoices AS i
+JOIN footnote_src.customers AS c ON c.id = i.customer_id
+WHERE i.number = $1::text OR i.id = $2::bigint
+ORDER BY i.id$q$),
+
+('invoice_balance',
+ 'balance of invoice $1 as of $2',
+ '{invoice_id,as_of}',
+ $q$SELECT b.invoice_id, b.gross, b.paid, b.credited, b.outstanding, b.days_past_due
+FROM footnote_src.invoice_balances($2) AS b
+WHERE b.invoice_id = $1
+ORDER BY b.invoice_id$q$),
+
+('invoice_settlements',
+ 'payments and credit notes against invoice $1 on or before $2',
+ '{invoice_id,as_of}',
+ $q$SELECT 'payment'::text AS type, p.id, p.paid_on AS on_date, p.amount, p.method AS detail, p.uri
+FROM footnote_src.payments AS p WHERE p.invoice_id = $1 AND p.paid_on <= $2
+UNION ALL
+SELECT 'credit_note', n.id, n.issue_date, n.gross, n.number, n.uri
+FROM footnote_src.credit_notes AS n WHERE n.invoice_id = $1 AND n.issue_date <= $2
+ORDER BY 3, 1, 2$q$),
+
+('nearest_invoices',
+ 'up to five invoices whose id is nearest to $1: alternatives for an unknown invoice number',
+ '{invoice_id}',
+ $q$SELECT n.id, n.number, n.uri
+FROM (
+    (SELECT i.id, i.number, i.uri FROM footnote_src.invoices AS i WHERE i.id >= $1 ORDER BY i.id LIMIT 3)
+    UNION ALL
+    (SELECT i.id, i.number, i.uri FROM footnote_src.invoices AS i WHERE i.id < $1 ORDER BY i.id DESC LIMIT 3)
+) AS n
+ORDER BY abs(n.id - $1), n.id
+LIMIT 5$q$),
+
+('open_purchase_orders',
+ 'purchase orders open or partially received (of supplier $1, or all when NULL; expected from $2 to $3 when given), by expected date, with totals',
+ '{supplier_id,expected_from,expected_to}',
+ $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
+       po.net, po.uri,
+       sum(po.net) OVER () AS open_total,
+       count(*) OVER () AS open_count
+FROM footnote_src.purchase_orders AS po
+JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
+WHERE po.status IN ('open', 'partially_received') AND ($1::bigint IS NULL OR po.supplier_id = $1)
+  AND ($2::date IS NULL OR po.expected_on BETWEEN $2::date AND $3::date)
+ORDER BY po.expected_on, po.id$q$),
+
+('item',
+ 'one item by id',
+ '{item_id}',
+ $q$SELECT it.id, it.sku, it.name, it.unit, it.reorder_level, it.uri
+FROM footnote_src.items AS it
+WHERE it.id = $1
+ORDER BY it.id$q$),
+
+('stock_of_item',
+ 'stock of item $1 per warehouse, with the total',
+ '{item_id}',
+ $q$SELECT st.id, st.warehouse, st.quantity, st.counted_on, st.uri,
+       sum(st.quantity) OVER () AS total_quantity,
+       count(*) OVER () AS warehouse_count
+FROM footnote_src.stock AS st
+WHERE st.item_id = $1
+ORDER BY st.warehouse, st.id$q$),
+
+('supplier',
+ 'one supplier by id, with the phone number on file',
+ '{supplier_id}',
+ $q$SELECT s.id, s.name, s.supplier_number, s.country, s.phone, s.phone_since, s.phone_verified,
+       s.phone_verification, s.uri
+FROM footnote_src.suppliers AS s
+WHERE s.id = $1
+ORDER BY s.id$q$),
+
+('supplier_payments',
+ 'payments to supplier $1 on or before $2, oldest first, with totals',
+ '{supplier_id,as_of}',
+ $q$SELECT sp.id, sp.paid_on, sp.amount, sp.reference, sp.bank_account_id, sp.uri,
+       count(*) OVER () AS payment_count,
+       sum(sp.amount) OVER () AS total_paid,
+       min(sp.paid_on) OVER () AS first_paid_on,
+       max(sp.paid_on) OVER () AS last_paid_on
+FROM footnote_src.supplier_payments AS sp
+WHERE sp.supplier_id = $1 AND sp.paid_on <= $2
+ORDER BY sp.paid_on, sp.id$q$),
+
+('supplier_bank_accounts',
+ 'bank accounts of supplier $1 added on or before $2, with the payments made to each',
+ '{supplier_id,as_of}',
+ $q$SELECT ba.id, ba.iban_masked, ba.account_ending, ba.added_on, ba.verified, ba.verification, ba.uri,
+       (SELECT count(*) FROM footnote_src.supplier_payments AS sp
+        WHERE sp.bank_account_id = ba.id AND sp.paid_on <= $2) AS payments
+FROM footnote_src.supplier_bank_accounts AS ba
+WHERE ba.supplier_id = $1 AND ba.added_on <= $2
+ORDER BY ba.added_on, ba.id$q$),
+
+('bank_change_requests',
+ 'requests to change the bank details of supplier $1 made on or before $2, newest first',
+ '{supplier_id,as_of}',
+ $q$SELECT r.id, r.requested_on, r.channel, r.sender, r.sender_domain, r.domain_registered_on,
+       r.requested_on - r.domain_registered_on AS domain_age_days,
+       r.requested_iban_masked, r.requested_account_ending, r.status, r.verified, r.verification, r.uri
+FROM footnote_src.bank_change_requests AS r
+WHERE r.supplier_id = $1 AND r.requested_on <= $2
+ORDER BY r.requested_on DESC, r.id DESC$q$);
+
+-- The queries of sql/17_portfolio.sql and of list_customers' filters.
+INSERT INTO footnote.queries (name, description, params, sql) VALUES
+('customer_payments',
+ 'payments of customer $1 on or before $2 (and in [$3, $4) when given), latest first, with totals',
+ '{customer_id,as_of,starts,ends}',
+ $q$SELECT p.id, p.invoice_id, i.number AS invoice_number, p.paid_on, p.amount, p.method, p.uri,
+       count(*) OVER () AS payment_count, sum(p.amount) OVER () AS total_paid,
+       min(p.paid_on) OVER () AS first_paid_on, max(p.paid_on) OVER () AS last_paid_on
+FROM footnote_src.payments AS p
+JOIN footnote_src.invoices AS i ON i.id = p.invoice_id
+WHERE p.customer_id = $1 AND p.paid_on <= $2 AND ($3::date IS NULL OR p.paid_on >= $3)
+  AND ($4::date IS NULL OR p.paid_on < $4)
+ORDER BY p.paid_on DESC, p.id DESC$q$),
+
+('settled_invoices',
+ 'invoices of customer $1 fully settled as of $2 whose last payment is in [$3, $4) (any when NULL): days from issue to settlement, late or not, with the average',
+ '{customer_id,as_of,starts,ends}',
+ $q$SELECT b.invoice_id, b.number, b.issue_date, b.due_date, b.gross, b.uri, s.settled_on,
+       s.settled_on - b.issue_date AS days_to_pay, s.settled_on > b.due_date AS paid_late,
+       count(*) OVER () AS settled_count,
+       round(avg(s.settled_on - b.issue_date) OVER (), 1) AS average_days_to_pay,
+       count(*) FILTER (WHERE s.settled_on > b.due_date) OVER () AS paid_late_count
+FROM footnote_src.invoice_balances($2) AS b
+JOIN LATERAL (SELECT max(p.paid_on) AS settled_on FROM footnote_src.payments AS p
+              WHERE p.invoice_id = b.invoice_id AND p.paid_on <= $2) AS s ON true
+WHERE b.customer_id = $1 AND b.outstanding <= 0 AND s.settled_on IS NOT NULL
+  AND ($3::date IS NULL OR s.settled_on >= $3) AND ($4::date IS NULL OR s.settled_on < $4)
+ORDER BY s.settled_on, b.invoice_id$q$),
+
+('customer_rankings',
+ 'per customer as of $1: what it owes of measure $2 (overdue, outstanding: the amount; oldest_overdue: days past due of its oldest overdue invoice), only customers with some, and how many those are',
+ '{as_of,measure}',
+ $q$SELECT c.id AS customer_id, c.name, c.customer_number, c.uri, x.value, x.invoice_count,
+       count(*) OVER () AS ranked
+FROM (
+    SELECT b.customer_id,
+           CASE WHEN $2::text = 'oldest_overdue' THEN max(b.days_past_due)::numeric ELSE sum(b.outstanding) END AS value,
+           count(*) AS invoice_count
+    FROM footnote_src.invoice_balances($1) AS b
+    WHERE b.outstanding > 0 AND ($2::text = 'outstanding' OR b.due_date < $1)
+    GROUP BY b.customer_id
+) AS x
+JOIN footnote_src.customers AS c ON c.id = x.customer_id
+ORDER BY c.id$q$),
+
+('credit_notes_in_period',
+ 'credit notes issued in [$1, $2), of customer $3 or all when NULL, by issue date, with count and net total',
+ '{starts,ends,customer_id}',
+ $q$SELECT n.id, n.number, n.customer_id, c.name AS customer_name, n.issue_date, n.net, n.gross,
+       i.number AS invoice_number, n.uri,
+       count(*) OVER () AS credit_note_count, sum(n.net) OVER () AS total_net
+FROM footnote_src.credit_notes AS n
+JOIN footnote_src.customers AS c ON c.id = n.customer_id
+JOIN footnote_src.invoices AS i ON i.id = n.invoice_id
+WHERE n.issue_date >= $1 AND n.issue_date < $2 AND ($3::bigint IS NULL OR n.customer_id = $3)
+ORDER BY n.issue_date, n.id$q$),
+
+('items_below_reorder',
+ 'items whose stock on hand in all warehouses is below their reorder level, by name',
+ '{}',
+ $q$SELECT it.id, it.sku, it.name, it.unit, it.reorder_level, it.uri, s.quantity
+FROM footnote_src.items AS it
+JOIN LATERAL (SELECT coalesce(sum(st.quantity), 0) AS quantity FROM footnote_src.stock AS st
+              WHERE st.item_id = it.id) AS s ON true
+WHERE it.reorder_level IS NOT NULL AND s.quantity < it.reorder_level
+ORDER BY it.name, it.id$q$),
+
+('purchase_order_by_number',
+ 'one purchase order by number $1 (the caller upper-cases it) or id $2, with its supplier',
+ '{number,purchase_order_id}',
+ $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
+       po.net, po.uri
+FROM footnote_src.purchase_orders AS po
+JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
+WHERE po.number = $1::text OR po.id = $2::bigint
+ORDER BY po.id$q$),
+
+('supplier_invoices_open',
+ 'supplier invoices received on or before $2 and not paid by then (of supplier $1, or all when NULL), by due date, with days past due, bucket and totals',
+ '{supplier_id,as_of}',
+ $q$SELECT si.id, si.number, si.supplier_id, s.name AS supplier_name, si.invoice_date, si.due_date, si.gross, si.uri,
+       greatest($2::date - si.due_date, 0) AS days_past_due,
+       CASE WHEN si.due_date >= $2::date THEN 'current' WHEN $2::date - si.due_date <= 30 THEN '1-30'
+            WHEN $2::date - si.due_date <= 60 THEN '31-60' WHEN $2::date - si.due_date <= 90 THEN '61-90'
+            ELSE 'over_90' END AS bucket,
+       sum(si.gross) OVER () AS open_total, count(*) OVER () AS open_count
+FROM footnote_src.supplier_invoices AS si
+JOIN footnote_src.suppliers AS s ON s.id = si.supplier_id
+WHERE ($1::bigint IS NULL OR si.supplier_id = $1) AND si.invoice_date <= $2::date
+  AND (si.paid_on IS NULL OR si.paid_on > $2::date)
+ORDER BY si.due_date, si.id$q$),
+
+('nearest_purchase_orders',
+ 'up to five purchase orders whose id is nearest to $1: alternatives for an unknown number',
+ '{purchase_order_id}',
+ $q$SELECT n.id, n.number, n.uri
+FROM (
+    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders AS po WHERE po.id >= $1 ORDER BY po.id LIMIT 3)
+    UNION ALL
+    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders AS po WHERE po.id < $1 ORDER BY po.id DESC LIMIT 3)
+) AS n
+ORDER BY abs(n.id - $1), n.id
+LIMIT 5$q$),
+
+('customers_filtered',
+ 'customers whose name contains $1, whose account owner is $3 and whose country is $4 (each ignored when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit,owner,country}',
+ $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.uri,
+       count(*) OVER () AS matching
+FROM footnote_src.customers AS c
+WHERE ($1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text)) > 0)
+  AND ($3::text IS NULL OR footnote._fold(c.account_owner) = footnote._fold($3::text))
+  AND ($4::text IS NULL OR c.country = upper($4::text))
+ORDER BY footnote._fold(c.name), c.name COLLATE "C", c.id
+LIMIT $2$q$),
+
+('account_owners',
+ 'the account owners of customers, with how many customers each has, by name',
+ '{}',
+ $q$SELECT c.account_owner AS name, count(*) AS customers, min(c.id) AS first_customer_id
+FROM footnote_src.customers AS c
+WHERE c.account_owner IS NOT NULL
+GROUP BY c.account_owner
+ORDER BY c.account_owner, first_customer_id$q$);
+
 -- Resolve a name, code, id or erp:// link to exactly one entity, or raise FN002 / FN003.
 -- Names are read through a prefilter (the first letters of the longest word typed, accents allowed),
 -- so resolution costs milliseconds even with tens of thousands of customers.

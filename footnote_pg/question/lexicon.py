@@ -135,6 +135,8 @@ _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)
 _INVOICE_NO = _rx(r"\binv[\s-]?((?:19|20)\d\d)[\s-](\d{3,7})\b")
 _INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)?\s*#?\s*(\d{3,8})\b")
 _INVOICE_URI = _rx(r"\berp://invoice/\d+")
+# a document number as an ERP writes it: INV/2026/0032, CN/2026/0002, RE-2026-00123 (not a PO or SKU number)
+_DOCUMENT_NO = _rx(r"\b(?!po\b|sku\b)[a-z]{1,5}(?:/(?:19|20)\d\d/\d{2,8}|-(?:19|20)\d\d-\d{3,8})\b")
 _SKU = _rx(r"\bsku[\s#:-]*(\d{3,8})\b")
 _CUSTOMER_REF = _rx(r"\b(c-\d{3,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b")
 

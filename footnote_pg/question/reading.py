@@ -10,6 +10,7 @@ from footnote_pg.question import periods
 from footnote_pg.question.dates import Calendar, TimeInfo
 from footnote_pg.question.lexicon import (
     _CUSTOMER_REF,
+    _DOCUMENT_NO,
     _INVOICE_BARE,
     _INVOICE_NO,
     _INVOICE_SHORT,
@@ -59,6 +60,9 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     m = _INVOICE_NO.search(pre)
     if m:
         invoice = f"INV-{m.group(1)}-{m.group(2)}"
+        pre = blank(pre, m.start(), m.end())
+    elif (m := _DOCUMENT_NO.search(pre)) is not None:   # the ERP's own numbering, kept as written
+        invoice = text[m.start():m.end()].upper()
         pre = blank(pre, m.start(), m.end())
     else:
         m = _INVOICE_URI.search(pre) or _INVOICE_BARE.search(pre)
