@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -70,6 +71,48 @@ def call_and_gate(conn: psycopg.Connection[Any], _k: int) -> None:
                                           "narration": None})
 
 
+PLAIN_INSERT = """
+    INSERT INTO public.plain_ledger (id, seq, recorded_at, db_role, kind, question, answer, status, claims,
+                                     operations, evidence, findings, details, prev_hash, canonical, hash)
+    SELECT gen_random_uuid(), nextval('public.plain_seq'), clock_timestamp(), session_user, 'answer',
+           %(question)s, %(answer)s, 'refused', '[]', '[]', '[]', '[]', %(details)s::jsonb,
+           md5(random()::text) || md5(random()::text), '{}', md5(random()::text) || md5(random()::text)
+"""
+
+
+def create_plain_ledger(url: str, role: str) -> None:
+    """An unchained table shaped like the ledger (``public.plain_ledger``) that ``role`` may insert into."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE IF NOT EXISTS public.plain_ledger "
+                     "(LIKE footnote.ledger INCLUDING INDEXES INCLUDING CONSTRAINTS)")
+        conn.execute("CREATE SEQUENCE IF NOT EXISTS public.plain_seq")
+        conn.execute(sql.SQL("GRANT INSERT ON public.plain_ledger TO {role}; GRANT USAGE ON public.plain_seq TO {role}")
+                     .format(role=sql.Identifier(role)))
+
+
+def plain_insert(conn: psycopg.Connection[Any], _k: int) -> None:
+    """The row ``gate_append`` records, as a plain INSERT into ``public.plain_ledger``."""
+    conn.execute(PLAIN_INSERT, ANSWER)
+
+
+def fill_chain(url: str, records: int) -> tuple[int, float]:
+    """Queue refusals by hand (no gate) until the chain holds ``records``, seal them; (records, seconds)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        have = conn.execute("SELECT count(*) FROM footnote.ledger").fetchone()[0]  # type: ignore[index]
+        missing = max(0, records - have)
+        t0 = time.monotonic()
+        conn.execute("SET session_replication_role = replica")  # queue by hand (no gate), then seal as usual
+        conn.execute("""
+            INSERT INTO footnote.ledger_queue (id, queued_at, db_role, kind, question, answer, status, claims,
+                                               operations, evidence, findings)
+            SELECT gen_random_uuid(), clock_timestamp(), 'bench', 'answer', 'q' || g, 'answer ' || g, 'refused',
+                   '[]', '[]', '[]', '[]'
+            FROM generate_series(1, %s) AS g""", (missing,))
+        conn.execute("SET session_replication_role = origin")
+        conn.execute("SELECT footnote.seal()")
+        return missing, time.monotonic() - t0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--records", type=int, default=100_000, help="chain length for the verification figures")
@@ -78,20 +121,7 @@ def main() -> None:
 
     with database(url=os.environ.get("DATABASE_URL")) as url:
         service = as_role(url, "bench_service")
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("CREATE TABLE public.plain_ledger "
-                         "(LIKE footnote.ledger INCLUDING INDEXES INCLUDING CONSTRAINTS)")
-            conn.execute("GRANT INSERT ON public.plain_ledger TO bench_service")
-            conn.execute("CREATE SEQUENCE public.plain_seq; GRANT USAGE ON public.plain_seq TO bench_service")
-
-        def plain_insert(conn: psycopg.Connection[Any], k: int) -> None:
-            conn.execute("""
-                INSERT INTO public.plain_ledger (id, seq, recorded_at, db_role, kind, question, answer, status, claims,
-                                                 operations, evidence, findings, details, prev_hash, canonical, hash)
-                SELECT gen_random_uuid(), nextval('public.plain_seq'), clock_timestamp(), session_user, 'answer',
-                       %(question)s, %(answer)s, 'refused', '[]', '[]', '[]', '[]', %(details)s::jsonb,
-                       md5(random()::text) || md5(random()::text), '{}', md5(random()::text) || md5(random()::text)
-            """, ANSWER)
+        create_plain_ledger(url, "bench_service")
 
         print("## appends per second (one record per transaction)")
         print(f"{'writers':>8} {'record_answer':>14} {'call+record':>12} {'plain INSERT':>13} {'ratio':>6}")
@@ -101,21 +131,9 @@ def main() -> None:
             plain = run_writers(service, writers, args.seconds, plain_insert)
             print(f"{writers:>8} {gated:>14.0f} {with_call:>12.0f} {plain:>13.0f} {plain / gated:>5.1f}x")
 
+        missing, fill = fill_chain(url, args.records)
         with psycopg.connect(url, autocommit=True) as conn:
-            have = conn.execute("SELECT count(*) FROM footnote.ledger").fetchone()[0]
-            missing = max(0, args.records - have)
-            t0 = time.monotonic()
-            conn.execute("SET session_replication_role = replica")  # queue by hand (no gate), then seal as usual
-            conn.execute("""
-                INSERT INTO footnote.ledger_queue (id, queued_at, db_role, kind, question, answer, status, claims,
-                                                   operations, evidence, findings)
-                SELECT gen_random_uuid(), clock_timestamp(), 'bench', 'answer', 'q' || g, 'answer ' || g, 'refused',
-                       '[]', '[]', '[]', '[]'
-                FROM generate_series(1, %s) AS g""", (missing,))
-            conn.execute("SET session_replication_role = origin")
-            conn.execute("SELECT footnote.seal()")
-            fill = time.monotonic() - t0
-            total = conn.execute("SELECT count(*) FROM footnote.ledger").fetchone()[0]
+            total = conn.execute("SELECT count(*) FROM footnote.ledger").fetchone()[0]  # type: ignore[index]
             print(f"\n(chain filled to {total:,} records in {fill:.1f} s by footnote.seal(): "
                   f"{missing / fill if fill else 0:,.0f} records/s in one transaction)")
 

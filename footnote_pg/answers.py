@@ -1,9 +1,10 @@
 """Questions to recorded answers: route, call, compose, gate, receipt.
 
-One transaction per question: the catalog calls (each in a savepoint, so an
-unknown name becomes an honest refusal instead of an aborted transaction) and
-the gate's ``record_answer``. After the commit has sealed the record, its
-receipt (sequence and hash) is fetched.
+One transaction per question: the settings it is routed with, the catalog
+calls (each in a savepoint, so an unknown name becomes an honest refusal
+instead of an aborted transaction), the template and the gate's
+``record_answer``. After the commit has sealed the record, its receipt
+(sequence and hash) is fetched.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
+from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from footnote_pg import errors
@@ -100,6 +102,11 @@ def _refusal_for_error(exc: errors.FootnoteError) -> tuple[str, str, list[str], 
     return "not_covered", f"I can't answer that: {exc}.", [], []
 
 
+def _router_settings(settings: dict[str, Any]) -> RouterSettings:
+    """What the router needs of the database's settings (``client_settings``)."""
+    return RouterSettings(as_of=settings["as_of"], fiscal_year_start_month=settings["fiscal_year_start_month"])
+
+
 class Answerer:
     """Answers questions for one client. The settings (as-of date, fiscal year) are read for every question, so
     a change by the DBA, or a new day when ``as_of`` is unset, counts at once; the names the router matches are
@@ -121,15 +128,17 @@ class Answerer:
 
     @property
     def settings(self) -> RouterSettings:
-        s = self.fn.settings()
-        return RouterSettings(as_of=s["as_of"], fiscal_year_start_month=s["fiscal_year_start_month"])
+        return _router_settings(self.fn.settings())
 
     def route(self, question: str) -> Route:
         return route(question, self.directory, self.settings)
 
     def ask(self, question: str, *, actor: str | None = None, narrator: Narrator | None = None) -> Answer:
-        r = self.route(question)
+        directory = self.directory  # before the transaction: reloading the names takes a connection of its own
         with self.fn.transaction(actor=actor) as conn:
+            settings = conn.cursor(row_factory=dict_row).execute(query("client_settings")).fetchone()
+            assert settings is not None
+            r = route(question, directory, _router_settings(settings))
             answer = self._answer_in(conn, question, r, narrator)
         if answer.receipt is None and answer.notes.get("record_id"):
             record_id = answer.notes.pop("record_id")
@@ -204,15 +213,15 @@ class Answerer:
         if graded.get("narration"):
             extra = {**(extra or {}), "narration": graded["narration"]}
         evidence_by_id = {e.id: e for res in results for e in res.evidence}
-        cited: list[Evidence] = []
+        cited: dict[str, Evidence] = {}  # by id, in the order the claims first cite them
         for c in graded["claims"]:
             for eid in c["evidence"]:
                 e = evidence_by_id.get(eid)
-                if e is not None and e not in cited:
-                    cited.append(e)
+                if e is not None:
+                    cited.setdefault(eid, e)
         return Answer(
             question=question, answer=graded["answer"], status=graded["status"], kind=r.kind, intent=r.intent,
-            claims=graded["claims"], evidence=cited, findings=graded["findings"], options=options or [],
+            claims=graded["claims"], evidence=list(cited.values()), findings=graded["findings"], options=options or [],
             reason=reason, message=message, alternatives=list(alternatives or []),
             inference=None if kept else composed.inference, facts=[] if kept else composed.facts,
             sentences=list(graded.get("sentences") or []),

@@ -257,9 +257,15 @@ class Footnote:
         """Sequence, time and hash of a committed record (sealing any waiting records first)."""
         try:
             with self.pool.connection() as conn:
-                conn.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
-                row = conn.execute(query("receipt"), {"record_id": record_id}).fetchone()
-                conn.commit()
+                isolation = conn.isolation_level
+                conn.isolation_level = psycopg.IsolationLevel.READ_COMMITTED  # BEGIN says it: no round trip more
+                try:
+                    row = conn.execute(query("receipt"), {"record_id": record_id}).fetchone()
+                    conn.commit()
+                finally:  # the pooled connection goes back as it came
+                    if not conn.broken:
+                        conn.rollback()  # nothing left to roll back after the commit: sends nothing
+                        conn.isolation_level = isolation
         except psycopg.Error as exc:
             mapped = errors.from_psycopg(exc)
             if mapped is None:

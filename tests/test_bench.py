@@ -1,0 +1,48 @@
+"""The benchmark table (``python -m benchmarks``) and the wire of one answer; no figure is held to a time."""
+
+from __future__ import annotations
+
+from benchmarks import answer_profile, figures
+from footnote_pg import Footnote
+from tests.conftest import TestDatabase
+
+TINY = figures.Sizes(rounds=2, seconds=0.2, records=60, route_rounds=1)
+
+
+def test_the_table_has_every_figure_with_a_positive_value_and_its_floor(db: TestDatabase) -> None:
+    table = figures.build(db.url, db.url_as("service"), TINY)
+    assert [f.key for f in table] == list(figures.FIGURES)
+    for f in table:
+        assert f.measured > 0 and f.floor > 0 and f.ratio > 0, f
+        assert f.unit in ("µs", "ms", "/s") and f.floor_is, f
+    text = figures.markdown(table)
+    assert len(text.splitlines()) == 2 + len(figures.FIGURES)
+    assert all(f.what in text for f in table)
+    assert "verified" in table[figures.FIGURES.index("answer_bergmann")].what
+    assert "verified" in table[figures.FIGURES.index("answer_aging")].what
+
+
+def test_an_answer_reads_its_settings_inside_its_transaction_and_fetches_the_receipt_after_commit(
+        db: TestDatabase) -> None:
+    with Footnote(db.url_as("service"), min_size=1, max_size=1) as fn:
+        fn.ask("How much does Bergmann Logistik owe?")  # the names are loaded: the traced answer is a warm one
+        with answer_profile.traced(fn) as wire:
+            answer = fn.ask("How much does Bergmann Logistik owe?")
+        with fn.pool.connection() as conn:
+            assert conn.isolation_level is None  # the receipt's READ COMMITTED went back with the connection
+    assert answer.status == "verified" and answer.receipt is not None
+    statements = [s for turn in wire[0].turns for s in turn.statements]
+    begins = [n for n, s in enumerate(statements) if s.startswith("BEGIN")]
+    commits = [n for n, s in enumerate(statements) if s == "COMMIT"]
+    assert len(begins) == len(commits) == 2, statements
+    answer_tx = statements[begins[0]:commits[0]]
+    for part in ("footnote.client_settings()", "footnote.call(", "footnote.compose(", "footnote.record_answer("):
+        assert sum(part in s for s in answer_tx) == 1, (part, answer_tx)
+    assert statements[begins[1]] == "BEGIN ISOLATION LEVEL READ COMMITTED"
+    assert [s for s in statements[begins[1]:commits[1]] if "footnote." in s] == [
+        "SELECT id::text, seq, recorded_at, status, prev_hash, hash FROM footnote.receipt($1::uuid)"]
+
+
+def test_an_operations_recorded_statements_run_as_bare_sql() -> None:
+    bare = figures._bare("SELECT $1 WHERE a LIKE '5%' AND b = $12")
+    assert bare == "SELECT %(p1)s WHERE a LIKE '5%%' AND b = %(p12)s"
