@@ -167,6 +167,9 @@ def install(
     ] = False,
     invoices: Annotated[int, typer.Option(
         help="Invoices in the sample ERP (with --sample).", min=1, max=20_000_000, metavar="N")] = 2400,
+    erp_mapping: Annotated[str | None, typer.Option(
+        "--mapping", metavar="ERP",
+        help="Then map the source views onto this ERP's own tables in the same database (tryton).")] = None,
 ) -> None:
     """Install or upgrade footnote-pg in a database (a no-op when it is up to date)."""
     from footnote_pg import install as installer
@@ -174,8 +177,16 @@ def install(
     if from_revision is not None and not sql:
         raise errors.InvalidArgument("invalid argument from: --from REVISION goes with --sql (print the upgrade "
                                      "script); install itself upgrades from whatever revision is installed")
+    if erp_mapping is not None:
+        mapping_file = installer.mapping_path(erp_mapping)
+        if sample or stamp is not None:
+            raise errors.InvalidArgument("invalid argument mapping: --mapping maps an ERP's own tables; it goes "
+                                         "with neither --sample (the sample ERP has its own) nor --stamp",
+                                         {"argument": "mapping"})
     if sql:
         sys.stdout.write(installer.offline_script(from_revision=from_revision))
+        if erp_mapping is not None:
+            sys.stdout.write("\n" + mapping_file.read_text(encoding="utf-8"))
         return
     url = database_url
     if url is None:
@@ -186,6 +197,8 @@ def install(
         installer.stamp(url, stamp)
         out.print(f"footnote-pg recorded as installed at revision {stamp}; nothing was run")
         return
+    if erp_mapping is not None:
+        installer.require_erp(url, erp_mapping)  # before anything is installed
     before = installer.current_revision(url)
     installer.upgrade(url)
     after = installer.current_revision(url)
@@ -193,6 +206,10 @@ def install(
         out.print(f"footnote-pg is up to date (revision {after})")
     else:
         out.print(f"footnote-pg installed: revision {before or 'none'} -> {after}")
+    if erp_mapping is not None:
+        statements = installer.apply_mapping(url, erp_mapping)
+        out.print(f"source views mapped onto {installer.MAPPINGS[erp_mapping][0]}'s tables ({statements} statements "
+                  f"of {mapping_file.name}); check them with footnote-pg mapping check")
     if sample:
         if installer.sample_installed(url):
             out.print("sample ERP already present (schema erp); left as it is")

@@ -188,6 +188,50 @@ def offline_script(revision: str = "head", from_revision: str | None = None) -> 
     return buffer.getvalue()
 
 
+# ERP mappings shipped in sql/mappings/: name -> (the ERP's name, a query that is true when its tables are there)
+MAPPINGS = {
+    "tryton": ("Tryton", "SELECT to_regclass('public.ir_module') IS NOT NULL "
+                         "AND to_regclass('public.account_invoice') IS NOT NULL"),
+}
+
+
+def mapping_path(name: str) -> Path:
+    """The shipped mapping ``sql/mappings/<name>.sql``; refuses a name that is not one."""
+    if name not in MAPPINGS:
+        raise errors.InvalidArgument(f"invalid argument mapping: {name[:60]!r} is not a shipped mapping; "
+                                     f"they are {', '.join(MAPPINGS)}", {"argument": "mapping"})
+    return sqlfiles.sql_dir() / "mappings" / f"{name}.sql"
+
+
+def require_erp(url: str, name: str) -> None:
+    """Refuse with one line when the database holds none of the tables of the ERP that mapping ``name`` reads."""
+    mapping_path(name)
+    erp, present = MAPPINGS[name]
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute(present).fetchone()
+    except psycopg.OperationalError as exc:
+        raise errors.connection_failed(exc) from exc
+    if not (row and row[0]):
+        raise errors.InvalidArgument(f"invalid argument mapping: this database has no {erp} tables; run "
+                                     f"footnote-pg install --mapping {name} in the {erp} database itself",
+                                     {"argument": "mapping"})
+
+
+def apply_mapping(url: str, name: str) -> int:
+    """Map the source views onto the ERP's own tables with a shipped mapping, in one transaction; the statements
+    run. Refuses with one line when the database holds none of that ERP's tables."""
+    from footnote_pg import mapping
+
+    require_erp(url, name)
+    path = mapping_path(name)
+    try:
+        return mapping.apply(url, path)
+    except errors.InvalidArgument as exc:  # the script failed: say so of the mapping asked for
+        raise errors.InvalidArgument(str(exc).replace("invalid argument file:", "invalid argument mapping:", 1),
+                                     {"argument": "mapping"}) from None
+
+
 def sample_installed(url: str) -> bool:
     with psycopg.connect(url, autocommit=True) as conn:
         row = conn.execute("SELECT to_regnamespace('erp') IS NOT NULL").fetchone()

@@ -125,10 +125,12 @@ FROM footnote_src.tickets AS t LEFT JOIN footnote_src.customers AS c ON c.id = t
 WHERE c.id IS NULL
 
 -- name: ticket_severities
--- ticket severity is one of low, medium, high, critical
+-- ticket severity is one of low, medium, high, critical (NULL when the ERP does not record severities)
 -- fail
 SELECT 'ticket ' || id || ': severity ' || coalesce(quote_literal(severity), 'NULL')
-FROM footnote_src.tickets WHERE severity IS NULL OR severity NOT IN ('low', 'medium', 'high', 'critical')
+FROM footnote_src.tickets
+WHERE (severity IS NULL AND footnote._recorded('ticket_severity'))
+   OR severity NOT IN ('low', 'medium', 'high', 'critical')
 
 -- name: ticket_dates
 -- no ticket is closed before it was opened

@@ -1,0 +1,296 @@
+"""The Tryton 8 mapping (sql/mappings/tryton.sql) against Tryton's own figures.
+
+A small Tryton 8.2 database (tests/tryton/build.py, with trytond-admin and proteus) is built once per backend as a
+template; the module installs footnote-pg into a clone with ``footnote-pg install --mapping tryton``. What Tryton
+itself says about the documents (the amount to pay of every invoice, the receivable of every party, revenue from
+the ledger, stock per warehouse) was read through trytond when the template was built. The contract keeps one due
+date per invoice, so overdue amounts are compared only where every open invoice has a single maturity date.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+import time
+import tomllib
+import uuid
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import sql
+from typer.testing import CliRunner
+
+from footnote_pg import errors, install
+from footnote_pg.cli import app
+from tests import pgservers
+from tests.conftest import REPORTS, TestDatabase, _create_database, _drop_database, _ensure_login_roles
+from tests.tryton.build import MODULES
+
+ROOT = Path(__file__).resolve().parent.parent
+QUESTIONS = tomllib.loads((Path(__file__).parent / "tryton" / "questions.toml").read_text(encoding="utf-8"))
+NOT_RECORDED = {"account_owner", "ticket_severity", "reorder_level", "bank_change_requests", "phone_verification"}
+# what an answer must not say of a concept Tryton does not record
+FORBIDDEN = [r"account owner (is (?!not recorded)|[A-Z])", r"managed by", r"of them high severity",
+             r"\b(low|medium|high|critical)[- ]severity", r"severity is (?!not recorded)", r"reorder level (is|of) \d",
+             r"\bbelow (it|its reorder level)\b", r"Nothing in these records argues against",
+             r"bank-detail change for .* is pending", r"\(verified\)", r"phone number[^.]* verified"]
+runner = CliRunner()
+
+
+def _tryton_missing() -> str | None:
+    """Why Tryton cannot be used here, or None. Looks for the packages without importing trytond (which sets the
+    process's time zone)."""
+    for package in ("trytond", "proteus"):
+        if importlib.util.find_spec(package) is None:
+            return f"{package} is not installed (pip install -e '.[tryton]')"
+    spec = importlib.util.find_spec("trytond")
+    assert spec is not None and spec.origin is not None
+    missing = [m for m in MODULES if not (Path(spec.origin).parent / "modules" / m / "__init__.py").exists()]
+    if missing:
+        return f"Tryton modules not installed: {', '.join(missing)} (pip install -e '.[tryton]')"
+    return None
+
+
+@dataclass
+class Template:
+    name: str
+    figures: dict[str, Any]
+
+
+@pytest.fixture(scope="session")
+def tryton_template(server: pgservers.Server, request: pytest.FixtureRequest,
+                    tmp_path_factory: pytest.TempPathFactory) -> Iterator[Template]:
+    """A Tryton database built once per backend, kept as a template, with Tryton's own figures about it."""
+    missing = _tryton_missing()
+    if missing:
+        pytest.skip(missing)
+    name = f"fn_tryton_{uuid.uuid4().hex[:8]}"
+    _create_database(server, name)
+    out = tmp_path_factory.mktemp("tryton") / "figures.json"
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "tests.tryton.build", server.url_for(name), str(out)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)
+    if done.returncode:
+        _drop_database(server, name)
+        pytest.fail(f"building the Tryton database failed:\n{done.stderr[-4000:]}")
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    seconds = figures["seconds"]
+    request.config.stash.setdefault(REPORTS, []).append(
+        f"Tryton template on {server.name}: {time.perf_counter() - started:.1f} s (trytond-admin "
+        f"{seconds['install']} s, documents {seconds['documents']} s, Tryton's figures {seconds['figures']} s)")
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        conn.execute(sql.SQL("ALTER DATABASE {} WITH IS_TEMPLATE true").format(sql.Identifier(name)))
+    yield Template(name, figures)
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        conn.execute(sql.SQL("ALTER DATABASE {} WITH IS_TEMPLATE false").format(sql.Identifier(name)))
+    _drop_database(server, name)
+
+
+@dataclass
+class Mapped:
+    db: TestDatabase
+    figures: dict[str, Any]
+    installed: str  # what `footnote-pg install --mapping tryton` printed
+
+    @property
+    def today(self) -> str:
+        return str(self.figures["today"])
+
+    def customer_invoices(self) -> dict[str, dict[str, Any]]:
+        """Tryton's customer invoices the contract holds: positive, posted or paid, or cancelled by a credit note."""
+        return {n: i for n, i in self.figures["invoices"].items()
+                if i["type"] == "out" and Decimal(i["total_amount"]) > 0}
+
+    def credit_notes(self) -> dict[str, dict[str, Any]]:
+        return {n: i for n, i in self.figures["invoices"].items()
+                if i["type"] == "out" and Decimal(i["total_amount"]) < 0}
+
+
+@pytest.fixture(scope="module")
+def tryton(server: pgservers.Server, tryton_template: Template) -> Iterator[Mapped]:
+    """A clone of the Tryton template with footnote-pg installed and mapped onto it; as_of is the build day."""
+    name = f"fn_try_{uuid.uuid4().hex[:10]}"
+    _create_database(server, name, template=tryton_template.name)
+    database = TestDatabase(server, name)
+    try:
+        result = runner.invoke(app, ["install", "--database-url", database.url, "--mapping", "tryton"])
+        assert result.exit_code == 0, result.output
+        _ensure_login_roles(server)
+        database.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'as_of' RETURNING 1",
+                        (tryton_template.figures["today"],))
+        yield Mapped(database, tryton_template.figures, result.output)
+    finally:
+        database.close()
+        _drop_database(server, name)
+
+
+def amount(value: Any) -> Decimal:
+    return Decimal(str(value.raw if hasattr(value, "raw") else value))
+
+
+def test_install_maps_the_source_views_onto_tryton(tryton: Mapped) -> None:
+    assert "footnote-pg installed: revision none ->" in tryton.installed
+    assert "source views mapped onto Tryton's tables" in tryton.installed
+    db = tryton.db
+    assert db.scalar("SELECT count(*) FROM footnote_src.invoices") == len(tryton.customer_invoices()) == 25
+    assert db.scalar("SELECT count(*) FROM footnote_src.credit_notes") == len(tryton.credit_notes()) == 3
+    parties = tryton.figures["parties"]
+    customers = {r[0] for r in db.rows("SELECT name FROM footnote_src.customers")}
+    assert len(customers) == 12 and tryton.figures["company"] not in customers
+    invoiced = {i["party"] for i in tryton.customer_invoices().values()}
+    assert customers - invoiced == {"Moselle Vins SARL"}  # a customer by a sale not yet invoiced
+    assert {r[0] for r in db.rows("SELECT name FROM footnote_src.suppliers")} == {
+        "Nordic Steel AB", "Pacific Components Ltd", "Rhein Verpackung GmbH"}
+    assert all(parties[c]["id"] == db.scalar("SELECT id FROM footnote_src.customers WHERE name = %s", (c,))
+               for c in customers)
+    settings = dict(db.rows("SELECT key, value FROM footnote.settings"))
+    assert set(settings["not_recorded"].split(",")) == NOT_RECORDED and settings["currency"] == "EUR"
+    # the contract's views Tryton cannot fill stay its empty placeholders
+    for view in ("supplier_bank_accounts", "bank_change_requests"):
+        assert db.scalar(f"SELECT count(*) FROM footnote_src.{view}") == 0  # noqa: S608 - a fixed view name
+
+
+def test_mapping_check_reports_no_failures(tryton: Mapped) -> None:
+    result = runner.invoke(app, ["mapping", "check", "--database-url", tryton.db.url, "--no-operations", "--json"])
+    assert result.exit_code == 0, result.output
+    findings = json.loads(result.stdout)
+    findings = findings["findings"] if isinstance(findings, dict) else findings
+    assert [f for f in findings if f["severity"] == "fail"] == []
+    warned = {f["check"] for f in findings if f["severity"] == "warn"}
+    assert warned == {"supplier_bank_accounts_rows", "bank_change_requests_rows"}
+
+
+def test_every_invoice_balance_is_trytons_amount_to_pay(tryton: Mapped) -> None:
+    """Outstanding = Tryton's amount to pay in company currency (move lines' debit - credit), with that of the
+    credit notes against it that are not reconciled yet (the contract nets them on the invoice)."""
+    notes = defaultdict(Decimal)
+    for note in tryton.credit_notes().values():
+        for credited in note["credits"]:
+            notes[credited] += Decimal(note["company_amount_to_pay"])
+    fn = tryton.db.client("service", actor="tryton-test")
+    wrong = []
+    for number, inv in sorted(tryton.customer_invoices().items()):
+        result = fn.call("invoice", number=number)
+        expected = Decimal(inv["company_amount_to_pay"]) + notes[number]
+        gross = sum(Decimal(line["amount"]) for line in inv["lines_to_pay"])
+        due = min(line["maturity_date"] for line in inv["lines_to_pay"])
+        found = (amount(result.values["outstanding"]), amount(result.values["gross"]), result.values["due_date"].raw)
+        if found != (expected, gross, due):
+            wrong.append(f"{number}: footnote {found}, Tryton {(expected, gross, due)}")
+    assert wrong == []
+    usd = [i for i in tryton.customer_invoices().values() if i["currency"] == "USD"]
+    assert len(usd) == 1 and Decimal(usd[0]["amount_to_pay"]) == Decimal(usd[0]["company_amount_to_pay"]) * Decimal(
+        tryton.figures["usd_rate"])  # Tryton's amount to pay is in dollars; footnote's in the company's euros
+
+
+def test_what_each_customer_owes_is_trytons_receivable(tryton: Mapped) -> None:
+    fn = tryton.db.client("service", actor="tryton-test")
+    customers = [r[0] for r in tryton.db.rows("SELECT name FROM footnote_src.customers ORDER BY id")]
+    receivable = {c: Decimal(tryton.figures["parties"][c]["receivable"]) for c in customers}
+    found = {c: amount(fn.call("customer_profile", customer=f"erp://customer/{tryton.figures['parties'][c]['id']}")
+                       .values["open_balance"]) for c in customers}
+    assert found == receivable
+    aging = fn.call("ar_aging")
+    assert amount(aging.values["total_outstanding"]) == sum(receivable.values()) > 0
+
+
+def test_overdue_matches_tryton_where_each_invoice_has_one_maturity(tryton: Mapped) -> None:
+    """Overdue of a customer = Tryton's open receivable lines past their maturity date, for the customers whose
+    open invoices each fall due on one day (an instalment invoice has one due date in the contract)."""
+    fn = tryton.db.client("service", actor="tryton-test")
+    today = tryton.today
+    by_customer: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for inv in tryton.customer_invoices().values():
+        by_customer[inv["party"]].append(inv)
+    compared = 0
+    for customer, invoices in sorted(by_customer.items()):
+        if any(len(i["lines_to_pay"]) > 1 for i in invoices):
+            continue  # instalments: left out, the contract cannot say which instalment is overdue
+        overdue = sum((Decimal(i["company_amount_to_pay"]) for i in invoices
+                       if i["lines_to_pay"][0]["maturity_date"] < today), Decimal(0))
+        overdue += sum((Decimal(n["company_amount_to_pay"]) for n in tryton.credit_notes().values()
+                        if n["party"] == customer and n["credits"]
+                        and tryton.figures["invoices"][n["credits"][0]]["lines_to_pay"][0]["maturity_date"] < today),
+                       Decimal(0))
+        found = fn.call("customer_overdue", customer=f"erp://customer/{tryton.figures['parties'][customer]['id']}")
+        assert amount(found.values["overdue_total"]) == overdue, customer
+        compared += 1
+    assert compared >= 10
+
+
+def test_revenue_of_each_month_is_trytons_ledger(tryton: Mapped) -> None:
+    fn = tryton.db.client("service", actor="tryton-test")
+    months = tryton.figures["revenue_by_month"]
+    found = {m: str(amount(fn.call("revenue", period=m).values["revenue"])) for m in months}
+    assert {m: Decimal(v) for m, v in found.items()} == {m: Decimal(v) for m, v in months.items()}
+    assert sum(Decimal(v) for v in months.values()) > 0
+
+
+def test_stock_per_warehouse_is_trytons_quantity(tryton: Mapped) -> None:
+    fn = tryton.db.client("service", actor="tryton-test")
+    for sku, per_warehouse in sorted(tryton.figures["stock"].items()):
+        result = fn.call("stock_on_hand", item=sku)
+        found = {e.fields["warehouse"]: Decimal(str(e.fields["quantity"])) for e in result.evidence
+                 if e.type == "stock"}
+        expected = {w: Decimal(q) for w, q in per_warehouse.items() if Decimal(q) != 0}
+        assert found == expected, sku
+        assert amount(result.values["quantity"]) == sum(expected.values())
+
+
+def test_what_we_owe_suppliers_is_trytons_payable(tryton: Mapped) -> None:
+    fn = tryton.db.client("service", actor="tryton-test")
+    payable = -sum(Decimal(p["payable"]) for p in tryton.figures["parties"].values())
+    open_in = sum(Decimal(i["amount_to_pay"]) for i in tryton.figures["invoices"].values() if i["type"] == "in")
+    assert amount(fn.call("accounts_payable").values["open_total"]) == payable == open_in > 0
+
+
+def test_every_deep_link_opens_its_record(tryton: Mapped) -> None:
+    fn = tryton.db.client("service", actor="tryton-test")
+    for view in ("customers", "invoices", "payments", "credit_notes", "tickets", "suppliers", "supplier_invoices",
+                 "supplier_payments", "purchase_orders", "items", "stock"):
+        uris = [r[0] for r in tryton.db.rows(f"SELECT uri FROM footnote_src.{view} ORDER BY id")]  # noqa: S608
+        assert uris, view
+        for uri in (uris[0], uris[-1]):
+            assert fn.call("source_record", uri=uri).values["uri"].raw == uri
+
+
+def test_questions_answer_or_clarify_and_say_nothing_of_what_tryton_lacks(tryton: Mapped) -> None:
+    fn = tryton.db.client("service", actor="tryton-questions")
+    problems = []
+    keys = tryton.figures["keys"]
+    dated = {number: i["invoice_date"] for number, i in tryton.figures["invoices"].items()}
+    names = {**keys, "year": dated[keys["I25"]][:4], "cn_year": dated[keys["CN3"]][:4]}
+    for q in QUESTIONS["q"]:
+        question = q["text"].format(**names)
+        try:
+            answer = fn.ask(question)
+        except errors.FootnoteError as exc:  # an error is not an answer or a question back
+            problems.append(f"{question}: raised {type(exc).__name__}: {exc}")
+            continue
+        if answer.status != q["status"]:
+            problems.append(f"{question}: {answer.status}, not {q['status']}: {answer.answer[:200]!r}")
+        problems += [f"{question}: {text!r} not in {answer.answer[:300]!r}" for text in
+                     (t.format(**names) for t in q.get("says", [])) if text not in answer.answer]
+        problems += [f"{question}: {p!r} in {answer.answer[:300]!r}" for p in FORBIDDEN
+                     if re.search(p, answer.answer)]
+    assert len(QUESTIONS["q"]) >= 20 and problems == [], "\n".join(problems)
+
+
+def test_install_refuses_a_database_without_tryton(empty_db: TestDatabase) -> None:
+    result = runner.invoke(app, ["install", "--database-url", empty_db.url, "--mapping", "tryton"])
+    assert result.exit_code == errors.InvalidArgument.exit_code
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "invalid argument mapping: this database has no Tryton tables" in lines[0], lines
+    assert not install.installed(empty_db.url)  # refused before anything was installed
+    result = runner.invoke(app, ["install", "--database-url", empty_db.url, "--mapping", "odoo"])
+    assert result.exit_code == errors.InvalidArgument.exit_code
+    assert "invalid argument mapping: 'odoo' is not a shipped mapping; they are tryton" in result.output
