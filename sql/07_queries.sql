@@ -292,7 +292,8 @@ LIMIT 21$q$),
  $q$SELECT n.id, n.number, n.uri, n.invoice_id, i.number AS invoice_number, i.uri AS invoice_uri
 FROM footnote_src.credit_notes AS n
 LEFT JOIN footnote_src.invoices AS i ON i.id = n.invoice_id
-WHERE upper(n.number) = $1::text$q$),
+WHERE upper(n.number) = $1::text
+ORDER BY n.id$q$),
 
 ('nearest_invoices',
  'up to five invoices whose id is nearest to $1: alternatives for an unknown invoice number',
