@@ -224,7 +224,7 @@ def test_a_createrole_installer_installs_and_uninstalls_on_a_fresh_cluster(serve
     footnote roles do not exist yet, so it creates them: PostgreSQL 16+ gives it ADMIN on them, not SET ROLE."""
     from tests import pgservers
 
-    backend = {"embedded-pg18": "embedded", "pg15": "pg15"}.get(server.name)
+    backend = {"embedded-pg18": "embedded", "system-pg15": "pg15"}.get(server.name)
     if backend is None:
         pytest.skip(f"needs a fresh cluster of its own; {server.name} is shared")
     with pgservers.start(backend) as fresh:
