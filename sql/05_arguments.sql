@@ -552,8 +552,8 @@ BEGIN
     -- unknown: the closest names by trigram similarity, among names sharing the start of a word typed
     -- (all names when there are few)
     SELECT count(*) INTO v_total FROM footnote._entity_names AS x WHERE x.entity = $1;
-    IF v_total = 0 AND footnote._unmapped_source(entity) IS NOT NULL THEN  -- no names at all: not mapped
-        PERFORM footnote._source_not_mapped(footnote._unmapped_source(entity));
+    IF v_total = 0 THEN  -- no names at all: not mapped
+        PERFORM footnote._require_source(entity);
     END IF;
     SELECT string_agg(footnote._accent_pattern(left(w, 3)), '|') INTO v_starts
     FROM unnest(v_words) AS w WHERE length(w) >= 3;

@@ -169,10 +169,10 @@ BEGIN
 END
 $$;
 
--- The source view an operation's empty answer stands on, when that view holds no rows at all: then "no revenue",
--- "nothing open" or "no customers" would be read as facts of an ERP that is only not mapped (FN006 instead).
-CREATE FUNCTION footnote._unmapped_source(operation text)
-RETURNS text
+-- FN006 when the source view an operation's empty answer (or a name lookup) stands on holds no rows at all: then
+-- "no revenue", "nothing open" or "no customers" would be read as facts of an ERP that is only not mapped.
+CREATE FUNCTION footnote._require_source(operation text)
+RETURNS void
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -188,23 +188,15 @@ DECLARE
     found boolean;
 BEGIN
     IF src IS NULL THEN
-        RETURN NULL;
+        RETURN;
     END IF;
     EXECUTE format('SELECT EXISTS (SELECT FROM footnote_src.%I)', src) INTO found;
-    RETURN CASE WHEN found THEN NULL ELSE src END;
-END
-$$;
-
-CREATE FUNCTION footnote._source_not_mapped(source_view text)
-RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    RAISE EXCEPTION USING ERRCODE = 'FN006',
-        MESSAGE = format('no %s are recorded: the source view footnote_src.%s is not mapped (it holds no rows)',
-                         replace(source_view, '_', ' '), source_view),
-        DETAIL = jsonb_build_object('view', 'footnote_src.' || source_view)::text;
+    IF NOT found THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN006',
+            MESSAGE = format('no %s are recorded: the source view footnote_src.%s is not mapped (it holds no rows)',
+                             replace(src, '_', ' '), src),
+            DETAIL = jsonb_build_object('view', 'footnote_src.' || src)::text;
+    END IF;
 END
 $$;
 
@@ -275,8 +267,8 @@ DECLARE
     now_ts   timestamptz := clock_timestamp();
     ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
 BEGIN
-    IF body->>'empty_reason' IS NOT NULL AND footnote._unmapped_source(operation) IS NOT NULL THEN
-        PERFORM footnote._source_not_mapped(footnote._unmapped_source(operation));
+    IF body->>'empty_reason' IS NOT NULL THEN
+        PERFORM footnote._require_source(operation);
     END IF;
     IF jsonb_array_length(ev) > lim THEN
         PERFORM footnote._too_much_evidence(operation, jsonb_array_length(ev));

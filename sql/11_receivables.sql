@@ -115,15 +115,16 @@ BEGIN
     INTO ar, ar_inv, ev USING d, NULL::bigint, footnote._evidence_limit();
     ar_ids := ARRAY(SELECT 'invoice:' || x FROM unnest(ar_inv) WITH ORDINALITY AS u(x, k) ORDER BY k);
     EXECUTE format($f$
-        WITH s AS (%s)
+        WITH s AS (%s),
+        new AS (SELECT s.* FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[]))),  -- not cited as open already
+        n AS (SELECT count(*) AS k FROM new)
         SELECT coalesce((SELECT max(s.gross_sales) FROM s), 0.00),
                coalesce((SELECT array_agg('invoice:' || s.id ORDER BY s.issue_date, s.id) FROM s), '{}'),
-               (SELECT count(*) FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[]))),
-               CASE WHEN (SELECT count(*) FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[])))
-                         + cardinality($3::bigint[]) <= $4 THEN
-                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'id', to_jsonb(s),
-                                 ARRAY['number', 'customer_id', 'issue_date', 'gross']) ORDER BY s.issue_date, s.id)
-                             FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[]))), '[]') END$f$,
+               (SELECT n.k FROM n),
+               CASE WHEN (SELECT n.k FROM n) + cardinality($3::bigint[]) <= $4 THEN
+                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'id', to_jsonb(new),
+                                 ARRAY['number', 'customer_id', 'issue_date', 'gross']) ORDER BY new.issue_date, new.id)
+                             FROM new), '[]') END$f$,
         footnote._query('sales_in_window'))
     INTO sales, s_ids, n_s, ev_s USING d, w, ar_inv, footnote._evidence_limit();
     IF ev IS NULL OR ev_s IS NULL THEN  -- an invoice both open and sold is cited once
@@ -199,9 +200,7 @@ BEGIN
         END IF;
     END IF;
     IF inv.id IS NULL THEN
-        IF footnote._unmapped_source('invoice') IS NOT NULL THEN
-            PERFORM footnote._source_not_mapped('invoices');
-        END IF;
+        PERFORM footnote._require_source('invoice');
         EXECUTE footnote._query('credit_note_by_number') INTO credit USING upper(v);
         IF credit.id IS NOT NULL THEN  -- a credit note is no invoice: say which it is, and what it credits
             RAISE EXCEPTION USING

@@ -39,9 +39,7 @@ DROP FUNCTION footnote._fact(text, text, text, text[], jsonb);
 
 DROP FUNCTION footnote._not_recorded(text, text);
 
-DROP FUNCTION footnote._unmapped_source(text);
-
-DROP FUNCTION footnote._source_not_mapped(text);
+DROP FUNCTION footnote._require_source(text);
 
 DROP FUNCTION footnote._evidence_limit();
 

@@ -9,7 +9,7 @@ alembic/delta.py from sql/: the setting not_recorded (checked when written);
 footnote._recorded, footnote._fact and footnote._not_recorded (sql/06_calls.sql),
 used for account owner, payment terms, credit limit, tickets and their
 severity, reorder levels, bank-detail change requests and phone verification;
-footnote._unmapped_source and footnote._source_not_mapped: an empty answer over
+footnote._require_source: an empty answer over
 a source view that holds no rows, or a name looked up among none, is FN006.
 ar_aging, days_sales_outstanding and footnote._revenue aggregate their evidence
 in SQL in one pass (no lists grown row by row) and raise FN005 before building

@@ -642,8 +642,8 @@ BEGIN
     -- unknown: the closest names by trigram similarity, among names sharing the start of a word typed
     -- (all names when there are few)
     SELECT count(*) INTO v_total FROM footnote._entity_names AS x WHERE x.entity = $1;
-    IF v_total = 0 AND footnote._unmapped_source(entity) IS NOT NULL THEN  -- no names at all: not mapped
-        PERFORM footnote._source_not_mapped(footnote._unmapped_source(entity));
+    IF v_total = 0 THEN  -- no names at all: not mapped
+        PERFORM footnote._require_source(entity);
     END IF;
     SELECT string_agg(footnote._accent_pattern(left(w, 3)), '|') INTO v_starts
     FROM unnest(v_words) AS w WHERE length(w) >= 3;
@@ -715,10 +715,10 @@ BEGIN
 END
 $$;
 
--- The source view an operation's empty answer stands on, when that view holds no rows at all: then "no revenue",
--- "nothing open" or "no customers" would be read as facts of an ERP that is only not mapped (FN006 instead).
-CREATE FUNCTION footnote._unmapped_source(operation text)
-RETURNS text
+-- FN006 when the source view an operation's empty answer (or a name lookup) stands on holds no rows at all: then
+-- "no revenue", "nothing open" or "no customers" would be read as facts of an ERP that is only not mapped.
+CREATE FUNCTION footnote._require_source(operation text)
+RETURNS void
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -734,23 +734,15 @@ DECLARE
     found boolean;
 BEGIN
     IF src IS NULL THEN
-        RETURN NULL;
+        RETURN;
     END IF;
     EXECUTE format('SELECT EXISTS (SELECT FROM footnote_src.%I)', src) INTO found;
-    RETURN CASE WHEN found THEN NULL ELSE src END;
-END
-$$;
-
-CREATE FUNCTION footnote._source_not_mapped(source_view text)
-RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-    RAISE EXCEPTION USING ERRCODE = 'FN006',
-        MESSAGE = format('no %s are recorded: the source view footnote_src.%s is not mapped (it holds no rows)',
-                         replace(source_view, '_', ' '), source_view),
-        DETAIL = jsonb_build_object('view', 'footnote_src.' || source_view)::text;
+    IF NOT found THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN006',
+            MESSAGE = format('no %s are recorded: the source view footnote_src.%s is not mapped (it holds no rows)',
+                             replace(src, '_', ' '), src),
+            DETAIL = jsonb_build_object('view', 'footnote_src.' || src)::text;
+    END IF;
 END
 $$;
 
@@ -797,8 +789,8 @@ DECLARE
     now_ts   timestamptz := clock_timestamp();
     ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
 BEGIN
-    IF body->>'empty_reason' IS NOT NULL AND footnote._unmapped_source(operation) IS NOT NULL THEN
-        PERFORM footnote._source_not_mapped(footnote._unmapped_source(operation));
+    IF body->>'empty_reason' IS NOT NULL THEN
+        PERFORM footnote._require_source(operation);
     END IF;
     IF jsonb_array_length(ev) > lim THEN
         PERFORM footnote._too_much_evidence(operation, jsonb_array_length(ev));
@@ -1110,15 +1102,16 @@ BEGIN
     INTO ar, ar_inv, ev USING d, NULL::bigint, footnote._evidence_limit();
     ar_ids := ARRAY(SELECT 'invoice:' || x FROM unnest(ar_inv) WITH ORDINALITY AS u(x, k) ORDER BY k);
     EXECUTE format($f$
-        WITH s AS (%s)
+        WITH s AS (%s),
+        new AS (SELECT s.* FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[]))),  -- not cited as open already
+        n AS (SELECT count(*) AS k FROM new)
         SELECT coalesce((SELECT max(s.gross_sales) FROM s), 0.00),
                coalesce((SELECT array_agg('invoice:' || s.id ORDER BY s.issue_date, s.id) FROM s), '{}'),
-               (SELECT count(*) FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[]))),
-               CASE WHEN (SELECT count(*) FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[])))
-                         + cardinality($3::bigint[]) <= $4 THEN
-                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'id', to_jsonb(s),
-                                 ARRAY['number', 'customer_id', 'issue_date', 'gross']) ORDER BY s.issue_date, s.id)
-                             FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[]))), '[]') END$f$,
+               (SELECT n.k FROM n),
+               CASE WHEN (SELECT n.k FROM n) + cardinality($3::bigint[]) <= $4 THEN
+                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'id', to_jsonb(new),
+                                 ARRAY['number', 'customer_id', 'issue_date', 'gross']) ORDER BY new.issue_date, new.id)
+                             FROM new), '[]') END$f$,
         footnote._query('sales_in_window'))
     INTO sales, s_ids, n_s, ev_s USING d, w, ar_inv, footnote._evidence_limit();
     IF ev IS NULL OR ev_s IS NULL THEN  -- an invoice both open and sold is cited once
@@ -1194,9 +1187,7 @@ BEGIN
         END IF;
     END IF;
     IF inv.id IS NULL THEN
-        IF footnote._unmapped_source('invoice') IS NOT NULL THEN
-            PERFORM footnote._source_not_mapped('invoices');
-        END IF;
+        PERFORM footnote._require_source('invoice');
         EXECUTE footnote._query('credit_note_by_number') INTO credit USING upper(v);
         IF credit.id IS NOT NULL THEN  -- a credit note is no invoice: say which it is, and what it credits
             RAISE EXCEPTION USING
