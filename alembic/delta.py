@@ -165,16 +165,25 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
         out.append(f"DELETE FROM {table};\n")  # noqa: S608 (names from RELOADABLE, not input)
     other = [st for st in new_rest if (_code(st) not in old_rest_code or _data_table(st) in reload)
              and not _code(st).startswith(("SET ROLE", "RESET ROLE", "GRANT ", "REVOKE "))]
-    # types and tables first (functions may name them), then data, then functions, then triggers and views
-    late = ("CREATE VIEW", "CREATE TRIGGER", "CREATE CONSTRAINT TRIGGER")
-    for st in [s for s in added_objects if not _code(s).startswith(late)] + other:
+    # types and tables first (functions may name them), then data, then functions, then triggers and the views
+    # that call a function of this delta; a view that calls none comes before the functions (a SQL function's
+    # body may read it)
+    created = {k.split("(", 1)[0] for k in new_f if k in replaced or k in dropped or k not in old_f}
+
+    def late(st: str) -> bool:
+        code = _code(st)
+        if code.startswith(("CREATE TRIGGER", "CREATE CONSTRAINT TRIGGER")):
+            return True
+        return code.startswith("CREATE VIEW") and any(re.search(rf"\b{re.escape(f)}\s*\(", code) for f in created)
+
+    for st in [s for s in added_objects if not late(s)] + other:
         out.append(st + "\n")
     for key, st in new_f.items():
         if key in replaced:
             out.append(re.sub(r"\bCREATE FUNCTION\b", "CREATE OR REPLACE FUNCTION", st, count=1) + "\n")
         elif key in dropped or key not in old_f:
             out.append(st + "\n")
-    for st in [s for s in added_objects if _code(s).startswith(late)]:
+    for st in [s for s in added_objects if late(s)]:
         out.append(st + "\n")
     out += [st + "\n" for st in grants]
     out.append("RESET ROLE;\n")

@@ -85,12 +85,15 @@ SELECT 'invoice ' || id || ' issued ' || issue_date
 FROM footnote_src.invoices WHERE issue_date > coalesce(footnote.setting('as_of')::date, current_date)
 
 -- name: payment_invoices
--- every payment settles an invoice that exists, of the same customer
+-- every payment settles an invoice that exists, of the same customer, or is on account (no invoice) of a customer that exists
 -- fail
-SELECT 'payment ' || p.id || ' -> invoice ' || coalesce(p.invoice_id::text, '(none)')
+SELECT 'payment ' || p.id || ' -> ' || CASE WHEN p.invoice_id IS NULL THEN 'on account of customer '
+       || coalesce(p.customer_id::text, '(none)') ELSE 'invoice ' || p.invoice_id END
        || CASE WHEN i.id IS NOT NULL THEN ' of customer ' || i.customer_id || ', not ' || p.customer_id ELSE '' END
-FROM footnote_src.payments AS p LEFT JOIN footnote_src.invoices AS i ON i.id = p.invoice_id
-WHERE i.id IS NULL OR i.customer_id IS DISTINCT FROM p.customer_id
+FROM footnote_src.payments AS p
+LEFT JOIN footnote_src.invoices AS i ON i.id = p.invoice_id
+LEFT JOIN footnote_src.customers AS c ON c.id = p.customer_id
+WHERE CASE WHEN p.invoice_id IS NULL THEN c.id IS NULL ELSE i.id IS NULL OR i.customer_id IS DISTINCT FROM p.customer_id END
 
 -- name: payment_amounts
 -- every payment has a date and a positive amount
@@ -99,11 +102,50 @@ SELECT 'payment ' || id || ': ' || coalesce(amount::text, 'no amount') || ' on '
 FROM footnote_src.payments WHERE amount IS NULL OR amount <= 0 OR paid_on IS NULL
 
 -- name: credit_note_invoices
--- every credit note credits an invoice that exists, of the same customer
+-- every credit note that names the invoice it credits names one that exists, of the same customer
 -- fail
-SELECT 'credit note ' || n.id || ' -> invoice ' || coalesce(n.invoice_id::text, '(none)')
+SELECT 'credit note ' || n.id || ' -> invoice ' || n.invoice_id
 FROM footnote_src.credit_notes AS n LEFT JOIN footnote_src.invoices AS i ON i.id = n.invoice_id
-WHERE i.id IS NULL OR i.customer_id IS DISTINCT FROM n.customer_id
+WHERE n.invoice_id IS NOT NULL AND (i.id IS NULL OR i.customer_id IS DISTINCT FROM n.customer_id)
+
+-- name: due_lines_ids
+-- every due line has an id of its own
+-- fail
+SELECT coalesce(id::text, '(no id)') || ' (' || count(*) || ' rows)' FROM footnote_src.due_lines
+GROUP BY id HAVING id IS NULL OR count(*) > 1
+
+-- name: due_line_invoices
+-- every due line belongs to an invoice that exists, of the same customer, and has a due date and a positive amount
+-- fail
+SELECT 'due line ' || l.id || ' -> invoice ' || coalesce(l.invoice_id::text, '(none)')
+       || CASE WHEN l.due_date IS NULL THEN ', no due date' ELSE '' END
+       || CASE WHEN l.amount IS NULL OR l.amount <= 0 THEN ', amount ' || coalesce(l.amount::text, 'none') ELSE '' END
+FROM footnote_src.due_lines AS l LEFT JOIN footnote_src.invoices AS i ON i.id = l.invoice_id
+WHERE i.id IS NULL OR i.customer_id IS DISTINCT FROM l.customer_id OR l.due_date IS NULL OR l.amount IS NULL
+   OR l.amount <= 0
+
+-- name: due_line_totals
+-- the due lines of every invoice add up to its gross amount
+-- fail
+SELECT 'invoice ' || i.id || ': gross ' || i.gross || ', due lines ' || coalesce(l.total::text, 'none')
+FROM footnote_src.invoices AS i
+LEFT JOIN (SELECT invoice_id, sum(amount) AS total FROM footnote_src.due_lines GROUP BY invoice_id) AS l
+       ON l.invoice_id = i.id
+WHERE l.total IS DISTINCT FROM i.gross
+
+-- name: credit_applications
+-- every credit application sets off a credit note that exists against an invoice of its customer, on or after its issue date, for no more than the credit note
+-- fail
+SELECT 'credit application ' || a.id || ': credit note ' || coalesce(a.credit_note_id::text, '(none)')
+       || ' -> invoice ' || coalesce(a.invoice_id::text, '(none)') || ', ' || coalesce(a.amount::text, 'no amount')
+       || ' on ' || coalesce(a.applied_on::text, 'no date')
+FROM footnote_src.credit_applications AS a
+LEFT JOIN footnote_src.credit_notes AS n ON n.id = a.credit_note_id
+LEFT JOIN footnote_src.invoices AS i ON i.id = a.invoice_id
+LEFT JOIN (SELECT credit_note_id, sum(amount) AS applied FROM footnote_src.credit_applications
+           GROUP BY credit_note_id) AS t ON t.credit_note_id = a.credit_note_id
+WHERE n.id IS NULL OR i.id IS NULL OR i.customer_id IS DISTINCT FROM n.customer_id OR a.amount IS NULL
+   OR a.amount <= 0 OR a.applied_on IS NULL OR a.applied_on < n.issue_date OR t.applied > n.gross
 
 -- name: overpaid_invoices
 -- no invoice is paid and credited for more than its gross amount
@@ -113,7 +155,7 @@ SELECT 'invoice ' || i.id || ': gross ' || i.gross || ', paid ' || coalesce(p.pa
 FROM footnote_src.invoices AS i
 LEFT JOIN (SELECT invoice_id, sum(amount) AS paid FROM footnote_src.payments GROUP BY invoice_id) AS p
        ON p.invoice_id = i.id
-LEFT JOIN (SELECT invoice_id, sum(gross) AS credited FROM footnote_src.credit_notes GROUP BY invoice_id) AS c
+LEFT JOIN (SELECT invoice_id, sum(amount) AS credited FROM footnote_src.credit_applications GROUP BY invoice_id) AS c
        ON c.invoice_id = i.id
 WHERE coalesce(p.paid, 0) + coalesce(c.credited, 0) > i.gross
 

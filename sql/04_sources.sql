@@ -39,7 +39,9 @@ CREATE VIEW footnote_src.invoices AS SELECT
     NULL::text    AS uri
 WHERE false;
 
--- Incoming payments, each allocated to one invoice.
+-- Incoming payments: one row per invoice a payment settles (a payment of several invoices is one row for each,
+-- with what it allocates to that invoice), and one row with invoice_id NULL for money received on account that
+-- settles no invoice yet (unallocated: a credit on the customer's account).
 CREATE VIEW footnote_src.payments AS SELECT
     NULL::bigint  AS id,
     NULL::bigint  AS invoice_id,
@@ -50,7 +52,9 @@ CREATE VIEW footnote_src.payments AS SELECT
     NULL::text    AS uri
 WHERE false;
 
--- Credit notes, each against one invoice; they reduce revenue and the balance.
+-- Credit notes, their own documents: they reduce revenue when issued; invoice_id is the invoice they credit
+-- when the ERP knows it. How much of each settles that invoice, and from when, is credit_applications; the rest
+-- is a credit on the customer's account.
 CREATE VIEW footnote_src.credit_notes AS SELECT
     NULL::bigint  AS id,
     NULL::text    AS number,
@@ -174,25 +178,113 @@ CREATE VIEW footnote_src.stock AS SELECT
     NULL::text    AS uri
 WHERE false;
 
--- Balance of every invoice issued on or before as_of: paid, credited and outstanding as of that day.
--- Derived from the views above only; a plain SQL function so the planner inlines it.
+-- Due lines (instalments): an invoice falls due in one or more parts, each with its own due date and amount
+-- (together the invoice's gross). Payments and applied credit notes settle an invoice's due lines in due-date
+-- order, so the earliest open part is what is overdue first. This default is one line per invoice, its gross
+-- due on its due date; a mapping of an ERP with payment schedules (Tryton's receivable move lines) replaces it.
+CREATE VIEW footnote_src.due_lines AS SELECT
+    i.id          AS id,
+    i.id          AS invoice_id,
+    i.customer_id AS customer_id,
+    i.due_date    AS due_date,
+    i.gross       AS amount,
+    i.uri         AS uri
+FROM footnote_src.invoices AS i;
+
+-- Credit notes applied to (set off against) the invoice they credit: from applied_on, amount of the credit note
+-- settles that invoice. This default applies each credit note that names an invoice in full on its issue date;
+-- a mapping of an ERP where a credit note can stay open (Tryton: until it is reconciled) replaces it.
+CREATE VIEW footnote_src.credit_applications AS SELECT
+    n.id          AS id,
+    n.id          AS credit_note_id,
+    n.invoice_id  AS invoice_id,
+    n.issue_date  AS applied_on,
+    n.gross       AS amount,
+    n.uri         AS uri
+FROM footnote_src.credit_notes AS n
+WHERE n.invoice_id IS NOT NULL;
+
+-- Balance of every invoice issued on or before as_of: paid, credited (applied credit notes) and outstanding as
+-- of that day; overdue is the open part of its due lines due before as_of, due_date the due date of its earliest
+-- open due line (the invoice's own due date once it is settled), due_lines how many it has. Derived from the
+-- views above only; a plain SQL function so the planner inlines it (a customer filter reaches every lookup).
 CREATE FUNCTION footnote_src.invoice_balances(as_of date)
 RETURNS TABLE (
     invoice_id bigint, number text, customer_id bigint, issue_date date, due_date date,
     net numeric, gross numeric, paid numeric, credited numeric, outstanding numeric,
-    days_past_due integer, uri text)
+    days_past_due integer, uri text, overdue numeric, due_lines bigint)
 LANGUAGE sql STABLE
 AS $$
-    SELECT i.id, i.number, i.customer_id, i.issue_date, i.due_date, i.net, i.gross,
+    SELECT i.id, i.number, i.customer_id, i.issue_date, coalesce(l.first_open, i.due_date), i.net, i.gross,
            coalesce(p.paid, 0.00), coalesce(c.credited, 0.00),
            i.gross - coalesce(p.paid, 0.00) - coalesce(c.credited, 0.00),
-           as_of - i.due_date, i.uri
+           as_of - coalesce(l.first_open, i.due_date), i.uri, coalesce(l.overdue, 0.00), coalesce(l.n, 0)
     FROM footnote_src.invoices AS i
     LEFT JOIN LATERAL (
         SELECT sum(p.amount) AS paid FROM footnote_src.payments AS p
         WHERE p.invoice_id = i.id AND p.paid_on <= as_of) AS p ON true
     LEFT JOIN LATERAL (
-        SELECT sum(c.gross) AS credited FROM footnote_src.credit_notes AS c
-        WHERE c.invoice_id = i.id AND c.issue_date <= as_of) AS c ON true
+        SELECT sum(a.amount) AS credited FROM footnote_src.credit_applications AS a
+        WHERE a.invoice_id = i.id AND a.applied_on <= as_of) AS c ON true
+    LEFT JOIN LATERAL (
+        SELECT min(x.due_date) FILTER (WHERE x.open > 0) AS first_open,
+               sum(x.open) FILTER (WHERE x.due_date < as_of) AS overdue, count(*) AS n
+        FROM (SELECT l.due_date,
+                     l.amount - least(l.amount, greatest(coalesce(p.paid, 0.00) + coalesce(c.credited, 0.00)
+                         - coalesce(sum(l.amount) OVER (ORDER BY l.due_date, l.id
+                                                        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.00),
+                         0.00)) AS open
+              FROM footnote_src.due_lines AS l WHERE l.invoice_id = i.id) AS x) AS l ON true
     WHERE i.issue_date <= as_of
+$$;
+
+-- The open due lines of every invoice issued on or before as_of (what an aging report buckets): each line's
+-- open part after payments and applied credit notes settle the invoice's lines in due-date order, with its
+-- invoice's balance. instalment is the line's place among its invoice's lines (1 of due_lines).
+CREATE FUNCTION footnote_src.due_line_balances(as_of date)
+RETURNS TABLE (
+    line_id bigint, invoice_id bigint, number text, customer_id bigint, issue_date date, due_date date,
+    amount numeric, open numeric, days_past_due integer, instalment bigint, due_lines bigint,
+    invoice_due_date date, gross numeric, paid numeric, credited numeric, outstanding numeric, uri text)
+LANGUAGE sql STABLE
+AS $$
+    SELECT x.id, i.id, i.number, i.customer_id, i.issue_date, x.due_date, x.amount, x.open, as_of - x.due_date,
+           x.k, x.n, i.due_date, i.gross, coalesce(p.paid, 0.00), coalesce(c.credited, 0.00),
+           i.gross - coalesce(p.paid, 0.00) - coalesce(c.credited, 0.00), i.uri
+    FROM footnote_src.invoices AS i
+    LEFT JOIN LATERAL (
+        SELECT sum(p.amount) AS paid FROM footnote_src.payments AS p
+        WHERE p.invoice_id = i.id AND p.paid_on <= as_of) AS p ON true
+    LEFT JOIN LATERAL (
+        SELECT sum(a.amount) AS credited FROM footnote_src.credit_applications AS a
+        WHERE a.invoice_id = i.id AND a.applied_on <= as_of) AS c ON true
+    CROSS JOIN LATERAL (
+        SELECT l.id, l.due_date, l.amount, l.k, l.n,
+               l.amount - least(l.amount, greatest(coalesce(p.paid, 0.00) + coalesce(c.credited, 0.00) - l.before,
+                                                   0.00)) AS open
+        FROM (SELECT l.id, l.due_date, l.amount,
+                     coalesce(sum(l.amount) OVER (ORDER BY l.due_date, l.id
+                                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.00) AS before,
+                     row_number() OVER (ORDER BY l.due_date, l.id) AS k, count(*) OVER () AS n
+              FROM footnote_src.due_lines AS l WHERE l.invoice_id = i.id) AS l) AS x
+    WHERE i.issue_date <= as_of AND x.open > 0
+$$;
+
+-- Credits on customers' accounts as of as_of: payments received on account (no invoice) and what of each credit
+-- note issued by then no application has set off against an invoice yet. They lower what a customer owes, not
+-- any one invoice.
+CREATE FUNCTION footnote_src.account_credits(as_of date)
+RETURNS TABLE (type text, id bigint, number text, customer_id bigint, on_date date, amount numeric, uri text)
+LANGUAGE sql STABLE
+AS $$
+    SELECT 'payment'::text, p.id, NULL::text, p.customer_id, p.paid_on, p.amount, p.uri
+    FROM footnote_src.payments AS p
+    WHERE p.invoice_id IS NULL AND p.paid_on <= as_of
+    UNION ALL
+    SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, n.gross - coalesce(a.applied, 0.00), n.uri
+    FROM footnote_src.credit_notes AS n
+    LEFT JOIN LATERAL (
+        SELECT sum(a.amount) AS applied FROM footnote_src.credit_applications AS a
+        WHERE a.credit_note_id = n.id AND a.applied_on <= as_of) AS a ON true
+    WHERE n.issue_date <= as_of AND n.gross - coalesce(a.applied, 0.00) > 0
 $$;

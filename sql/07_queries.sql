@@ -102,15 +102,15 @@ WHERE c.id = $1
 ORDER BY c.id$q$),
 
 ('overdue_invoices',
- 'invoices of customer $1 past due and not settled as of $2, oldest due first, with totals',
+ 'invoices of customer $1 with due lines past due and not settled as of $2 (overdue: their open part), oldest due first, with totals',
  '{customer_id,as_of}',
  $q$SELECT b.invoice_id, b.number, b.issue_date, b.due_date, b.gross, b.paid, b.credited, b.outstanding,
-       b.days_past_due, b.uri,
-       sum(b.outstanding) OVER () AS total_outstanding,
+       b.days_past_due, b.uri, b.overdue, b.due_lines,
+       sum(b.overdue) OVER () AS total_outstanding,
        count(*) OVER () AS invoice_count,
        max(b.days_past_due) OVER () AS oldest_days_past_due
 FROM footnote_src.invoice_balances($2) AS b
-WHERE b.customer_id = $1 AND b.due_date < $2 AND b.outstanding > 0
+WHERE b.customer_id = $1 AND b.overdue > 0
 ORDER BY b.due_date, b.invoice_id$q$),
 
 ('open_invoices_aged',
@@ -123,6 +123,10 @@ ORDER BY b.due_date, b.invoice_id$q$),
        sum(a.outstanding) OVER () AS total_outstanding,
        count(*) OVER () AS invoice_count
 FROM (
+    -- balances first, then customers: a planner that joins customers into the balance lookups misjudges them
+    WITH b AS MATERIALIZED (
+        SELECT * FROM footnote_src.invoice_balances($1) AS b
+        WHERE b.outstanding > 0 AND ($2::bigint IS NULL OR b.customer_id = $2))
     SELECT b.invoice_id, b.number, b.customer_id, c.name AS customer_name, b.issue_date, b.due_date, b.gross,
            b.paid, b.credited, b.outstanding, b.days_past_due, b.uri,
            CASE WHEN b.days_past_due <= 0 THEN 'current'
@@ -130,11 +134,42 @@ FROM (
                 WHEN b.days_past_due <= 60 THEN '31-60'
                 WHEN b.days_past_due <= 90 THEN '61-90'
                 ELSE 'over_90' END AS bucket
-    FROM footnote_src.invoice_balances($1) AS b
-    JOIN footnote_src.customers AS c ON c.id = b.customer_id
-    WHERE b.outstanding > 0 AND ($2::bigint IS NULL OR b.customer_id = $2)
+    FROM b JOIN footnote_src.customers AS c ON c.id = b.customer_id
 ) AS a
 ORDER BY a.due_date, a.invoice_id$q$),
+
+('open_due_lines_aged',
+ 'open due lines of invoices as of $1 (of customer $2, or all when NULL) in aging buckets by days past due, with bucket totals',
+ '{as_of,customer_id}',
+ $q$SELECT a.line_id, a.invoice_id, a.number, a.customer_id, a.customer_name, a.issue_date, a.due_date, a.amount,
+       a.open, a.days_past_due, a.instalment, a.due_lines, a.invoice_due_date, a.gross, a.paid, a.credited,
+       a.outstanding, a.uri, a.bucket,
+       sum(a.open) OVER (PARTITION BY a.bucket) AS bucket_total,
+       sum(a.open) OVER () AS total_outstanding
+FROM (
+    -- open lines first, then customers (as open_invoices_aged)
+    WITH l AS MATERIALIZED (
+        SELECT * FROM footnote_src.due_line_balances($1) AS l
+        WHERE $2::bigint IS NULL OR l.customer_id = $2)
+    SELECT l.*, c.name AS customer_name,
+           CASE WHEN l.days_past_due <= 0 THEN 'current'
+                WHEN l.days_past_due <= 30 THEN '1-30'
+                WHEN l.days_past_due <= 60 THEN '31-60'
+                WHEN l.days_past_due <= 90 THEN '61-90'
+                ELSE 'over_90' END AS bucket
+    FROM l JOIN footnote_src.customers AS c ON c.id = l.customer_id
+) AS a
+ORDER BY a.due_date, a.invoice_id, a.line_id$q$),
+
+('account_credits',
+ 'credits on the account of customer $2 (or all when NULL) as of $1: payments on account and unapplied credit notes, with the total',
+ '{as_of,customer_id}',
+ $q$SELECT k.type, k.id, k.number, k.customer_id, k.on_date, k.amount, k.uri,
+       sum(k.amount) OVER () AS total_credit,
+       count(*) OVER () AS credit_count
+FROM footnote_src.account_credits($1) AS k
+WHERE $2::bigint IS NULL OR k.customer_id = $2
+ORDER BY k.on_date, k.type, k.id$q$),
 
 ('open_tickets',
  'tickets of customer $1 open as of $2, most severe first, with counts',
@@ -262,7 +297,7 @@ ORDER BY i.id$q$),
 ('invoice_balance',
  'balance of invoice $1 as of $2',
  '{invoice_id,as_of}',
- $q$SELECT b.invoice_id, b.gross, b.paid, b.credited, b.outstanding, b.days_past_due
+ $q$SELECT b.invoice_id, b.gross, b.paid, b.credited, b.outstanding, b.days_past_due, b.overdue, b.due_lines
 FROM footnote_src.invoice_balances($2) AS b
 WHERE b.invoice_id = $1
 ORDER BY b.invoice_id$q$),
@@ -273,8 +308,10 @@ ORDER BY b.invoice_id$q$),
  $q$SELECT 'payment'::text AS type, p.id, p.paid_on AS on_date, p.amount, p.method AS detail, p.uri
 FROM footnote_src.payments AS p WHERE p.invoice_id = $1 AND p.paid_on <= $2
 UNION ALL
-SELECT 'credit_note', n.id, n.issue_date, n.gross, n.number, n.uri
-FROM footnote_src.credit_notes AS n WHERE n.invoice_id = $1 AND n.issue_date <= $2
+SELECT 'credit_note', n.id, a.applied_on, a.amount, n.number, n.uri
+FROM footnote_src.credit_applications AS a
+JOIN footnote_src.credit_notes AS n ON n.id = a.credit_note_id
+WHERE a.invoice_id = $1 AND a.applied_on <= $2
 ORDER BY 3, 1, 2$q$),
 
 ('invoices_ending_in',
@@ -388,7 +425,7 @@ INSERT INTO footnote.queries (name, description, params, sql) VALUES
        count(*) OVER () AS payment_count, sum(p.amount) OVER () AS total_paid,
        min(p.paid_on) OVER () AS first_paid_on, max(p.paid_on) OVER () AS last_paid_on
 FROM footnote_src.payments AS p
-JOIN footnote_src.invoices AS i ON i.id = p.invoice_id
+LEFT JOIN footnote_src.invoices AS i ON i.id = p.invoice_id
 WHERE p.customer_id = $1 AND p.paid_on <= $2 AND ($3::date IS NULL OR p.paid_on >= $3)
   AND ($4::date IS NULL OR p.paid_on < $4)
 ORDER BY p.paid_on DESC, p.id DESC$q$),
@@ -415,10 +452,11 @@ ORDER BY s.settled_on, b.invoice_id$q$),
        count(*) OVER () AS ranked
 FROM (
     SELECT b.customer_id,
-           CASE WHEN $2::text = 'oldest_overdue' THEN max(b.days_past_due)::numeric ELSE sum(b.outstanding) END AS value,
+           CASE WHEN $2::text = 'oldest_overdue' THEN max(b.days_past_due)::numeric
+                WHEN $2::text = 'overdue' THEN sum(b.overdue) ELSE sum(b.outstanding) END AS value,
            count(*) AS invoice_count
     FROM footnote_src.invoice_balances($1) AS b
-    WHERE b.outstanding > 0 AND ($2::text = 'outstanding' OR b.due_date < $1)
+    WHERE b.outstanding > 0 AND ($2::text = 'outstanding' OR b.overdue > 0)
     GROUP BY b.customer_id
 ) AS x
 JOIN footnote_src.customers AS c ON c.id = x.customer_id
@@ -432,7 +470,7 @@ ORDER BY c.id$q$),
        count(*) OVER () AS credit_note_count, sum(n.net) OVER () AS total_net
 FROM footnote_src.credit_notes AS n
 JOIN footnote_src.customers AS c ON c.id = n.customer_id
-JOIN footnote_src.invoices AS i ON i.id = n.invoice_id
+LEFT JOIN footnote_src.invoices AS i ON i.id = n.invoice_id
 WHERE n.issue_date >= $1 AND n.issue_date < $2 AND ($3::bigint IS NULL OR n.customer_id = $3)
 ORDER BY n.issue_date, n.id$q$),
 

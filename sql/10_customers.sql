@@ -95,12 +95,14 @@ BEGIN
     rws := '{}';
     FOR r IN EXECUTE footnote._query('overdue_invoices') USING customer_id, as_of LOOP
         ids := ids || ('invoice:' || r.invoice_id);
+        -- an invoice in instalments: its evidence says how much of what is outstanding is overdue
         evidence := evidence || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
-            ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
+            ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']
+            || CASE WHEN r.due_lines > 1 THEN ARRAY['overdue', 'due_lines'] ELSE '{}' END);
         rws := rws || jsonb_build_object(
             'number', footnote._value('text', r.number, ARRAY['invoice:' || r.invoice_id]),
             'due_date', footnote._value('date', r.due_date::text, ARRAY['invoice:' || r.invoice_id]),
-            'outstanding', footnote._value('amount', r.outstanding::text, ARRAY['invoice:' || r.invoice_id]),
+            'outstanding', footnote._value('amount', r.overdue::text, ARRAY['invoice:' || r.invoice_id]),
             'days_past_due', footnote._value('days', r.days_past_due::text, ARRAY['invoice:' || r.invoice_id]));
         total := r.total_outstanding;
         n := r.invoice_count;
@@ -113,7 +115,30 @@ BEGIN
 END
 $$;
 
--- Overdue invoices of one customer as of a date: total outstanding, count, oldest days past due, one row per invoice.
+-- Credits on the account of a customer (or of all, customer_id NULL) as of a date: payments on account and what
+-- credit notes have not yet set off against an invoice; their total, ids, evidence rows and the query.
+CREATE FUNCTION footnote._account_credits(as_of date, customer_id bigint,
+    OUT total numeric, OUT ids text[], OUT evidence jsonb[], OUT query jsonb)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    EXECUTE format($f$
+        WITH k AS (%s)
+        SELECT coalesce(sum(k.amount), 0.00),
+               coalesce(array_agg(k.type || ':' || k.id ORDER BY k.on_date, k.type, k.id), '{}'),
+               coalesce(array_agg(footnote._row_evidence(k.type, 'id',
+                                      jsonb_strip_nulls(to_jsonb(k)) || jsonb_build_object('open_credit', k.amount),
+                                      ARRAY['number', 'customer_id', 'on_date', 'open_credit'])
+                                  ORDER BY k.on_date, k.type, k.id), '{}')
+        FROM k$f$, footnote._query('account_credits'))
+    INTO total, ids, evidence USING as_of, customer_id;
+    query := footnote._query_ref('account_credits', jsonb_build_array(as_of, customer_id));
+END
+$$;
+
+-- Overdue invoices of one customer as of a date: the open part of their due lines past due, count, oldest days
+-- past due, one row per invoice (its overdue part).
 CREATE FUNCTION footnote.customer_overdue(customer text, as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER

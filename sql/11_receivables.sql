@@ -1,6 +1,7 @@
 -- footnote-pg: catalog operations about receivables: aging, days sales outstanding, one invoice.
 
--- Accounts-receivable aging as of a date (all customers, or one): current, 1-30, 31-60, 61-90 and over 90 days past due.
+-- Accounts-receivable aging as of a date (all customers, or one): the open due lines in current, 1-30, 31-60, 61-90
+-- and over 90 days past due, and the credits on account that lower the net receivable.
 CREATE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -20,40 +21,65 @@ DECLARE
     total   numeric;
     n       bigint;
     vals    jsonb;
+    late_ids text[];
+    k       record;
 BEGIN
     IF customer IS NOT NULL THEN
         c := footnote._resolve('customer', 'customer', customer);
     END IF;
-    -- one pass over the open invoices, aggregated in SQL (a row-by-row loop grows its lists quadratically)
+    -- one pass over the open due lines, aggregated in SQL (a row-by-row loop grows its lists quadratically); an
+    -- invoice in instalments may have lines in several buckets, and is cited once, with its lines
     EXECUTE format($f$
         WITH r AS (%s),
-        b AS (SELECT r.bucket, jsonb_agg('invoice:' || r.invoice_id ORDER BY r.due_date, r.invoice_id) AS ids,
-                     max(r.bucket_total)::text AS total, max(r.bucket_count)::text AS n
-              FROM r GROUP BY r.bucket)
-        SELECT coalesce((SELECT max(r.total_outstanding) FROM r), 0.00),
-               coalesce((SELECT max(r.invoice_count) FROM r), 0),
-               coalesce((SELECT array_agg('invoice:' || r.invoice_id ORDER BY r.due_date, r.invoice_id) FROM r), '{}'),
-               CASE WHEN (SELECT count(*) FROM r) <= $3 THEN  -- more than the limit: FN005 before building it
-                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
+        inv AS (SELECT DISTINCT ON (r.invoice_id) r.*,
+                       CASE WHEN r.due_lines > 1 THEN (
+                           SELECT jsonb_agg(jsonb_build_object('due_date', x.due_date, 'amount', x.amount::text,
+                                                               'open', x.open::text, 'bucket', x.bucket)
+                                            ORDER BY x.due_date, x.line_id)
+                           FROM r AS x WHERE x.invoice_id = r.invoice_id) END AS instalments
+                FROM r ORDER BY r.invoice_id, r.due_date, r.line_id),
+        ib AS (SELECT r.bucket, r.invoice_id, min(r.due_date) AS due_date, sum(r.open) AS open
+               FROM r GROUP BY r.bucket, r.invoice_id),
+        b AS (SELECT ib.bucket, jsonb_agg('invoice:' || ib.invoice_id ORDER BY ib.due_date, ib.invoice_id) AS ids,
+                     sum(ib.open)::text AS total, count(*)::text AS n
+              FROM ib GROUP BY ib.bucket),
+        late AS (SELECT ib.invoice_id, min(ib.due_date) AS due_date FROM ib WHERE ib.bucket <> 'current'
+                 GROUP BY ib.invoice_id)
+        SELECT coalesce((SELECT sum(r.open) FROM r), 0.00),
+               (SELECT count(*) FROM inv),
+               coalesce((SELECT array_agg('invoice:' || inv.invoice_id ORDER BY inv.due_date, inv.invoice_id) FROM inv),
+                        '{}'),
+               CASE WHEN (SELECT count(*) FROM inv) <= $3 THEN  -- more than the limit: FN005 before building it
+                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id', to_jsonb(inv),
                                  ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid',
-                                       'credited', 'outstanding', 'days_past_due', 'bucket'])
-                                 ORDER BY r.due_date, r.invoice_id) FROM r), '[]') END,
+                                       'credited', 'outstanding', 'days_past_due', 'bucket']
+                                 || CASE WHEN inv.due_lines > 1 THEN ARRAY['instalments'] ELSE '{}' END)
+                                 ORDER BY inv.due_date, inv.invoice_id) FROM inv), '[]') END,
                coalesce((SELECT jsonb_object_agg(b.bucket, b.ids) FROM b), '{}'),
                coalesce((SELECT jsonb_object_agg(b.bucket, b.total) FROM b), '{}'),
-               coalesce((SELECT jsonb_object_agg(b.bucket, b.n) FROM b), '{}')$f$,
-        footnote._query('open_invoices_aged'))
-    INTO total, n, ids, ev, b_ids, b_total, b_count USING d, c.id, footnote._evidence_limit();
-    IF ev IS NULL THEN
-        PERFORM footnote._too_much_evidence('ar_aging', n);
+               coalesce((SELECT jsonb_object_agg(b.bucket, b.n) FROM b), '{}'),
+               coalesce((SELECT array_agg('invoice:' || late.invoice_id ORDER BY late.due_date, late.invoice_id)
+                         FROM late), '{}')$f$,
+        footnote._query('open_due_lines_aged'))
+    INTO total, n, ids, ev, b_ids, b_total, b_count, late_ids USING d, c.id, footnote._evidence_limit();
+    SELECT * INTO k FROM footnote._account_credits(d, c.id);
+    IF ev IS NULL OR cardinality(ids) + cardinality(k.ids) > footnote._evidence_limit() THEN
+        PERFORM footnote._too_much_evidence('ar_aging', n + cardinality(k.ids));
     END IF;
     vals := jsonb_build_object(
         'as_of', footnote._value('date', d::text, '{}'),
         'total_outstanding', footnote._value('amount', total::text, ids),
         'invoice_count', footnote._value('count', n::text, ids),
         'overdue_total', footnote._value('amount', (total - coalesce((b_total->>'current')::numeric, 0))::text,
-            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))),
-        'overdue_invoice_count', footnote._value('count', (n - coalesce((b_count->>'current')::bigint, 0))::text,
-            ARRAY(SELECT x FROM unnest(ids) AS x EXCEPT SELECT jsonb_array_elements_text(coalesce(b_ids->'current', '[]')))));
+                                         late_ids),
+        'overdue_invoice_count', footnote._value('count', cardinality(late_ids)::text, late_ids));
+    IF cardinality(k.ids) > 0 THEN  -- payments on account and unapplied credit notes lower what is owed
+        vals := vals || jsonb_build_object(
+            'unapplied_credits', footnote._value('amount', k.total::text, k.ids),
+            'credit_count', footnote._value('count', cardinality(k.ids)::text, k.ids),
+            'net_outstanding', footnote._value('amount', (total - k.total)::text, ids || k.ids));
+        ev := ev || to_jsonb(k.evidence);
+    END IF;
     IF c.id IS NOT NULL THEN
         vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
     END IF;
@@ -76,7 +102,8 @@ BEGIN
             'rows', to_jsonb(rws),
             'evidence', ev,
             'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
-            'queries', jsonb_build_array(footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)))));
+            'queries', jsonb_build_array(footnote._query_ref('open_due_lines_aged', jsonb_build_array(d, c.id)),
+                                         k.query)));
 END
 $$;
 
@@ -227,9 +254,11 @@ BEGIN
     EXECUTE footnote._query('invoice_balance') INTO bal USING inv.id, d;
     ev := ev || footnote._row_evidence('invoice', 'id',
         to_jsonb(inv) || jsonb_build_object('paid', bal.paid, 'credited', bal.credited,
-                                            'outstanding', bal.outstanding, 'days_past_due', bal.days_past_due),
+                                            'outstanding', bal.outstanding, 'days_past_due', bal.days_past_due,
+                                            'overdue', bal.overdue, 'due_lines', bal.due_lines),
         ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'net', 'tax', 'gross',
-              'paid', 'credited', 'outstanding', 'days_past_due']);
+              'paid', 'credited', 'outstanding', 'days_past_due']
+        || CASE WHEN bal.due_lines > 1 THEN ARRAY['overdue', 'due_lines'] ELSE '{}' END);
     FOR r IN EXECUTE footnote._query('invoice_settlements') USING inv.id, d LOOP
         ev := ev || footnote._row_evidence(r.type, 'id', to_jsonb(r), ARRAY['on_date', 'amount', 'detail']);
         rws := rws || jsonb_build_object(
@@ -253,6 +282,11 @@ BEGIN
             'outstanding', footnote._value('amount', bal.outstanding::text, ARRAY[iid]));
         IF bal.outstanding > 0 AND bal.days_past_due > 0 THEN
             vals := vals || jsonb_build_object('days_past_due', footnote._value('days', bal.days_past_due::text, ARRAY[iid]));
+        END IF;
+        IF bal.due_lines > 1 THEN  -- in instalments: how many, and how much of what is open is past due
+            vals := vals || jsonb_build_object(
+                'instalments', footnote._value('count', bal.due_lines::text, ARRAY[iid]),
+                'overdue', footnote._value('amount', bal.overdue::text, ARRAY[iid]));
         END IF;
     END IF;
     RETURN footnote._finish('invoice',

@@ -250,6 +250,11 @@ BEGIN
             u := u || footnote._unit(r, '{bucket}: {outstanding} ({invoice_count} {invoice_count|invoice|invoices})'
                 || '{~open outstanding overdue past due bucket in across}', i, E'\n- ', 'fact');
         END LOOP;
+        IF v ? 'unapplied_credits' THEN
+            u := u || footnote._unit(r, '{credit_count} {credit_count|credit|credits} on account of '
+                || '{unapplied_credits} (payments on account, credit notes not applied to an invoice) bring the '
+                || 'net receivable to {net_outstanding}.{~less minus after}');
+        END IF;
     WHEN 'days_sales_outstanding' THEN
         IF NOT v ? 'dso' THEN
             u := u || footnote._unit(r, 'Days sales outstanding cannot be computed as of {as_of}: nothing was '
@@ -300,6 +305,10 @@ BEGIN
             u := u || footnote._unit(r, 'Paid {paid}, credited {credited}, outstanding {outstanding}'
                 || CASE WHEN v ? 'days_past_due' THEN ', {days_past_due} past due' ELSE '' END
                 || ' (as of {as_of}).{~open remaining amount}');
+            IF v ? 'instalments' THEN
+                u := u || footnote._unit(r, 'It falls due in {instalments} instalments; {overdue} of what is '
+                    || 'outstanding is past due.{~open overdue parts}');
+            END IF;
         END IF;
         u := u || footnote._unit(r, 'Net {net}, tax {tax}.{~amount}', NULL, ' ', 'statement', false);
         FOR i IN 1..nrows LOOP
@@ -404,15 +413,22 @@ BEGIN
             END IF;
             shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
             FOR i IN 1..shown LOOP
-                u := u || footnote._unit(r, '{paid_on}: {amount} for {invoice} ({method}){~paid payment by}', i, E'\n- ',
-                                         'fact', false);
+                u := u || footnote._unit(r, CASE WHEN r->'rows'->(i - 1) ? 'invoice'
+                    THEN '{paid_on}: {amount} for {invoice} ({method}){~paid payment by}'
+                    ELSE '{paid_on}: {amount} on account, for no invoice yet ({method}){~paid payment by unallocated}' END,
+                    i, E'\n- ', 'fact', false);
             END LOOP;
         END IF;
     WHEN 'customer_profile' THEN
         u := u || footnote._unit(r, '{customer} ({customer_number}, {city}, {country}): payment terms {payment_terms}, '
             || 'account owner {account_owner}, credit limit {credit_limit}.{~customer number based in}');
-        u := u || footnote._unit(r, 'As of {as_of}, {open_balance} is open across {open_invoice_count} '
-            || '{open_invoice_count|invoice|invoices}, {overdue_total} of it overdue'
+        u := u || footnote._unit(r, CASE WHEN v ? 'unapplied_credits'
+            THEN 'As of {as_of}, {invoices_open} is open across {open_invoice_count} '
+                 || '{open_invoice_count|invoice|invoices}, {overdue_total} of it overdue; {credit_count} '
+                 || '{credit_count|credit|credits} on account of {unapplied_credits} (not applied to an invoice) '
+                 || 'bring the balance to {open_balance}'
+            ELSE 'As of {as_of}, {open_balance} is open across {open_invoice_count} '
+                 || '{open_invoice_count|invoice|invoices}, {overdue_total} of it overdue' END
             || CASE WHEN v->'open_ticket_count' ? 'not_recorded' THEN '; support tickets are {open_ticket_count}.'
                     ELSE ', and {open_ticket_count} {open_ticket_count|support ticket is|support tickets are} open.' END
             || '{~balance outstanding}');

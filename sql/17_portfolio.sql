@@ -43,11 +43,12 @@ BEGIN
         ev := ev || footnote._row_evidence('payment', 'id', to_jsonb(r),
             ARRAY['invoice_id', 'invoice_number', 'paid_on', 'amount', 'method']);
         IF cardinality(rws) < 20 THEN  -- the latest twenty as rows; every payment counts and is cited
-            rws := rws || jsonb_build_object(
+            rws := rws || (jsonb_build_object(  -- a payment on account settles no invoice: it has none
                 'paid_on', footnote._value('date', r.paid_on::text, ARRAY['payment:' || r.id]),
                 'amount', footnote._value('amount', r.amount::text, ARRAY['payment:' || r.id]),
-                'invoice', footnote._value('text', r.invoice_number, ARRAY['payment:' || r.id]),
-                'method', footnote._value('text', r.method, ARRAY['payment:' || r.id]));
+                'method', footnote._value('text', r.method, ARRAY['payment:' || r.id]))
+                || CASE WHEN r.invoice_number IS NULL THEN '{}'::jsonb ELSE jsonb_build_object(
+                    'invoice', footnote._value('text', r.invoice_number, ARRAY['payment:' || r.id])) END);
         END IF;
         n := r.payment_count;
         total := r.total_paid;
@@ -119,6 +120,8 @@ DECLARE
     ticket_ids text[] := '{}';
     open_total numeric := 0.00;
     open_n  bigint := 0;
+    k       record;
+    credits jsonb := '{}';
 BEGIN
     SELECT * INTO cust FROM footnote._customer_evidence(c.id);
     SELECT * INTO o FROM footnote._overdue(c.id, d);
@@ -133,6 +136,16 @@ BEGIN
         ticket_ids := ticket_ids || ('ticket:' || r.id);
         ev := ev || footnote._row_evidence('ticket', 'id', to_jsonb(r), ARRAY['subject', 'severity', 'status', 'opened_on']);
     END LOOP;
+    SELECT * INTO k FROM footnote._account_credits(d, c.id);
+    IF cardinality(k.ids) > 0 THEN  -- payments on account and unapplied credit notes lower what the customer owes
+        credits := jsonb_build_object(
+            'invoices_open', footnote._value('amount', open_total::text, open_ids),
+            'unapplied_credits', footnote._value('amount', k.total::text, k.ids),
+            'credit_count', footnote._value('count', cardinality(k.ids)::text, k.ids));
+        open_total := open_total - k.total;
+        open_ids := open_ids || k.ids;
+        ev := ev || k.evidence;
+    END IF;
     RETURN footnote._finish('customer_profile',
         jsonb_build_object('customer', customer, 'as_of', as_of), started,
         jsonb_build_object(
@@ -150,11 +163,12 @@ BEGIN
                 'open_balance', footnote._value('amount', open_total::text, open_ids),
                 'open_invoice_count', footnote._value('count', open_n::text, open_ids),
                 'overdue_total', footnote._value('amount', o.total::text, o.ids),
-                'open_ticket_count', footnote._fact('tickets', 'count', cardinality(ticket_ids)::text, ticket_ids)),
+                'open_ticket_count', footnote._fact('tickets', 'count', cardinality(ticket_ids)::text, ticket_ids))
+                || credits,
             'evidence', to_jsonb(ARRAY[cust.evidence] || ev),
             'queries', jsonb_build_array(cust.query, o.query,
                 footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)),
-                footnote._query_ref('open_tickets', jsonb_build_array(c.id, d)))));
+                footnote._query_ref('open_tickets', jsonb_build_array(c.id, d)), k.query)));
 END
 $$;
 

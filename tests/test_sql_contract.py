@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import sqlglot
 from sqlglot import exp
 
 from tests.conftest import TestDatabase
 
-SOURCE_VIEWS = {"customers", "invoices", "payments", "credit_notes", "tickets", "suppliers",
-                "supplier_bank_accounts", "supplier_payments", "supplier_invoices", "bank_change_requests",
-                "purchase_orders",
-                "items", "stock"}
+SOURCE_VIEWS = {"customers", "invoices", "due_lines", "payments", "credit_notes", "credit_applications", "tickets",
+                "suppliers", "supplier_bank_accounts", "supplier_payments", "supplier_invoices",
+                "bank_change_requests", "purchase_orders", "items", "stock"}
+# derived from the views only (sql/04_sources.sql)
+SOURCE_FUNCTIONS = {"invoice_balances", "due_line_balances", "account_credits"}
 SCALAR_QUERIES = {"change", "dso"}  # arithmetic on parameters, no rows read
 ONE_ROW_BY_KEY = {"customer", "item", "supplier", "invoice_balance"}
 
@@ -44,7 +46,7 @@ def test_every_catalog_query_reads_only_source_views_and_only_reads(db: TestData
         tables = _tables(tree)
         for schema, table in tables:
             assert schema == "footnote_src", f"{name} reads {schema}.{table}"
-            assert table in SOURCE_VIEWS or table == "invoice_balances", f"{name} reads {table}"
+            assert table in SOURCE_VIEWS | SOURCE_FUNCTIONS, f"{name} reads {table}"
         if name in SCALAR_QUERIES:
             assert not tables
         else:
@@ -73,11 +75,14 @@ def test_every_list_query_orders_by_a_unique_key(db: TestDatabase) -> None:
             assert re.search(r"WHERE \w+\.(\w+_)?id = \$1", sql), name
 
 
-def test_the_balance_function_reads_only_source_views(db: TestDatabase) -> None:
-    body = db.scalar("SELECT prosrc FROM pg_proc WHERE oid = 'footnote_src.invoice_balances'::regproc")
+@pytest.mark.parametrize("function,reads", [
+    ("invoice_balances", {"invoices", "payments", "credit_applications", "due_lines"}),
+    ("due_line_balances", {"invoices", "payments", "credit_applications", "due_lines"}),
+    ("account_credits", {"payments", "credit_notes", "credit_applications"})])
+def test_the_balance_functions_read_only_source_views(db: TestDatabase, function: str, reads: set[str]) -> None:
+    body = db.scalar("SELECT prosrc FROM pg_proc WHERE oid = %s::regproc", (f"footnote_src.{function}",))
     tree = _parse(body.replace("as_of", "CAST('2026-08-14' AS DATE)"))
-    assert _tables(tree) == {("footnote_src", "invoices"), ("footnote_src", "payments"),
-                             ("footnote_src", "credit_notes")}
+    assert _tables(tree) == {("footnote_src", view) for view in reads}
 
 
 def test_only_the_call_log_and_the_gate_write_and_nothing_names_erp(db: TestDatabase) -> None:

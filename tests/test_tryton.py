@@ -3,12 +3,12 @@
 A small Tryton 8.2 database (tests/tryton/build.py, with trytond-admin and proteus) is built once per backend as a
 template; the module installs footnote-pg into a clone with ``footnote-pg install --mapping tryton``. What Tryton
 itself says about the documents (the amount to pay of every invoice, the receivable of every party, revenue from
-the ledger, stock per warehouse) was read through trytond when the template was built. The contract keeps one due
-date per invoice, so overdue amounts are compared only where every open invoice has a single maturity date.
+the ledger, stock per warehouse, the Aged Balance report) was read through trytond when the template was built.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
 import json
 import re
@@ -170,61 +170,110 @@ def test_mapping_check_reports_no_failures(tryton: Mapped) -> None:
 
 
 def test_every_invoice_balance_is_trytons_amount_to_pay(tryton: Mapped) -> None:
-    """Outstanding = Tryton's amount to pay in company currency (move lines' debit - credit), with that of the
-    credit notes against it that are not reconciled yet (the contract nets them on the invoice)."""
-    notes = defaultdict(Decimal)
-    for note in tryton.credit_notes().values():
-        for credited in note["credits"]:
-            notes[credited] += Decimal(note["company_amount_to_pay"])
+    """Outstanding = Tryton's amount to pay in company currency (move lines' debit - credit); a credit note not
+    reconciled yet stays its own document, a credit on the account, and is not netted on the invoice."""
     fn = tryton.db.client("service", actor="tryton-test")
     wrong = []
     for number, inv in sorted(tryton.customer_invoices().items()):
         result = fn.call("invoice", number=number)
-        expected = Decimal(inv["company_amount_to_pay"]) + notes[number]
+        expected = Decimal(inv["company_amount_to_pay"])
         gross = sum(Decimal(line["amount"]) for line in inv["lines_to_pay"])
         due = min(line["maturity_date"] for line in inv["lines_to_pay"])
         found = (amount(result.values["outstanding"]), amount(result.values["gross"]), result.values["due_date"].raw)
         if found != (expected, gross, due):
             wrong.append(f"{number}: footnote {found}, Tryton {(expected, gross, due)}")
+        instalments = result.values.get("instalments")
+        if (int(instalments.raw) if instalments else 1) != len(inv["lines_to_pay"]):
+            wrong.append(f"{number}: {instalments} instalments, Tryton {len(inv['lines_to_pay'])} lines to pay")
     assert wrong == []
+    assert any(len(i["lines_to_pay"]) > 1 and Decimal(i["company_amount_to_pay"]) > 0
+               for i in tryton.customer_invoices().values())  # an open invoice in instalments is compared
     usd = [i for i in tryton.customer_invoices().values() if i["currency"] == "USD"]
     assert len(usd) == 1 and Decimal(usd[0]["amount_to_pay"]) == Decimal(usd[0]["company_amount_to_pay"]) * Decimal(
         tryton.figures["usd_rate"])  # Tryton's amount to pay is in dollars; footnote's in the company's euros
 
 
 def test_what_each_customer_owes_is_trytons_receivable(tryton: Mapped) -> None:
+    """A customer's open balance, and the net receivable of the aging, are Tryton's receivable: open invoices
+    less money on account and credit notes not reconciled yet (each listed as a credit)."""
     fn = tryton.db.client("service", actor="tryton-test")
     customers = [r[0] for r in tryton.db.rows("SELECT name FROM footnote_src.customers ORDER BY id")]
     receivable = {c: Decimal(tryton.figures["parties"][c]["receivable"]) for c in customers}
-    found = {c: amount(fn.call("customer_profile", customer=f"erp://customer/{tryton.figures['parties'][c]['id']}")
-                       .values["open_balance"]) for c in customers}
-    assert found == receivable
+    profiles = {c: fn.call("customer_profile", customer=f"erp://customer/{tryton.figures['parties'][c]['id']}")
+                for c in customers}
+    assert {c: amount(p.values["open_balance"]) for c, p in profiles.items()} == receivable
+    credited = {c for c, p in profiles.items() if "unapplied_credits" in p.values}
+    assert credited == {"Dunmore Textiles", "Lumen Clinics BV"}  # on account; the open credit note of I15
     aging = fn.call("ar_aging")
-    assert amount(aging.values["total_outstanding"]) == sum(receivable.values()) > 0
+    assert amount(aging.values["net_outstanding"]) == sum(receivable.values()) == sum(
+        Decimal(p["balance"]) for p in tryton.figures["aged_balance"].values()) > 0
+    assert amount(aging.values["unapplied_credits"]) == sum(
+        amount(p.values["unapplied_credits"]) for c, p in profiles.items() if c in credited)
 
 
-def test_overdue_matches_tryton_where_each_invoice_has_one_maturity(tryton: Mapped) -> None:
-    """Overdue of a customer = Tryton's open receivable lines past their maturity date, for the customers whose
-    open invoices each fall due on one day (an instalment invoice has one due date in the contract)."""
+def _open_lines(inv: dict[str, Any]) -> list[tuple[str, Decimal]]:
+    """Tryton's open receivable lines of an invoice (maturity date, amount), the invoice's payment lines not yet
+    reconciled applied to them in maturity order (as the contract settles due lines)."""
+    lines = sorted((line["maturity_date"], Decimal(line["amount"])) for line in inv["lines_to_pay"]
+                   if not line["reconciled"])
+    unpaid = sum((a for _, a in lines), Decimal(0))
+    paying = unpaid - Decimal(inv["company_amount_to_pay"])  # Tryton's open payment lines of this invoice
+    out = []
+    for due, line_amount in lines:
+        settled = min(line_amount, max(paying, Decimal(0)))
+        paying -= settled
+        if line_amount - settled:
+            out.append((due, line_amount - settled))
+    return out
+
+
+def _bucket(today: str, due: str) -> str:
+    days = (dt.date.fromisoformat(today) - dt.date.fromisoformat(due)).days
+    return ("current" if days <= 0 else "1-30" if days <= 30 else "31-60" if days <= 60 else "61-90"
+            if days <= 90 else "over_90")
+
+
+def test_overdue_of_every_customer_is_trytons_open_lines_past_maturity(tryton: Mapped) -> None:
+    """Overdue = Tryton's open receivable lines past their maturity date, instalment by instalment: an invoice
+    on a 50 %/50 % term is overdue only in the part that fell due."""
     fn = tryton.db.client("service", actor="tryton-test")
-    today = tryton.today
-    by_customer: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    expected: dict[str, Decimal] = defaultdict(Decimal)
     for inv in tryton.customer_invoices().values():
-        by_customer[inv["party"]].append(inv)
-    compared = 0
-    for customer, invoices in sorted(by_customer.items()):
-        if any(len(i["lines_to_pay"]) > 1 for i in invoices):
-            continue  # instalments: left out, the contract cannot say which instalment is overdue
-        overdue = sum((Decimal(i["company_amount_to_pay"]) for i in invoices
-                       if i["lines_to_pay"][0]["maturity_date"] < today), Decimal(0))
-        overdue += sum((Decimal(n["company_amount_to_pay"]) for n in tryton.credit_notes().values()
-                        if n["party"] == customer and n["credits"]
-                        and tryton.figures["invoices"][n["credits"][0]]["lines_to_pay"][0]["maturity_date"] < today),
-                       Decimal(0))
-        found = fn.call("customer_overdue", customer=f"erp://customer/{tryton.figures['parties'][customer]['id']}")
-        assert amount(found.values["overdue_total"]) == overdue, customer
-        compared += 1
-    assert compared >= 10
+        expected[inv["party"]] += sum((a for due, a in _open_lines(inv) if due < tryton.today), Decimal(0))
+    found = {c: amount(fn.call("customer_overdue", customer=f"erp://customer/{p['id']}").values["overdue_total"])
+             for c, p in tryton.figures["parties"].items() if c in expected}
+    assert found == dict(expected)
+    assert found["Caldera Tools SA"] == Decimal("4474.40")  # one instalment of I10 and one of I20, not all
+
+
+def test_aging_buckets_are_trytons_aged_balance(tryton: Mapped) -> None:
+    """Each customer's aging buckets: Tryton's open lines by maturity, and, for the customers with no payment or
+    credit that Tryton's Aged Balance report places by its own date, that report's terms themselves."""
+    fn = tryton.db.client("service", actor="tryton-test")
+    report = tryton.figures["aged_balance"]
+    buckets = ("current", "1-30", "31-60", "61-90", "over_90")
+    by_report = 0
+    for customer, party in sorted(tryton.figures["parties"].items()):
+        if customer not in report:
+            continue
+        lines = [line for inv in tryton.customer_invoices().values() if inv["party"] == customer
+                 for line in _open_lines(inv)]
+        expected = dict.fromkeys(buckets, Decimal(0))
+        for due, open_amount in lines:
+            expected[_bucket(tryton.today, due)] += open_amount
+        aging = fn.call("ar_aging", customer=f"erp://customer/{party['id']}")
+        found = {b: amount(row["outstanding"]) for b, row in zip(buckets, aging.rows, strict=True)}
+        assert found == expected, customer
+        tryton_terms = {b: Decimal(report[customer][b]) for b in buckets[1:]}
+        tryton_terms["current"] = Decimal(report[customer]["balance"]) - sum(tryton_terms.values())
+        placed_by_date = "unapplied_credits" in aging.values or any(  # open payment lines, placed by date
+            sum(Decimal(line["amount"]) for line in i["lines_to_pay"] if not line["reconciled"])
+            != Decimal(i["company_amount_to_pay"])
+            for i in tryton.customer_invoices().values() if i["party"] == customer)
+        if not placed_by_date:
+            assert found == tryton_terms, customer
+            by_report += 1
+    assert by_report >= 5
 
 
 def test_revenue_of_each_month_is_trytons_ledger(tryton: Mapped) -> None:

@@ -15,10 +15,13 @@
 --                   (else NULL), credit_limit from account_credit_limit; Tryton has no account owner
 --   invoices        posted or paid customer invoices (type out, positive total), and those cancelled by a
 --                   credit note; due_date is the earliest maturity date of the invoice's receivable lines
---   credit_notes    negative customer invoices, against the invoice their lines credit (the line's origin)
+--   due_lines       the receivable move lines of each invoice (one per instalment), by maturity date
+--   credit_notes    negative customer invoices, against the invoice their lines credit (the line's origin);
+--                   credit_applications: applied to that invoice once reconciled, else open on the account
 --   payments        what settled each invoice: its payment lines, and the other lines reconciled with it
 --                   (receipts booked by hand, write-offs), a line reconciled with several invoices shared in
---                   invoice-date order; id = move line id * 10^10 + invoice id
+--                   invoice-date order; id = move line id * 10^10 + invoice id; receivable credits of a
+--                   party reconciled with nothing are money on account (invoice_id NULL, id = line id * 10^10)
 --   tickets         sale complaints (sale_complaint); severity is not recorded, closed_on is the day a closed
 --                   complaint was last written (Tryton keeps no closing date)
 --   suppliers       parties with a supplier invoice or a purchase; phone from their first phone contact
@@ -185,7 +188,53 @@ SELECT
     a.amount::numeric                              AS amount,
     a.journal::text                                AS method,
     ('erp://payment/' || (a.line::bigint * 10000000000 + a.invoice))::text AS uri
-FROM allocated AS a JOIN inv ON inv.id = a.invoice;
+FROM allocated AS a JOIN inv ON inv.id = a.invoice
+UNION ALL  -- money on account: a customer's receivable credit in no document's move, reconciled with nothing yet
+SELECT
+    (l.id::bigint * 10000000000)::bigint, NULL::bigint, l.party::bigint, m.date::date, (l.credit - l.debit)::numeric,
+    j.name::text, ('erp://payment/' || l.id::bigint * 10000000000)::text
+FROM public.account_move_line AS l
+JOIN public.account_move AS m ON m.id = l.move
+JOIN co ON co.id = m.company
+LEFT JOIN public.account_journal AS j ON j.id = m.journal
+WHERE l.reconciliation IS NULL AND l.credit > l.debit AND l.party IS NOT NULL AND m.state = 'posted'
+  AND l.account IN (SELECT d.account FROM doc AS d)
+  AND NOT EXISTS (SELECT FROM doc AS d WHERE d.move = l.move)
+  AND NOT EXISTS (SELECT FROM public."account_invoice-account_move_line" AS p WHERE p.line = l.id);
+
+-- Due lines: the receivable lines of each mapped invoice's move, one per instalment of its payment term, due on
+-- the line's maturity date (the invoice date where it has none); amounts in company currency.
+CREATE OR REPLACE VIEW footnote_src.due_lines AS
+SELECT
+    l.id::bigint                                   AS id,
+    i.id::bigint                                   AS invoice_id,
+    i.customer_id::bigint                          AS customer_id,
+    coalesce(l.maturity_date, i.issue_date)::date  AS due_date,
+    (l.debit - l.credit)::numeric                  AS amount,
+    i.uri::text                                    AS uri
+FROM footnote_src.invoices AS i
+JOIN public.account_invoice AS ai ON ai.id = i.id
+JOIN public.account_move_line AS l ON l.move = ai.move AND l.account = ai.account;
+
+-- A credit note settles the invoice it credits once Tryton has reconciled all its receivable lines (with that
+-- invoice's lines, or both with a payment), from the day of that reconciliation; until then it is a credit on
+-- the customer's account.
+CREATE OR REPLACE VIEW footnote_src.credit_applications AS
+SELECT
+    n.id::bigint                                   AS id,
+    n.id::bigint                                   AS credit_note_id,
+    n.invoice_id::bigint                           AS invoice_id,
+    r.applied_on::date                             AS applied_on,
+    n.gross::numeric                               AS amount,
+    n.uri::text                                    AS uri
+FROM footnote_src.credit_notes AS n
+JOIN public.account_invoice AS ai ON ai.id = n.id
+JOIN LATERAL (
+    SELECT max(mr.date) AS applied_on, bool_and(l.reconciliation IS NOT NULL) AS settled
+    FROM public.account_move_line AS l
+    LEFT JOIN public.account_move_reconciliation AS mr ON mr.id = l.reconciliation
+    WHERE l.move = ai.move AND l.account = ai.account) AS r ON r.settled
+WHERE n.invoice_id IS NOT NULL;
 
 CREATE OR REPLACE VIEW footnote_src.supplier_invoices AS
 WITH co AS (SELECT c.id FROM public.company_company AS c ORDER BY c.id LIMIT 1),

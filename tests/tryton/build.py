@@ -5,10 +5,11 @@
 URL names an existing, empty database (a URI or a libpq conninfo). The modules go in with trytond-admin, the
 documents through Tryton's own API (proteus on trytond): a company with a fiscal year per calendar year and a
 chart of accounts, 12 customers, 25 customer invoices (one on an instalment payment term, one in USD), 3 credit
-notes, payments (partial ones, and one receipt reconciled against two invoices), 3 suppliers with invoices, 2
+notes (one left open), payments (partial ones, one receipt reconciled against two invoices and one
+received on account), 3 suppliers with invoices, 2
 purchases, stock in two warehouses and 2 complaints. Documents are dated in the 200 days before the build and
 posted in date order. FIGURES.json gets what Tryton itself says about them: the amount to pay of every invoice,
-the receivable and payable of every party, revenue per month from the ledger and the quantity of every product
+the receivable and payable of every party, the Aged Balance report, revenue per month from the ledger and the quantity of every product
 per warehouse. It runs in a process of its own, so trytond's process-wide state stays out of the caller's.
 """
 
@@ -105,6 +106,7 @@ PAYMENTS = [
     ("I14", 40, Decimal("1")), ("I19", 10, Decimal("1")), ("I22", 5, Decimal("0.5")),
 ]
 JOINT_RECEIPT = (("I08", "I12"), 75)  # one bank receipt settling both, reconciled against both
+ON_ACCOUNT = (("Dunmore Textiles", Decimal("300.00")), 8)  # a receipt reconciled with no invoice yet
 SUPPLIER_INVOICES = [  # key, days before the build, supplier, reference, lines, paid days before the build
     ("P01", 150, "Nordic Steel AB", "NS-4471", [("KH-100", 20)], 120),
     ("P02", 60, "Nordic Steel AB", "NS-4602", [("KH-200", 10)], None),
@@ -389,7 +391,7 @@ class Builder:
             events.append((days, n, ("pay", key, share)))
         events.append((JOINT_RECEIPT[1], 100, ("joint", JOINT_RECEIPT[0])))
         events += [(145, 101, ("refund", "I06")), (120, 102, ("partial_credit", "I09")),
-                   (25, 103, ("open_credit", "I15"))]
+                   (25, 103, ("open_credit", "I15")), (ON_ACCOUNT[1], 104, ("on_account", ON_ACCOUNT[0]))]
         for days, _n, event in sorted(events, key=lambda e: (-e[0], e[1])):
             self.event(self.day(days), event)
         self.supplier_documents()
@@ -423,6 +425,9 @@ class Builder:
             self.reconcile([*invoice.lines_to_pay, *note.lines_to_pay, *invoice.payment_lines])
         elif kind == "open_credit":  # two units credited, not yet reconciled with anything
             self.credit(self.invoices[event[1]], day, refund=False, quantity=2)
+        elif kind == "on_account":  # money received that the customer did not assign to an invoice
+            self.receipt(self.get("party.party").find([("name", "=", event[1][0])])[0], day, event[1][1],
+                         "Payment on account")
 
     def sales(self) -> None:
         """Two sales: one shipped from the main warehouse and invoiced on order (I24), one invoiced on order and
@@ -589,10 +594,25 @@ def figures(builder: Builder) -> dict[str, Any]:
         with builder_context(locations=[warehouse.id], stock_date_end=today, stock_skip_warehouse=True):
             for product in Product.find([("type", "=", "goods")]):
                 stock.setdefault(product.code, {})[warehouse.name] = str(Decimal(str(product.quantity)))
+    # the Aged Balance report (account.aged_balance) of customers, read twice so that its terms give footnote's
+    # buckets: with terms 1/31/61, term1 is 1-30 days past due and term2 31-60; with 31/61/91, term2 is 61-90
+    # and term3 over 90; lines not yet due are in the balance only
+    AgedBalance = Model.get("account.aged_balance")
+    aged: dict[str, dict[str, str]] = {}
+    for terms in ((1, 31, 61), (31, 61, 91)):
+        with builder_context(type="customer", date=today, term1=terms[0], term2=terms[1], term3=terms[2],
+                             unit="day", company=builder.company.id, posted=True):
+            for row in AgedBalance.find([]):
+                got = aged.setdefault(row.party.name, {})
+                if terms[0] == 1:
+                    got.update({"due_today": str(row.term0), "1-30": str(row.term1), "31-60": str(row.term2),
+                                "balance": str(row.balance)})
+                else:
+                    got.update({"61-90": str(row.term2), "over_90": str(row.term3)})
     keys = {key: Invoice(invoice.id).number for key, invoice in builder.invoices.items()}
     keys.update({f"CN{n}": note.number for n, note in enumerate(builder.credit_notes, start=1)})
     return {"today": today.isoformat(), "keys": keys, "invoices": invoices, "parties": parties,
-            "revenue_by_month": months,
+            "revenue_by_month": months, "aged_balance": aged,
             "stock": stock, "company": COMPANY[0], "usd_rate": str(USD_RATE)}
 
 
