@@ -48,17 +48,20 @@ FAULTS = [
 # faults in the views the sample leaves at their defaults (derived from invoices and credit notes): the view
 # itself is replaced by a broken one
 VIEW_FAULTS = [
-    ("due_lines_ids", "due_lines", "SELECT * FROM footnote_src.due_lines UNION ALL "
-                                   "SELECT * FROM footnote_src.due_lines WHERE id = 8812"),
-    ("due_line_invoices", "due_lines", "SELECT id, CASE WHEN id = 8812 THEN 999999 ELSE invoice_id END AS invoice_id, customer_id, "
-                                       "due_date, amount, uri FROM footnote_src.due_lines"),
-    ("due_line_totals", "due_lines", "SELECT id, invoice_id, customer_id, due_date, amount / 2 AS amount, uri "
-                                     "FROM footnote_src.due_lines WHERE id = 8812 UNION ALL SELECT * "
-                                     "FROM footnote_src.due_lines"),
-    ("credit_applications", "credit_applications", "SELECT id, credit_note_id, invoice_id, applied_on - 30 AS applied_on, amount, uri "
-                                                   "FROM footnote_src.credit_applications"),
-    ("overpaid_invoices", "credit_applications", "SELECT id, credit_note_id, invoice_id, applied_on, amount * 100 AS amount, uri "
-                                                 "FROM footnote_src.credit_applications"),
+    ("due_lines_ids", "due_lines",
+     "SELECT * FROM footnote_src.due_lines UNION ALL SELECT * FROM footnote_src.due_lines WHERE id = 8812"),
+    ("due_line_invoices", "due_lines",
+     "SELECT id, CASE WHEN id = 8812 THEN 999999 ELSE invoice_id END AS invoice_id, customer_id, due_date, amount, "
+     "uri FROM footnote_src.due_lines"),
+    ("due_line_totals", "due_lines",
+     "SELECT id, invoice_id, customer_id, due_date, amount / 2 AS amount, uri FROM footnote_src.due_lines "
+     "WHERE id = 8812 UNION ALL SELECT * FROM footnote_src.due_lines"),
+    ("credit_applications", "credit_applications",
+     "SELECT id, credit_note_id, invoice_id, applied_on - 30 AS applied_on, amount, uri "
+     "FROM footnote_src.credit_applications"),
+    ("overpaid_invoices", "credit_applications",
+     "SELECT id, credit_note_id, invoice_id, applied_on, amount * 100 AS amount, uri "
+     "FROM footnote_src.credit_applications"),
 ]
 
 
@@ -104,9 +107,9 @@ def test_a_planted_fault_is_found_by_its_check(db: TestDatabase, check: str, vie
 @pytest.mark.parametrize("check,view,definition", VIEW_FAULTS, ids=[f"{f[0]}-{f[1]}" for f in VIEW_FAULTS])
 def test_a_planted_fault_in_a_default_view_is_found(db: TestDatabase, check: str, view: str, definition: str) -> None:
     with db.connect() as conn:  # what the default returns, broken, in a table the view then reads
-        conn.execute(f"CREATE TABLE erp.planted AS {definition}")  # type: ignore[arg-type]
+        conn.execute(f"CREATE TABLE erp.planted AS {definition}")  # type: ignore[arg-type]  # noqa: S608
         conn.execute("GRANT SELECT ON erp.planted TO footnote_owner")
-        conn.execute(f"SET ROLE footnote_owner; CREATE OR REPLACE VIEW footnote_src.{view} AS "  # type: ignore[arg-type]
+        conn.execute(f"SET ROLE footnote_owner; CREATE OR REPLACE VIEW footnote_src.{view} AS "  # type: ignore[arg-type]  # noqa: S608
                      "SELECT * FROM erp.planted")
     found = _findings(db, operations=False)
     assert found[check].severity == "fail" and found[check].count >= 1 and found[check].examples, found[check]

@@ -1005,9 +1005,9 @@ BEGIN
                 || '{~open outstanding overdue past due bucket in across}', i, E'\n- ', 'fact');
         END LOOP;
         IF v ? 'unapplied_credits' THEN
-            u := u || footnote._unit(r, '{credit_count} {credit_count|credit|credits} on account of '
-                || '{unapplied_credits} (payments on account, credit notes not applied to an invoice) bring the '
-                || 'net receivable to {net_outstanding}.{~less minus after}');
+            u := u || footnote._unit(r, 'With {credit_count} {credit_count|credit|credits} on account of '
+                || '{unapplied_credits} (payments on account, credit notes not applied to an invoice), the net '
+                || 'receivable is {net_outstanding}.{~less minus after}', NULL, E'\n');
         END IF;
     WHEN 'days_sales_outstanding' THEN
         IF NOT v ? 'dso' THEN
@@ -1178,9 +1178,9 @@ BEGIN
             || 'account owner {account_owner}, credit limit {credit_limit}.{~customer number based in}');
         u := u || footnote._unit(r, CASE WHEN v ? 'unapplied_credits'
             THEN 'As of {as_of}, {invoices_open} is open across {open_invoice_count} '
-                 || '{open_invoice_count|invoice|invoices}, {overdue_total} of it overdue; {credit_count} '
-                 || '{credit_count|credit|credits} on account of {unapplied_credits} (not applied to an invoice) '
-                 || 'bring the balance to {open_balance}'
+                 || '{open_invoice_count|invoice|invoices}, {overdue_total} of it overdue; with {credit_count} '
+                 || '{credit_count|credit|credits} on account of {unapplied_credits} (not applied to an invoice), '
+                 || 'the balance is {open_balance}'
             ELSE 'As of {as_of}, {open_balance} is open across {open_invoice_count} '
                  || '{open_invoice_count|invoice|invoices}, {overdue_total} of it overdue' END
             || CASE WHEN v->'open_ticket_count' ? 'not_recorded' THEN '; support tickets are {open_ticket_count}.'
