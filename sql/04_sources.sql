@@ -205,20 +205,22 @@ FROM footnote_src.credit_notes AS n
 WHERE n.invoice_id IS NOT NULL;
 
 -- Balance of every invoice issued on or before as_of: paid, credited (applied credit notes) and outstanding as
--- of that day; overdue is the open part of its due lines due before as_of, due_date the due date of its earliest
--- open due line (the invoice's own due date once it is settled), due_lines how many it has. Derived from the
+-- of that day; overdue is the open part of its due lines due before as_of, next_due the due date of its earliest
+-- open due line (NULL once it is settled), days_past_due counted from it (else from the invoice's due date),
+-- due_lines how many it has. Derived from the
 -- views above only; a plain SQL function so the planner inlines it (a customer filter reaches every lookup).
 CREATE FUNCTION footnote_src.invoice_balances(as_of date)
 RETURNS TABLE (
     invoice_id bigint, number text, customer_id bigint, issue_date date, due_date date,
     net numeric, gross numeric, paid numeric, credited numeric, outstanding numeric,
-    days_past_due integer, uri text, overdue numeric, due_lines bigint)
+    days_past_due integer, uri text, overdue numeric, due_lines bigint, next_due date)
 LANGUAGE sql STABLE
 AS $$
-    SELECT i.id, i.number, i.customer_id, i.issue_date, coalesce(l.first_open, i.due_date), i.net, i.gross,
+    SELECT i.id, i.number, i.customer_id, i.issue_date, i.due_date, i.net, i.gross,
            coalesce(p.paid, 0.00), coalesce(c.credited, 0.00),
            i.gross - coalesce(p.paid, 0.00) - coalesce(c.credited, 0.00),
-           as_of - coalesce(l.first_open, i.due_date), i.uri, coalesce(l.overdue, 0.00), coalesce(l.n, 0)
+           as_of - coalesce(l.first_open, i.due_date), i.uri, coalesce(l.overdue, 0.00), coalesce(l.n, 0),
+           l.first_open
     FROM footnote_src.invoices AS i
     LEFT JOIN LATERAL (
         SELECT sum(p.amount) AS paid FROM footnote_src.payments AS p

@@ -105,13 +105,13 @@ ORDER BY c.id$q$),
  'invoices of customer $1 with due lines past due and not settled as of $2 (overdue: their open part), oldest due first, with totals',
  '{customer_id,as_of}',
  $q$SELECT b.invoice_id, b.number, b.issue_date, b.due_date, b.gross, b.paid, b.credited, b.outstanding,
-       b.days_past_due, b.uri, b.overdue, b.due_lines,
+       b.days_past_due, b.uri, b.overdue, b.due_lines, b.next_due,
        sum(b.overdue) OVER () AS total_outstanding,
        count(*) OVER () AS invoice_count,
        max(b.days_past_due) OVER () AS oldest_days_past_due
 FROM footnote_src.invoice_balances($2) AS b
 WHERE b.customer_id = $1 AND b.overdue > 0
-ORDER BY b.due_date, b.invoice_id$q$),
+ORDER BY b.next_due, b.invoice_id$q$),
 
 ('open_invoices_aged',
  'open invoices as of $1 (of customer $2, or all when NULL) in aging buckets by days past due, with bucket totals',
@@ -128,7 +128,7 @@ FROM (
         SELECT * FROM footnote_src.invoice_balances($1) AS b
         WHERE b.outstanding > 0 AND ($2::bigint IS NULL OR b.customer_id = $2))
     SELECT b.invoice_id, b.number, b.customer_id, c.name AS customer_name, b.issue_date, b.due_date, b.gross,
-           b.paid, b.credited, b.outstanding, b.days_past_due, b.uri,
+           b.paid, b.credited, b.outstanding, b.days_past_due, b.uri, b.next_due,
            CASE WHEN b.days_past_due <= 0 THEN 'current'
                 WHEN b.days_past_due <= 30 THEN '1-30'
                 WHEN b.days_past_due <= 60 THEN '31-60'
@@ -136,7 +136,7 @@ FROM (
                 ELSE 'over_90' END AS bucket
     FROM b JOIN footnote_src.customers AS c ON c.id = b.customer_id
 ) AS a
-ORDER BY a.due_date, a.invoice_id$q$),
+ORDER BY a.next_due, a.invoice_id$q$),
 
 ('open_due_lines_aged',
  'open due lines of invoices as of $1 (of customer $2, or all when NULL) in aging buckets by days past due, with bucket totals',

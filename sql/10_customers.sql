@@ -98,10 +98,10 @@ BEGIN
         -- an invoice in instalments: its evidence says how much of what is outstanding is overdue
         evidence := evidence || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
             ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']
-            || CASE WHEN r.due_lines > 1 THEN ARRAY['overdue', 'due_lines'] ELSE '{}' END);
-        rws := rws || jsonb_build_object(
+            || CASE WHEN r.due_lines > 1 THEN ARRAY['overdue', 'due_lines', 'next_due'] ELSE '{}' END);
+        rws := rws || jsonb_build_object(  -- due: when its earliest open part fell due
             'number', footnote._value('text', r.number, ARRAY['invoice:' || r.invoice_id]),
-            'due_date', footnote._value('date', r.due_date::text, ARRAY['invoice:' || r.invoice_id]),
+            'due_date', footnote._value('date', r.next_due::text, ARRAY['invoice:' || r.invoice_id]),
             'outstanding', footnote._value('amount', r.overdue::text, ARRAY['invoice:' || r.invoice_id]),
             'days_past_due', footnote._value('days', r.days_past_due::text, ARRAY['invoice:' || r.invoice_id]));
         total := r.total_outstanding;

@@ -31,13 +31,13 @@ BEGIN
     -- invoice in instalments may have lines in several buckets, and is cited once, with its lines
     EXECUTE format($f$
         WITH r AS (%s),
-        inv AS (SELECT DISTINCT ON (r.invoice_id) r.*,
-                       CASE WHEN r.due_lines > 1 THEN (
-                           SELECT jsonb_agg(jsonb_build_object('due_date', x.due_date, 'amount', x.amount::text,
-                                                               'open', x.open::text, 'bucket', x.bucket)
-                                            ORDER BY x.due_date, x.line_id)
-                           FROM r AS x WHERE x.invoice_id = r.invoice_id) END AS instalments
-                FROM r ORDER BY r.invoice_id, r.due_date, r.line_id),
+        parts AS (SELECT r.invoice_id, jsonb_agg(jsonb_build_object('due_date', r.due_date, 'amount', r.amount::text,
+                                                                   'open', r.open::text, 'bucket', r.bucket)
+                                                ORDER BY r.due_date, r.line_id) AS instalments
+                  FROM r WHERE r.due_lines > 1 GROUP BY r.invoice_id),
+        inv AS (SELECT DISTINCT ON (r.invoice_id) r.*, parts.instalments
+                FROM r LEFT JOIN parts ON parts.invoice_id = r.invoice_id
+                ORDER BY r.invoice_id, r.due_date, r.line_id),
         ib AS (SELECT r.bucket, r.invoice_id, min(r.due_date) AS due_date, sum(r.open) AS open
                FROM r GROUP BY r.bucket, r.invoice_id),
         b AS (SELECT ib.bucket, jsonb_agg('invoice:' || ib.invoice_id ORDER BY ib.due_date, ib.invoice_id) AS ids,
@@ -50,10 +50,12 @@ BEGIN
                coalesce((SELECT array_agg('invoice:' || inv.invoice_id ORDER BY inv.due_date, inv.invoice_id) FROM inv),
                         '{}'),
                CASE WHEN (SELECT count(*) FROM inv) <= $3 THEN  -- more than the limit: FN005 before building it
-                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id', to_jsonb(inv),
+                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id',
+                                 to_jsonb(inv) || jsonb_build_object('due_date', inv.invoice_due_date,
+                                                                     'next_due', inv.due_date),
                                  ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid',
                                        'credited', 'outstanding', 'days_past_due', 'bucket']
-                                 || CASE WHEN inv.due_lines > 1 THEN ARRAY['instalments'] ELSE '{}' END)
+                                 || CASE WHEN inv.due_lines > 1 THEN ARRAY['next_due', 'instalments'] ELSE '{}' END)
                                  ORDER BY inv.due_date, inv.invoice_id) FROM inv), '[]') END,
                coalesce((SELECT jsonb_object_agg(b.bucket, b.ids) FROM b), '{}'),
                coalesce((SELECT jsonb_object_agg(b.bucket, b.total) FROM b), '{}'),

@@ -63,9 +63,16 @@ class Erp:
                 "JOIN erp.employees e ON e.id = c.account_owner_id").fetchall()}
             self.invoices = {r[0]: Invoice(*r) for r in conn.execute(
                 "SELECT id, number, customer_id, issue_date, due_date, net, gross FROM erp.invoices").fetchall()}
-            self.payments = conn.execute("SELECT id, invoice_id, paid_on, amount FROM erp.payments").fetchall()
+            self.payments = conn.execute(
+                "SELECT id, invoice_id, paid_on, amount FROM erp.payments WHERE invoice_id IS NOT NULL").fetchall()
             self.credit_notes = conn.execute(
-                "SELECT id, invoice_id, customer_id, issue_date, net, gross FROM erp.credit_notes").fetchall()
+                "SELECT id, invoice_id, customer_id, issue_date, net, gross, applied_on FROM erp.credit_notes").fetchall()
+            self.schedule: dict[int, list[tuple[dt.date, Decimal]]] = defaultdict(list)
+            for invoice_id, due_date, amount in conn.execute(
+                    "SELECT invoice_id, due_date, amount FROM erp.invoice_instalments ORDER BY invoice_id, instalment"):
+                self.schedule[invoice_id].append((due_date, amount))
+            self.on_account = conn.execute(
+                "SELECT id, customer_id, paid_on, amount FROM erp.payments WHERE invoice_id IS NULL").fetchall()
             self.tickets = conn.execute(
                 "SELECT id, customer_id, severity, opened_on, closed_on FROM erp.tickets").fetchall()
             self.purchase_orders = conn.execute(
@@ -80,16 +87,55 @@ class Erp:
         for _id, invoice_id, paid_on, amount in self.payments:
             if paid_on <= as_of:
                 paid[invoice_id] += amount
-        for _id, invoice_id, _c, issue_date, _net, gross in self.credit_notes:
-            if issue_date <= as_of:
+        for _id, invoice_id, _c, _issue_date, _net, gross, applied_on in self.credit_notes:
+            if applied_on is not None and applied_on <= as_of:  # an open credit note credits the account
                 paid[invoice_id] += gross
         return {i.id: i.gross - paid[i.id] for i in self.invoices.values() if i.issue_date <= as_of}
 
+    def open_lines(self, invoice_id: int, outstanding: Decimal) -> list[tuple[dt.date, Decimal]]:
+        """The open part of each due line of an invoice (due date, amount): what is settled settles the earliest
+        lines first."""
+        invoice = self.invoices[invoice_id]
+        lines = self.schedule.get(invoice_id) or [(invoice.due_date, invoice.gross)]
+        settled = invoice.gross - outstanding
+        out = []
+        for due, line_amount in lines:
+            part = min(line_amount, max(settled, Decimal(0)))
+            settled -= part
+            if line_amount - part > 0:
+                out.append((due, line_amount - part))
+        return out
+
     def overdue(self, customer_id: int, as_of: dt.date = AS_OF) -> list[tuple[Invoice, Decimal]]:
-        bal = self.outstanding(as_of)
-        rows = [(self.invoices[i], b) for i, b in bal.items()
-                if b > 0 and self.invoices[i].customer_id == customer_id and self.invoices[i].due_date < as_of]
-        return sorted(rows, key=lambda r: (r[0].due_date, r[0].id))
+        """Invoices with due lines past due, with their overdue part, by the due date of their earliest open line."""
+        rows = []
+        for i, b in self.outstanding(as_of).items():
+            if b > 0 and self.invoices[i].customer_id == customer_id:
+                lines = self.open_lines(i, b)
+                late = sum((a for due, a in lines if due < as_of), Decimal(0))
+                if late > 0:
+                    rows.append((self.invoices[i], late, lines[0][0]))
+        return [(inv, late) for inv, late, _ in sorted(rows, key=lambda r: (r[2], r[0].id))]
+
+    def overdue_by_customer(self, as_of: dt.date = AS_OF) -> dict[int, list[tuple[int, Decimal]]]:
+        """Per customer, each invoice with something overdue: (days past due of its earliest open line, the
+        overdue part)."""
+        out: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)
+        for i, b in self.outstanding(as_of).items():
+            if b > 0:
+                lines = self.open_lines(i, b)
+                late = sum((a for due, a in lines if due < as_of), Decimal(0))
+                if late > 0:
+                    out[self.invoices[i].customer_id].append(((as_of - lines[0][0]).days, late))
+        return out
+
+    def credits(self, customer_id: int | None = None, as_of: dt.date = AS_OF) -> Decimal:
+        """Payments on account and credit notes not applied yet, as of a day."""
+        total = sum((a for _id, c, paid_on, a in self.on_account
+                     if paid_on <= as_of and customer_id in (None, c)), Decimal(0))
+        return total + sum((gross for _id, _i, c, issued, _n, gross, applied_on in self.credit_notes
+                            if issued <= as_of and (applied_on is None or applied_on > as_of)
+                            and customer_id in (None, c)), Decimal(0))
 
     def open_tickets(self, customer_id: int, as_of: dt.date = AS_OF) -> list[tuple[Any, ...]]:
         return [t for t in self.tickets
@@ -104,11 +150,14 @@ class Erp:
 
     def aging(self, as_of: dt.date = AS_OF) -> dict[str, tuple[Decimal, int]]:
         buckets: dict[str, list[Decimal]] = {k: [] for k in ("current", "1-30", "31-60", "61-90", "over_90")}
+        invoices: dict[str, set[int]] = {k: set() for k in buckets}
         for invoice_id, balance in self.outstanding(as_of).items():
             if balance <= 0:
                 continue
-            days = (as_of - self.invoices[invoice_id].due_date).days
-            key = ("current" if days <= 0 else "1-30" if days <= 30 else "31-60" if days <= 60
-                   else "61-90" if days <= 90 else "over_90")
-            buckets[key].append(balance)
-        return {k: (sum(v, Decimal(0)), len(v)) for k, v in buckets.items()}
+            for due, open_amount in self.open_lines(invoice_id, balance):
+                days = (as_of - due).days
+                key = ("current" if days <= 0 else "1-30" if days <= 30 else "31-60" if days <= 60
+                       else "61-90" if days <= 90 else "over_90")
+                buckets[key].append(open_amount)
+                invoices[key].add(invoice_id)
+        return {k: (sum(v, Decimal(0)), len(invoices[k])) for k, v in buckets.items()}

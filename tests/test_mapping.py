@@ -49,13 +49,13 @@ FAULTS = [
 # itself is replaced by a broken one
 VIEW_FAULTS = [
     ("due_lines_ids", "due_lines",
-     "SELECT * FROM footnote_src.due_lines UNION ALL SELECT * FROM footnote_src.due_lines WHERE id = 8812"),
+     "SELECT * FROM footnote_src.due_lines UNION ALL SELECT * FROM footnote_src.due_lines WHERE invoice_id = 8812"),
     ("due_line_invoices", "due_lines",
-     "SELECT id, CASE WHEN id = 8812 THEN 999999 ELSE invoice_id END AS invoice_id, customer_id, due_date, amount, "
+     "SELECT id, CASE WHEN invoice_id = 8812 THEN 999999 ELSE invoice_id END AS invoice_id, customer_id, due_date, amount, "
      "uri FROM footnote_src.due_lines"),
     ("due_line_totals", "due_lines",
-     "SELECT id, invoice_id, customer_id, due_date, amount / 2 AS amount, uri FROM footnote_src.due_lines "
-     "WHERE id = 8812 UNION ALL SELECT * FROM footnote_src.due_lines"),
+     "SELECT id + 1 AS id, invoice_id, customer_id, due_date, amount / 2 AS amount, uri FROM footnote_src.due_lines "
+     "WHERE invoice_id = 8812 UNION ALL SELECT * FROM footnote_src.due_lines"),
     ("credit_applications", "credit_applications",
      "SELECT id, credit_note_id, invoice_id, applied_on - 30 AS applied_on, amount, uri "
      "FROM footnote_src.credit_applications"),

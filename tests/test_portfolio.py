@@ -91,10 +91,12 @@ def test_customer_profile(db: TestDatabase, fn: Footnote, erp: Erp) -> None:
 def test_rank_customers(db: TestDatabase, fn: Footnote, erp: Erp, measure: str, direction: str) -> None:
     r = fn.call("rank_customers", measure=measure, direction=direction, limit=7)
     per: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)
-    for i, b in erp.outstanding(AS_OF).items():
-        inv = erp.invoices[i]
-        if b > 0 and (measure == "outstanding" or inv.due_date < AS_OF):
-            per[inv.customer_id].append(((AS_OF - inv.due_date).days, b))
+    if measure == "outstanding":
+        for i, b in erp.outstanding(AS_OF).items():
+            if b > 0:
+                per[erp.invoices[i].customer_id].append((0, b))
+    else:  # the overdue part of each invoice, and the days past due of its earliest open instalment
+        per.update(erp.overdue_by_customer(AS_OF))
     value = {c: (Decimal(max(d for d, _ in xs)) if measure == "oldest_overdue" else sum((b for _, b in xs), Decimal(0)))
              for c, xs in per.items()}
     ordered = sorted(value, key=lambda c: (-value[c] if direction == "desc" else value[c], erp.customers[c][1], c))
@@ -253,7 +255,8 @@ def test_accounts_payable_over_an_unmapped_view_refuses_rather_than_says_nothing
 
 
 @pytest.mark.parametrize("operation,arguments,counted", [
-    ("ar_aging", {}, "SELECT count(*) FROM footnote_src.invoice_balances('2026-08-14') WHERE outstanding > 0"),
+    ("ar_aging", {}, """SELECT (SELECT count(*) FROM footnote_src.invoice_balances('2026-08-14') WHERE outstanding > 0)
+        + (SELECT count(*) FROM footnote_src.account_credits('2026-08-14'))"""),  # open invoices and credits
     ("days_sales_outstanding", {}, """SELECT count(*) FROM (
         SELECT invoice_id FROM footnote_src.invoice_balances('2026-08-14') WHERE outstanding > 0
         UNION SELECT id FROM footnote_src.invoices WHERE issue_date > date '2026-08-14' - 90

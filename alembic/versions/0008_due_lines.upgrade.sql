@@ -104,13 +104,13 @@ ORDER BY c.id$q$),
  'invoices of customer $1 with due lines past due and not settled as of $2 (overdue: their open part), oldest due first, with totals',
  '{customer_id,as_of}',
  $q$SELECT b.invoice_id, b.number, b.issue_date, b.due_date, b.gross, b.paid, b.credited, b.outstanding,
-       b.days_past_due, b.uri, b.overdue, b.due_lines,
+       b.days_past_due, b.uri, b.overdue, b.due_lines, b.next_due,
        sum(b.overdue) OVER () AS total_outstanding,
        count(*) OVER () AS invoice_count,
        max(b.days_past_due) OVER () AS oldest_days_past_due
 FROM footnote_src.invoice_balances($2) AS b
 WHERE b.customer_id = $1 AND b.overdue > 0
-ORDER BY b.due_date, b.invoice_id$q$),
+ORDER BY b.next_due, b.invoice_id$q$),
 
 ('open_invoices_aged',
  'open invoices as of $1 (of customer $2, or all when NULL) in aging buckets by days past due, with bucket totals',
@@ -127,7 +127,7 @@ FROM (
         SELECT * FROM footnote_src.invoice_balances($1) AS b
         WHERE b.outstanding > 0 AND ($2::bigint IS NULL OR b.customer_id = $2))
     SELECT b.invoice_id, b.number, b.customer_id, c.name AS customer_name, b.issue_date, b.due_date, b.gross,
-           b.paid, b.credited, b.outstanding, b.days_past_due, b.uri,
+           b.paid, b.credited, b.outstanding, b.days_past_due, b.uri, b.next_due,
            CASE WHEN b.days_past_due <= 0 THEN 'current'
                 WHEN b.days_past_due <= 30 THEN '1-30'
                 WHEN b.days_past_due <= 60 THEN '31-60'
@@ -135,7 +135,7 @@ FROM (
                 ELSE 'over_90' END AS bucket
     FROM b JOIN footnote_src.customers AS c ON c.id = b.customer_id
 ) AS a
-ORDER BY a.due_date, a.invoice_id$q$),
+ORDER BY a.next_due, a.invoice_id$q$),
 
 ('open_due_lines_aged',
  'open due lines of invoices as of $1 (of customer $2, or all when NULL) in aging buckets by days past due, with bucket totals',
@@ -542,20 +542,22 @@ GROUP BY c.account_owner
 ORDER BY c.account_owner, first_customer_id$q$);
 
 -- Balance of every invoice issued on or before as_of: paid, credited (applied credit notes) and outstanding as
--- of that day; overdue is the open part of its due lines due before as_of, due_date the due date of its earliest
--- open due line (the invoice's own due date once it is settled), due_lines how many it has. Derived from the
+-- of that day; overdue is the open part of its due lines due before as_of, next_due the due date of its earliest
+-- open due line (NULL once it is settled), days_past_due counted from it (else from the invoice's due date),
+-- due_lines how many it has. Derived from the
 -- views above only; a plain SQL function so the planner inlines it (a customer filter reaches every lookup).
 CREATE FUNCTION footnote_src.invoice_balances(as_of date)
 RETURNS TABLE (
     invoice_id bigint, number text, customer_id bigint, issue_date date, due_date date,
     net numeric, gross numeric, paid numeric, credited numeric, outstanding numeric,
-    days_past_due integer, uri text, overdue numeric, due_lines bigint)
+    days_past_due integer, uri text, overdue numeric, due_lines bigint, next_due date)
 LANGUAGE sql STABLE
 AS $$
-    SELECT i.id, i.number, i.customer_id, i.issue_date, coalesce(l.first_open, i.due_date), i.net, i.gross,
+    SELECT i.id, i.number, i.customer_id, i.issue_date, i.due_date, i.net, i.gross,
            coalesce(p.paid, 0.00), coalesce(c.credited, 0.00),
            i.gross - coalesce(p.paid, 0.00) - coalesce(c.credited, 0.00),
-           as_of - coalesce(l.first_open, i.due_date), i.uri, coalesce(l.overdue, 0.00), coalesce(l.n, 0)
+           as_of - coalesce(l.first_open, i.due_date), i.uri, coalesce(l.overdue, 0.00), coalesce(l.n, 0),
+           l.first_open
     FROM footnote_src.invoices AS i
     LEFT JOIN LATERAL (
         SELECT sum(p.amount) AS paid FROM footnote_src.payments AS p
@@ -647,10 +649,10 @@ BEGIN
         -- an invoice in instalments: its evidence says how much of what is outstanding is overdue
         evidence := evidence || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(r),
             ARRAY['number', 'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']
-            || CASE WHEN r.due_lines > 1 THEN ARRAY['overdue', 'due_lines'] ELSE '{}' END);
-        rws := rws || jsonb_build_object(
+            || CASE WHEN r.due_lines > 1 THEN ARRAY['overdue', 'due_lines', 'next_due'] ELSE '{}' END);
+        rws := rws || jsonb_build_object(  -- due: when its earliest open part fell due
             'number', footnote._value('text', r.number, ARRAY['invoice:' || r.invoice_id]),
-            'due_date', footnote._value('date', r.due_date::text, ARRAY['invoice:' || r.invoice_id]),
+            'due_date', footnote._value('date', r.next_due::text, ARRAY['invoice:' || r.invoice_id]),
             'outstanding', footnote._value('amount', r.overdue::text, ARRAY['invoice:' || r.invoice_id]),
             'days_past_due', footnote._value('days', r.days_past_due::text, ARRAY['invoice:' || r.invoice_id]));
         total := r.total_outstanding;
@@ -719,13 +721,13 @@ BEGIN
     -- invoice in instalments may have lines in several buckets, and is cited once, with its lines
     EXECUTE format($f$
         WITH r AS (%s),
-        inv AS (SELECT DISTINCT ON (r.invoice_id) r.*,
-                       CASE WHEN r.due_lines > 1 THEN (
-                           SELECT jsonb_agg(jsonb_build_object('due_date', x.due_date, 'amount', x.amount::text,
-                                                               'open', x.open::text, 'bucket', x.bucket)
-                                            ORDER BY x.due_date, x.line_id)
-                           FROM r AS x WHERE x.invoice_id = r.invoice_id) END AS instalments
-                FROM r ORDER BY r.invoice_id, r.due_date, r.line_id),
+        parts AS (SELECT r.invoice_id, jsonb_agg(jsonb_build_object('due_date', r.due_date, 'amount', r.amount::text,
+                                                                   'open', r.open::text, 'bucket', r.bucket)
+                                                ORDER BY r.due_date, r.line_id) AS instalments
+                  FROM r WHERE r.due_lines > 1 GROUP BY r.invoice_id),
+        inv AS (SELECT DISTINCT ON (r.invoice_id) r.*, parts.instalments
+                FROM r LEFT JOIN parts ON parts.invoice_id = r.invoice_id
+                ORDER BY r.invoice_id, r.due_date, r.line_id),
         ib AS (SELECT r.bucket, r.invoice_id, min(r.due_date) AS due_date, sum(r.open) AS open
                FROM r GROUP BY r.bucket, r.invoice_id),
         b AS (SELECT ib.bucket, jsonb_agg('invoice:' || ib.invoice_id ORDER BY ib.due_date, ib.invoice_id) AS ids,
@@ -738,10 +740,12 @@ BEGIN
                coalesce((SELECT array_agg('invoice:' || inv.invoice_id ORDER BY inv.due_date, inv.invoice_id) FROM inv),
                         '{}'),
                CASE WHEN (SELECT count(*) FROM inv) <= $3 THEN  -- more than the limit: FN005 before building it
-                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id', to_jsonb(inv),
+                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id',
+                                 to_jsonb(inv) || jsonb_build_object('due_date', inv.invoice_due_date,
+                                                                     'next_due', inv.due_date),
                                  ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid',
                                        'credited', 'outstanding', 'days_past_due', 'bucket']
-                                 || CASE WHEN inv.due_lines > 1 THEN ARRAY['instalments'] ELSE '{}' END)
+                                 || CASE WHEN inv.due_lines > 1 THEN ARRAY['next_due', 'instalments'] ELSE '{}' END)
                                  ORDER BY inv.due_date, inv.invoice_id) FROM inv), '[]') END,
                coalesce((SELECT jsonb_object_agg(b.bucket, b.ids) FROM b), '{}'),
                coalesce((SELECT jsonb_object_agg(b.bucket, b.total) FROM b), '{}'),

@@ -46,11 +46,21 @@ CREATE TABLE erp.invoices (
 CREATE INDEX invoices_customer_id_idx ON erp.invoices (customer_id, issue_date);
 CREATE INDEX invoices_issue_date_idx ON erp.invoices (issue_date);
 
--- Incoming payments, each allocated to one invoice of the same customer.
+-- Payment schedules: an invoice on an instalment term falls due in parts (together its gross); an invoice
+-- with no rows here falls due in full on its due date.
+CREATE TABLE erp.invoice_instalments (
+    invoice_id bigint NOT NULL REFERENCES erp.invoices (id),
+    instalment smallint NOT NULL CHECK (instalment > 0),
+    due_date   date NOT NULL,
+    amount     numeric(14,2) NOT NULL CHECK (amount > 0),
+    PRIMARY KEY (invoice_id, instalment)
+);
+
+-- Incoming payments, each allocated to one invoice of the same customer, or received on account (no invoice).
 CREATE TABLE erp.payments (
     id          bigint PRIMARY KEY,
-    invoice_id  bigint NOT NULL,
-    customer_id bigint NOT NULL,
+    invoice_id  bigint,
+    customer_id bigint NOT NULL REFERENCES erp.customers (id),
     paid_on     date NOT NULL,
     amount      numeric(14,2) NOT NULL CHECK (amount > 0),
     method      text NOT NULL CHECK (method IN ('bank transfer', 'SEPA direct debit', 'card')),
@@ -60,7 +70,8 @@ CREATE TABLE erp.payments (
 CREATE INDEX payments_invoice_id_idx ON erp.payments (invoice_id, paid_on);
 CREATE INDEX payments_customer_id_idx ON erp.payments (customer_id, paid_on);
 
--- Credit notes, each against one invoice of the same customer; gross = net + tax.
+-- Credit notes, each against one invoice of the same customer; gross = net + tax. applied_on is the day the
+-- credit note was set off against that invoice (NULL while it is open on the customer's account).
 CREATE TABLE erp.credit_notes (
     id          bigint PRIMARY KEY,
     number      text NOT NULL UNIQUE CHECK (number ~ '^CN-[0-9]{4}-[0-9]+$'),
@@ -71,6 +82,7 @@ CREATE TABLE erp.credit_notes (
     tax         numeric(14,2) NOT NULL CHECK (tax >= 0),
     gross       numeric(14,2) NOT NULL,
     reason      text NOT NULL,
+    applied_on  date CHECK (applied_on >= issue_date),
     CONSTRAINT credit_notes_gross_check CHECK (gross = net + tax),
     CONSTRAINT credit_notes_invoice_fkey FOREIGN KEY (invoice_id, customer_id)
         REFERENCES erp.invoices (id, customer_id)

@@ -403,7 +403,8 @@ BEGIN
     ---------------------------------------------------------------- credit notes
     -- On about 3% of invoices (never customer 4471's): a full cancellation or a
     -- partial credit of 5-60%, issued 2-26 days after the invoice, not after today.
-    INSERT INTO erp.credit_notes (id, number, invoice_id, customer_id, issue_date, net, tax, gross, reason)
+    -- Applied to the invoice on issue, except about a third of those of the last 45 days: still open.
+    INSERT INTO erp.credit_notes (id, number, invoice_id, customer_id, issue_date, net, tax, gross, reason, applied_on)
     WITH cn AS (
         SELECT i.id AS invoice_id, i.customer_id,
                least(v_today, erp._weekday(i.issue_date + 2 + erp._pick(i.id, v_seed + 32, 25))) AS issue_date,
@@ -425,8 +426,21 @@ BEGIN
                             'Invoice cancelled: wrong customer', 'Order cancelled before dispatch',
                             'Goods returned in full'])[1 + n.r]
                 ELSE (ARRAY['Price correction', 'Damaged goods returned', 'Short delivery',
-                            'Volume rebate', 'Quantity discount not applied'])[1 + n.r] END
+                            'Volume rebate', 'Quantity discount not applied'])[1 + n.r] END,
+           CASE WHEN n.issue_date > v_today - 45 AND erp._pick(n.invoice_id, v_seed + 36, 3) = 0 THEN NULL
+                ELSE n.issue_date END
     FROM numbered AS n;
+
+    ---------------------------------------------------------------- instalments
+    -- A quarter of the invoices of customers on 60-day terms (never customer 4471's) fall due in two halves:
+    -- after 30 days and on the due date.
+    INSERT INTO erp.invoice_instalments (invoice_id, instalment, due_date, amount)
+    SELECT i.id, k.n, CASE k.n WHEN 1 THEN i.issue_date + 30 ELSE i.due_date END,
+           CASE k.n WHEN 1 THEN round(i.gross / 2, 2) ELSE i.gross - round(i.gross / 2, 2) END
+    FROM erp.invoices AS i
+    JOIN erp_sample_customer AS c ON c.id = i.customer_id
+    CROSS JOIN (VALUES (1::smallint), (2::smallint)) AS k(n)
+    WHERE c.terms = 60 AND i.customer_id <> 4471 AND erp._rand(i.id, v_seed + 37) < 0.25;
 
     ---------------------------------------------------------------- payments
     -- Each invoice is due (gross - credit notes); the payer profile decides when
@@ -486,6 +500,14 @@ BEGIN
            y.invoice_id, y.customer_id, y.paid_on, y.amount, y.method
     FROM pay AS y
     WHERE y.paid_on <= v_today;
+
+    -- Money on account: about one customer in nine (never 4471) sent a payment that names no invoice yet.
+    INSERT INTO erp.payments (id, invoice_id, customer_id, paid_on, amount, method)
+    SELECT (SELECT max(p.id) FROM erp.payments AS p) + row_number() OVER (ORDER BY c.id), NULL, c.id,
+           erp._banking_day(v_today - 3 - erp._pick(c.id, v_seed + 47, 40)),
+           (200 + erp._pick(c.id, v_seed + 48, 4800))::numeric(14,2), 'bank transfer'
+    FROM erp.customers AS c
+    WHERE c.id <> 4471 AND erp._pick(c.id, v_seed + 46, 9) = 0;
 
     ---------------------------------------------------------------- tickets
     -- 0-5 per customer over the two years, most closed within days or weeks; some
@@ -828,7 +850,8 @@ BEGIN
         EXECUTE v_redo[i];
     END LOOP;
 
-    ANALYZE erp.employees, erp.customers, erp.invoices, erp.payments, erp.credit_notes, erp.tickets,
+    ANALYZE erp.employees, erp.customers, erp.invoices, erp.invoice_instalments, erp.payments, erp.credit_notes,
+            erp.tickets,
             erp.suppliers, erp.supplier_bank_accounts, erp.supplier_payments, erp.supplier_invoices,
             erp.bank_change_requests,
             erp.purchase_orders, erp.items, erp.stock;
@@ -837,6 +860,7 @@ BEGIN
         'employees',              (SELECT count(*) FROM erp.employees),
         'customers',              (SELECT count(*) FROM erp.customers),
         'invoices',               (SELECT count(*) FROM erp.invoices),
+        'invoice_instalments',    (SELECT count(*) FROM erp.invoice_instalments),
         'payments',               (SELECT count(*) FROM erp.payments),
         'credit_notes',           (SELECT count(*) FROM erp.credit_notes),
         'tickets',                (SELECT count(*) FROM erp.tickets),

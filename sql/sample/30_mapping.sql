@@ -57,6 +57,29 @@ CREATE OR REPLACE VIEW footnote_src.credit_notes AS SELECT
     ('erp://credit_note/' || n.id)::text   AS uri
 FROM erp.credit_notes AS n;
 
+-- Due lines: an invoice's instalments where it has a schedule, else the whole gross on its due date;
+-- id = invoice id * 1000 + instalment.
+CREATE OR REPLACE VIEW footnote_src.due_lines AS SELECT
+    (i.id * 1000 + coalesce(s.instalment, 1))::bigint AS id,
+    i.id::bigint                           AS invoice_id,
+    i.customer_id::bigint                  AS customer_id,
+    coalesce(s.due_date, i.due_date)::date AS due_date,
+    coalesce(s.amount, i.gross)::numeric   AS amount,
+    ('erp://invoice/' || i.id)::text       AS uri
+FROM erp.invoices AS i
+LEFT JOIN erp.invoice_instalments AS s ON s.invoice_id = i.id;
+
+-- A credit note settles its invoice from the day it was applied; until then it is open on the account.
+CREATE OR REPLACE VIEW footnote_src.credit_applications AS SELECT
+    n.id::bigint                           AS id,
+    n.id::bigint                           AS credit_note_id,
+    n.invoice_id::bigint                   AS invoice_id,
+    n.applied_on::date                     AS applied_on,
+    n.gross::numeric                       AS amount,
+    ('erp://credit_note/' || n.id)::text   AS uri
+FROM erp.credit_notes AS n
+WHERE n.applied_on IS NOT NULL;
+
 CREATE OR REPLACE VIEW footnote_src.tickets AS SELECT
     t.id::bigint                           AS id,
     t.customer_id::bigint                  AS customer_id,
