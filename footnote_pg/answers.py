@@ -70,7 +70,7 @@ class Answer:
             "facts": self.facts,
             "sentences": self.sentences,
             "evidence": [{"id": e.id, "type": e.type, "record_id": e.record_id, "uri": e.uri, "verified": e.verified,
-                          "fields": e.fields} for e in self.evidence],
+                          "fields": e.fields, **({"ui_link": e.ui_link} if e.ui_link else {})} for e in self.evidence],
             "findings": self.findings,
             "options": self.options,
             "reason": self.reason,

@@ -481,7 +481,8 @@ def render_answer(answer: Any) -> str:
             e = evidence.get(eid)
             head = f"[{n}] {c['text']}{mark}" if k == 0 else " " * (len(str(n)) + 3)
             fields = ", ".join(f"{key}={val}" for key, val in list((e.fields if e else {}).items())[:6])
-            lines.append(f"{head} <- {eid} {e.uri if e else ''} {fields}".rstrip())
+            link = f"{e.uri} {e.ui_link}" if e and e.ui_link else (e.uri if e else "")
+            lines.append(f"{head} <- {eid} {link} {fields}".rstrip())
         if len(ids) > FOOTNOTE_RECORDS:
             more = len(ids) - FOOTNOTE_RECORDS
             lines.append(" " * (len(str(n)) + 3) + f" … and {more:,} more record{'s' if more != 1 else ''} "

@@ -144,7 +144,8 @@ LEFT JOIN footnote_src.credit_notes AS n ON n.id = a.credit_note_id
 LEFT JOIN footnote_src.invoices AS i ON i.id = a.invoice_id
 LEFT JOIN (SELECT credit_note_id, sum(amount) AS applied FROM footnote_src.credit_applications
            GROUP BY credit_note_id) AS t ON t.credit_note_id = a.credit_note_id
-WHERE n.id IS NULL OR i.id IS NULL OR i.customer_id IS DISTINCT FROM n.customer_id OR a.amount IS NULL
+WHERE n.id IS NULL OR i.id IS NULL OR i.customer_id IS DISTINCT FROM n.customer_id
+   OR a.customer_id IS DISTINCT FROM n.customer_id OR a.amount IS NULL
    OR a.amount <= 0 OR a.applied_on IS NULL OR a.applied_on < n.issue_date OR t.applied > n.gross
 
 -- name: overpaid_invoices

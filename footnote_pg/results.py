@@ -43,9 +43,10 @@ class Evidence:
     uri: str | None
     verified: bool
     fields: dict[str, Any]
+    ui_link: str | None = None  # the record in the ERP's own UI (the ui_links setting), beside the deep link
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any]) -> Evidence:
+    def from_json(cls, doc: dict[str, Any], ui_link: str | None = None) -> Evidence:
         return cls(
             id=doc["id"],
             type=doc["type"],
@@ -53,6 +54,7 @@ class Evidence:
             uri=doc.get("uri"),
             verified=bool(doc.get("verified", True)),
             fields=dict(doc.get("fields") or {}),
+            ui_link=ui_link or doc.get("ui_link"),
         )
 
 
@@ -80,7 +82,8 @@ class OperationResult:
             arguments=dict(doc.get("arguments") or {}),
             values={k: Value.from_json(k, v) for k, v in (doc.get("values") or {}).items()},
             rows=[{k: Value.from_json(k, v) for k, v in row.items()} for row in doc.get("rows") or []],
-            evidence=[Evidence.from_json(e) for e in doc.get("evidence") or []],
+            evidence=[Evidence.from_json(e, (doc.get("ui_links") or {}).get(e["id"]))
+                      for e in doc.get("evidence") or []],
             empty_reason=doc.get("empty_reason"),
             queries=list(doc.get("queries") or []),
             duration_ms=float(doc.get("duration_ms") or 0),

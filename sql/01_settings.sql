@@ -32,6 +32,13 @@ INSERT INTO footnote.settings (key, value, description) VALUES
      || 'credit_limit, tickets, ticket_severity, reorder_level, bank_change_requests, phone_verification; '
      || 'operations say "not recorded in this ERP" for them');
 
+-- Links into the ERP's own user interface, next to the erp:// deep links: a JSON object of record type to a URL
+-- with {id} for the record's id, e.g. {"invoice": "https://erp.example/#tryton/model/account.invoice/{id}"}.
+-- Presentation only: a call returns them beside its hashed document (ui_links), never inside it.
+INSERT INTO footnote.settings (key, value, description) VALUES
+    ('ui_links', NULL, 'links into the ERP''s UI per record type, a JSON object such as '
+     || '{"invoice": "https://erp.example/#tryton/model/account.invoice/{id}"}');
+
 -- The value of a setting: the session's footnote.locale for 'locale' if set, else the table.
 CREATE FUNCTION footnote.setting(setting_key text)
 RETURNS text
@@ -132,6 +139,19 @@ BEGIN
                                            'phone_verification')) THEN
         reason := 'must list concepts from account_owner, payment_terms, credit_limit, tickets, ticket_severity, '
                   || 'reorder_level, bank_change_requests, phone_verification, separated by commas';
+    ELSIF NEW.key = 'ui_links' THEN
+        BEGIN
+            IF jsonb_typeof(v::jsonb) <> 'object' OR EXISTS (
+                    SELECT FROM jsonb_each(v::jsonb) AS t(type, url)
+                    WHERE jsonb_typeof(t.url) <> 'string' OR t.url->>0 !~ '^[a-z][a-z0-9+.-]*://[^[:space:]]*\{id\}'
+                       OR t.type !~ '^[a-z_]{1,40}$') THEN
+                reason := 'must be a JSON object of record type to a URL with {id}, such as '
+                          || '{"invoice": "https://erp.example/invoice/{id}"}';
+            END IF;
+        EXCEPTION WHEN data_exception OR invalid_text_representation THEN
+            reason := 'must be a JSON object of record type to a URL with {id}, such as '
+                      || '{"invoice": "https://erp.example/invoice/{id}"}';
+        END;
     ELSIF NEW.key IN ('seal_lock_timeout', 'seal_commit_wait') THEN
         BEGIN
             IF v !~ '^\d+(\.\d+)?\s*(ms|s|min)$' OR v::interval > interval '10 minutes' THEN

@@ -198,18 +198,49 @@ CREATE VIEW footnote_src.credit_applications AS SELECT
     n.id          AS id,
     n.id          AS credit_note_id,
     n.invoice_id  AS invoice_id,
+    n.customer_id AS customer_id,
     n.issue_date  AS applied_on,
     n.gross       AS amount,
     n.uri         AS uri
 FROM footnote_src.credit_notes AS n
 WHERE n.invoice_id IS NOT NULL;
 
--- Balance of every invoice issued on or before as_of: paid, credited (applied credit notes) and outstanding as
--- of that day; overdue is the open part of its due lines due before as_of, next_due the due date of its earliest
--- open due line (NULL once it is settled), days_past_due counted from it (else from the invoice's due date),
--- due_lines how many it has. Derived from the
--- views above only; a plain SQL function so the planner inlines it (a customer filter reaches every lookup).
-CREATE FUNCTION footnote_src.invoice_balances(as_of date)
+-- Every due line of the invoices issued on or before as_of (of one customer, or all when customer is NULL), with
+-- what settles its invoice by then (payments, applied credit notes) applied to the invoice's lines in due-date
+-- order: open is the line's part still to pay. Set-based, balances first: each source is aggregated once
+-- (hash joins over the whole ledger for a portfolio question); a customer, or a filter on invoice_id, reaches
+-- every source through its index. instalment is the line's place among its invoice's lines (1 of due_lines).
+CREATE FUNCTION footnote_src.settled_due_lines(as_of date, customer bigint DEFAULT NULL)
+RETURNS TABLE (
+    line_id bigint, invoice_id bigint, due_date date, amount numeric, open numeric, instalment bigint,
+    due_lines bigint, paid numeric, credited numeric)
+LANGUAGE sql STABLE
+AS $$
+    SELECT l.id, l.invoice_id, l.due_date, l.amount,
+           l.amount - least(l.amount, greatest(coalesce(p.paid, 0.00) + coalesce(c.credited, 0.00) - l.before, 0.00)),
+           l.k, l.n, coalesce(p.paid, 0.00), coalesce(c.credited, 0.00)
+    FROM (SELECT l.id, l.invoice_id, l.due_date, l.amount,
+                 coalesce(sum(l.amount) OVER (PARTITION BY l.invoice_id ORDER BY l.due_date, l.id
+                                              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.00) AS before,
+                 row_number() OVER (PARTITION BY l.invoice_id ORDER BY l.due_date, l.id) AS k,
+                 count(*) OVER (PARTITION BY l.invoice_id) AS n
+          FROM footnote_src.due_lines AS l
+          WHERE customer IS NULL OR l.customer_id = customer) AS l
+    LEFT JOIN (SELECT p.invoice_id, sum(p.amount) AS paid FROM footnote_src.payments AS p
+               WHERE p.paid_on <= as_of AND p.invoice_id IS NOT NULL AND (customer IS NULL OR p.customer_id = customer)
+               GROUP BY p.invoice_id) AS p ON p.invoice_id = l.invoice_id
+    LEFT JOIN (SELECT a.invoice_id, sum(a.amount) AS credited FROM footnote_src.credit_applications AS a
+               WHERE a.applied_on <= as_of
+                 AND (customer IS NULL OR a.customer_id = customer)
+               GROUP BY a.invoice_id) AS c ON c.invoice_id = l.invoice_id
+$$;
+
+-- Balance of every invoice issued on or before as_of (of one customer, or all): paid, credited (applied credit
+-- notes) and outstanding as of that day; overdue is the open part of its due lines due before as_of, next_due
+-- the due date of its earliest open due line (NULL once it is settled), days_past_due counted from it (else
+-- from the invoice's due date), due_lines how many it has. Derived from the views above only; plain SQL
+-- functions, so the planner inlines them.
+CREATE FUNCTION footnote_src.invoice_balances(as_of date, customer bigint DEFAULT NULL)
 RETURNS TABLE (
     invoice_id bigint, number text, customer_id bigint, issue_date date, due_date date,
     net numeric, gross numeric, paid numeric, credited numeric, outstanding numeric,
@@ -217,59 +248,34 @@ RETURNS TABLE (
 LANGUAGE sql STABLE
 AS $$
     SELECT i.id, i.number, i.customer_id, i.issue_date, i.due_date, i.net, i.gross,
-           coalesce(p.paid, 0.00), coalesce(c.credited, 0.00),
-           i.gross - coalesce(p.paid, 0.00) - coalesce(c.credited, 0.00),
-           as_of - coalesce(l.first_open, i.due_date), i.uri, coalesce(l.overdue, 0.00), coalesce(l.n, 0),
-           l.first_open
+           coalesce(l.paid, 0.00), coalesce(l.credited, 0.00),
+           i.gross - coalesce(l.paid, 0.00) - coalesce(l.credited, 0.00),
+           as_of - coalesce(l.next_due, i.due_date), i.uri, coalesce(l.overdue, 0.00), coalesce(l.n, 0),
+           l.next_due
     FROM footnote_src.invoices AS i
-    LEFT JOIN LATERAL (
-        SELECT sum(p.amount) AS paid FROM footnote_src.payments AS p
-        WHERE p.invoice_id = i.id AND p.paid_on <= as_of) AS p ON true
-    LEFT JOIN LATERAL (
-        SELECT sum(a.amount) AS credited FROM footnote_src.credit_applications AS a
-        WHERE a.invoice_id = i.id AND a.applied_on <= as_of) AS c ON true
-    LEFT JOIN LATERAL (
-        SELECT min(x.due_date) FILTER (WHERE x.open > 0) AS first_open,
-               sum(x.open) FILTER (WHERE x.due_date < as_of) AS overdue, count(*) AS n
-        FROM (SELECT l.due_date,
-                     l.amount - least(l.amount, greatest(coalesce(p.paid, 0.00) + coalesce(c.credited, 0.00)
-                         - coalesce(sum(l.amount) OVER (ORDER BY l.due_date, l.id
-                                                        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.00),
-                         0.00)) AS open
-              FROM footnote_src.due_lines AS l WHERE l.invoice_id = i.id) AS x) AS l ON true
-    WHERE i.issue_date <= as_of
+    LEFT JOIN (SELECT s.invoice_id, max(s.paid) AS paid, max(s.credited) AS credited,
+                      min(s.due_date) FILTER (WHERE s.open > 0) AS next_due,
+                      sum(s.open) FILTER (WHERE s.due_date < as_of) AS overdue, count(*) AS n
+               FROM footnote_src.settled_due_lines(as_of, customer) AS s
+               GROUP BY s.invoice_id) AS l ON l.invoice_id = i.id
+    WHERE i.issue_date <= as_of AND (customer IS NULL OR i.customer_id = customer)
 $$;
 
--- The open due lines of every invoice issued on or before as_of (what an aging report buckets): each line's
--- open part after payments and applied credit notes settle the invoice's lines in due-date order, with its
--- invoice's balance. instalment is the line's place among its invoice's lines (1 of due_lines).
-CREATE FUNCTION footnote_src.due_line_balances(as_of date)
+-- The open due lines of every invoice issued on or before as_of (of one customer, or all): what an aging
+-- report buckets, each line with its invoice's balance.
+CREATE FUNCTION footnote_src.due_line_balances(as_of date, customer bigint DEFAULT NULL)
 RETURNS TABLE (
     line_id bigint, invoice_id bigint, number text, customer_id bigint, issue_date date, due_date date,
     amount numeric, open numeric, days_past_due integer, instalment bigint, due_lines bigint,
     invoice_due_date date, gross numeric, paid numeric, credited numeric, outstanding numeric, uri text)
 LANGUAGE sql STABLE
 AS $$
-    SELECT x.id, i.id, i.number, i.customer_id, i.issue_date, x.due_date, x.amount, x.open, as_of - x.due_date,
-           x.k, x.n, i.due_date, i.gross, coalesce(p.paid, 0.00), coalesce(c.credited, 0.00),
-           i.gross - coalesce(p.paid, 0.00) - coalesce(c.credited, 0.00), i.uri
+    SELECT s.line_id, i.id, i.number, i.customer_id, i.issue_date, s.due_date, s.amount, s.open,
+           as_of - s.due_date, s.instalment, s.due_lines, i.due_date, i.gross, s.paid, s.credited,
+           i.gross - s.paid - s.credited, i.uri
     FROM footnote_src.invoices AS i
-    LEFT JOIN LATERAL (
-        SELECT sum(p.amount) AS paid FROM footnote_src.payments AS p
-        WHERE p.invoice_id = i.id AND p.paid_on <= as_of) AS p ON true
-    LEFT JOIN LATERAL (
-        SELECT sum(a.amount) AS credited FROM footnote_src.credit_applications AS a
-        WHERE a.invoice_id = i.id AND a.applied_on <= as_of) AS c ON true
-    CROSS JOIN LATERAL (
-        SELECT l.id, l.due_date, l.amount, l.k, l.n,
-               l.amount - least(l.amount, greatest(coalesce(p.paid, 0.00) + coalesce(c.credited, 0.00) - l.before,
-                                                   0.00)) AS open
-        FROM (SELECT l.id, l.due_date, l.amount,
-                     coalesce(sum(l.amount) OVER (ORDER BY l.due_date, l.id
-                                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.00) AS before,
-                     row_number() OVER (ORDER BY l.due_date, l.id) AS k, count(*) OVER () AS n
-              FROM footnote_src.due_lines AS l WHERE l.invoice_id = i.id) AS l) AS x
-    WHERE i.issue_date <= as_of AND x.open > 0
+    JOIN footnote_src.settled_due_lines(as_of, customer) AS s ON s.invoice_id = i.id
+    WHERE i.issue_date <= as_of AND (customer IS NULL OR i.customer_id = customer) AND s.open > 0
 $$;
 
 -- Credits on customers' accounts as of as_of: payments received on account (no invoice) and what of each credit

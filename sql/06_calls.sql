@@ -210,6 +210,19 @@ AS $$
                               'uri', uri, 'verified', verified, 'fields', fields)
 $$;
 
+-- Links into the ERP's own UI for evidence rows, by the ui_links setting: {"invoice:8812": "https://…/8812"},
+-- or NULL where the setting names none of their types.
+CREATE FUNCTION footnote._ui_links(evidence jsonb)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_object_agg(e->>'id', replace(t.links->>(e->>'type'), '{id}', e->>'record_id'))
+    FROM (SELECT footnote.setting('ui_links')::jsonb AS links) AS t
+    CROSS JOIN jsonb_array_elements(CASE WHEN t.links IS NULL THEN '[]'::jsonb ELSE evidence END) AS e
+    WHERE t.links ? (e->>'type')
+$$;
+
 -- The most evidence rows one call may cite (the max_evidence_rows setting).
 CREATE FUNCTION footnote._evidence_limit()
 RETURNS integer
@@ -291,8 +304,9 @@ BEGIN
 
     hash := footnote.sha256_hex(footnote._canonical_json(doc));
     call_id := footnote._log_call(call_id, started, actor, operation, arguments, ev_ids, doc, hash, ms);
-    -- the caller also gets the hash the log keeps: SHA-256 of the canonical document without this member
-    RETURN doc || jsonb_build_object('result_hash', hash);
+    -- the caller also gets the hash the log keeps: SHA-256 of the canonical document without this member; and,
+    -- where the ui_links setting says how, the links into the ERP's own UI (presentation, not logged)
+    RETURN doc || jsonb_build_object('result_hash', hash) || coalesce(jsonb_build_object('ui_links', footnote._ui_links(ev)), '{}');
 END
 $$;
 

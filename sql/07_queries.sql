@@ -109,7 +109,7 @@ ORDER BY c.id$q$),
        sum(b.overdue) OVER () AS total_outstanding,
        count(*) OVER () AS invoice_count,
        max(b.days_past_due) OVER () AS oldest_days_past_due
-FROM footnote_src.invoice_balances($2) AS b
+FROM footnote_src.invoice_balances($2, $1) AS b
 WHERE b.customer_id = $1 AND b.overdue > 0
 ORDER BY b.next_due, b.invoice_id$q$),
 
@@ -125,7 +125,7 @@ ORDER BY b.next_due, b.invoice_id$q$),
 FROM (
     -- balances first, then customers: a planner that joins customers into the balance lookups misjudges them
     WITH b AS MATERIALIZED (
-        SELECT * FROM footnote_src.invoice_balances($1) AS b
+        SELECT * FROM footnote_src.invoice_balances($1, $2) AS b
         WHERE b.outstanding > 0 AND ($2::bigint IS NULL OR b.customer_id = $2))
     SELECT b.invoice_id, b.number, b.customer_id, c.name AS customer_name, b.issue_date, b.due_date, b.gross,
            b.paid, b.credited, b.outstanding, b.days_past_due, b.uri, b.next_due,
@@ -149,7 +149,7 @@ ORDER BY a.next_due, a.invoice_id$q$),
 FROM (
     -- open lines first, then customers (as open_invoices_aged)
     WITH l AS MATERIALIZED (
-        SELECT * FROM footnote_src.due_line_balances($1) AS l
+        SELECT * FROM footnote_src.due_line_balances($1, $2) AS l
         WHERE $2::bigint IS NULL OR l.customer_id = $2)
     SELECT l.*, c.name AS customer_name,
            CASE WHEN l.days_past_due <= 0 THEN 'current'
@@ -438,7 +438,7 @@ ORDER BY p.paid_on DESC, p.id DESC$q$),
        count(*) OVER () AS settled_count,
        round(avg(s.settled_on - b.issue_date) OVER (), 1) AS average_days_to_pay,
        count(*) FILTER (WHERE s.settled_on > b.due_date) OVER () AS paid_late_count
-FROM footnote_src.invoice_balances($2) AS b
+FROM footnote_src.invoice_balances($2, $1) AS b
 JOIN LATERAL (SELECT max(p.paid_on) AS settled_on FROM footnote_src.payments AS p
               WHERE p.invoice_id = b.invoice_id AND p.paid_on <= $2) AS s ON true
 WHERE b.customer_id = $1 AND b.outstanding <= 0 AND s.settled_on IS NOT NULL

@@ -66,7 +66,8 @@ class Erp:
             self.payments = conn.execute(
                 "SELECT id, invoice_id, paid_on, amount FROM erp.payments WHERE invoice_id IS NOT NULL").fetchall()
             self.credit_notes = conn.execute(
-                "SELECT id, invoice_id, customer_id, issue_date, net, gross, applied_on FROM erp.credit_notes").fetchall()
+                "SELECT id, invoice_id, customer_id, issue_date, net, gross, applied_on FROM erp.credit_notes"
+            ).fetchall()
             self.schedule: dict[int, list[tuple[dt.date, Decimal]]] = defaultdict(list)
             for invoice_id, due_date, amount in conn.execute(
                     "SELECT invoice_id, due_date, amount FROM erp.invoice_instalments ORDER BY invoice_id, instalment"):

@@ -51,16 +51,16 @@ VIEW_FAULTS = [
     ("due_lines_ids", "due_lines",
      "SELECT * FROM footnote_src.due_lines UNION ALL SELECT * FROM footnote_src.due_lines WHERE invoice_id = 8812"),
     ("due_line_invoices", "due_lines",
-     "SELECT id, CASE WHEN invoice_id = 8812 THEN 999999 ELSE invoice_id END AS invoice_id, customer_id, due_date, amount, "
-     "uri FROM footnote_src.due_lines"),
+     "SELECT id, CASE WHEN invoice_id = 8812 THEN 999999 ELSE invoice_id END AS invoice_id, customer_id, due_date, "
+     "amount, uri FROM footnote_src.due_lines"),
     ("due_line_totals", "due_lines",
      "SELECT id + 1 AS id, invoice_id, customer_id, due_date, amount / 2 AS amount, uri FROM footnote_src.due_lines "
      "WHERE invoice_id = 8812 UNION ALL SELECT * FROM footnote_src.due_lines"),
     ("credit_applications", "credit_applications",
-     "SELECT id, credit_note_id, invoice_id, applied_on - 30 AS applied_on, amount, uri "
+     "SELECT id, credit_note_id, invoice_id, customer_id, applied_on - 30 AS applied_on, amount, uri "
      "FROM footnote_src.credit_applications"),
     ("overpaid_invoices", "credit_applications",
-     "SELECT id, credit_note_id, invoice_id, applied_on, amount * 100 AS amount, uri "
+     "SELECT id, credit_note_id, invoice_id, customer_id, applied_on, amount * 100 AS amount, uri "
      "FROM footnote_src.credit_applications"),
 ]
 
@@ -218,3 +218,22 @@ def test_drop_lets_an_erp_migration_alter_its_tables_and_apply_brings_the_mappin
     result = runner.invoke(app, ["mapping", "apply", str(bad), "--database-url", db.url])
     assert result.exit_code == 2 and "nothing was applied" in result.stderr and result.stderr.count("\n") == 1
     assert db.scalar("SELECT count(*) FROM footnote_src.invoices") > 0
+
+
+def test_ui_links_put_the_erps_own_page_beside_each_deep_link(db: TestDatabase) -> None:
+    links = '{"invoice": "https://erp.example/#erp/model/account.invoice/{id}", "customer": "tryton://erp/db/model/party.party/{id}"}'
+    db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'ui_links' RETURNING 1", (links,))
+    fn = db.client("service")
+    result = fn.call("customer_overdue", customer="Bergmann Logistik")
+    by_id = {e.id: e.ui_link for e in result.evidence}
+    assert by_id["invoice:8812"] == "https://erp.example/#erp/model/account.invoice/8812"
+    assert by_id["customer:4471"] == "tryton://erp/db/model/party.party/4471"
+    # presentation only: the call log keeps the document without them, under the same hash
+    logged, logged_hash = db.rows("SELECT result, result_hash FROM footnote.call_log WHERE call_id = %s",
+                                  (result.call_id,))[0]
+    assert "ui_links" not in logged and logged_hash == result.result_hash
+    out = CliRunner().invoke(app, ["ask", "--database-url", db.url, "How much does Bergmann Logistik owe?"])
+    assert out.exit_code == 0 and "erp://invoice/8812 https://erp.example/#erp/model/account.invoice/8812" in out.output
+    for bad in ('["x"]', '{"invoice": "no-scheme/{id}"}', '{"invoice": "https://erp.example/no-id"}', "{broken"):
+        with pytest.raises(psycopg.Error, match="ui_links: must be a JSON object of record type to a URL with"):
+            db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'ui_links' RETURNING 1", (bad,))

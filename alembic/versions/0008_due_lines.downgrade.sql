@@ -3,17 +3,23 @@
 
 SET ROLE footnote_owner;
 
-DROP FUNCTION footnote_src.invoice_balances(date);
+DROP FUNCTION footnote_src.settled_due_lines(date, bigint);
 
-DROP FUNCTION footnote_src.due_line_balances(date);
+DROP FUNCTION footnote_src.invoice_balances(date, bigint);
+
+DROP FUNCTION footnote_src.due_line_balances(date, bigint);
 
 DROP FUNCTION footnote_src.account_credits(date);
+
+DROP FUNCTION footnote._ui_links(jsonb);
 
 DROP FUNCTION footnote._account_credits(date, bigint);
 
 DROP VIEW footnote_src.credit_applications;
 
 DROP VIEW footnote_src.due_lines;
+
+DELETE FROM footnote.settings WHERE key IN ('ui_links');
 
 DELETE FROM footnote.queries;
 
@@ -509,6 +515,52 @@ AS $$
         SELECT sum(c.gross) AS credited FROM footnote_src.credit_notes AS c
         WHERE c.invoice_id = i.id AND c.issue_date <= as_of) AS c ON true
     WHERE i.issue_date <= as_of
+$$;
+
+-- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; append to the call log; return the document.
+CREATE OR REPLACE FUNCTION footnote._finish(operation text, arguments jsonb, started timestamptz, body jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    call_id  uuid := gen_random_uuid();
+    actor    jsonb := footnote._actor();
+    ev       jsonb := coalesce(body->'evidence', '[]');
+    ev_ids   text[];
+    lim      integer := footnote._evidence_limit();
+    doc      jsonb;
+    hash     text;
+    now_ts   timestamptz := clock_timestamp();
+    ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
+BEGIN
+    IF body->>'empty_reason' IS NOT NULL THEN
+        PERFORM footnote._require_source(operation);
+    END IF;
+    IF jsonb_array_length(ev) > lim THEN
+        PERFORM footnote._too_much_evidence(operation, jsonb_array_length(ev));
+    END IF;
+    SELECT coalesce(array_agg(e->>'id' ORDER BY n), '{}') INTO ev_ids
+    FROM jsonb_array_elements(ev) WITH ORDINALITY AS x(e, n);
+
+    doc := jsonb_build_object(
+        'operation', operation,
+        'call_id', call_id::text,
+        'called_at', to_char(started AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+        'arguments', arguments,
+        'actor', actor,
+        'locale', footnote.setting('locale'),
+        'values', '{}'::jsonb,
+        'rows', '[]'::jsonb,
+        'evidence', '[]'::jsonb,
+        'empty_reason', NULL,
+        'duration_ms', ms::text) || body;
+
+    hash := footnote.sha256_hex(footnote._canonical_json(doc));
+    call_id := footnote._log_call(call_id, started, actor, operation, arguments, ev_ids, doc, hash, ms);
+    -- the caller also gets the hash the log keeps: SHA-256 of the canonical document without this member
+    RETURN doc || jsonb_build_object('result_hash', hash);
+END
 $$;
 
 -- The overdue invoices of a customer as of a date: total, count, oldest days past due (and which invoice),
@@ -1205,6 +1257,65 @@ BEGIN
             'queries', jsonb_build_array(cust.query, o.query,
                 footnote._query_ref('open_invoices_aged', jsonb_build_array(d, c.id)),
                 footnote._query_ref('open_tickets', jsonb_build_array(c.id, d)))));
+END
+$$;
+
+-- A setting the catalog cannot use is refused when it is written (FN001 naming the setting), not when every
+-- later call fails: dates, months, counts, locale, currency and the sealing waits are checked here.
+CREATE OR REPLACE FUNCTION footnote._check_setting()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v      text := NEW.value;
+    reason text;
+BEGIN
+    IF v IS NULL THEN
+        reason := CASE WHEN NEW.key IN ('locale', 'currency', 'fiscal_year_start_month', 'max_evidence_rows',
+                                        'dso_window_days') THEN 'must not be NULL' END;
+    ELSIF NEW.key = 'locale' AND v NOT IN ('de-DE', 'en-US') THEN
+        reason := 'must be de-DE or en-US';
+    ELSIF NEW.key = 'currency' AND v !~ '^[A-Z]{3}$' THEN
+        reason := 'must be an ISO 4217 code such as EUR';
+    ELSIF NEW.key = 'as_of' THEN
+        BEGIN
+            IF v !~ '^\d{4}-\d{2}-\d{2}$' OR to_char(v::date, 'YYYY-MM-DD') <> v THEN
+                reason := 'must be a date written YYYY-MM-DD, or NULL for today';
+            END IF;
+        EXCEPTION WHEN data_exception THEN
+            reason := 'must be a date written YYYY-MM-DD, or NULL for today';
+        END;
+    ELSIF NEW.key = 'fiscal_year_start_month' AND (v !~ '^\d{1,2}$' OR v::integer NOT BETWEEN 1 AND 12) THEN
+        reason := 'must be a month number from 1 to 12';
+    ELSIF NEW.key = 'max_evidence_rows' AND (v !~ '^\d{1,7}$' OR v::integer NOT BETWEEN 1 AND 1000000) THEN
+        reason := 'must be a whole number from 1 to 1000000';
+    ELSIF NEW.key = 'dso_window_days' AND (v !~ '^\d{1,4}$' OR v::integer NOT BETWEEN 1 AND 3660) THEN
+        reason := 'must be a whole number of days from 1 to 3660';
+    ELSIF NEW.key = 'not_recorded' AND EXISTS (
+            SELECT FROM unnest(string_to_array(v, ',')) AS c(concept)
+            WHERE btrim(c.concept) NOT IN ('account_owner', 'payment_terms', 'credit_limit', 'tickets',
+                                           'ticket_severity', 'reorder_level', 'bank_change_requests',
+                                           'phone_verification')) THEN
+        reason := 'must list concepts from account_owner, payment_terms, credit_limit, tickets, ticket_severity, '
+                  || 'reorder_level, bank_change_requests, phone_verification, separated by commas';
+    ELSIF NEW.key IN ('seal_lock_timeout', 'seal_commit_wait') THEN
+        BEGIN
+            IF v !~ '^\d+(\.\d+)?\s*(ms|s|min)$' OR v::interval > interval '10 minutes' THEN
+                reason := 'must be a duration such as 200ms, 5s or 1min, at most 10 minutes';
+            END IF;
+        EXCEPTION WHEN data_exception THEN
+            reason := 'must be a duration such as 200ms, 5s or 1min, at most 10 minutes';
+        END;
+    END IF;
+    IF reason IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN001',
+            MESSAGE = pg_catalog.format('invalid setting %s: %s (not %s)', NEW.key, reason,
+                                        coalesce(pg_catalog.quote_literal(pg_catalog.left(v, 60)), 'NULL')),
+            DETAIL = pg_catalog.jsonb_build_object('argument', NEW.key, 'reason', reason,
+                                                   'value', pg_catalog.left(v, 200))::text;
+    END IF;
+    RETURN NEW;
 END
 $$;
 

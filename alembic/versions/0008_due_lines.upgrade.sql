@@ -26,11 +26,19 @@ CREATE VIEW footnote_src.credit_applications AS SELECT
     n.id          AS id,
     n.id          AS credit_note_id,
     n.invoice_id  AS invoice_id,
+    n.customer_id AS customer_id,
     n.issue_date  AS applied_on,
     n.gross       AS amount,
     n.uri         AS uri
 FROM footnote_src.credit_notes AS n
 WHERE n.invoice_id IS NOT NULL;
+
+-- Links into the ERP's own user interface, next to the erp:// deep links: a JSON object of record type to a URL
+-- with {id} for the record's id, e.g. {"invoice": "https://erp.example/#tryton/model/account.invoice/{id}"}.
+-- Presentation only: a call returns them beside its hashed document (ui_links), never inside it.
+INSERT INTO footnote.settings (key, value, description) VALUES
+    ('ui_links', NULL, 'links into the ERP''s UI per record type, a JSON object such as '
+     || '{"invoice": "https://erp.example/#tryton/model/account.invoice/{id}"}');
 
 INSERT INTO footnote.queries (name, description, params, sql) VALUES
 ('customers',
@@ -108,7 +116,7 @@ ORDER BY c.id$q$),
        sum(b.overdue) OVER () AS total_outstanding,
        count(*) OVER () AS invoice_count,
        max(b.days_past_due) OVER () AS oldest_days_past_due
-FROM footnote_src.invoice_balances($2) AS b
+FROM footnote_src.invoice_balances($2, $1) AS b
 WHERE b.customer_id = $1 AND b.overdue > 0
 ORDER BY b.next_due, b.invoice_id$q$),
 
@@ -124,7 +132,7 @@ ORDER BY b.next_due, b.invoice_id$q$),
 FROM (
     -- balances first, then customers: a planner that joins customers into the balance lookups misjudges them
     WITH b AS MATERIALIZED (
-        SELECT * FROM footnote_src.invoice_balances($1) AS b
+        SELECT * FROM footnote_src.invoice_balances($1, $2) AS b
         WHERE b.outstanding > 0 AND ($2::bigint IS NULL OR b.customer_id = $2))
     SELECT b.invoice_id, b.number, b.customer_id, c.name AS customer_name, b.issue_date, b.due_date, b.gross,
            b.paid, b.credited, b.outstanding, b.days_past_due, b.uri, b.next_due,
@@ -148,7 +156,7 @@ ORDER BY a.next_due, a.invoice_id$q$),
 FROM (
     -- open lines first, then customers (as open_invoices_aged)
     WITH l AS MATERIALIZED (
-        SELECT * FROM footnote_src.due_line_balances($1) AS l
+        SELECT * FROM footnote_src.due_line_balances($1, $2) AS l
         WHERE $2::bigint IS NULL OR l.customer_id = $2)
     SELECT l.*, c.name AS customer_name,
            CASE WHEN l.days_past_due <= 0 THEN 'current'
@@ -437,7 +445,7 @@ ORDER BY p.paid_on DESC, p.id DESC$q$),
        count(*) OVER () AS settled_count,
        round(avg(s.settled_on - b.issue_date) OVER (), 1) AS average_days_to_pay,
        count(*) FILTER (WHERE s.settled_on > b.due_date) OVER () AS paid_late_count
-FROM footnote_src.invoice_balances($2) AS b
+FROM footnote_src.invoice_balances($2, $1) AS b
 JOIN LATERAL (SELECT max(p.paid_on) AS settled_on FROM footnote_src.payments AS p
               WHERE p.invoice_id = b.invoice_id AND p.paid_on <= $2) AS s ON true
 WHERE b.customer_id = $1 AND b.outstanding <= 0 AND s.settled_on IS NOT NULL
@@ -541,12 +549,114 @@ WHERE c.account_owner IS NOT NULL
 GROUP BY c.account_owner
 ORDER BY c.account_owner, first_customer_id$q$);
 
--- Balance of every invoice issued on or before as_of: paid, credited (applied credit notes) and outstanding as
--- of that day; overdue is the open part of its due lines due before as_of, next_due the due date of its earliest
--- open due line (NULL once it is settled), days_past_due counted from it (else from the invoice's due date),
--- due_lines how many it has. Derived from the
--- views above only; a plain SQL function so the planner inlines it (a customer filter reaches every lookup).
-CREATE FUNCTION footnote_src.invoice_balances(as_of date)
+-- A setting the catalog cannot use is refused when it is written (FN001 naming the setting), not when every
+-- later call fails: dates, months, counts, locale, currency and the sealing waits are checked here.
+CREATE OR REPLACE FUNCTION footnote._check_setting()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v      text := NEW.value;
+    reason text;
+BEGIN
+    IF v IS NULL THEN
+        reason := CASE WHEN NEW.key IN ('locale', 'currency', 'fiscal_year_start_month', 'max_evidence_rows',
+                                        'dso_window_days') THEN 'must not be NULL' END;
+    ELSIF NEW.key = 'locale' AND v NOT IN ('de-DE', 'en-US') THEN
+        reason := 'must be de-DE or en-US';
+    ELSIF NEW.key = 'currency' AND v !~ '^[A-Z]{3}$' THEN
+        reason := 'must be an ISO 4217 code such as EUR';
+    ELSIF NEW.key = 'as_of' THEN
+        BEGIN
+            IF v !~ '^\d{4}-\d{2}-\d{2}$' OR to_char(v::date, 'YYYY-MM-DD') <> v THEN
+                reason := 'must be a date written YYYY-MM-DD, or NULL for today';
+            END IF;
+        EXCEPTION WHEN data_exception THEN
+            reason := 'must be a date written YYYY-MM-DD, or NULL for today';
+        END;
+    ELSIF NEW.key = 'fiscal_year_start_month' AND (v !~ '^\d{1,2}$' OR v::integer NOT BETWEEN 1 AND 12) THEN
+        reason := 'must be a month number from 1 to 12';
+    ELSIF NEW.key = 'max_evidence_rows' AND (v !~ '^\d{1,7}$' OR v::integer NOT BETWEEN 1 AND 1000000) THEN
+        reason := 'must be a whole number from 1 to 1000000';
+    ELSIF NEW.key = 'dso_window_days' AND (v !~ '^\d{1,4}$' OR v::integer NOT BETWEEN 1 AND 3660) THEN
+        reason := 'must be a whole number of days from 1 to 3660';
+    ELSIF NEW.key = 'not_recorded' AND EXISTS (
+            SELECT FROM unnest(string_to_array(v, ',')) AS c(concept)
+            WHERE btrim(c.concept) NOT IN ('account_owner', 'payment_terms', 'credit_limit', 'tickets',
+                                           'ticket_severity', 'reorder_level', 'bank_change_requests',
+                                           'phone_verification')) THEN
+        reason := 'must list concepts from account_owner, payment_terms, credit_limit, tickets, ticket_severity, '
+                  || 'reorder_level, bank_change_requests, phone_verification, separated by commas';
+    ELSIF NEW.key = 'ui_links' THEN
+        BEGIN
+            IF jsonb_typeof(v::jsonb) <> 'object' OR EXISTS (
+                    SELECT FROM jsonb_each(v::jsonb) AS t(type, url)
+                    WHERE jsonb_typeof(t.url) <> 'string' OR t.url->>0 !~ '^[a-z][a-z0-9+.-]*://[^[:space:]]*\{id\}'
+                       OR t.type !~ '^[a-z_]{1,40}$') THEN
+                reason := 'must be a JSON object of record type to a URL with {id}, such as '
+                          || '{"invoice": "https://erp.example/invoice/{id}"}';
+            END IF;
+        EXCEPTION WHEN data_exception OR invalid_text_representation THEN
+            reason := 'must be a JSON object of record type to a URL with {id}, such as '
+                      || '{"invoice": "https://erp.example/invoice/{id}"}';
+        END;
+    ELSIF NEW.key IN ('seal_lock_timeout', 'seal_commit_wait') THEN
+        BEGIN
+            IF v !~ '^\d+(\.\d+)?\s*(ms|s|min)$' OR v::interval > interval '10 minutes' THEN
+                reason := 'must be a duration such as 200ms, 5s or 1min, at most 10 minutes';
+            END IF;
+        EXCEPTION WHEN data_exception THEN
+            reason := 'must be a duration such as 200ms, 5s or 1min, at most 10 minutes';
+        END;
+    END IF;
+    IF reason IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN001',
+            MESSAGE = pg_catalog.format('invalid setting %s: %s (not %s)', NEW.key, reason,
+                                        coalesce(pg_catalog.quote_literal(pg_catalog.left(v, 60)), 'NULL')),
+            DETAIL = pg_catalog.jsonb_build_object('argument', NEW.key, 'reason', reason,
+                                                   'value', pg_catalog.left(v, 200))::text;
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+-- Every due line of the invoices issued on or before as_of (of one customer, or all when customer is NULL), with
+-- what settles its invoice by then (payments, applied credit notes) applied to the invoice's lines in due-date
+-- order: open is the line's part still to pay. Set-based, balances first: each source is aggregated once
+-- (hash joins over the whole ledger for a portfolio question); a customer, or a filter on invoice_id, reaches
+-- every source through its index. instalment is the line's place among its invoice's lines (1 of due_lines).
+CREATE FUNCTION footnote_src.settled_due_lines(as_of date, customer bigint DEFAULT NULL)
+RETURNS TABLE (
+    line_id bigint, invoice_id bigint, due_date date, amount numeric, open numeric, instalment bigint,
+    due_lines bigint, paid numeric, credited numeric)
+LANGUAGE sql STABLE
+AS $$
+    SELECT l.id, l.invoice_id, l.due_date, l.amount,
+           l.amount - least(l.amount, greatest(coalesce(p.paid, 0.00) + coalesce(c.credited, 0.00) - l.before, 0.00)),
+           l.k, l.n, coalesce(p.paid, 0.00), coalesce(c.credited, 0.00)
+    FROM (SELECT l.id, l.invoice_id, l.due_date, l.amount,
+                 coalesce(sum(l.amount) OVER (PARTITION BY l.invoice_id ORDER BY l.due_date, l.id
+                                              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.00) AS before,
+                 row_number() OVER (PARTITION BY l.invoice_id ORDER BY l.due_date, l.id) AS k,
+                 count(*) OVER (PARTITION BY l.invoice_id) AS n
+          FROM footnote_src.due_lines AS l
+          WHERE customer IS NULL OR l.customer_id = customer) AS l
+    LEFT JOIN (SELECT p.invoice_id, sum(p.amount) AS paid FROM footnote_src.payments AS p
+               WHERE p.paid_on <= as_of AND p.invoice_id IS NOT NULL AND (customer IS NULL OR p.customer_id = customer)
+               GROUP BY p.invoice_id) AS p ON p.invoice_id = l.invoice_id
+    LEFT JOIN (SELECT a.invoice_id, sum(a.amount) AS credited FROM footnote_src.credit_applications AS a
+               WHERE a.applied_on <= as_of
+                 AND (customer IS NULL OR a.customer_id = customer)
+               GROUP BY a.invoice_id) AS c ON c.invoice_id = l.invoice_id
+$$;
+
+-- Balance of every invoice issued on or before as_of (of one customer, or all): paid, credited (applied credit
+-- notes) and outstanding as of that day; overdue is the open part of its due lines due before as_of, next_due
+-- the due date of its earliest open due line (NULL once it is settled), days_past_due counted from it (else
+-- from the invoice's due date), due_lines how many it has. Derived from the views above only; plain SQL
+-- functions, so the planner inlines them.
+CREATE FUNCTION footnote_src.invoice_balances(as_of date, customer bigint DEFAULT NULL)
 RETURNS TABLE (
     invoice_id bigint, number text, customer_id bigint, issue_date date, due_date date,
     net numeric, gross numeric, paid numeric, credited numeric, outstanding numeric,
@@ -554,59 +664,34 @@ RETURNS TABLE (
 LANGUAGE sql STABLE
 AS $$
     SELECT i.id, i.number, i.customer_id, i.issue_date, i.due_date, i.net, i.gross,
-           coalesce(p.paid, 0.00), coalesce(c.credited, 0.00),
-           i.gross - coalesce(p.paid, 0.00) - coalesce(c.credited, 0.00),
-           as_of - coalesce(l.first_open, i.due_date), i.uri, coalesce(l.overdue, 0.00), coalesce(l.n, 0),
-           l.first_open
+           coalesce(l.paid, 0.00), coalesce(l.credited, 0.00),
+           i.gross - coalesce(l.paid, 0.00) - coalesce(l.credited, 0.00),
+           as_of - coalesce(l.next_due, i.due_date), i.uri, coalesce(l.overdue, 0.00), coalesce(l.n, 0),
+           l.next_due
     FROM footnote_src.invoices AS i
-    LEFT JOIN LATERAL (
-        SELECT sum(p.amount) AS paid FROM footnote_src.payments AS p
-        WHERE p.invoice_id = i.id AND p.paid_on <= as_of) AS p ON true
-    LEFT JOIN LATERAL (
-        SELECT sum(a.amount) AS credited FROM footnote_src.credit_applications AS a
-        WHERE a.invoice_id = i.id AND a.applied_on <= as_of) AS c ON true
-    LEFT JOIN LATERAL (
-        SELECT min(x.due_date) FILTER (WHERE x.open > 0) AS first_open,
-               sum(x.open) FILTER (WHERE x.due_date < as_of) AS overdue, count(*) AS n
-        FROM (SELECT l.due_date,
-                     l.amount - least(l.amount, greatest(coalesce(p.paid, 0.00) + coalesce(c.credited, 0.00)
-                         - coalesce(sum(l.amount) OVER (ORDER BY l.due_date, l.id
-                                                        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.00),
-                         0.00)) AS open
-              FROM footnote_src.due_lines AS l WHERE l.invoice_id = i.id) AS x) AS l ON true
-    WHERE i.issue_date <= as_of
+    LEFT JOIN (SELECT s.invoice_id, max(s.paid) AS paid, max(s.credited) AS credited,
+                      min(s.due_date) FILTER (WHERE s.open > 0) AS next_due,
+                      sum(s.open) FILTER (WHERE s.due_date < as_of) AS overdue, count(*) AS n
+               FROM footnote_src.settled_due_lines(as_of, customer) AS s
+               GROUP BY s.invoice_id) AS l ON l.invoice_id = i.id
+    WHERE i.issue_date <= as_of AND (customer IS NULL OR i.customer_id = customer)
 $$;
 
--- The open due lines of every invoice issued on or before as_of (what an aging report buckets): each line's
--- open part after payments and applied credit notes settle the invoice's lines in due-date order, with its
--- invoice's balance. instalment is the line's place among its invoice's lines (1 of due_lines).
-CREATE FUNCTION footnote_src.due_line_balances(as_of date)
+-- The open due lines of every invoice issued on or before as_of (of one customer, or all): what an aging
+-- report buckets, each line with its invoice's balance.
+CREATE FUNCTION footnote_src.due_line_balances(as_of date, customer bigint DEFAULT NULL)
 RETURNS TABLE (
     line_id bigint, invoice_id bigint, number text, customer_id bigint, issue_date date, due_date date,
     amount numeric, open numeric, days_past_due integer, instalment bigint, due_lines bigint,
     invoice_due_date date, gross numeric, paid numeric, credited numeric, outstanding numeric, uri text)
 LANGUAGE sql STABLE
 AS $$
-    SELECT x.id, i.id, i.number, i.customer_id, i.issue_date, x.due_date, x.amount, x.open, as_of - x.due_date,
-           x.k, x.n, i.due_date, i.gross, coalesce(p.paid, 0.00), coalesce(c.credited, 0.00),
-           i.gross - coalesce(p.paid, 0.00) - coalesce(c.credited, 0.00), i.uri
+    SELECT s.line_id, i.id, i.number, i.customer_id, i.issue_date, s.due_date, s.amount, s.open,
+           as_of - s.due_date, s.instalment, s.due_lines, i.due_date, i.gross, s.paid, s.credited,
+           i.gross - s.paid - s.credited, i.uri
     FROM footnote_src.invoices AS i
-    LEFT JOIN LATERAL (
-        SELECT sum(p.amount) AS paid FROM footnote_src.payments AS p
-        WHERE p.invoice_id = i.id AND p.paid_on <= as_of) AS p ON true
-    LEFT JOIN LATERAL (
-        SELECT sum(a.amount) AS credited FROM footnote_src.credit_applications AS a
-        WHERE a.invoice_id = i.id AND a.applied_on <= as_of) AS c ON true
-    CROSS JOIN LATERAL (
-        SELECT l.id, l.due_date, l.amount, l.k, l.n,
-               l.amount - least(l.amount, greatest(coalesce(p.paid, 0.00) + coalesce(c.credited, 0.00) - l.before,
-                                                   0.00)) AS open
-        FROM (SELECT l.id, l.due_date, l.amount,
-                     coalesce(sum(l.amount) OVER (ORDER BY l.due_date, l.id
-                                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.00) AS before,
-                     row_number() OVER (ORDER BY l.due_date, l.id) AS k, count(*) OVER () AS n
-              FROM footnote_src.due_lines AS l WHERE l.invoice_id = i.id) AS l) AS x
-    WHERE i.issue_date <= as_of AND x.open > 0
+    JOIN footnote_src.settled_due_lines(as_of, customer) AS s ON s.invoice_id = i.id
+    WHERE i.issue_date <= as_of AND (customer IS NULL OR i.customer_id = customer) AND s.open > 0
 $$;
 
 -- Credits on customers' accounts as of as_of: payments received on account (no invoice) and what of each credit
@@ -626,6 +711,66 @@ AS $$
         SELECT sum(a.amount) AS applied FROM footnote_src.credit_applications AS a
         WHERE a.credit_note_id = n.id AND a.applied_on <= as_of) AS a ON true
     WHERE n.issue_date <= as_of AND n.gross - coalesce(a.applied, 0.00) > 0
+$$;
+
+-- Links into the ERP's own UI for evidence rows, by the ui_links setting: {"invoice:8812": "https://…/8812"},
+-- or NULL where the setting names none of their types.
+CREATE FUNCTION footnote._ui_links(evidence jsonb)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_object_agg(e->>'id', replace(t.links->>(e->>'type'), '{id}', e->>'record_id'))
+    FROM (SELECT footnote.setting('ui_links')::jsonb AS links) AS t
+    CROSS JOIN jsonb_array_elements(CASE WHEN t.links IS NULL THEN '[]'::jsonb ELSE evidence END) AS e
+    WHERE t.links ? (e->>'type')
+$$;
+
+-- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; append to the call log; return the document.
+CREATE OR REPLACE FUNCTION footnote._finish(operation text, arguments jsonb, started timestamptz, body jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    call_id  uuid := gen_random_uuid();
+    actor    jsonb := footnote._actor();
+    ev       jsonb := coalesce(body->'evidence', '[]');
+    ev_ids   text[];
+    lim      integer := footnote._evidence_limit();
+    doc      jsonb;
+    hash     text;
+    now_ts   timestamptz := clock_timestamp();
+    ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
+BEGIN
+    IF body->>'empty_reason' IS NOT NULL THEN
+        PERFORM footnote._require_source(operation);
+    END IF;
+    IF jsonb_array_length(ev) > lim THEN
+        PERFORM footnote._too_much_evidence(operation, jsonb_array_length(ev));
+    END IF;
+    SELECT coalesce(array_agg(e->>'id' ORDER BY n), '{}') INTO ev_ids
+    FROM jsonb_array_elements(ev) WITH ORDINALITY AS x(e, n);
+
+    doc := jsonb_build_object(
+        'operation', operation,
+        'call_id', call_id::text,
+        'called_at', to_char(started AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+        'arguments', arguments,
+        'actor', actor,
+        'locale', footnote.setting('locale'),
+        'values', '{}'::jsonb,
+        'rows', '[]'::jsonb,
+        'evidence', '[]'::jsonb,
+        'empty_reason', NULL,
+        'duration_ms', ms::text) || body;
+
+    hash := footnote.sha256_hex(footnote._canonical_json(doc));
+    call_id := footnote._log_call(call_id, started, actor, operation, arguments, ev_ids, doc, hash, ms);
+    -- the caller also gets the hash the log keeps: SHA-256 of the canonical document without this member; and,
+    -- where the ui_links setting says how, the links into the ERP's own UI (presentation, not logged)
+    RETURN doc || jsonb_build_object('result_hash', hash) || coalesce(jsonb_build_object('ui_links', footnote._ui_links(ev)), '{}');
+END
 $$;
 
 -- The overdue invoices of a customer as of a date: total, count, oldest days past due (and which invoice),

@@ -37,6 +37,7 @@ def add_record_resource(server: MCPServer[Backend], backend: Backend) -> None:
             found = not isinstance(error, errors.UnknownEntity | errors.InvalidArgument)
             raise (ResourceError if found else ResourceNotFoundError)(error_text("source_record", error)) from None
         return json.dumps(
-            {"type": e.type, "id": e.record_id, "uri": e.uri, "verified": e.verified, "fields": e.fields},
+            {"type": e.type, "id": e.record_id, "uri": e.uri, "verified": e.verified, "fields": e.fields,
+             **({"ui_link": e.ui_link} if e.ui_link else {})},
             ensure_ascii=False,
         )

@@ -78,8 +78,9 @@ class DemoApp:
     def record(self, uri: str) -> dict[str, Any]:
         result = self.fn.call("source_record", uri=uri)
         (e,) = result.evidence
-        return {"uri": e.uri, "id": e.id, "type": e.type, "record_id": e.record_id, "verified": e.verified,
-                "fields": e.fields, "call_id": result.call_id, "called_at": result.document.get("called_at")}
+        return {"uri": e.uri, "ui_link": e.ui_link, "id": e.id, "type": e.type, "record_id": e.record_id,
+                "verified": e.verified, "fields": e.fields, "call_id": result.call_id,
+                "called_at": result.document.get("called_at")}
 
     # -- /api/ledger -------------------------------------------------------------------------------------------
     def ledger(self, limit: int) -> dict[str, Any]:

@@ -224,6 +224,7 @@ SELECT
     n.id::bigint                                   AS id,
     n.id::bigint                                   AS credit_note_id,
     n.invoice_id::bigint                           AS invoice_id,
+    n.customer_id::bigint                          AS customer_id,
     r.applied_on::date                             AS applied_on,
     n.gross::numeric                               AS amount,
     n.uri::text                                    AS uri

@@ -74,6 +74,7 @@ CREATE OR REPLACE VIEW footnote_src.credit_applications AS SELECT
     n.id::bigint                           AS id,
     n.id::bigint                           AS credit_note_id,
     n.invoice_id::bigint                   AS invoice_id,
+    n.customer_id::bigint                  AS customer_id,
     n.applied_on::date                     AS applied_on,
     n.gross::numeric                       AS amount,
     ('erp://credit_note/' || n.id)::text   AS uri
