@@ -146,11 +146,11 @@ BEGIN
                     WHERE jsonb_typeof(t.url) <> 'string' OR t.url->>0 !~ '^[a-z][a-z0-9+.-]*://[^[:space:]]*\{id\}'
                        OR t.type !~ '^[a-z_]{1,40}$') THEN
                 reason := 'must be a JSON object of record type to a URL with {id}, such as '
-                          || '{"invoice": "https://erp.example/invoice/{id}"}';
+                          || '{"invoice": "https://ui.example/invoice/{id}"}';
             END IF;
         EXCEPTION WHEN data_exception OR invalid_text_representation THEN
             reason := 'must be a JSON object of record type to a URL with {id}, such as '
-                      || '{"invoice": "https://erp.example/invoice/{id}"}';
+                      || '{"invoice": "https://ui.example/invoice/{id}"}';
         END;
     ELSIF NEW.key IN ('seal_lock_timeout', 'seal_commit_wait') THEN
         BEGIN

@@ -278,16 +278,16 @@ AS $$
     WHERE i.issue_date <= as_of AND (customer IS NULL OR i.customer_id = customer) AND s.open > 0
 $$;
 
--- Credits on customers' accounts as of as_of: payments received on account (no invoice) and what of each credit
+-- Credits on customers' accounts (of one customer, or all) as of as_of: payments received on account (no invoice) and what of each credit
 -- note issued by then no application has set off against an invoice yet. They lower what a customer owes, not
 -- any one invoice.
-CREATE FUNCTION footnote_src.account_credits(as_of date)
+CREATE FUNCTION footnote_src.account_credits(as_of date, customer bigint DEFAULT NULL)
 RETURNS TABLE (type text, id bigint, number text, customer_id bigint, on_date date, amount numeric, uri text)
 LANGUAGE sql STABLE
 AS $$
     SELECT 'payment'::text, p.id, NULL::text, p.customer_id, p.paid_on, p.amount, p.uri
     FROM footnote_src.payments AS p
-    WHERE p.invoice_id IS NULL AND p.paid_on <= as_of
+    WHERE p.invoice_id IS NULL AND p.paid_on <= as_of AND (customer IS NULL OR p.customer_id = customer)
     UNION ALL
     SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, n.gross - coalesce(a.applied, 0.00), n.uri
     FROM footnote_src.credit_notes AS n
@@ -295,4 +295,5 @@ AS $$
         SELECT sum(a.amount) AS applied FROM footnote_src.credit_applications AS a
         WHERE a.credit_note_id = n.id AND a.applied_on <= as_of) AS a ON true
     WHERE n.issue_date <= as_of AND n.gross - coalesce(a.applied, 0.00) > 0
+      AND (customer IS NULL OR n.customer_id = customer)
 $$;

@@ -167,7 +167,7 @@ ORDER BY a.due_date, a.invoice_id, a.line_id$q$),
  $q$SELECT k.type, k.id, k.number, k.customer_id, k.on_date, k.amount, k.uri,
        sum(k.amount) OVER () AS total_credit,
        count(*) OVER () AS credit_count
-FROM footnote_src.account_credits($1) AS k
+FROM footnote_src.account_credits($1, $2) AS k
 WHERE $2::bigint IS NULL OR k.customer_id = $2
 ORDER BY k.on_date, k.type, k.id$q$),
 

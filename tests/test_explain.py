@@ -38,6 +38,15 @@ HOT = {
     "settled_invoices": (4471, "2026-08-14", "2026-01-01", "2027-01-01"),
     "purchase_order_by_number": ("PO-2025-3043", 3043),
     "supplier_invoices_open": (310, "2026-08-14"),
+    "open_due_lines_aged": ("2026-08-14", 4471),
+    "open_invoices_aged": ("2026-08-14", 4471),
+    "account_credits": ("2026-08-14", 4471),
+}
+# portfolio queries: each source read once, set-based (no lookup per invoice)
+PORTFOLIO = {
+    "open_due_lines_aged": ("2026-08-14", None),
+    "open_invoices_aged": ("2026-08-14", None),
+    "customer_rankings": ("2026-08-14", "overdue"),
 }
 
 
@@ -82,6 +91,26 @@ def test_hot_queries_use_indexes(big: str, name: str) -> None:
     seq = [rel for node, rel in scans if node == "Seq Scan" and rel in big_tables]
     assert not seq, f"{name} scans {seq} sequentially:\n{json.dumps(plan, indent=1)[:3000]}"
     assert scans, name
+
+
+def _loops(plan: dict[str, Any]) -> list[tuple[str, int]]:
+    found = [(plan["Relation Name"], plan["Actual Loops"])] if "Relation Name" in plan else []
+    for child in plan.get("Plans", []):
+        found.extend(_loops(child))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(PORTFOLIO))
+def test_portfolio_queries_read_each_source_once(big: str, name: str) -> None:
+    with psycopg.connect(big) as conn:
+        query = conn.execute("SELECT sql FROM footnote.queries WHERE name = %s", (name,)).fetchone()[0]
+        conn.execute(sql.SQL("PREPARE q AS {}").format(sql.SQL(query)))  # type: ignore[arg-type]
+        args = sql.SQL(", ").join(sql.Literal(a) for a in PORTFOLIO[name])
+        plan = conn.execute(sql.SQL("EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) EXECUTE q({})").format(args)
+                            ).fetchone()[0][0]["Plan"]
+    looped = [(rel, n) for rel, n in _loops(plan) if n > 1 and rel in {"payments", "credit_notes",
+                                                                      "invoice_instalments", "invoices"}]
+    assert not looped, f"{name} reads {looped} once per row:\n{json.dumps(plan, indent=1)[:3000]}"
 
 
 def test_catalog_calls_at_scale(big: str) -> None:

@@ -9,7 +9,7 @@ DROP FUNCTION footnote_src.invoice_balances(date, bigint);
 
 DROP FUNCTION footnote_src.due_line_balances(date, bigint);
 
-DROP FUNCTION footnote_src.account_credits(date);
+DROP FUNCTION footnote_src.account_credits(date, bigint);
 
 DROP FUNCTION footnote._ui_links(jsonb);
 

@@ -174,7 +174,7 @@ ORDER BY a.due_date, a.invoice_id, a.line_id$q$),
  $q$SELECT k.type, k.id, k.number, k.customer_id, k.on_date, k.amount, k.uri,
        sum(k.amount) OVER () AS total_credit,
        count(*) OVER () AS credit_count
-FROM footnote_src.account_credits($1) AS k
+FROM footnote_src.account_credits($1, $2) AS k
 WHERE $2::bigint IS NULL OR k.customer_id = $2
 ORDER BY k.on_date, k.type, k.id$q$),
 
@@ -595,11 +595,11 @@ BEGIN
                     WHERE jsonb_typeof(t.url) <> 'string' OR t.url->>0 !~ '^[a-z][a-z0-9+.-]*://[^[:space:]]*\{id\}'
                        OR t.type !~ '^[a-z_]{1,40}$') THEN
                 reason := 'must be a JSON object of record type to a URL with {id}, such as '
-                          || '{"invoice": "https://erp.example/invoice/{id}"}';
+                          || '{"invoice": "https://ui.example/invoice/{id}"}';
             END IF;
         EXCEPTION WHEN data_exception OR invalid_text_representation THEN
             reason := 'must be a JSON object of record type to a URL with {id}, such as '
-                      || '{"invoice": "https://erp.example/invoice/{id}"}';
+                      || '{"invoice": "https://ui.example/invoice/{id}"}';
         END;
     ELSIF NEW.key IN ('seal_lock_timeout', 'seal_commit_wait') THEN
         BEGIN
@@ -694,16 +694,16 @@ AS $$
     WHERE i.issue_date <= as_of AND (customer IS NULL OR i.customer_id = customer) AND s.open > 0
 $$;
 
--- Credits on customers' accounts as of as_of: payments received on account (no invoice) and what of each credit
+-- Credits on customers' accounts (of one customer, or all) as of as_of: payments received on account (no invoice) and what of each credit
 -- note issued by then no application has set off against an invoice yet. They lower what a customer owes, not
 -- any one invoice.
-CREATE FUNCTION footnote_src.account_credits(as_of date)
+CREATE FUNCTION footnote_src.account_credits(as_of date, customer bigint DEFAULT NULL)
 RETURNS TABLE (type text, id bigint, number text, customer_id bigint, on_date date, amount numeric, uri text)
 LANGUAGE sql STABLE
 AS $$
     SELECT 'payment'::text, p.id, NULL::text, p.customer_id, p.paid_on, p.amount, p.uri
     FROM footnote_src.payments AS p
-    WHERE p.invoice_id IS NULL AND p.paid_on <= as_of
+    WHERE p.invoice_id IS NULL AND p.paid_on <= as_of AND (customer IS NULL OR p.customer_id = customer)
     UNION ALL
     SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, n.gross - coalesce(a.applied, 0.00), n.uri
     FROM footnote_src.credit_notes AS n
@@ -711,6 +711,7 @@ AS $$
         SELECT sum(a.amount) AS applied FROM footnote_src.credit_applications AS a
         WHERE a.credit_note_id = n.id AND a.applied_on <= as_of) AS a ON true
     WHERE n.issue_date <= as_of AND n.gross - coalesce(a.applied, 0.00) > 0
+      AND (customer IS NULL OR n.customer_id = customer)
 $$;
 
 -- Links into the ERP's own UI for evidence rows, by the ui_links setting: {"invoice:8812": "https://…/8812"},
