@@ -19,7 +19,7 @@ from footnote_pg import Footnote
 from tests import rewrites
 from tests.conftest import REPORTS, TestDatabase
 
-# 38 real answers: every operation, several customers, suppliers, items and periods
+# 37 real answers: every operation, several customers, suppliers, items and periods
 QUESTIONS = [
     "How much does Bergmann Logistik owe?",
     "How much does Vidal Embalajes owe?",
@@ -59,7 +59,6 @@ QUESTIONS = [
     "Tell me about Strojírny Novotný",
     "AR aging for Janssens & Peeters",
     "Show invoice INV-2026-9204",
-    "How much does Meccanica Rinaldi owe?",
 ]
 MAX_FAITHFUL_BLOCKED = 0.01
 
