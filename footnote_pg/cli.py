@@ -170,6 +170,10 @@ def install(
     erp_mapping: Annotated[str | None, typer.Option(
         "--mapping", metavar="ERP",
         help="Then map the source views onto this ERP's own tables in the same database (tryton).")] = None,
+    ui_url: Annotated[str | None, typer.Option(
+        "--ui-url", metavar="URL",
+        help="With --mapping: link each record to its page in the ERP's UI, e.g. https://tryton.example/#tryton "
+             "(Tryton's web client and database).")] = None,
 ) -> None:
     """Install or upgrade footnote-pg in a database (a no-op when it is up to date)."""
     from footnote_pg import install as installer
@@ -177,6 +181,11 @@ def install(
     if from_revision is not None and not sql:
         raise errors.InvalidArgument("invalid argument from: --from REVISION goes with --sql (print the upgrade "
                                      "script); install itself upgrades from whatever revision is installed")
+    if ui_url is not None and erp_mapping is None:
+        raise errors.InvalidArgument("invalid argument ui-url: --ui-url goes with --mapping (it names that ERP's "
+                                     "own screens)", {"argument": "ui-url"})
+    if ui_url is not None:
+        installer.check_ui_url(ui_url)  # before anything is installed
     if erp_mapping is not None:
         mapping_file = installer.mapping_path(erp_mapping)
         if sample or stamp is not None:
@@ -210,6 +219,9 @@ def install(
         statements = installer.apply_mapping(url, erp_mapping)
         out.print(f"source views mapped onto {installer.MAPPINGS[erp_mapping][0]}'s tables ({statements} statements "
                   f"of {mapping_file.name}); check them with footnote-pg mapping check")
+        if ui_url is not None:
+            links = installer.set_ui_links(url, erp_mapping, ui_url)
+            out.print(f"deep links of {len(links)} record types also link into {ui_url}")
     if sample:
         if installer.sample_installed(url):
             out.print("sample ERP already present (schema erp); left as it is")

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import json
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -193,6 +195,32 @@ MAPPINGS = {
     "tryton": ("Tryton", "SELECT to_regclass('public.ir_module') IS NOT NULL "
                          "AND to_regclass('public.account_invoice') IS NOT NULL"),
 }
+
+
+# The ERP's own model of each record type whose deep-link id is the ERP's id, for links into its UI
+# (payments and stock combine two ids in theirs, so they have no page of their own)
+UI_MODELS = {
+    "tryton": {"customer": "party.party", "supplier": "party.party", "invoice": "account.invoice",
+               "credit_note": "account.invoice", "supplier_invoice": "account.invoice",
+               "purchase_order": "purchase.purchase", "ticket": "sale.complaint", "item": "product.product"},
+}
+
+
+def set_ui_links(url: str, name: str, base: str) -> dict[str, str]:
+    """Point the ui_links setting at the ERP's own UI: BASE/model/<model>/{id} for each record type (Tryton's
+    web client: https://host/#database; its desktop client: tryton://host/database)."""
+    check_ui_url(base)
+    links = {kind: f"{base.rstrip('/')}/model/{model}/{{id}}" for kind, model in UI_MODELS[name].items()}
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("UPDATE footnote.settings SET value = %s WHERE key = 'ui_links'", (json.dumps(links),))
+    return links
+
+
+def check_ui_url(base: str) -> None:
+    """Refuse, in one line, a base that cannot start a link (the ui_links setting's own rule)."""
+    if not re.fullmatch(r"[a-z][a-z0-9+.-]*://[^\s{}]+", base):
+        raise errors.InvalidArgument(f"invalid argument ui-url: {base[:80]!r} is not a link such as "
+                                     "https://tryton.example/#tryton", {"argument": "ui-url"})
 
 
 def mapping_path(name: str) -> Path:

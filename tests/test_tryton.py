@@ -44,6 +44,7 @@ FORBIDDEN = [r"account owner (is (?!not recorded)|[A-Z])", r"managed by", r"of t
              r"\bbelow (it|its reorder level)\b", r"Nothing in these records argues against",
              r"bank-detail change for .* is pending", r"\(verified\)", r"phone number[^.]* verified"]
 runner = CliRunner()
+UI_URL = "https://tryton.example/#footnote"  # Tryton's web client, database footnote
 
 
 def _tryton_missing() -> str | None:
@@ -122,7 +123,8 @@ def tryton(server: pgservers.Server, tryton_template: Template) -> Iterator[Mapp
     _create_database(server, name, template=tryton_template.name)
     database = TestDatabase(server, name)
     try:
-        result = runner.invoke(app, ["install", "--database-url", database.url, "--mapping", "tryton"])
+        result = runner.invoke(app, ["install", "--database-url", database.url, "--mapping", "tryton",
+                                     "--ui-url", UI_URL])
         assert result.exit_code == 0, result.output
         _ensure_login_roles(server)
         database.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'as_of' RETURNING 1",
@@ -334,12 +336,31 @@ def test_questions_answer_or_clarify_and_say_nothing_of_what_tryton_lacks(tryton
     assert len(QUESTIONS["q"]) >= 20 and problems == [], "\n".join(problems)
 
 
+def test_each_record_links_to_its_page_in_trytons_web_client(tryton: Mapped) -> None:
+    assert f"deep links of 8 record types also link into {UI_URL}" in tryton.installed
+    fn = tryton.db.client("service", actor="tryton-test")
+    number, invoice = sorted(tryton.customer_invoices().items())[0]
+    result = fn.call("invoice", number=number)
+    links = {e.id: e.ui_link for e in result.evidence}
+    assert links[f"invoice:{invoice['id']}"] == f"{UI_URL}/model/account.invoice/{invoice['id']}"
+    party = tryton.figures["parties"][invoice["party"]]["id"]
+    profile = fn.call("customer_profile", customer=f"erp://customer/{party}")
+    assert {e.id: e.ui_link for e in profile.evidence}[f"customer:{party}"] == f"{UI_URL}/model/party.party/{party}"
+    # payments combine two Tryton ids in theirs: no page of their own
+    assert all(e.ui_link is None for e in result.evidence if e.type == "payment")
+
+
 def test_install_refuses_a_database_without_tryton(empty_db: TestDatabase) -> None:
     result = runner.invoke(app, ["install", "--database-url", empty_db.url, "--mapping", "tryton"])
     assert result.exit_code == errors.InvalidArgument.exit_code
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "invalid argument mapping: this database has no Tryton tables" in lines[0], lines
     assert not install.installed(empty_db.url)  # refused before anything was installed
+    for args, message in ((["--ui-url", "https://tryton.example/#db"], "--ui-url goes with --mapping"),
+                          (["--mapping", "tryton", "--ui-url", "no link"], "'no link' is not a link such as")):
+        result = runner.invoke(app, ["install", "--database-url", empty_db.url, *args])
+        assert result.exit_code == errors.InvalidArgument.exit_code and message in result.output, result.output
+        assert not install.installed(empty_db.url)
     result = runner.invoke(app, ["install", "--database-url", empty_db.url, "--mapping", "odoo"])
     assert result.exit_code == errors.InvalidArgument.exit_code
     assert "invalid argument mapping: 'odoo' is not a shipped mapping; they are tryton" in result.output
