@@ -19,7 +19,7 @@ from footnote_pg import Footnote
 from tests import rewrites
 from tests.conftest import REPORTS, TestDatabase
 
-# 37 real answers: every operation, several customers, suppliers, items and periods
+# 36 real answers: every operation, several customers, suppliers, items and periods
 QUESTIONS = [
     "How much does Bergmann Logistik owe?",
     "How much does Vidal Embalajes owe?",
@@ -55,9 +55,9 @@ QUESTIONS = [
     "How did revenue from Bergmann Logistik change from Q1 2026 to Q2 2026?",
     "How much does Müller Präzisionstechnik owe?",
     "Revenue last month",
-    # receivables as ERPs keep them: credits on account, an invoice in instalments
+    # receivables as ERPs keep them: credits on account, an invoice in instalments (an aging with credits is
+    # the profile's sentence again, at the cost of a minute per run)
     "Tell me about Strojírny Novotný",
-    "AR aging for Janssens & Peeters",
     "Show invoice INV-2026-9204",
 ]
 MAX_FAITHFUL_BLOCKED = 0.01
