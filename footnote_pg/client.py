@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RETRIES = 8  # attempts of one transaction that keeps losing serialization conflicts
+RETRIES = 20  # attempts of one transaction that keeps losing serialization conflicts (about 3 s of waiting)
+RETRY_PAUSE = 0.25  # the longest pause between two attempts, in seconds
 
 
 # libpq's own environment: when any is set, libpq is asked (an empty conninfo), never the embedded sample
@@ -195,7 +196,8 @@ class Footnote:
                         f"{name} lost to concurrent transactions {RETRIES} times in a row ({exc.sqlstate}: "
                         f"{str(exc).strip().splitlines()[0]}); try again later") from exc
                 log.info("%s: %s, attempt %s of %s", name, exc.sqlstate, attempt, RETRIES)
-                time.sleep(min(0.5, random.uniform(0.002, 0.01) * 2 ** attempt))  # noqa: S311 (jitter only)
+                # exponential backoff with full jitter: writers that collided spread out instead of colliding again
+                time.sleep(random.uniform(0, min(RETRY_PAUSE, 0.004 * 2 ** attempt)))  # noqa: S311 (jitter only)
         raise AssertionError("unreachable")
 
     # -- catalog ------------------------------------------------------------
