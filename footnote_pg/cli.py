@@ -358,6 +358,9 @@ def print_result(result: Any) -> None:
     ev.add_column("uri")
     ev.add_column("fields")
     for e in result.evidence[:20]:
+        if e.is_set:
+            ev.add_row(e.id, f"footnote-pg evidence {result.call_id} {e.id}", e.describe_set())
+            continue
         ev.add_row(e.id, e.uri or "", ", ".join(f"{k}={v}" for k, v in e.fields.items()))
     if len(result.evidence) > 20:
         ev.add_row("…", "", f"{len(result.evidence) - 20} more")
@@ -370,6 +373,42 @@ def _evidence_label(ids: tuple[str, ...]) -> str:
     if len(ids) <= 4:
         return ", ".join(ids)
     return f"{', '.join(ids[:3])} … ({len(ids)})"
+
+
+@app.command()
+@friendly
+def evidence(
+    call_id: Annotated[str, typer.Argument(help="The call that cites the set (its call id).", metavar="CALL_ID")],
+    evidence_set: Annotated[str, typer.Argument(help="The evidence set, e.g. evidence_set:1027698682236360250.",
+                                                metavar="SET")],
+    database_url: DatabaseUrl = None,
+    offset: Annotated[int, typer.Option("--offset", min=0, metavar="N", help="Rows to skip.")] = 0,
+    limit: Annotated[int, typer.Option("--limit", min=1, max=10000, metavar="N", help="Rows to show.")] = 20,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per row, with the text its digest "
+                                                         "hashes.")] = False,
+) -> None:
+    """Page through the rows behind an evidence set: the records a figure stands on when they were too many to
+    inline, read again from the ERP with the parameters the call recorded."""
+    from footnote_pg.client import Footnote
+
+    with Footnote(_url(database_url), min_size=1, max_size=1) as fn:
+        rows = fn.evidence_rows(call_id, evidence_set, offset, limit)
+    if as_json:
+        for r in rows:
+            sys.stdout.write(json.dumps({"n": r.n, "id": r.evidence.id, "uri": r.evidence.uri,
+                                         "fields": r.evidence.fields, "text": r.text}, ensure_ascii=False) + "\n")
+        return
+    table = Table(title=f"{evidence_set} of call {call_id[:8]}: rows {offset + 1}–{offset + len(rows)}",
+                  title_justify="left")
+    for col in ("n", "id", "uri", "fields"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(str(r.n), r.evidence.id, r.evidence.uri or "",
+                      ", ".join(f"{k}={v}" for k, v in r.evidence.fields.items()))
+    out.print(table)
+    if len(rows) == limit:
+        out.print(f"more: footnote-pg evidence {call_id} {evidence_set} --offset {offset + limit}",
+                  highlight=False, markup=False)
 
 
 @app.command()
@@ -492,6 +531,9 @@ def render_answer(answer: Any) -> str:
         for k, eid in enumerate(ids[:FOOTNOTE_RECORDS]):
             e = evidence.get(eid)
             head = f"[{n}] {c['text']}{mark}" if k == 0 else " " * (len(str(n)) + 3)
+            if e is not None and e.is_set:
+                lines.append(f"{head} <- {e.describe_set()}: footnote-pg evidence {c.get('call_id')} {eid}")
+                continue
             fields = ", ".join(f"{key}={val}" for key, val in list((e.fields if e else {}).items())[:6])
             link = f"{e.uri} {e.ui_link}" if e and e.ui_link else (e.uri if e else "")
             lines.append(f"{head} <- {eid} {link} {fields}".rstrip())

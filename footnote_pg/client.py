@@ -24,7 +24,7 @@ from psycopg_pool import ConnectionPool
 
 from footnote_pg import errors
 from footnote_pg.queries import query
-from footnote_pg.results import Argument, Operation, OperationResult, Receipt
+from footnote_pg.results import Argument, Evidence, EvidenceRow, Operation, OperationResult, Receipt
 
 if TYPE_CHECKING:
     from footnote_pg.answers import Answer
@@ -353,6 +353,20 @@ class Footnote:
         graded: dict[str, Any] = row[0]
         graded["receipt"] = self.receipt(graded["record_id"])
         return graded
+
+    def evidence_rows(self, call_id: str, evidence_set: str, offset: int = 0, limit: int = 100) -> list[EvidenceRow]:
+        """A page of the rows behind an evidence set that call ``call_id`` cites (``offset`` rows skipped, at most
+        ``limit``), read again from the source views with the parameters the call recorded."""
+        try:
+            call_id = str(uuid.UUID(call_id))
+        except (ValueError, TypeError, AttributeError):
+            raise errors.InvalidArgument(f"invalid argument call_id: {str(call_id)[:80]!r} is not a call id (a UUID)",
+                                         {"argument": "call_id", "reason": "not a UUID"}) from None
+        with self.transaction() as conn:
+            rows = conn.execute(query("evidence_rows"), {"call_id": call_id, "evidence_set": evidence_set,
+                                                         "offset": offset, "limit": limit}).fetchall()
+        return [EvidenceRow(n, Evidence(id=i, type=t, record_id=r, uri=u, verified=v, fields=f), text)
+                for n, i, t, r, u, v, f, text in rows]
 
     def verify_chain(self) -> dict[str, Any]:
         """The database's own chain check (footnote.verify_chain()); the Python verifier is footnote_pg.ledger."""

@@ -114,3 +114,8 @@ SELECT canonical, hash FROM footnote.ledger WHERE seq = %(seq)s
 -- name: router_names
 -- The names the question router matches (not a catalog call, not logged).
 SELECT footnote.router_names()
+
+-- name: evidence_rows
+-- A page of the rows of an evidence set a call cites, read again from the source views, with the text its digest hashes.
+SELECT n, id, type, record_id, uri, verified, fields, row_text
+FROM footnote.evidence_rows(%(call_id)s, %(evidence_set)s, %(offset)s, %(limit)s)

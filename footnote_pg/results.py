@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +58,35 @@ class Evidence:
             fields=dict(doc.get("fields") or {}),
             ui_link=ui_link or doc.get("ui_link"),
         )
+
+    @property
+    def is_set(self) -> bool:
+        """True for an evidence set: the rows behind a figure cited by count and digest, too many to inline."""
+        return self.type == "evidence_set"
+
+    def describe_set(self) -> str:
+        """One line for an evidence set: how many records of which kind, and the start of their digest."""
+        rows = int(self.fields.get("rows", 0))
+        return (f"{rows:,} {self.fields.get('of', 'record')} record{'s' if rows != 1 else ''} "
+                f"(evidence set, digest {str(self.fields.get('digest', ''))[:16]}…)")
+
+
+@dataclass(frozen=True)
+class EvidenceRow:
+    """One row of an evidence set, read again: its place in the set, the record, and the text the digest hashes."""
+
+    n: int
+    evidence: Evidence
+    text: str
+
+
+def evidence_set_digest(row_texts: Iterable[str]) -> str:
+    """The digest of an evidence set from its rows' texts in order (as footnote.evidence_rows gives them):
+    SHA-256 (hex) over each row's SHA-256 (hex) followed by a line feed. An independent check of the SQL side."""
+    outer = hashlib.sha256()
+    for text in row_texts:
+        outer.update(hashlib.sha256(text.encode("utf-8")).hexdigest().encode("ascii") + b"\n")
+    return outer.hexdigest()
 
 
 @dataclass(frozen=True)

@@ -542,3 +542,203 @@ WHERE c.account_owner IS NOT NULL
 GROUP BY c.account_owner
 ORDER BY c.account_owner, first_customer_id$q$);
 
+
+-- Evidence sets. An operation that may cite very many rows reads its evidence through an evidence query: SQL over
+-- the rows of its base query (the CTE r) that gives each evidence row e with its place n in citation order. Up to
+-- max_evidence_rows of them are inlined in the result; beyond that, the result cites a single evidence row of type
+-- evidence_set instead: the evidence query, the base query's parameters, the number of rows and their digest.
+-- footnote.evidence_rows reads the rows of a set again, a page at a time. The contract test parses every row
+-- here: SELECT only, reading nothing but r, ordered by n.
+CREATE TABLE footnote.evidence_queries (
+    name        text PRIMARY KEY,
+    base_query  text NOT NULL REFERENCES footnote.queries (name),
+    row_type    text NOT NULL,
+    param_types text[] NOT NULL,  -- of the base query's $1, $2, ... (the set records their values)
+    description text NOT NULL,
+    sql         text NOT NULL
+);
+COMMENT ON TABLE footnote.evidence_queries IS 'evidence rows of the catalog operations that may cite many, over their base queries';
+
+INSERT INTO footnote.evidence_queries (name, base_query, row_type, param_types, description, sql) VALUES
+('aging_invoices', 'open_due_lines_aged', 'invoice', '{date,bigint}',
+ 'the open invoices of the aging, each once (one in instalments with its open lines), by next due date and id',
+ $q$SELECT row_number() OVER (ORDER BY inv.due_date, inv.invoice_id) AS n,
+       jsonb_build_object('id', 'invoice:' || inv.invoice_id, 'type', 'invoice', 'record_id', inv.invoice_id::text,
+           'uri', inv.uri, 'verified', true, 'fields', jsonb_build_object(
+               'number', inv.number, 'customer_id', inv.customer_id::text, 'customer_name', inv.customer_name,
+               'issue_date', inv.issue_date, 'due_date', inv.invoice_due_date, 'gross', inv.gross::text,
+               'paid', inv.paid::text, 'credited', inv.credited::text, 'outstanding', inv.outstanding::text,
+               'days_past_due', inv.days_past_due::text, 'bucket', inv.bucket)
+           || CASE WHEN inv.due_lines > 1 THEN jsonb_build_object('next_due', inv.due_date,
+                                                                  'instalments', inv.instalments)
+                   ELSE '{}'::jsonb END) AS e
+FROM (SELECT DISTINCT ON (r.invoice_id) r.*, p.instalments
+      FROM r LEFT JOIN (SELECT r.invoice_id,
+                               jsonb_agg(jsonb_build_object('due_date', r.due_date, 'amount', r.amount::text,
+                                                            'open', r.open::text, 'bucket', r.bucket)
+                                         ORDER BY r.due_date, r.line_id) AS instalments
+                        FROM r WHERE r.due_lines > 1 GROUP BY r.invoice_id) AS p ON p.invoice_id = r.invoice_id
+      ORDER BY r.invoice_id, r.due_date, r.line_id) AS inv
+ORDER BY n$q$),
+
+('receivable_invoices', 'open_invoices_aged', 'invoice', '{date,bigint}',
+ 'the open invoices behind the receivables of days sales outstanding, by due date and id',
+ $q$SELECT row_number() OVER (ORDER BY r.due_date, r.invoice_id) AS n,
+       jsonb_build_object('id', 'invoice:' || r.invoice_id, 'type', 'invoice', 'record_id', r.invoice_id::text,
+           'uri', r.uri, 'verified', true, 'fields', jsonb_build_object(
+               'number', r.number, 'customer_id', r.customer_id::text, 'issue_date', r.issue_date,
+               'due_date', r.due_date, 'gross', r.gross::text, 'paid', r.paid::text, 'credited', r.credited::text,
+               'outstanding', r.outstanding::text)) AS e
+FROM r
+ORDER BY n$q$),
+
+('sales_invoices', 'sales_in_window', 'invoice', '{date,integer}',
+ 'the invoices behind the gross sales of days sales outstanding, by issue date and id',
+ $q$SELECT row_number() OVER (ORDER BY r.issue_date, r.id) AS n,
+       jsonb_build_object('id', 'invoice:' || r.id, 'type', 'invoice', 'record_id', r.id::text, 'uri', r.uri,
+           'verified', true, 'fields', jsonb_build_object(
+               'number', r.number, 'customer_id', r.customer_id::text, 'issue_date', r.issue_date,
+               'gross', r.gross::text)) AS e
+FROM r
+ORDER BY n$q$),
+
+('account_credits', 'account_credits', 'payment or credit_note', '{date,bigint}',
+ 'the credits on account (payments on account, credit notes not applied) that lower the net receivable, by date, type and id',
+ $q$SELECT row_number() OVER (ORDER BY r.on_date, r.type, r.id) AS n,
+       jsonb_build_object('id', r.type || ':' || r.id, 'type', r.type, 'record_id', r.id::text, 'uri', r.uri,
+           'verified', true, 'fields', jsonb_strip_nulls(jsonb_build_object(
+               'number', r.number, 'customer_id', r.customer_id::text, 'on_date', r.on_date,
+               'open_credit', r.amount::text))) AS e
+FROM r
+ORDER BY n$q$),
+
+('revenue_documents', 'revenue_documents', 'invoice or credit_note', '{date,date,bigint}',
+ 'the invoices and credit notes behind a revenue figure, by issue date, type and id',
+ $q$SELECT row_number() OVER (ORDER BY r.issue_date, r.type, r.id) AS n,
+       jsonb_build_object('id', r.type || ':' || r.id, 'type', r.type, 'record_id', r.id::text, 'uri', r.uri,
+           'verified', true, 'fields', jsonb_build_object(
+               'number', r.number, 'customer_id', r.customer_id::text, 'issue_date', r.issue_date,
+               'amount', r.amount::text)) AS e
+FROM r
+ORDER BY n$q$);
+
+-- The text of an evidence query (to follow its base query as the CTE ev).
+CREATE FUNCTION footnote._evidence_query(query_name text)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT q.sql FROM footnote.evidence_queries AS q WHERE q.name = query_name
+$$;
+
+-- The SQL an operation appends to its statement (after WITH r AS (base), ev AS (evidence query)) to read its
+-- evidence in one pass: {"rows": count, "evidence": [rows]} up to the limit (the parameter named), else
+-- {"rows": count, "digest": hex}. The digest of a set is SHA-256 (hex) over the SHA-256 (hex) of each row's jsonb
+-- text (UTF-8), each followed by a line feed, in citation order: what footnote.evidence_rows gives again and
+-- an offline verifier recomputes from an export's rows.
+CREATE FUNCTION footnote._evidence_pack(limit_param text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT format($f$(SELECT jsonb_strip_nulls(jsonb_build_object('rows', k.rows,
+        'evidence', CASE WHEN k.rows <= %1$s THEN (SELECT coalesce(jsonb_agg(ev.e ORDER BY ev.n), '[]'::jsonb) FROM ev) END,
+        'digest', CASE WHEN k.rows > %1$s THEN (SELECT footnote._rows_digest(array_agg(ev.e::text ORDER BY ev.n)) FROM ev) END))
+        FROM (SELECT count(*) AS rows FROM ev) AS k)$f$, limit_param)
+$$;
+
+-- The digest of an evidence set's rows, given as their jsonb texts in order (see footnote._evidence_pack).
+CREATE FUNCTION footnote._rows_digest(texts text[])
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote.sha256_hex(coalesce(string_agg(footnote.sha256_hex(t.x) || E'\n', '' ORDER BY t.k), ''))
+    FROM unnest(texts) WITH ORDINALITY AS t(x, k)
+$$;
+
+-- The evidence row that cites a set: of which records, how many, their digest, and the evidence query with the
+-- base query's parameters that give them again. Its id is derived from all of these (the same set in two calls
+-- is one evidence row; another set is another).
+CREATE FUNCTION footnote._evidence_set(evidence_query text, parameters jsonb, pack jsonb)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH p AS (  -- a pack read inline (its rows fitted, the operation's whole evidence did not) gets its digest here
+        SELECT coalesce(pack->>'digest',
+                        footnote._rows_digest(ARRAY(SELECT x.e::text FROM jsonb_array_elements(pack->'evidence')
+                                                                        WITH ORDINALITY AS x(e, k) ORDER BY x.k)))
+               AS digest)
+    SELECT footnote._evidence('evidence_set',
+        ('x' || left(footnote.sha256_hex(q.name || E'\n' || parameters::text || E'\n' || p.digest), 15))::bit(60)::bigint,
+        NULL, jsonb_build_object('of', q.row_type, 'rows', pack->>'rows', 'digest', p.digest,
+                                 'evidence_query', q.name, 'query', q.base_query, 'parameters', parameters))
+    FROM footnote.evidence_queries AS q, p
+    WHERE q.name = evidence_query
+$$;
+
+-- What a value cites: its own rows, or the evidence set that holds them when they were too many to inline.
+CREATE FUNCTION footnote._cited(ids text[], evidence_set jsonb)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN evidence_set IS NULL OR cardinality(ids) = 0 THEN ids ELSE ARRAY[evidence_set->>'id'] END
+$$;
+
+-- The rows of an evidence set a call cites, a page at a time ("offset" rows skipped, at most "limit"), read again
+-- from the source views by the set's evidence query with the parameters the call recorded; row_text is what the
+-- digest hashes. The rows are the ERP's now: footnote.reattest (or hashing every page) shows they are the same.
+CREATE FUNCTION footnote.evidence_rows(call_id uuid, evidence_set text, "offset" bigint DEFAULT 0,
+                                       "limit" integer DEFAULT 100)
+RETURNS TABLE (n bigint, id text, type text, record_id text, uri text, verified boolean, fields jsonb, row_text text)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lim   integer := footnote._int_arg('limit', "limit", 1, 10000, 100);
+    doc   jsonb;
+    s     jsonb;
+    q     footnote.evidence_queries;
+    vals  text;
+    k     integer;
+BEGIN
+    IF call_id IS NULL THEN
+        PERFORM footnote._invalid('call_id', 'is required: the call whose evidence set to read');
+    END IF;
+    evidence_set := footnote._text_arg('evidence_set', evidence_set, true, 60);
+    IF "offset" IS NOT NULL AND "offset" < 0 THEN
+        PERFORM footnote._invalid('offset', 'must be 0 or more', "offset"::text);
+    END IF;
+    SELECT c.result INTO doc FROM footnote.call_log AS c WHERE c.call_id = evidence_rows.call_id;
+    IF doc IS NULL THEN
+        PERFORM footnote._invalid('call_id', format('call %s was never made', evidence_rows.call_id),
+                                  evidence_rows.call_id::text);
+    END IF;
+    SELECT e INTO s FROM jsonb_array_elements(doc->'evidence') AS e
+    WHERE e->>'type' = 'evidence_set' AND e->>'id' = evidence_set;
+    IF s IS NULL THEN
+        PERFORM footnote._invalid('evidence_set', format('call %s cites no evidence set %s; %s', evidence_rows.call_id,
+            evidence_set, coalesce((SELECT 'it cites ' || string_agg(e->>'id', ', ')
+                                    FROM jsonb_array_elements(doc->'evidence') AS e
+                                    WHERE e->>'type' = 'evidence_set'), 'its evidence is all inline')), evidence_set);
+    END IF;
+    SELECT * INTO q FROM footnote.evidence_queries AS x WHERE x.name = s->'fields'->>'evidence_query';
+    SELECT string_agg(format('%L', p.v), ', ' ORDER BY p.k), count(*) INTO vals, k
+    FROM jsonb_array_elements_text(s->'fields'->'parameters') WITH ORDINALITY AS p(v, k);
+    -- typed as the base query declares them: a prepared statement, the values as quoted literals
+    IF EXISTS (SELECT FROM pg_prepared_statements AS p WHERE p.name = 'footnote_evidence_rows') THEN
+        DEALLOCATE footnote_evidence_rows;
+    END IF;
+    EXECUTE format('PREPARE footnote_evidence_rows (%s) AS WITH r AS (%s), ev AS (%s) '
+                   'SELECT ev.n, ev.e->>''id'', ev.e->>''type'', ev.e->>''record_id'', ev.e->>''uri'', '
+                   '(ev.e->>''verified'')::boolean, ev.e->''fields'', ev.e::text '
+                   'FROM ev WHERE ev.n > $%s ORDER BY ev.n LIMIT $%s',
+                   array_to_string(q.param_types || ARRAY['bigint', 'integer'], ', '),
+                   footnote._query(q.base_query), q.sql, k + 1, k + 2);
+    RETURN QUERY EXECUTE format('EXECUTE footnote_evidence_rows (%s)',
+                                concat_ws(', ', vals, format('%L', coalesce("offset", 0)), format('%L', lim)));
+    DEALLOCATE footnote_evidence_rows;
+END
+$$;

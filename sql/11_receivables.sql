@@ -13,6 +13,9 @@ DECLARE
     c       footnote.entity;
     rws     jsonb[] := '{}';
     ev      jsonb;
+    pack    jsonb;
+    es      jsonb;  -- the evidence set, when the invoices are too many to inline
+    nk      bigint; -- credits on account
     ids     text[];
     b_ids   jsonb;
     b_total jsonb;
@@ -28,16 +31,10 @@ BEGIN
         c := footnote._resolve('customer', 'customer', customer);
     END IF;
     -- one pass over the open due lines, aggregated in SQL (a row-by-row loop grows its lists quadratically); an
-    -- invoice in instalments may have lines in several buckets, and is cited once, with its lines
+    -- invoice in instalments may have lines in several buckets, and is cited once, with its lines (evidence query
+    -- aging_invoices); beyond max_evidence_rows the invoices are cited as one evidence set
     EXECUTE format($f$
-        WITH r AS (%s),
-        parts AS (SELECT r.invoice_id, jsonb_agg(jsonb_build_object('due_date', r.due_date, 'amount', r.amount::text,
-                                                                   'open', r.open::text, 'bucket', r.bucket)
-                                                ORDER BY r.due_date, r.line_id) AS instalments
-                  FROM r WHERE r.due_lines > 1 GROUP BY r.invoice_id),
-        inv AS (SELECT DISTINCT ON (r.invoice_id) r.*, parts.instalments
-                FROM r LEFT JOIN parts ON parts.invoice_id = r.invoice_id
-                ORDER BY r.invoice_id, r.due_date, r.line_id),
+        WITH r AS (%s), ev AS (%s),
         ib AS (SELECT r.bucket, r.invoice_id, min(r.due_date) AS due_date, sum(r.open) AS open
                FROM r GROUP BY r.bucket, r.invoice_id),
         b AS (SELECT ib.bucket, jsonb_agg('invoice:' || ib.invoice_id ORDER BY ib.due_date, ib.invoice_id) AS ids,
@@ -46,39 +43,43 @@ BEGIN
         late AS (SELECT ib.invoice_id, min(ib.due_date) AS due_date FROM ib WHERE ib.bucket <> 'current'
                  GROUP BY ib.invoice_id)
         SELECT coalesce((SELECT sum(r.open) FROM r), 0.00),
-               (SELECT count(*) FROM inv),
-               coalesce((SELECT array_agg('invoice:' || inv.invoice_id ORDER BY inv.due_date, inv.invoice_id) FROM inv),
-                        '{}'),
-               CASE WHEN (SELECT count(*) FROM inv) <= $3 THEN  -- more than the limit: FN005 before building it
-                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id',
-                                 to_jsonb(inv) || jsonb_build_object('due_date', inv.invoice_due_date,
-                                                                     'next_due', inv.due_date),
-                                 ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'gross', 'paid',
-                                       'credited', 'outstanding', 'days_past_due', 'bucket']
-                                 || CASE WHEN inv.due_lines > 1 THEN ARRAY['next_due', 'instalments'] ELSE '{}' END)
-                                 ORDER BY inv.due_date, inv.invoice_id) FROM inv), '[]') END,
+               %s,
                coalesce((SELECT jsonb_object_agg(b.bucket, b.ids) FROM b), '{}'),
                coalesce((SELECT jsonb_object_agg(b.bucket, b.total) FROM b), '{}'),
                coalesce((SELECT jsonb_object_agg(b.bucket, b.n) FROM b), '{}'),
                coalesce((SELECT array_agg('invoice:' || late.invoice_id ORDER BY late.due_date, late.invoice_id)
                          FROM late), '{}')$f$,
-        footnote._query('open_due_lines_aged'))
-    INTO total, n, ids, ev, b_ids, b_total, b_count, late_ids USING d, c.id, footnote._evidence_limit();
+        footnote._query('open_due_lines_aged'), footnote._evidence_query('aging_invoices'), footnote._evidence_pack('$3'))
+    INTO total, pack, b_ids, b_total, b_count, late_ids USING d, c.id, footnote._evidence_limit();
+    n := (pack->>'rows')::bigint;
     SELECT * INTO k FROM footnote._account_credits(d, c.id);
-    IF ev IS NULL OR cardinality(ids) + cardinality(k.ids) > footnote._evidence_limit() THEN
-        PERFORM footnote._too_much_evidence('ar_aging', n + cardinality(k.ids));
+    IF pack ? 'digest' OR n + cardinality(k.ids) > footnote._evidence_limit() THEN  -- with the credits, inline
+        es := footnote._evidence_set('aging_invoices', jsonb_build_array(d, c.id), pack);
+        ev := jsonb_build_array(es);
+    ELSE
+        ev := pack->'evidence';
     END IF;
+    ids := ARRAY(SELECT e->>'id' FROM jsonb_array_elements(ev) AS e);
     vals := jsonb_build_object(
         'as_of', footnote._value('date', d::text, '{}'),
         'total_outstanding', footnote._value('amount', total::text, ids),
         'invoice_count', footnote._value('count', n::text, ids),
         'overdue_total', footnote._value('amount', (total - coalesce((b_total->>'current')::numeric, 0))::text,
-                                         late_ids),
-        'overdue_invoice_count', footnote._value('count', cardinality(late_ids)::text, late_ids));
+                                         footnote._cited(late_ids, es)),
+        'overdue_invoice_count', footnote._value('count', cardinality(late_ids)::text, footnote._cited(late_ids, es)));
+    nk := cardinality(k.ids);
+    IF nk > 0 AND es IS NOT NULL AND nk + 1 > footnote._evidence_limit() THEN
+        -- the credits too many to inline beside the invoices' set: a set of their own
+        EXECUTE format('WITH r AS (%s), ev AS (%s) SELECT %s', footnote._query('account_credits'),
+                       footnote._evidence_query('account_credits'), footnote._evidence_pack('0'))
+        INTO pack USING d, c.id;
+        k.evidence := ARRAY[footnote._evidence_set('account_credits', jsonb_build_array(d, c.id), pack)];
+        k.ids := ARRAY[k.evidence[1]->>'id'];
+    END IF;
     IF cardinality(k.ids) > 0 THEN  -- payments on account and unapplied credit notes lower what is owed
         vals := vals || jsonb_build_object(
             'unapplied_credits', footnote._value('amount', k.total::text, k.ids),
-            'credit_count', footnote._value('count', cardinality(k.ids)::text, k.ids),
+            'credit_count', footnote._value('count', nk::text, k.ids),
             'net_outstanding', footnote._value('amount', (total - k.total)::text, ids || k.ids));
         ev := ev || to_jsonb(k.evidence);
     END IF;
@@ -90,9 +91,9 @@ BEGIN
             'bucket', footnote._value('text', CASE b WHEN 'current' THEN 'current' WHEN 'over_90' THEN 'over 90 days'
                                                      ELSE b || ' days' END, '{}'),
             'outstanding', footnote._value('amount', coalesce(b_total->>b, '0.00'),
-                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))),
+                footnote._cited(ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]'))), es)),
             'invoice_count', footnote._value('count', coalesce(b_count->>b, '0'),
-                ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]')))));
+                footnote._cited(ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]'))), es)));
     END LOOP;
     RETURN footnote._finish('ar_aging',
         jsonb_build_object('as_of', as_of, 'customer', customer), started,
@@ -121,9 +122,8 @@ DECLARE
     w       integer := footnote._int_arg('window_days', window_days, 1, 3660,
                                          coalesce(footnote.setting('dso_window_days')::integer, 90));
     ev      jsonb;
-    ev_s    jsonb;
-    n_s     bigint;
-    ar_inv  bigint[];
+    pack    jsonb;
+    pack_s  jsonb;
     ar_ids  text[];
     s_ids   text[];
     ar      numeric;
@@ -131,35 +131,39 @@ DECLARE
     dso     numeric;
     vals    jsonb;
 BEGIN
-    -- each input in one pass, aggregated in SQL; a sold invoice that is also open is cited once
+    -- each input in one pass, aggregated in SQL; a sold invoice that is also open is cited once; beyond
+    -- max_evidence_rows the open invoices and the sales are cited as two evidence sets
     EXECUTE format($f$
-        WITH a AS (%s)
-        SELECT coalesce((SELECT max(a.total_outstanding) FROM a), 0.00),
-               coalesce((SELECT array_agg(a.invoice_id ORDER BY a.due_date, a.invoice_id) FROM a), '{}'),
-               CASE WHEN (SELECT count(*) FROM a) <= $3 THEN
-                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'invoice_id', to_jsonb(a),
-                                 ARRAY['number', 'customer_id', 'issue_date', 'due_date', 'gross', 'paid', 'credited',
-                                       'outstanding']) ORDER BY a.due_date, a.invoice_id) FROM a), '[]') END$f$,
-        footnote._query('open_invoices_aged'))
-    INTO ar, ar_inv, ev USING d, NULL::bigint, footnote._evidence_limit();
-    ar_ids := ARRAY(SELECT 'invoice:' || x FROM unnest(ar_inv) WITH ORDINALITY AS u(x, k) ORDER BY k);
+        WITH r AS (%s), ev AS (%s)
+        SELECT coalesce((SELECT max(r.total_outstanding) FROM r), 0.00), %s$f$,
+        footnote._query('open_invoices_aged'), footnote._evidence_query('receivable_invoices'),
+        footnote._evidence_pack('$3'))
+    INTO ar, pack USING d, NULL::bigint, footnote._evidence_limit();
     EXECUTE format($f$
-        WITH s AS (%s),
-        new AS (SELECT s.* FROM s WHERE s.id NOT IN (SELECT unnest($3::bigint[]))),  -- not cited as open already
-        n AS (SELECT count(*) AS k FROM new)
-        SELECT coalesce((SELECT max(s.gross_sales) FROM s), 0.00),
-               coalesce((SELECT array_agg('invoice:' || s.id ORDER BY s.issue_date, s.id) FROM s), '{}'),
-               (SELECT n.k FROM n),
-               CASE WHEN (SELECT n.k FROM n) + cardinality($3::bigint[]) <= $4 THEN
-                   coalesce((SELECT jsonb_agg(footnote._row_evidence('invoice', 'id', to_jsonb(new),
-                                 ARRAY['number', 'customer_id', 'issue_date', 'gross']) ORDER BY new.issue_date, new.id)
-                             FROM new), '[]') END$f$,
-        footnote._query('sales_in_window'))
-    INTO sales, s_ids, n_s, ev_s USING d, w, ar_inv, footnote._evidence_limit();
-    IF ev IS NULL OR ev_s IS NULL THEN  -- an invoice both open and sold is cited once
-        PERFORM footnote._too_much_evidence('days_sales_outstanding', cardinality(ar_inv) + n_s);
+        WITH r AS (%s), ev AS (%s)
+        SELECT coalesce((SELECT max(r.gross_sales) FROM r), 0.00), %s$f$,
+        footnote._query('sales_in_window'), footnote._evidence_query('sales_invoices'),
+        footnote._evidence_pack('$3'))
+    INTO sales, pack_s USING d, w, footnote._evidence_limit();
+    IF NOT (pack ? 'digest' OR pack_s ? 'digest') THEN
+        ev := pack->'evidence';
+        ar_ids := ARRAY(SELECT e->>'id' FROM jsonb_array_elements(ev) AS e);
+        s_ids := ARRAY(SELECT e->>'id' FROM jsonb_array_elements(pack_s->'evidence') AS e);
+        ev := ev || coalesce((SELECT jsonb_agg(e ORDER BY k) FROM jsonb_array_elements(pack_s->'evidence')
+                                                               WITH ORDINALITY AS x(e, k)
+                              WHERE NOT (e->>'id') = ANY (ar_ids)), '[]');
     END IF;
-    ev := ev || ev_s;
+    IF pack ? 'digest' OR pack_s ? 'digest' OR jsonb_array_length(ev) > footnote._evidence_limit() THEN
+        ev := '[]';  -- each input that has rows cites its set (an invoice both open and sold may be in both)
+        IF (pack->>'rows')::bigint > 0 THEN
+            ev := ev || footnote._evidence_set('receivable_invoices', jsonb_build_array(d, NULL), pack);
+        END IF;
+        ar_ids := ARRAY(SELECT e->>'id' FROM jsonb_array_elements(ev) AS e);
+        IF (pack_s->>'rows')::bigint > 0 THEN
+            ev := ev || footnote._evidence_set('sales_invoices', jsonb_build_array(d, w), pack_s);
+        END IF;
+        s_ids := ARRAY(SELECT e->>'id' FROM jsonb_array_elements(ev) AS e WHERE NOT (e->>'id') = ANY (ar_ids));
+    END IF;
     EXECUTE footnote._query('dso') INTO dso USING ar, sales, w;
     vals := jsonb_build_object(
         'as_of', footnote._value('date', d::text, '{}'),

@@ -3,32 +3,47 @@
 -- Revenue of a period = net amount of invoices issued in it minus net amount
 -- of credit notes issued in it (by issue date, in the settings currency).
 
--- Revenue documents of a period (optionally one customer): total, counts, evidence and the query.
-CREATE FUNCTION footnote._revenue(p footnote.period, customer_id bigint,
+-- Revenue documents of a period (optionally one customer): total, counts, evidence and the query; beyond max_rows
+-- evidence rows (max_evidence_rows when NULL) the documents are cited as one evidence set.
+CREATE FUNCTION footnote._revenue(p footnote.period, customer_id bigint, max_rows integer DEFAULT NULL,
     OUT total numeric, OUT invoice_count bigint, OUT credit_note_count bigint,
     OUT ids text[], OUT evidence jsonb[], OUT query jsonb)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    pack jsonb;
+    es   jsonb;
 BEGIN
     -- one pass, aggregated in SQL (in the query's own order: issue date, type, id)
     EXECUTE format($f$
-        WITH r AS (%s)
+        WITH r AS (%s), ev AS (%s)
         SELECT coalesce((SELECT max(r.revenue) FROM r), 0.00), coalesce((SELECT max(r.invoice_count) FROM r), 0),
-               coalesce((SELECT max(r.credit_note_count) FROM r), 0),
-               coalesce((SELECT array_agg(r.type || ':' || r.id ORDER BY r.issue_date, r.type, r.id) FROM r), '{}'),
-               CASE WHEN (SELECT count(*) FROM r) <= $4 THEN  -- more than the limit: FN005 before building it
-                   coalesce((SELECT array_agg(footnote._row_evidence(r.type, 'id', to_jsonb(r),
-                                              ARRAY['number', 'customer_id', 'issue_date', 'amount'])
-                                              ORDER BY r.issue_date, r.type, r.id) FROM r), '{}') END$f$,
-        footnote._query('revenue_documents'))
-    INTO total, invoice_count, credit_note_count, ids, evidence
-    USING p.starts, p.ends, customer_id, footnote._evidence_limit();
-    IF evidence IS NULL THEN
-        PERFORM footnote._too_much_evidence('revenue', cardinality(ids));
+               coalesce((SELECT max(r.credit_note_count) FROM r), 0), %s$f$,
+        footnote._query('revenue_documents'), footnote._evidence_query('revenue_documents'),
+        footnote._evidence_pack('$4'))
+    INTO total, invoice_count, credit_note_count, pack
+    USING p.starts, p.ends, customer_id, coalesce(max_rows, footnote._evidence_limit());
+    IF pack ? 'digest' THEN
+        es := footnote._evidence_set('revenue_documents', jsonb_build_array(p.starts, p.ends, customer_id), pack);
+        evidence := ARRAY[es];
+    ELSE
+        evidence := ARRAY(SELECT x.e FROM jsonb_array_elements(pack->'evidence') WITH ORDINALITY AS x(e, k)
+                          ORDER BY x.k);
     END IF;
+    ids := ARRAY(SELECT e->>'id' FROM unnest(evidence) WITH ORDINALITY AS x(e, k) ORDER BY x.k);
     query := footnote._query_ref('revenue_documents', jsonb_build_array(p.starts, p.ends, customer_id));
 END
+$$;
+
+-- The ids of one type among a revenue figure's documents, or the evidence set that holds them.
+CREATE FUNCTION footnote._documents_of(ids text[], type text)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ARRAY(SELECT x FROM unnest(ids) WITH ORDINALITY AS u(x, k)
+                 WHERE x LIKE type || ':%' OR x LIKE 'evidence_set:%' ORDER BY u.k)
 $$;
 
 -- Revenue for a period (month 2026-07, quarter 2026-Q2, fiscal year FY2026, year 2026), of all customers or one.
@@ -51,10 +66,9 @@ BEGIN
     vals := jsonb_build_object(
         'period', footnote._value('period', p.label, '{}'),
         'revenue', footnote._value('amount', rv.total::text, rv.ids),
-        'invoice_count', footnote._value('count', rv.invoice_count::text,
-            ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'invoice:%')),
+        'invoice_count', footnote._value('count', rv.invoice_count::text, footnote._documents_of(rv.ids, 'invoice')),
         'credit_note_count', footnote._value('count', rv.credit_note_count::text,
-            ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'credit_note:%')));
+            footnote._documents_of(rv.ids, 'credit_note')));
     IF c.id IS NOT NULL THEN
         vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
     END IF;
@@ -94,8 +108,8 @@ BEGIN
     IF customer IS NOT NULL THEN
         c := footnote._resolve('customer', 'customer', customer);
     END IF;
-    SELECT * INTO ra FROM footnote._revenue(pa, c.id);
-    SELECT * INTO rb FROM footnote._revenue(pb, c.id);
+    SELECT * INTO ra FROM footnote._revenue(pa, c.id, footnote._evidence_limit() / 2);  -- both within the limit
+    SELECT * INTO rb FROM footnote._revenue(pb, c.id, footnote._evidence_limit() / 2);
     EXECUTE footnote._query('change') INTO chg USING ra.total, rb.total;
     both_ids := ra.ids || ARRAY(SELECT x FROM unnest(rb.ids) AS x WHERE NOT x = ANY (ra.ids));
     vals := jsonb_build_object(

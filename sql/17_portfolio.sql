@@ -260,6 +260,7 @@ DECLARE
     all_ids text[] := '{}';
     total   numeric := 0.00;
     queries jsonb := '[]';
+    months  integer;
 BEGIN
     IF customer IS NOT NULL THEN
         c := footnote._resolve('customer', 'customer', customer);
@@ -268,10 +269,12 @@ BEGIN
         PERFORM footnote._invalid('period', format('%s spans more than ten years of months', period), period);
     END IF;
     m := date_trunc('month', p.starts)::date;
+    months := (extract(year FROM age(p.ends - 1, m)) * 12 + extract(month FROM age(p.ends - 1, m)))::integer + 1;
     WHILE m < p.ends LOOP
         mp := ROW(to_char(m, 'FMMonth YYYY'), 'month', greatest(m, p.starts),
                   least((m + interval '1 month')::date, p.ends))::footnote.period;
-        SELECT * INTO rv FROM footnote._revenue(mp, c.id);
+        -- every month within its share of the limit (a month over it cites its documents as a set)
+        SELECT * INTO rv FROM footnote._revenue(mp, c.id, greatest(footnote._evidence_limit() / months, 1));
         ev := ev || rv.evidence;
         all_ids := all_ids || rv.ids;
         total := total + rv.total;
@@ -279,10 +282,9 @@ BEGIN
         rws := rws || jsonb_build_object(
             'month', footnote._value('period', mp.label, '{}'),
             'revenue', footnote._value('amount', rv.total::text, rv.ids),
-            'invoice_count', footnote._value('count', rv.invoice_count::text,
-                ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'invoice:%')),
+            'invoice_count', footnote._value('count', rv.invoice_count::text, footnote._documents_of(rv.ids, 'invoice')),
             'credit_note_count', footnote._value('count', rv.credit_note_count::text,
-                ARRAY(SELECT x FROM unnest(rv.ids) AS x WHERE x LIKE 'credit_note:%')));
+                footnote._documents_of(rv.ids, 'credit_note')));
         m := (m + interval '1 month')::date;
     END LOOP;
     RETURN footnote._finish('revenue_by_month',

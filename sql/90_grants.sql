@@ -52,7 +52,8 @@ GRANT EXECUTE ON FUNCTION
     footnote.verify_chain(),
     footnote.verify_calls(),
     footnote.chain_head(),
-    footnote.verify_digest(bigint, text)
+    footnote.verify_digest(bigint, text),
+    footnote.evidence_rows(uuid, text, bigint, integer)
 TO footnote_service, footnote_auditor;
 
 -- Re-attestation runs the catalog again (current ERP values, new call-log rows): only for the role that may call it.
@@ -72,7 +73,7 @@ TO footnote_service, footnote_auditor;
 
 -- footnote_auditor: reads the call log, the settings, the queries, the catalog and the ledger.
 GRANT SELECT ON footnote.lexicon TO footnote_service, footnote_auditor;
-GRANT SELECT ON footnote.call_log, footnote.settings, footnote.queries, footnote.operations,
+GRANT SELECT ON footnote.call_log, footnote.settings, footnote.queries, footnote.evidence_queries, footnote.operations,
                 footnote.operation_arguments TO footnote_auditor;
 -- and the ledger with its views
 GRANT SELECT ON footnote.ledger, footnote.ledger_queue, footnote.call_use, footnote.answers, footnote.claims,

@@ -102,7 +102,8 @@ BIGINT = [Bad("NULL", "NULL"), Bad("-1", "-1"), Bad("0", "0"), Bad("2^31", "2147
           Bad("-2^63", "-9223372036854775808"), Bad("2^63-1", "9223372036854775807"),
           Bad("2^63", "9223372036854775808"), Bad("1e30", "1e30")]
 BIGINT_FAIR = {"seq": set(), "seq or later": {"2^31", "2^63-1"},  # a digest may name a record the chain lost
-               "size": {"NULL", "0"}, "size of seq": {"NULL"}}
+               "size": {"NULL", "0"}, "size of seq": {"NULL"},
+               "offset": {"NULL", "0", "2^31", "2^63-1"}}  # past the end of a set: no rows
 
 UUID = [Bad("NULL", "NULL"), Bad("nil", "'00000000-0000-0000-0000-000000000000'", passes=True),
         Bad("unknown", f"'{uuid.UUID(int=7)}'", passes=True), Bad("not a uuid", "'x'"), Bad("empty", "''")]
@@ -252,6 +253,8 @@ GATE = {
     "consistency_proof": {"old_size": (False, "seq"), "new_size": (True, "size of seq")},
     "canonical_json": {"j": (True, "any")}, "sha256_hex": {"t": (True, "any")},
     "result_values": {"result": (True, "result")}, "result_evidence": {"result": (True, "result")},
+    "evidence_rows": {"call_id": (False, "call"), "evidence_set": (False, "name"), "offset": (True, "offset"),
+                      "limit": (True, "count")},
 }
 WITHOUT_ARGUMENTS = {"seal", "verify_chain", "verify_calls", "chain_head", "client_settings", "router_names",
                      "items_below_reorder"}
@@ -333,6 +336,7 @@ class World:
     first: tuple[str, str]     # id and hash of ledger record 1 (of 3, each on one customer_overdue call)
     result: dict[str, Any]     # the result of calls["overdue"]
     item: str                  # an item's SKU
+    evidence_set: tuple[str, str]  # a call that cites an evidence set (ar_aging), and the set
 
 
 def make_world(db: TestDatabase) -> World:
@@ -348,11 +352,16 @@ def make_world(db: TestDatabase) -> World:
         overdue = call("SELECT footnote.customer_overdue('Bergmann Logistik')")
         supplier = call("SELECT footnote.supplier_payment_facts('Northwind Supply')")
         answer = conn.execute("SELECT footnote.compose(ARRAY[%s]::uuid[])->>'answer'", (overdue["call_id"],)).fetchone()
+        limit = db.scalar("SELECT value FROM footnote.settings WHERE key = 'max_evidence_rows'")
+        db.scalar("UPDATE footnote.settings SET value = '12' WHERE key = 'max_evidence_rows' RETURNING 1")
+        aging = call("SELECT footnote.ar_aging()")
+        db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'max_evidence_rows' RETURNING 1", (limit,))
     assert answer is not None
+    the_set = next(e["id"] for e in aging["evidence"] if e["type"] == "evidence_set")
     return World({"overdue": overdue["call_id"], "supplier": supplier["call_id"]}, answer[0],
                  {"evidence": supplier["evidence"][0]["id"], "call_id": supplier["call_id"]},
                  db.rows("SELECT id::text, hash FROM footnote.ledger WHERE seq = 1")[0], overdue,
-                 db.scalar("SELECT sku FROM erp.items ORDER BY id LIMIT 1"))
+                 db.scalar("SELECT sku FROM erp.items ORDER BY id LIMIT 1"), (aging["call_id"], the_set))
 
 
 VALID = {"customer": "Bergmann Logistik", "supplier": "Northwind Supply", "number": "INV-2026-8812",
@@ -384,6 +393,7 @@ def base_values(entry: Entry, world: World) -> dict[str, str]:
         "reattest": {"record_seq": "1"}, "inclusion_proof": {"seq": "1"}, "consistency_proof": {"old_size": "1"},
         "canonical_json": {"j": "'{}'::jsonb"}, "sha256_hex": {"t": "'x'"},
         "result_values": {"result": _jsonb(world.result)}, "result_evidence": {"result": _jsonb(world.result)},
+        "evidence_rows": {"call_id": _lit(world.evidence_set[0]), "evidence_set": _lit(world.evidence_set[1])},
     }
     if entry.name in gate:
         return {**{p.name: "NULL" for p in entry.params if not p.has_default}, **gate[entry.name]}

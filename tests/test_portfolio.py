@@ -267,18 +267,94 @@ def test_accounts_payable_over_an_unmapped_view_refuses_rather_than_says_nothing
                                                             AND issue_date < '2027-01-01')
         """),
 ])
-def test_more_evidence_than_the_limit_is_fn005_with_the_exact_count(db: TestDatabase, operation: str,
-                                                                    arguments: dict[str, str], counted: str) -> None:
-    """Counted before the evidence is built (fast at any size); at the limit itself the operation answers."""
-    from footnote_pg import errors
+def test_more_evidence_than_the_limit_is_cited_as_an_evidence_set(db: TestDatabase, operation: str,
+                                                                  arguments: dict[str, str], counted: str) -> None:
+    """One row over max_evidence_rows, the operation answers the same figures and cites its rows as sets (count
+    and digest, never the rows themselves); paging through each set gives back exactly the rows the operation
+    inlines at the limit, and their digest recomputed here is the set's; the call log keeps a small document."""
+    from footnote_pg.results import Evidence, evidence_set_digest
 
     rows = int(db.scalar(counted))
     assert rows > 100
-    db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'max_evidence_rows' RETURNING 1", (str(rows - 1),))
     fn = db.client("service")
-    with pytest.raises(errors.EvidenceLimit) as caught:
-        fn.call(operation, **arguments)
-    assert f"{operation} would cite {rows} evidence rows, more than max_evidence_rows ({rows - 1})" in str(caught.value)
-    assert db.scalar("SELECT count(*) FROM footnote.call_log") == 0
     db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'max_evidence_rows' RETURNING 1", (str(rows),))
-    assert len(fn.call(operation, **arguments).evidence) == rows
+    inline = fn.call(operation, **arguments)
+    assert len(inline.evidence) == rows and not any(e.is_set for e in inline.evidence)
+    db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'max_evidence_rows' RETURNING 1", (str(rows - 1),))
+    cited = fn.call(operation, **arguments)
+    assert {k: (v.raw, v.text) for k, v in cited.values.items()} == \
+        {k: (v.raw, v.text) for k, v in inline.values.items()}, "the same figures"
+    sets = [e for e in cited.evidence if e.is_set]
+    assert sets and len(cited.evidence) < 10
+    cited_ids = {i for v in cited.values.values() for i in v.evidence} | \
+        {i for row in cited.rows for v in row.values() for i in v.evidence}
+    assert cited_ids <= {e.id for e in cited.evidence} and {e.id for e in sets} <= cited_ids
+    paged: dict[str, Evidence] = {}
+    for s in sets:
+        got = []
+        while page := fn.evidence_rows(cited.call_id, s.id, len(got), 97):
+            got += page
+        assert [r.n for r in got] == list(range(1, len(got) + 1))
+        assert len(got) == int(s.fields["rows"]) and evidence_set_digest(r.text for r in got) == s.fields["digest"]
+        for r in got:  # an invoice both open and sold is in both sets of DSO, inlined once with the first's fields
+            paged.setdefault(r.evidence.id, r.evidence)
+    others = {e.id for e in cited.evidence if not e.is_set}
+    for e in inline.evidence:
+        assert e.id in paged or e.id in others, e.id
+        if e.id in paged:
+            assert (paged[e.id].uri, paged[e.id].fields) == (e.uri, e.fields), e.id
+    logged = db.scalar("SELECT length(result::text) FROM footnote.call_log WHERE call_id = %s", (cited.call_id,))
+    assert logged < 20_000
+
+
+SET_CALLS = [("ar_aging", {}), ("ar_aging", {"customer": "Bergmann Logistik"}), ("days_sales_outstanding", {}),
+             ("revenue", {"period": "2026"}), ("revenue_by_month", {"period": "2026"}),
+             ("revenue_change", {"period_from": "2025", "period_to": "2026"})]
+SET_QUESTIONS = ["What is our AR aging?", "What is our DSO?", "What was revenue in 2026?",
+                 "How did revenue change from 2025 to 2026?", "Revenue by month in 2026"]
+
+
+def test_a_low_limit_changes_what_is_cited_never_a_figure_and_answers_stay_verified(db: TestDatabase) -> None:
+    """With max_evidence_rows at 12 (a set per month of a year still fits) every portfolio figure is the one it is at the default; answers citing sets
+    are verified, their ledger records hold the sets (not the rows), and re-attestation finds every claim holds."""
+    fn = db.client("service")
+    default = [fn.call(op, **args) for op, args in SET_CALLS]
+    db.scalar("UPDATE footnote.settings SET value = '12' WHERE key = 'max_evidence_rows' RETURNING 1")
+    for (op, args), before in zip(SET_CALLS, default, strict=True):
+        after = fn.call(op, **args)
+        assert {k: v.text for k, v in after.values.items()} == {k: v.text for k, v in before.values.items()}, op
+        assert [{k: v.text for k, v in r.items()} for r in after.rows] == \
+            [{k: v.text for k, v in r.items()} for r in before.rows], op
+        assert len(after.evidence) <= 12, op
+        assert any(e.is_set for e in after.evidence) == (len(before.evidence) > 12), op
+    for question in SET_QUESTIONS:
+        answer = fn.ask(question)
+        assert answer.status == "verified", (question, answer.status, answer.answer)
+        assert any(e.is_set for e in answer.evidence), question
+        seq = answer.receipt.seq
+        assert db.scalar("SELECT count(*) FROM footnote.ledger, jsonb_array_elements(evidence) AS e "
+                         "WHERE seq = %s AND e->>'type' = 'invoice'", (seq,)) == 0, "the record keeps sets, not rows"
+        with db.connect("service") as conn:
+            verdicts = {r[0] for r in conn.execute("SELECT verdict FROM footnote.reattest(%s)", (seq,))}
+        assert verdicts == {"still_holds"}, (question, verdicts)
+
+
+def test_evidence_rows_refuses_what_it_cannot_page(db: TestDatabase) -> None:
+    from footnote_pg import InvalidArgument
+
+    fn = db.client("service")
+    overdue = fn.call("customer_overdue", customer="Bergmann Logistik")
+    db.scalar("UPDATE footnote.settings SET value = '12' WHERE key = 'max_evidence_rows' RETURNING 1")
+    aging = fn.call("ar_aging")
+    real = next(e.id for e in aging.evidence if e.is_set)
+    cases = [((aging.call_id, "evidence_set:1"), f"cites no evidence set evidence_set:1; it cites {real}"),
+             ((overdue.call_id, real), "its evidence is all inline"),
+             (("00000000-0000-0000-0000-000000000007", real), "was never made"),
+             (("not-a-call", real), "is not a call id"),
+             ((aging.call_id, real, -1), "invalid argument offset: must be 0 or more"),
+             ((aging.call_id, real, 0, 0), "invalid argument limit")]
+    for arguments, message in cases:
+        with pytest.raises(InvalidArgument) as err:
+            fn.evidence_rows(*arguments)  # type: ignore[arg-type]
+        assert message in str(err.value), (arguments, str(err.value))
+    assert fn.evidence_rows(aging.call_id, real, 10_000_000) == []

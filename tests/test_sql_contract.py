@@ -106,3 +106,23 @@ def test_only_the_call_log_and_the_gate_write_and_nothing_names_erp(db: TestData
         "footnote._seal_queue(boolean)": {"footnote.ledger"},
         "footnote._merkle_extend()": {"footnote.merkle_nodes"},
     }
+
+
+def test_every_evidence_query_reads_only_its_base_rows_in_citation_order(db: TestDatabase) -> None:
+    """An evidence query is SELECT over the CTE r (its base query's rows) and nothing else, numbers its rows n
+    and orders by n: what the operation inlines, what the digest hashes and what a page gives are one list."""
+    rows = db.rows("SELECT e.name, e.sql, e.base_query, q.params, e.param_types FROM footnote.evidence_queries AS e "
+                   "JOIN footnote.queries AS q ON q.name = e.base_query ORDER BY e.name")
+    assert len(rows) >= 5
+    for name, sql, base, params, types in rows:
+        tree = _parse(f"WITH r AS (SELECT 1) {sql}")
+        assert isinstance(tree, exp.Select), name
+        for forbidden in (exp.Insert, exp.Update, exp.Delete, exp.Create, exp.Drop, exp.Alter, exp.Command):
+            assert not list(tree.find_all(forbidden)), f"{name} contains {forbidden.__name__}"
+        assert {t.name for t in tree.find_all(exp.Table)} <= {"r"}, f"{name} reads more than r"
+        assert "$" not in sql, f"{name} takes parameters of its own"
+        assert [e.alias_or_name for e in tree.expressions] == ["n", "e"], name
+        order = tree.args.get("order")
+        assert order is not None and [o.this.name for o in order.expressions] == ["n"], name
+        assert len(types) == len(params), f"{name}: a type for each parameter of {base}"
+        assert set(types) <= {"date", "bigint", "integer", "text", "numeric"}, name
