@@ -315,8 +315,9 @@ SET_QUESTIONS = ["What is our AR aging?", "What is our DSO?", "What was revenue 
 
 
 def test_a_low_limit_changes_what_is_cited_never_a_figure_and_answers_stay_verified(db: TestDatabase) -> None:
-    """With max_evidence_rows at 12 (a set per month of a year still fits) every portfolio figure is the one it is at the default; answers citing sets
-    are verified, their ledger records hold the sets (not the rows), and re-attestation finds every claim holds."""
+    """With max_evidence_rows at 12 (a set per month of a year still fits) every portfolio figure is the one it is
+    at the default; answers citing sets are verified, their ledger records hold the sets (not the rows), and
+    re-attestation finds every claim holds."""
     fn = db.client("service")
     default = [fn.call(op, **args) for op, args in SET_CALLS]
     db.scalar("UPDATE footnote.settings SET value = '12' WHERE key = 'max_evidence_rows' RETURNING 1")
