@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from footnote_pg import Footnote
-from tests import rewrites
+from tests import pgservers, rewrites
 from tests.conftest import REPORTS, TestDatabase
 
 # 36 real answers: every operation, several customers, suppliers, items and periods
@@ -163,9 +163,13 @@ def test_every_harmful_rewrite_ends_below_verified(
     fn, rng = suite["fn"], random.Random(8)
     rows: dict[str, list[int]] = {}
     missed: list[str] = []
+    # the whole sample on the session's first backend; a third of it on the others: the gate is the same SQL
+    # there, so they check the server version's drift (regular expressions, collation), not every rule again
+    first = request.node.callspec.params.get("server") == pgservers.available_backends()[0]
+    per_own, per_narrated = (24, 4) if first else (8, 2)
     for src in [*suite["sources"], *suite["narrated"]]:
         own = src in suite["sources"]
-        items = _sample(list(rewrites.harmful(src, rng)), 24 if own else 4, rng)
+        items = _sample(list(rewrites.harmful(src, rng)), per_own if own else per_narrated, rng)
         if own:
             items += list(rewrites.harmful_claims(src))
         for r in items:
@@ -177,8 +181,8 @@ def test_every_harmful_rewrite_ends_below_verified(
             if not caught:
                 missed.append(f"{r.cls}: {r.how}: {r.text[:300]!r}")
     _report(request, server, _table("harmful rewrites", rows, rewrites.HARMFUL_CLASSES, "caught"))
-    assert sum(n for n, _ in rows.values()) >= 2000
-    assert all(rows.get(cls, [0])[0] >= 10 for cls in rewrites.HARMFUL_CLASSES), rows
+    assert sum(n for n, _ in rows.values()) >= (2000 if first else 700)
+    assert all(rows.get(cls, [0])[0] >= (10 if first else 3) for cls in rewrites.HARMFUL_CLASSES), rows
     assert not missed, f"{len(missed)} harmful rewrites passed as verified:\n" + "\n".join(missed[:40])
 
 

@@ -135,3 +135,26 @@ def test_catalog_calls_at_scale(big: str) -> None:
             assert doc["operation"] == op
         doc = conn.execute("SELECT footnote.call('customer_overdue', '{\"customer\": \"4471\"}')").fetchone()[0]
     assert doc["values"]["overdue_total"]["text"] == "43.805,00 €", "the fixed case holds at one million invoices"
+
+
+def test_portfolio_questions_answer_at_one_million_invoices(big: str) -> None:
+    """AR aging, DSO and revenue for 2026 stand on far more rows than max_evidence_rows (10,000) at one million
+    invoices: each is a verified answer citing evidence sets (count and digest), its ledger record small; the
+    times are printed, not asserted."""
+    from footnote_pg import Footnote
+
+    with Footnote(big, min_size=1, max_size=1) as fn:
+        for question in ("What is our AR aging?", "What is our DSO?", "What was revenue in 2026?"):
+            t0 = time.monotonic()
+            answer = fn.ask(question)
+            took = time.monotonic() - t0
+            sets = [e for e in answer.evidence if e.is_set]
+            rows = sum(int(e.fields["rows"]) for e in sets)
+            print(f"  {question} {took:.1f} s, {answer.status}, {len(sets)} evidence sets of {rows:,} rows")
+            assert answer.status == "verified", (question, answer.answer)
+            assert rows > 10_000, question
+            assert answer.receipt is not None
+            with psycopg.connect(big) as conn:
+                size = conn.execute("SELECT length(canonical) FROM footnote.ledger WHERE seq = %s",
+                                    (answer.receipt.seq,)).fetchone()
+            assert size is not None and size[0] < 2_000_000, (question, size)
