@@ -159,7 +159,22 @@ def request(server: Server, method: str, target: str, body: bytes | None = None,
 
 # -- the web cases --------------------------------------------------------------------------------------------------
 
-API = {"/api/ask": "POST", "/api/record": "GET", "/api/ledger": "GET", "/api/suggestions": "GET"}
+API = {"/api/ask": "POST", "/api/record": "GET", "/api/evidence": "GET", "/api/ledger": "GET",
+       "/api/suggestions": "GET"}
+NIL = "00000000-0000-0000-0000-000000000000"
+EVIDENCE_QUERIES = [  # (name, query, what the message says)
+    ("no-parameters", "", "invalid parameter call_id"),
+    ("no-set", f"?call_id={NIL}", "invalid parameter set"),
+    ("set-not-a-set", f"?call_id={NIL}&set=invoice:8812", "invalid parameter set"),
+    ("set-injection", f"?call_id={NIL}&set=evidence_set:1%27;DROP%20TABLE%20x", "invalid parameter set"),
+    ("set-twice", f"?call_id={NIL}&set=evidence_set:1&set=evidence_set:2", "set: give it once"),
+    ("call-not-a-uuid", "?call_id=8812&set=evidence_set:1", "invalid argument call_id"),
+    ("call-never-made", f"?call_id={NIL}&set=evidence_set:1", "was never made"),
+    ("offset-negative", f"?call_id={NIL}&set=evidence_set:1&offset=-1", "invalid parameter offset"),
+    ("offset-word", f"?call_id={NIL}&set=evidence_set:1&offset=ten", "invalid parameter offset"),
+    ("offset-huge", f"?call_id={NIL}&set=evidence_set:1&offset=1" + "0" * 20, "invalid parameter offset"),
+    ("unknown-parameter", f"?call_id={NIL}&set=evidence_set:1&limit=5", "invalid parameter limit"),
+]
 PAGES = ["/", "/index.html", "/static/app.js", "/static/app.css", "/favicon.ico"]
 QUESTIONS: list[tuple[str, Any, str]] = [  # (name, the body's JSON, what the message says)
     ("number", {"question": 42}, "question: must be a string, not number"),
@@ -331,6 +346,8 @@ def web_cases() -> list[WebCase]:
     cases.append(WebCase("ledger-limit-twice", "GET", "/api/ledger?limit=5&limit=6", 400, "limit: give it once"))
     cases.append(WebCase("ledger-unknown", "GET", "/api/ledger?offset=5", 400, "invalid parameter offset"))
     cases.append(WebCase("suggestions-parameter", "GET", "/api/suggestions?all=1", 400, "invalid parameter all"))
+    for name, query, fragment in EVIDENCE_QUERIES:
+        cases.append(WebCase(f"evidence-{name}", "GET", "/api/evidence" + query, 400, fragment))
     return cases
 
 

@@ -282,6 +282,34 @@ def test_a_deep_link_opens_its_source_record(demo: Demo) -> None:
     assert status == 200 and doc["fields"]["name"] == "Bergmann Logistik GmbH"
 
 
+# -- /api/evidence ---------------------------------------------------------------------------------------------
+
+def test_an_evidence_set_is_paged_from_the_answer_it_backs(demo: Demo, db: TestDatabase) -> None:
+    db.scalar("UPDATE footnote.settings SET value = '12' WHERE key = 'max_evidence_rows' RETURNING 1")
+    doc = demo.ask("Show AR aging")
+    assert doc["status"] == "verified"
+    (the_set,) = [e for e in doc["evidence"] if e["type"] == "evidence_set"]
+    total = claim(doc, "321")
+    assert total["evidence"] == [the_set["id"]]
+    rows: list[dict[str, Any]] = []
+    while True:
+        status, page = demo.json("GET", f"/api/evidence?call_id={total['call_id']}&set={the_set['id']}"
+                                        f"&offset={len(rows)}")
+        assert status == 200, page
+        if not page["rows"]:
+            break
+        rows += page["rows"]
+    assert [r["n"] for r in rows] == list(range(1, 322)) and int(the_set["fields"]["rows"]) == 321
+    assert rows[0]["uri"].startswith("erp://invoice/") and "outstanding" in rows[0]["fields"]
+    for query, fragment in [(f"call_id={total['call_id']}&set=evidence_set:1", "cites no evidence set"),
+                            (f"call_id={total['call_id']}&set=invoice:8812", "invalid parameter set"),
+                            (f"set={the_set['id']}", "invalid parameter call_id"),
+                            (f"call_id=x&set={the_set['id']}", "is not a call id"),
+                            (f"call_id={total['call_id']}&set={the_set['id']}&offset=-1", "invalid parameter offset")]:
+        status, err = demo.json("GET", "/api/evidence?" + query)
+        assert status == 400 and fragment in err["error"], (query, err)
+
+
 # -- /api/ledger -----------------------------------------------------------------------------------------------
 
 def test_the_ledger_lists_the_records_and_the_chain_is_intact(demo: Demo) -> None:

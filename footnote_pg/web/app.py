@@ -3,6 +3,7 @@
 ====================  =========================================================================
 ``POST /api/ask``      ``{"question": ...}`` -> ``Answer.as_json()`` plus ``model_version``
 ``GET /api/record``    ``?uri=erp://invoice/8812`` -> the source record behind a deep link
+``GET /api/evidence``  ``?call_id=…&set=evidence_set:…&offset=0`` -> a page of the rows behind an evidence set
 ``GET /api/ledger``    ``?limit=20`` -> the latest ledger records and the chain's verification
 ``GET /api/suggestions``  the demo questions
 ``GET /``              the page (``static/index.html``, ``app.js``, ``app.css``)
@@ -160,6 +161,7 @@ class Site:
             Route("/favicon.ico", self.favicon, methods=["GET"]),
             Route("/api/ask", api(self.ask), methods=["POST"]),
             Route("/api/record", api(self.record), methods=["GET"]),
+            Route("/api/evidence", api(self.evidence), methods=["GET"]),
             Route("/api/ledger", api(self.ledger), methods=["GET"]),
             Route("/api/suggestions", api(self.suggestions), methods=["GET"]),
         ]
@@ -187,6 +189,10 @@ class Site:
     async def record(self, request: Request) -> Response:
         uri = inputs.deep_link(inputs.parameters(request, ("uri",)))
         return json_response(200, await self.db(self.demo.record, uri))
+
+    async def evidence(self, request: Request) -> Response:
+        call_id, the_set, offset = inputs.evidence_set(inputs.parameters(request, ("call_id", "set", "offset")))
+        return json_response(200, await self.db(self.demo.evidence, call_id, the_set, offset))
 
     async def ledger(self, request: Request) -> Response:
         limit = inputs.limit(inputs.parameters(request, ("limit",)))

@@ -23,6 +23,7 @@ SUGGESTIONS = [
 ACTOR, ACTOR_ROLE = "demo", "viewer"
 POOL_SIZE = 4  # connections of the demo's pool, and threads the app runs database work in
 AUDITOR_MESSAGE = "connect as a member of footnote_auditor to see the ledger"
+EVIDENCE_PAGE = 50  # rows of an evidence set per page of the evidence panel
 
 
 class DemoApp:
@@ -81,6 +82,13 @@ class DemoApp:
         return {"uri": e.uri, "ui_link": e.ui_link, "id": e.id, "type": e.type, "record_id": e.record_id,
                 "verified": e.verified, "fields": e.fields, "call_id": result.call_id,
                 "called_at": result.document.get("called_at")}
+
+    # -- /api/evidence ------------------------------------------------------------------------------------------
+    def evidence(self, call_id: str, evidence_set: str, offset: int, page: int = EVIDENCE_PAGE) -> dict[str, Any]:
+        rows = self.fn.evidence_rows(call_id, evidence_set, offset, page)
+        return {"call_id": call_id, "set": evidence_set, "offset": offset, "limit": page,
+                "rows": [{"n": r.n, "id": r.evidence.id, "type": r.evidence.type, "uri": r.evidence.uri,
+                          "verified": r.evidence.verified, "fields": r.evidence.fields} for r in rows]}
 
     # -- /api/ledger -------------------------------------------------------------------------------------------
     def ledger(self, limit: int) -> dict[str, Any]:

@@ -7,6 +7,7 @@ The question is checked with the same model as the MCP ``answer`` tool's argumen
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -121,6 +122,23 @@ def deep_link(given: dict[str, str]) -> str:
     if why:
         raise invalid(errors.InvalidArgument(f"invalid parameter uri: {why}", {"argument": "uri"}))
     return uri
+
+
+def evidence_set(given: dict[str, str]) -> tuple[str, str, int]:
+    """``?call_id=<uuid>&set=evidence_set:<n>&offset=N``: the call, the set it cites, and rows to skip."""
+    call_id, the_set, raw = given.get("call_id", "").strip(), given.get("set", "").strip(), given.get("offset", "0")
+    if not call_id:
+        raise invalid(errors.InvalidArgument("invalid parameter call_id: give the call that cites the set",
+                                             {"argument": "call_id"}))
+    if not re.fullmatch(r"evidence_set:\d{1,19}", the_set):
+        raise invalid(errors.InvalidArgument(
+            f"invalid parameter set: must be an evidence set id (evidence_set:<digits>), not {the_set[:40]!r}",
+            {"argument": "set"}))
+    offset = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 12 else None
+    if offset is None:
+        raise invalid(errors.InvalidArgument(f"invalid parameter offset: must be a whole number, not {raw[:40]!r}",
+                                             {"argument": "offset"}))
+    return call_id, the_set, offset
 
 
 def limit(given: dict[str, str], default: int = 20) -> int:

@@ -413,6 +413,7 @@
         records.length + (records.length === 1 ? " record" : " records") + " behind this figure, with the field values the call read:" }));
       const byType = new Map();
       for (const r of records) {
+        if (r.type === "evidence_set") { parts.push(evidenceSet(c.call_id, r)); continue; }
         if (!byType.has(r.type)) byType.set(r.type, []);
         byType.get(r.type).push(r);
       }
@@ -425,6 +426,43 @@
     $("evidence-title").textContent = "Evidence for " + c.text;
     $("evidence-title").focus({ preventScroll: window.innerWidth > 900 });
     if (window.innerWidth <= 900) $("evidence").scrollIntoView({ block: "start" });
+  }
+
+  /* An evidence set: the records a figure stands on when they were too many to inline, by count and digest;
+     its rows are read again from the ERP a page at a time (GET /api/evidence). */
+  function evidenceSet(callId, r) {
+    const f = r.fields || {};
+    const total = Number(f.rows || 0);
+    const kind = String(f.of || "record").replace(/_/g, " ");
+    const group = el("section", { class: "ev-group ev-set", "data-evidence": r.id });
+    group.append(el("h3", { text: total.toLocaleString("en-US") + " " + kind + (total === 1 ? " record" : " records")
+      + " (evidence set)" }));
+    group.append(el("p", { class: "hint", text: "Too many to carry in the answer: the call cites them by count and "
+      + "digest (" + String(f.digest || "").slice(0, 16) + "…), and they are read again from the ERP with the "
+      + "call's own parameters." }));
+    const holder = el("div", {});
+    group.append(holder);
+    const load = async (offset) => {
+      const more = group.querySelector(".show-all");
+      if (more) more.remove();
+      try {
+        const page = await api("/api/evidence?call_id=" + encodeURIComponent(callId) + "&set="
+          + encodeURIComponent(r.id) + "&offset=" + offset);
+        const rows = page.rows;
+        if (!rows.length) return;
+        holder.append(el("p", { class: "status-note", text: "Rows " + rows[0].n + "–" + rows[rows.length - 1].n
+          + " of " + total.toLocaleString("en-US") + ":" }), evidenceTable(rows[0].type, rows, true));
+        const next = offset + rows.length;
+        if (rows.length === page.limit && next < total) {
+          group.append(el("button", { type: "button", class: "show-all", onclick: () => load(next) },
+            "Next " + Math.min(page.limit, total - next) + " of " + (total - next).toLocaleString("en-US") + " more"));
+        }
+      } catch (e) {
+        holder.append(el("p", { class: "mismatch", text: e.message }));
+      }
+    };
+    load(0);
+    return group;
   }
 
   function evidenceTable(type, rows, showAll) {
