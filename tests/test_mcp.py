@@ -231,9 +231,30 @@ def test_a_resource_link_opens_the_record(mcp: Session) -> None:
     assert record["type"] == "invoice" and record["id"] == "8812" and record["uri"] == "erp://invoice/8812"
     assert record["fields"]["number"] == "INV-2026-8812" and record["fields"]["gross"] == "24450.00"
     templates = mcp.portal.call(mcp.client.list_resource_templates).resource_templates
-    assert [t.uri_template for t in templates] == ["erp://{type}/{id}"]
+    assert [t.uri_template for t in templates] == ["erp://{type}/{id}", "footnote://evidence/{call_id}/{set_id}/{offset}"]
     with pytest.raises(MCPError, match="no such record"):
         mcp.read("erp://invoice/999999999")
+
+
+def test_an_evidence_set_is_read_a_page_at_a_time(mcp: Session, module_db: TestDatabase) -> None:
+    limit = module_db.scalar("SELECT value FROM footnote.settings WHERE key = 'max_evidence_rows'")
+    module_db.scalar("UPDATE footnote.settings SET value = '12' WHERE key = 'max_evidence_rows' RETURNING 1")
+    try:
+        result = mcp.call("ar_aging", {})
+    finally:
+        module_db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'max_evidence_rows' RETURNING 1",
+                         (limit,))
+    assert not result.is_error and result.structured_content is not None
+    doc = result.structured_content
+    (the_set,) = [e for e in doc["evidence"] if e["type"] == "evidence_set"]
+    rows: list[dict[str, Any]] = []
+    while page := mcp.read(f"footnote://evidence/{doc['call_id']}/{the_set['id']}/{len(rows)}")["rows"]:
+        rows += page
+    assert len(rows) == int(the_set["fields"]["rows"]) and rows[0]["uri"].startswith("erp://invoice/")
+    with pytest.raises(MCPError, match="cites no evidence set"):
+        mcp.read(f"footnote://evidence/{doc['call_id']}/evidence_set:1/0")
+    with pytest.raises(MCPError, match="invalid argument offset"):
+        mcp.read(f"footnote://evidence/{doc['call_id']}/{the_set['id']}/x")
 
 
 def test_an_unknown_customer_is_an_error_listing_the_real_names(mcp: Session, module_db: TestDatabase) -> None:

@@ -1,4 +1,5 @@
-"""Evidence records as MCP resources: ``erp://{type}/{id}``, read through the ``source_record`` operation."""
+"""Evidence as MCP resources: ``erp://{type}/{id}``, a record read through the ``source_record`` operation, and
+``footnote://evidence/{call_id}/{set_id}/{offset}``, a page of the rows behind an evidence set a call cites."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from footnote_pg.mcpserver.backend import Backend, reported
 from footnote_pg.mcpserver.results import error_text
 
 URI_TEMPLATE = "erp://{type}/{id}"
+SET_TEMPLATE = "footnote://evidence/{call_id}/{set_id}/{offset}"
+SET_PAGE = 100  # rows of an evidence set per resource read
 
 
 def add_record_resource(server: MCPServer[Backend], backend: Backend) -> None:
@@ -41,3 +44,28 @@ def add_record_resource(server: MCPServer[Backend], backend: Backend) -> None:
              **({"ui_link": e.ui_link} if e.ui_link else {})},
             ensure_ascii=False,
         )
+
+
+def add_evidence_set_resource(server: MCPServer[Backend], backend: Backend) -> None:
+    """The resource template of evidence set pages: 100 rows from ``offset``, read again from the ERP."""
+
+    @server.resource(
+        SET_TEMPLATE,
+        name="evidence_set_rows",
+        title="Rows behind an evidence set",
+        description="A figure over very many records cites them as an evidence set (type evidence_set: rows, "
+                    "digest); this reads 100 of its rows from offset, with their deep links and fields.",
+        mime_type="application/json",
+    )
+    def evidence_set_rows(call_id: str, set_id: str, offset: str) -> str:
+        if not (offset.isascii() and offset.isdigit() and len(offset) <= 12):
+            raise ResourceNotFoundError(f"invalid argument offset: must be a whole number, not {offset[:40]!r}")
+        try:
+            rows = backend.run(lambda fn: fn.evidence_rows(call_id, set_id, int(offset), SET_PAGE), retry=True)
+        except (errors.FootnoteError, psycopg.Error) as exc:
+            error = reported("evidence_rows", exc)
+            found = not isinstance(error, errors.InvalidArgument)
+            raise (ResourceError if found else ResourceNotFoundError)(error_text("evidence_rows", error)) from None
+        return json.dumps({"call_id": call_id, "set": set_id, "offset": int(offset),
+                           "rows": [{"n": r.n, "id": r.evidence.id, "uri": r.evidence.uri, "fields": r.evidence.fields}
+                                    for r in rows]}, ensure_ascii=False)

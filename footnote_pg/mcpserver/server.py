@@ -33,7 +33,7 @@ from pydantic import AnyUrl, ValidationError
 from footnote_pg import __version__, errors
 from footnote_pg.mcpserver.arguments import argument_problem, invalid_arguments
 from footnote_pg.mcpserver.backend import Backend, Config
-from footnote_pg.mcpserver.resources import add_record_resource
+from footnote_pg.mcpserver.resources import add_evidence_set_resource, add_record_resource
 from footnote_pg.mcpserver.results import error_result, one_line
 from footnote_pg.mcpserver.tools import catalog_tool, fixed_tools
 from footnote_pg.results import Operation
@@ -113,6 +113,7 @@ def build_server(backend: Backend, operations: list[Operation]) -> FootnoteMCP:
         log_level="WARNING",
     )
     add_record_resource(server, backend)
+    add_evidence_set_resource(server, backend)
     return server
 
 
