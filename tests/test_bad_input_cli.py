@@ -103,7 +103,8 @@ def _command_usage_cases(name: str, command: Any) -> list[tuple[str, list[str]]]
 
 def _required_arguments(command: Any) -> list[str]:
     values = {"operation": "ar_aging", "question": "How much does Bergmann Logistik owe?", "seq": "1",
-              "output": "/nonexistent-dir/out.jsonl"}
+              "output": "/nonexistent-dir/out.jsonl", "call_id": "00000000-0000-0000-0000-000000000007",
+              "evidence_set": "evidence_set:1"}
     return [values[p.name or ""] for p in command.params if isinstance(p, typer.core.TyperArgument) and p.required]
 
 
@@ -139,6 +140,7 @@ def _database_cases(db: TestDatabase, tmp: Path) -> list[tuple[str, list[str]]]:
         "verify": ["verify"], "export": ["export", str(tmp / "out.jsonl")], "digest": ["digest"],
         "receipt": ["receipt", "1"], "reattest": ["reattest", "1"], "uninstall": ["uninstall", "--yes"],
         "sample": ["sample"], "demo --once": ["demo", "--once"],
+        "evidence": ["evidence", "00000000-0000-0000-0000-000000000007", "evidence_set:1"],
     }
     cases = []
     for label, url in urls.items():
@@ -210,6 +212,11 @@ def _value_cases(db: TestDatabase) -> list[tuple[str, list[str]]]:
     for seq in ("999999", "9223372036854775807", "9223372036854775808", "-5"):
         for name in ("receipt", "reattest"):
             cases.append((f"{name} {seq}", [name, seq, "--database-url", service]))
+    for call_id, the_set in (("x", "evidence_set:1"), ("00000000-0000-0000-0000-000000000007", "evidence_set:1"),
+                             ("00000000-0000-0000-0000-000000000007", "'; DROP TABLE erp.invoices; --"),
+                             ("00000000-0000-0000-0000-000000000007", "x" * 5000)):
+        cases.append((f"evidence {call_id[:8]} {the_set[:20]!r}", ["evidence", call_id, the_set,
+                                                                   "--database-url", service]))
     cases.append(("export --from-seq after --to-seq", ["export", "/tmp/never-written.jsonl", "--from-seq", "9",
                                                        "--to-seq", "2", "--database-url", service]))
     cases.append(("verify --receipt with --bundle", ["verify", "--receipt", "a", "--bundle", "b"]))
