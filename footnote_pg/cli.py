@@ -386,12 +386,23 @@ def evidence(
     limit: Annotated[int, typer.Option("--limit", min=1, max=10000, metavar="N", help="Rows to show.")] = 20,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per row, with the text its digest "
                                                          "hashes.")] = False,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", metavar="FILE", help="Write every row of the set to FILE, for verify --evidence-set "
+                                               "against a bundle.")] = None,
 ) -> None:
     """Page through the rows behind an evidence set: the records a figure stands on when they were too many to
     inline, read again from the ERP with the parameters the call recorded."""
+    from footnote_pg import evidence_sets
     from footnote_pg.client import Footnote
 
     with Footnote(_url(database_url), min_size=1, max_size=1) as fn:
+        if output is not None:
+            try:
+                written = evidence_sets.write_set(fn, call_id, evidence_set, output)
+            except OSError as exc:
+                raise errors.FootnoteError(str(exc)) from None
+            out.print(f"{written:,} rows of {evidence_set} written to {output}", highlight=False, markup=False)
+            return
         rows = fn.evidence_rows(call_id, evidence_set, offset, limit)
     if as_json:
         for r in rows:
@@ -629,12 +640,33 @@ def verify(
     calls: Annotated[bool, typer.Option(
         "--calls", help="Also hash every cited call's result again (slower): finds a result changed behind "
                         "its hash.")] = False,
+    evidence_set: Annotated[Path | None, typer.Option(
+        "--evidence-set", metavar="FILE", help="With --bundle: check offline that the rows in FILE (footnote-pg "
+                                               "evidence -o) are the evidence set a record of the bundle cites.")]
+        = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
     """Verify the ledger with the independent Python verifier (exit 0 intact, 1 broken): the chain, then every
     record against the calls it cites (docs/threat-model.md)."""
-    from footnote_pg import ledger
+    from footnote_pg import evidence_sets, ledger
 
+    if evidence_set is not None:
+        if bundle is None:
+            raise typer.BadParameter("needs --bundle: the records that cite the set", param_hint="--evidence-set")
+        try:
+            with progress("verifying the bundle") as advance:
+                chain = ledger.verify_bundle(bundle, advance)
+            checked = evidence_sets.verify_set(evidence_set, bundle) if chain.ok else None
+        except (ledger.BundleError, OSError, UnicodeDecodeError) as exc:
+            raise errors.FootnoteError(str(exc)) from None
+        if as_json:
+            sys.stdout.write(json.dumps({"chain": chain.as_dict(),
+                                         "evidence_set": checked.as_dict() if checked else None}) + "\n")
+        else:
+            (out if chain.ok else err).print(chain.line(), highlight=False)
+            if checked:
+                (out if checked.ok else err).print(checked.line(), highlight=False, markup=False)
+        raise typer.Exit(0 if chain.ok and checked and checked.ok else 1)
     if receipt is not None or len(digests or []) > 1:
         _verify_proofs(receipt, digests or [], bundle, public_key, database_url, as_json)
     digest = digests[0] if digests else None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -359,3 +360,36 @@ def test_evidence_rows_refuses_what_it_cannot_page(db: TestDatabase) -> None:
             fn.evidence_rows(*arguments)  # type: ignore[arg-type]
         assert message in str(err.value), (arguments, str(err.value))
     assert fn.evidence_rows(aging.call_id, real, 10_000_000) == []
+
+
+def test_an_evidence_set_is_verified_offline_against_a_bundle(db: TestDatabase, tmp_path: Path) -> None:
+    """footnote-pg evidence -o writes a set's rows; verify --evidence-set --bundle recomputes their digest with no
+    database and compares it with the set the bundle's record cites; a changed, dropped or foreign row fails."""
+    from typer.testing import CliRunner
+
+    from footnote_pg.cli import app
+
+    runner = CliRunner()
+    fn = db.client("service")
+    db.scalar("UPDATE footnote.settings SET value = '12' WHERE key = 'max_evidence_rows' RETURNING 1")
+    answer = fn.ask("What is our AR aging?")
+    (the_set,) = [e for e in answer.evidence if e.is_set]
+    call_id = next(c["call_id"] for c in answer.claims if the_set.id in c["evidence"])
+    rows, bundle = tmp_path / "set.jsonl", tmp_path / "bundle.jsonl"
+    done = runner.invoke(app, ["evidence", call_id, the_set.id, "-o", str(rows),
+                               "--database-url", db.url_as("service")])
+    assert done.exit_code == 0 and f"321 rows of {the_set.id} written" in done.output, done.output
+    assert runner.invoke(app, ["export", str(bundle), "--database-url", db.url]).exit_code == 0
+    done = runner.invoke(app, ["verify", "--bundle", str(bundle), "--evidence-set", str(rows)])
+    assert done.exit_code == 0 and f"321 rows hash to the digest record #{answer.receipt.seq} cites" in done.output
+
+    lines = rows.read_text(encoding="utf-8").splitlines(keepends=True)
+    changed = [lines[0], lines[1].replace('"paid": "', '"paid": "1'), *lines[2:]]
+    for name, text, says in [("changed", changed, "the file's 321 rows hash to"),
+                             ("dropped", lines[:-1], "the file's 320 rows hash to"),
+                             ("foreign", [lines[0].replace(the_set.id, "evidence_set:1"), *lines[1:]],
+                              "no record of the bundle cites this set")]:
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(text), encoding="utf-8")
+        done = runner.invoke(app, ["verify", "--bundle", str(bundle), "--evidence-set", str(path)])
+        assert done.exit_code == 1 and says in done.output, (name, done.output)
