@@ -30,6 +30,30 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         terminalreporter.write_line(text)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (-n 2 --dist loadgroup) every test of one backend runs on one worker: each worker
+    starts only the servers, templates and the Tryton build of its own backend; tests of no backend go where
+    there is room."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and "server" in callspec.params:
+            item.add_marker(pytest.mark.xdist_group(name=str(callspec.params["server"])))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A worker hands its reports to the controller, which prints them."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        reports: list[str] = session.config.stash.get(REPORTS, [])
+        workeroutput["footnote_reports"] = list(reports)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    reports = getattr(node, "workeroutput", {}).get("footnote_reports", [])
+    node.config.stash.setdefault(REPORTS, []).extend(reports)
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     ok, why = pgservers.docker_reachable()
     return f"footnote-pg backends: {', '.join(pgservers.available_backends())}; docker: {why}"
