@@ -30,16 +30,6 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         terminalreporter.write_line(text)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (-n 2 --dist loadgroup) every test of one backend runs on one worker: each worker
-    starts only the servers, templates and the Tryton build of its own backend; tests of no backend go where
-    there is room."""
-    for item in items:
-        callspec = getattr(item, "callspec", None)
-        if callspec is not None and "server" in callspec.params:
-            item.add_marker(pytest.mark.xdist_group(name=str(callspec.params["server"])))
-
-
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """A worker hands its reports to the controller, which prints them."""
     workeroutput = getattr(session.config, "workeroutput", None)
