@@ -406,8 +406,7 @@ def evidence(
         rows = fn.evidence_rows(call_id, evidence_set, offset, limit)
     if as_json:
         for r in rows:
-            sys.stdout.write(json.dumps({"n": r.n, "id": r.evidence.id, "uri": r.evidence.uri,
-                                         "fields": r.evidence.fields, "text": r.text}, ensure_ascii=False) + "\n")
+            sys.stdout.write(json.dumps(r.as_json(), ensure_ascii=False) + "\n")
         return
     table = Table(title=f"{evidence_set} of call {call_id[:8]}: rows {offset + 1}–{offset + len(rows)}",
                   title_justify="left")

@@ -79,6 +79,13 @@ class EvidenceRow:
     evidence: Evidence
     text: str
 
+    def as_json(self) -> dict[str, Any]:
+        """The row as the web API, MCP and ``footnote-pg evidence --json`` give it (``text``: what the digest
+        hashes)."""
+        e = self.evidence
+        return {"n": self.n, "id": e.id, "type": e.type, "uri": e.uri, "verified": e.verified, "fields": e.fields,
+                "text": self.text}
+
 
 def evidence_set_digest(row_texts: Iterable[str]) -> str:
     """The digest of an evidence set from its rows' texts in order (as footnote.evidence_rows gives them):

@@ -67,5 +67,4 @@ def add_evidence_set_resource(server: MCPServer[Backend], backend: Backend) -> N
             found = not isinstance(error, errors.InvalidArgument)
             raise (ResourceError if found else ResourceNotFoundError)(error_text("evidence_rows", error)) from None
         return json.dumps({"call_id": call_id, "set": set_id, "offset": int(offset),
-                           "rows": [{"n": r.n, "id": r.evidence.id, "uri": r.evidence.uri, "fields": r.evidence.fields}
-                                    for r in rows]}, ensure_ascii=False)
+                           "rows": [r.as_json() for r in rows]}, ensure_ascii=False)

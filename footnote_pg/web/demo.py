@@ -87,8 +87,7 @@ class DemoApp:
     def evidence(self, call_id: str, evidence_set: str, offset: int, page: int = EVIDENCE_PAGE) -> dict[str, Any]:
         rows = self.fn.evidence_rows(call_id, evidence_set, offset, page)
         return {"call_id": call_id, "set": evidence_set, "offset": offset, "limit": page,
-                "rows": [{"n": r.n, "id": r.evidence.id, "type": r.evidence.type, "uri": r.evidence.uri,
-                          "verified": r.evidence.verified, "fields": r.evidence.fields} for r in rows]}
+                "rows": [r.as_json() for r in rows]}
 
     # -- /api/ledger -------------------------------------------------------------------------------------------
     def ledger(self, limit: int) -> dict[str, Any]:
