@@ -100,8 +100,9 @@ def _grants(statements: list[str]) -> list[str]:
 
 
 # Tables of reference data a revision may reload, each with the tables that reference it (emptied first).
-RELOADABLE = {"footnote.queries": (), "footnote.operations": ("footnote.operation_arguments",),
-              "footnote.operation_arguments": (), "footnote.lexicon": ()}
+RELOADABLE = {"footnote.queries": ("footnote.evidence_queries",), "footnote.evidence_queries": (),
+              "footnote.operations": ("footnote.operation_arguments",), "footnote.operation_arguments": (),
+              "footnote.lexicon": ()}
 _DATA = re.compile(r"^(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([\w.]+)", re.I)
 
 

@@ -620,6 +620,28 @@ ORDER BY n$q$),
                'number', r.number, 'customer_id', r.customer_id::text, 'issue_date', r.issue_date,
                'amount', r.amount::text)) AS e
 FROM r
+ORDER BY n$q$),
+
+('period_credit_notes', 'credit_notes_in_period', 'credit_note', '{date,date,bigint}',
+ 'the credit notes issued in a period, by issue date and id',
+ $q$SELECT row_number() OVER (ORDER BY r.issue_date, r.id) AS n,
+       jsonb_build_object('id', 'credit_note:' || r.id, 'type', 'credit_note', 'record_id', r.id::text, 'uri', r.uri,
+           'verified', true, 'fields', jsonb_build_object(
+               'number', r.number, 'customer_id', r.customer_id::text, 'customer_name', r.customer_name,
+               'invoice_number', r.invoice_number, 'issue_date', r.issue_date, 'net', r.net::text,
+               'gross', r.gross::text)) AS e
+FROM r
+ORDER BY n$q$),
+
+('open_purchase_orders', 'open_purchase_orders', 'purchase_order', '{bigint,date,date}',
+ 'the open or partially received purchase orders, by expected date and id',
+ $q$SELECT row_number() OVER (ORDER BY r.expected_on, r.id) AS n,
+       jsonb_build_object('id', 'purchase_order:' || r.id, 'type', 'purchase_order', 'record_id', r.id::text,
+           'uri', r.uri, 'verified', true, 'fields', jsonb_build_object(
+               'number', r.number, 'supplier_id', r.supplier_id::text, 'supplier_name', r.supplier_name,
+               'ordered_on', r.ordered_on, 'expected_on', r.expected_on, 'status', r.status,
+               'net', r.net::text)) AS e
+FROM r
 ORDER BY n$q$);
 
 -- The text of an evidence query (to follow its base query as the CTE ev).
@@ -676,6 +698,57 @@ AS $$
                                  'evidence_query', q.name, 'query', q.base_query, 'parameters', parameters))
     FROM footnote.evidence_queries AS q, p
     WHERE q.name = evidence_query
+$$;
+
+-- A listing in one pass (credit_notes, open_purchase_orders): the statement to run with the base query's
+-- parameters, then $4 = max_evidence_rows and $5 = how many rows to show beside a set; it gives the sum of
+-- total_column over the base query's rows, the evidence pack (footnote._evidence_pack) and the first $5
+-- evidence rows.
+CREATE FUNCTION footnote._listing_sql(evidence_query text, total_column text)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT format($f$
+        WITH r AS (%s), ev AS (%s)
+        SELECT coalesce((SELECT sum(r.%I) FROM r), 0.00), %s,
+               (SELECT coalesce(jsonb_agg(ev.e ORDER BY ev.n), '[]') FROM ev WHERE ev.n <= $5)$f$,
+        footnote._query(q.base_query), q.sql, total_column, footnote._evidence_pack('$4'))
+    FROM footnote.evidence_queries AS q WHERE q.name = evidence_query
+$$;
+
+-- What a listing cites, from footnote._listing_sql's pack and head: every row inline (up to max_evidence_rows),
+-- or the set and its first rows inline (as many as fit beside it, at most 100: the rows an answer lists).
+-- evidence: the call's evidence rows; shown: the inline rows, in order; cited: what the listing's totals cite.
+CREATE FUNCTION footnote._listing(evidence_query text, parameters jsonb, pack jsonb, head jsonb,
+    OUT evidence jsonb[], OUT shown jsonb, OUT cited text[])
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    es jsonb;
+BEGIN
+    IF pack ? 'digest' THEN
+        es := footnote._evidence_set(evidence_query, parameters, pack);
+        shown := head;
+        cited := ARRAY[es->>'id'];
+        evidence := ARRAY[es];
+    ELSE
+        shown := pack->'evidence';
+        cited := ARRAY(SELECT x.e->>'id' FROM jsonb_array_elements(shown) WITH ORDINALITY AS x(e, k) ORDER BY x.k);
+        evidence := '{}';
+    END IF;
+    evidence := evidence || ARRAY(SELECT x.e FROM jsonb_array_elements(shown) WITH ORDINALITY AS x(e, k) ORDER BY x.k);
+END
+$$;
+
+-- The number of rows a listing shows beside its evidence set.
+CREATE FUNCTION footnote._listing_shown()
+RETURNS integer
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT greatest(least(100, footnote._evidence_limit() - 1), 0)
 $$;
 
 -- What a value cites: its own rows, or the evidence set that holds them when they were too many to inline.

@@ -32,14 +32,13 @@ AS $$
 DECLARE
     started constant timestamptz := clock_timestamp();
     s       footnote.entity;
-    r       record;
-    ev      jsonb[] := '{}';
-    rws     jsonb[] := '{}';
-    ids     text[] := '{}';
-    total   numeric := 0.00;
-    n       bigint := 0;
-    vals    jsonb;
     p       footnote.period;
+    total   numeric;
+    pack    jsonb;
+    head    jsonb;
+    l       record;
+    rws     jsonb;
+    vals    jsonb;
 BEGIN
     IF expected_in IS NOT NULL THEN
         p := footnote._period_arg('expected_in', expected_in);
@@ -47,28 +46,26 @@ BEGIN
     IF supplier IS NOT NULL THEN
         s := footnote._resolve('supplier', 'supplier', supplier);
     END IF;
-    FOR r IN EXECUTE footnote._query('open_purchase_orders') USING s.id, p.starts, p.ends LOOP
-        ids := ids || ('purchase_order:' || r.id);
-        ev := ev || footnote._row_evidence('purchase_order', 'id', to_jsonb(r),
-            ARRAY['number', 'supplier_id', 'supplier_name', 'ordered_on', 'expected_on', 'status', 'net']);
-        rws := rws || jsonb_build_object(
-            'number', footnote._value('text', r.number, ARRAY['purchase_order:' || r.id]),
-            'supplier', footnote._value('text', r.supplier_name, ARRAY['purchase_order:' || r.id]),
-            'expected_on', footnote._value('date', r.expected_on::text, ARRAY['purchase_order:' || r.id]),
-            'status', footnote._value('text', replace(r.status, '_', ' '), ARRAY['purchase_order:' || r.id]),
-            'net', footnote._value('amount', r.net::text, ARRAY['purchase_order:' || r.id]));
-        total := r.open_total;
-        n := r.open_count;
-    END LOOP;
+    EXECUTE footnote._listing_sql('open_purchase_orders', 'net') INTO total, pack, head
+        USING s.id, p.starts, p.ends, footnote._evidence_limit(), footnote._listing_shown();
+    l := footnote._listing('open_purchase_orders', jsonb_build_array(s.id, p.starts, p.ends), pack, head);
     vals := jsonb_build_object(
-        'open_count', footnote._value('count', n::text, ids),
-        'open_total', footnote._value('amount', total::text, ids));
+        'open_count', footnote._value('count', pack->>'rows', l.cited),
+        'open_total', footnote._value('amount', total::text, l.cited));
     IF s.id IS NOT NULL THEN
         vals := vals || jsonb_build_object('supplier', footnote._value('text', s.name, '{}'));
     END IF;
     IF p.label IS NOT NULL THEN
         vals := vals || jsonb_build_object('expected_in', footnote._value('period', p.label, '{}'));
     END IF;
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+             'number', footnote._value('text', x.e->'fields'->>'number', ARRAY[x.e->>'id']),
+             'supplier', footnote._value('text', x.e->'fields'->>'supplier_name', ARRAY[x.e->>'id']),
+             'expected_on', footnote._value('date', x.e->'fields'->>'expected_on', ARRAY[x.e->>'id']),
+             'status', footnote._value('text', replace(x.e->'fields'->>'status', '_', ' '), ARRAY[x.e->>'id']),
+             'net', footnote._value('amount', x.e->'fields'->>'net', ARRAY[x.e->>'id']))
+           ORDER BY x.k), '[]') INTO rws
+    FROM jsonb_array_elements(l.shown) WITH ORDINALITY AS x(e, k);
     RETURN footnote._finish('open_purchase_orders',
         jsonb_build_object('supplier', supplier, 'expected_in', expected_in), started,
         jsonb_build_object(
@@ -76,9 +73,9 @@ BEGIN
             'subject', CASE WHEN s.id IS NOT NULL THEN jsonb_build_object('supplier',
                 jsonb_build_object('id', s.id::text, 'name', s.name, 'uri', s.uri)) END,
             'values', vals,
-            'rows', to_jsonb(rws),
-            'evidence', to_jsonb(ev),
-            'empty_reason', CASE WHEN n = 0 THEN 'no_open_purchase_orders' END,
+            'rows', rws,
+            'evidence', to_jsonb(l.evidence),
+            'empty_reason', CASE WHEN pack->>'rows' = '0' THEN 'no_open_purchase_orders' END,
             'queries', jsonb_build_array(
                 footnote._query_ref('open_purchase_orders', jsonb_build_array(s.id, p.starts, p.ends)))));
 END

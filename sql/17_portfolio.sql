@@ -314,45 +314,42 @@ DECLARE
     started constant timestamptz := clock_timestamp();
     p       footnote.period := footnote._period_arg('period', period);
     c       footnote.entity;
-    r       record;
-    ev      jsonb[] := '{}';
-    rws     jsonb[] := '{}';
-    ids     text[] := '{}';
-    n       bigint := 0;
-    total   numeric := 0.00;
+    total   numeric;
+    pack    jsonb;
+    head    jsonb;
+    l       record;
+    rws     jsonb;
     vals    jsonb;
 BEGIN
     IF customer IS NOT NULL THEN
         c := footnote._resolve('customer', 'customer', customer);
     END IF;
-    FOR r IN EXECUTE footnote._query('credit_notes_in_period') USING p.starts, p.ends, c.id LOOP
-        ids := ids || ('credit_note:' || r.id);
-        ev := ev || footnote._row_evidence('credit_note', 'id', to_jsonb(r),
-            ARRAY['number', 'customer_id', 'customer_name', 'invoice_number', 'issue_date', 'net', 'gross']);
-        rws := rws || jsonb_build_object(
-            'number', footnote._value('text', r.number, ARRAY['credit_note:' || r.id]),
-            'customer', footnote._value('text', r.customer_name, ARRAY['credit_note:' || r.id]),
-            'issue_date', footnote._value('date', r.issue_date::text, ARRAY['credit_note:' || r.id]),
-            'net', footnote._value('amount', r.net::text, ARRAY['credit_note:' || r.id]),
-            'invoice', footnote._value('text', r.invoice_number, ARRAY['credit_note:' || r.id]));
-        n := r.credit_note_count;
-        total := r.total_net;
-    END LOOP;
+    EXECUTE footnote._listing_sql('period_credit_notes', 'net') INTO total, pack, head
+        USING p.starts, p.ends, c.id, footnote._evidence_limit(), footnote._listing_shown();
+    l := footnote._listing('period_credit_notes', jsonb_build_array(p.starts, p.ends, c.id), pack, head);
     vals := jsonb_build_object(
         'period', footnote._value('period', p.label, '{}'),
-        'credit_note_count', footnote._value('count', n::text, ids),
-        'total_net', footnote._value('amount', total::text, ids));
+        'credit_note_count', footnote._value('count', pack->>'rows', l.cited),
+        'total_net', footnote._value('amount', total::text, l.cited));
     IF c.id IS NOT NULL THEN
         vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
     END IF;
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+             'number', footnote._value('text', x.e->'fields'->>'number', ARRAY[x.e->>'id']),
+             'customer', footnote._value('text', x.e->'fields'->>'customer_name', ARRAY[x.e->>'id']),
+             'issue_date', footnote._value('date', x.e->'fields'->>'issue_date', ARRAY[x.e->>'id']),
+             'net', footnote._value('amount', x.e->'fields'->>'net', ARRAY[x.e->>'id']),
+             'invoice', footnote._value('text', x.e->'fields'->>'invoice_number', ARRAY[x.e->>'id']))
+           ORDER BY x.k), '[]') INTO rws
+    FROM jsonb_array_elements(l.shown) WITH ORDINALITY AS x(e, k);
     RETURN footnote._finish('credit_notes',
         jsonb_build_object('period', period, 'customer', customer), started,
         jsonb_build_object(
             'effective_arguments', jsonb_build_object('period', btrim(period), 'customer', c.uri),
             'values', vals,
-            'rows', to_jsonb(rws),
-            'evidence', to_jsonb(ev),
-            'empty_reason', CASE WHEN n = 0 THEN 'no_credit_notes' END,
+            'rows', rws,
+            'evidence', to_jsonb(l.evidence),
+            'empty_reason', CASE WHEN pack->>'rows' = '0' THEN 'no_credit_notes' END,
             'queries', jsonb_build_array(footnote._query_ref('credit_notes_in_period', jsonb_build_array(p.starts, p.ends, c.id)))));
 END
 $$;
