@@ -179,7 +179,8 @@ def test_every_operation_answers_at_one_million_invoices(big: str) -> None:
             doc = conn.execute("SELECT footnote.call(%s, %s)", (op, json.dumps(args))).fetchone()[0]
             took = time.monotonic() - t0
             sets = [e for e in doc["evidence"] if e["type"] == "evidence_set"]
+            in_sets = sum(int(e["fields"]["rows"]) for e in sets)
             print(f"  {op}({args}): {took * 1000:,.0f} ms, {len(doc['evidence'])} evidence rows, "
-                  f"{sum(int(e['fields']['rows']) for e in sets):,} in {len(sets)} sets, {len(json.dumps(doc)):,} bytes")
+                  f"{in_sets:,} in {len(sets)} sets, {len(json.dumps(doc)):,} bytes")
             assert doc["operation"] == op, doc
             assert "error" not in doc, (op, doc.get("error"))

@@ -308,6 +308,46 @@ def test_more_evidence_than_the_limit_is_cited_as_an_evidence_set(db: TestDataba
     assert logged < 20_000
 
 
+@pytest.mark.parametrize("operation,arguments,question", [
+    ("credit_notes", {"period": "2026"}, "Which credit notes were issued in 2026?"),
+    ("open_purchase_orders", {}, "Which purchase orders are open?"),
+])
+@pytest.mark.parametrize("over", ["one_over", "far_over"])
+def test_a_listing_over_the_limit_cites_its_set_and_lists_its_first_rows(
+        db: TestDatabase, operation: str, arguments: dict[str, str], question: str, over: str) -> None:
+    """Beyond max_evidence_rows a listing (credit notes, open purchase orders) gives the same count and total,
+    citing one evidence set that pages back to exactly the rows it inlines at the limit, and lists the first rows
+    (as many as fit beside the set, at most 100) with the same values and their own inline evidence; an answer
+    listing them is verified and re-attests."""
+    from footnote_pg.results import evidence_set_digest
+
+    fn = db.client("service")
+    inline = fn.call(operation, **arguments)
+    rows = len(inline.evidence)
+    assert rows > 20 and len(inline.rows) == rows and not any(e.is_set for e in inline.evidence)
+    limit = rows - 1 if over == "one_over" else 12
+    db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'max_evidence_rows' RETURNING 1", (str(limit),))
+    cited = fn.call(operation, **arguments)
+    assert {k: v.text for k, v in cited.values.items()} == {k: v.text for k, v in inline.values.items()}
+    sets = [e for e in cited.evidence if e.is_set]
+    shown = min(100, limit - 1)
+    assert len(sets) == 1 and len(cited.evidence) == 1 + shown <= limit
+    assert all(v.evidence == (sets[0].id,) for v in cited.values.values() if v.evidence)
+    assert [{k: (v.text, v.evidence) for k, v in r.items()} for r in cited.rows] == \
+        [{k: (v.text, v.evidence) for k, v in r.items()} for r in inline.rows[:shown]], "the first rows, unchanged"
+    assert [e for e in cited.evidence if not e.is_set] == inline.evidence[:shown]
+    got = fn.evidence_rows(cited.call_id, sets[0].id, 0, 10_000)
+    assert len(got) == rows == int(sets[0].fields["rows"])
+    assert [r.evidence for r in got] == inline.evidence
+    assert evidence_set_digest(r.text for r in got) == sets[0].fields["digest"]
+    answer = fn.ask(question)
+    assert answer.status == "verified", (answer.status, answer.answer)
+    assert any(e.is_set for e in answer.evidence)
+    with db.connect("service") as conn:
+        verdicts = {r[0] for r in conn.execute("SELECT verdict FROM footnote.reattest(%s)", (answer.receipt.seq,))}
+    assert verdicts == {"still_holds"}, verdicts
+
+
 SET_CALLS = [("ar_aging", {}), ("ar_aging", {"customer": "Bergmann Logistik"}), ("days_sales_outstanding", {}),
              ("revenue", {"period": "2026"}), ("revenue_by_month", {"period": "2026"}),
              ("revenue_change", {"period_from": "2025", "period_to": "2026"})]
