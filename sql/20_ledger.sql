@@ -27,11 +27,18 @@
 --  * sealing happens only at COMMIT: when the deferred trigger is fired early
 --    (SET CONSTRAINTS ... IMMEDIATE, PREPARE TRANSACTION, a COMMIT inside a
 --    procedure) it seals nothing and the records wait in the queue;
---  * at COMMIT the seal never waits long for the lock: when another
---    transaction holds it for longer than seal_commit_wait, the records stay
---    queued (committed, append-only) for the next seal; footnote.seal() and
+--  * at COMMIT the seal does not wait for the lock: when another transaction
+--    holds it (for longer than seal_commit_wait, 0 by default), the records
+--    stay queued (committed, append-only) and the next seal takes them with
+--    every other committed one, in one batch (group sealing: a busy chain
+--    seals many records per lock and per commit flush); footnote.seal() and
 --    footnote.receipt() wait at most seal_lock_timeout, then raise FN106, and
 --    a transaction of theirs left idle is ended after twice that time.
+--
+-- What sealing costs under the lock is small: the gate writes each record's
+-- canonical text when it queues it, but for the three members sealing
+-- assigns (footnote._canonical_parts), so the seal joins four strings and
+-- hashes them.
 --
 -- Who may write what (checked by triggers from the call stack, so that
 -- footnote_owner itself cannot write a row by hand, see docs/threat-model.md):
@@ -90,7 +97,8 @@ CREATE TABLE footnote.ledger_queue (
     evidence    jsonb NOT NULL,
     findings    jsonb NOT NULL,
     decision    jsonb,
-    details     jsonb
+    details     jsonb,
+    canonical_parts text[]  -- footnote._canonical_parts, written by the gate (NULL: canonicalised when sealed)
 );
 COMMENT ON TABLE footnote.ledger_queue IS 'gate output awaiting its seal into footnote.ledger';
 
@@ -124,6 +132,37 @@ AS $$
         'decision', l.decision,
         'details', l.details,
         'prev_hash', l.prev_hash)
+$$;
+
+-- A record's canonical text (docs/hash-spec.md) is written before it is sealed, outside the chain lock: all of it
+-- but the three members sealing assigns (prev_hash, recorded_at, seq), as three pieces that footnote._sealed_text
+-- joins with them. The members in code-point order: actor, answer, claims, db_role, decision, details, evidence,
+-- findings, id, kind, operations | prev_hash | question | recorded_at, seq | status, version. verify_chain and
+-- the Python verifier check every sealed text against the record's columns.
+CREATE FUNCTION footnote._canonical_parts(q footnote.ledger_queue)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ARRAY[substr(h, 2, length(h) - 2), coalesce(footnote._canonical_json(to_jsonb(q.question)), 'null'),
+                 substr(t, 2, length(t) - 2)]
+    FROM footnote._canonical_json(jsonb_build_object(
+             'actor', jsonb_build_object('id', q.actor_id, 'role', q.actor_role), 'answer', q.answer,
+             'claims', q.claims, 'db_role', q.db_role, 'decision', q.decision, 'details', q.details,
+             'evidence', q.evidence, 'findings', q.findings, 'id', q.id::text, 'kind', q.kind,
+             'operations', q.operations)) AS h,
+         footnote._canonical_json(jsonb_build_object('status', q.status, 'version', 1)) AS t
+$$;
+
+-- The canonical text of a sealed record from its pieces (footnote._canonical_parts) and what sealing assigned.
+CREATE FUNCTION footnote._sealed_text(parts text[], seq bigint, recorded_at timestamptz, prev_hash text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '{' || parts[1] || ',"prev_hash":"' || prev_hash || '","question":' || parts[2] || ',"recorded_at":"'
+           || to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '","seq":' || seq || ','
+           || parts[3] || '}'
 $$;
 
 -- The chain lock: sealing holds this row (FOR UPDATE) until its transaction ends. Only footnote_owner can
@@ -183,11 +222,17 @@ RETURNS uuid
 LANGUAGE sql
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH q AS (
-        INSERT INTO footnote.ledger_queue (id, queued_at, db_role, actor_id, actor_role, kind, question, answer, status,
-                                           claims, operations, evidence, findings, decision, details)
-        VALUES (record_id, clock_timestamp(), session_user, actor->>'id', actor->>'role', kind, question, answer,
-                g->>'status', g->'claims', g->'operations', g->'evidence', g->'findings', decision, details)
+    WITH r AS (
+        SELECT (record_id, clock_timestamp(), session_user, actor->>'id', actor->>'role', kind, question, answer,
+                g->>'status', g->'claims', g->'operations', g->'evidence', g->'findings', decision, details,
+                NULL)::footnote.ledger_queue AS row
+    ), q AS (
+        INSERT INTO footnote.ledger_queue
+        SELECT (r.row).id, (r.row).queued_at, (r.row).db_role, (r.row).actor_id, (r.row).actor_role, (r.row).kind,
+               (r.row).question, (r.row).answer, (r.row).status, (r.row).claims, (r.row).operations,
+               (r.row).evidence, (r.row).findings, (r.row).decision, (r.row).details,
+               footnote._canonical_parts(r.row)
+        FROM r
         RETURNING id
     ), u AS (
         INSERT INTO footnote.call_use (call_id, record_id)
@@ -224,7 +269,8 @@ BEGIN
     NEW := ROW(q.id, coalesce(head.seq, 0) + 1, greatest(clock_timestamp(), head.recorded_at), q.db_role, q.actor_id,
                q.actor_role, q.kind, q.question, q.answer, q.status, q.claims, q.operations, q.evidence, q.findings,
                q.decision, q.details, coalesce(head.hash, repeat('0', 64)), NULL, NULL)::footnote.ledger;
-    NEW.canonical := footnote._canonical_json(footnote._record_object(NEW));
+    NEW.canonical := CASE WHEN q.canonical_parts IS NULL THEN footnote._canonical_json(footnote._record_object(NEW))
+                          ELSE footnote._sealed_text(q.canonical_parts, NEW.seq, NEW.recorded_at, NEW.prev_hash) END;
     NEW.hash := footnote.sha256_hex(NEW.canonical);
     RETURN NEW;
 END
@@ -267,7 +313,7 @@ END
 $$;
 
 -- Seal every committed (or own) queued record into the ledger, oldest first; a no-op outside READ COMMITTED.
--- at_commit: give up (records stay queued) when the lock stays taken past seal_commit_wait (default 200ms);
+-- at_commit: give up (records stay queued) when the lock is taken, or stays taken past seal_commit_wait;
 -- otherwise raise FN106 after seal_lock_timeout (default 5s), and end this transaction if it then idles twice
 -- that long holding the lock.
 CREATE FUNCTION footnote._seal_queue(at_commit boolean)
@@ -286,8 +332,10 @@ BEGIN
     IF at_commit THEN
         PERFORM FROM footnote.chain_lock FOR UPDATE SKIP LOCKED;  -- the common case: free, take it at once
         IF NOT FOUND THEN
-            wait := coalesce(footnote.setting('seal_commit_wait'), '200ms');
-            IF NOT footnote._chain_lock(wait) THEN
+            wait := coalesce(footnote.setting('seal_commit_wait'), '0');
+            IF wait::interval = interval '0' THEN
+                RETURN 0;  -- group sealing: the holder's next seal (a receipt, a commit) takes these records too
+            ELSIF NOT footnote._chain_lock(wait) THEN
                 RAISE WARNING 'footnote: the chain lock stayed taken for %; this transaction''s records stay queued '
                               'for the next seal', wait;
                 RETURN 0;

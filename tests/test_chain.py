@@ -108,6 +108,28 @@ def test_a_long_transaction_does_not_block_other_writers(db: TestDatabase) -> No
     assert python_verdict(db).ok
 
 
+def test_commits_while_the_chain_is_sealing_are_sealed_in_one_batch_in_commit_order(db: TestDatabase) -> None:
+    """Group sealing: while one transaction holds the chain lock, other writers' COMMITs do not wait for it; their
+    records stay queued, committed, and the next seal takes all of them in one batch, numbered in the order they
+    were queued, the chain intact."""
+    with psycopg.connect(db.url_as("service")) as holder:
+        holder.execute("BEGIN")
+        holder.execute("SELECT footnote.seal()")  # holds the chain lock until its transaction ends
+        started = time.monotonic()
+        with psycopg.connect(db.url_as("service")) as conn:
+            append(conn, 6, "grouped")
+        took = time.monotonic() - started
+        assert db.scalar("SELECT count(*) FROM footnote.ledger") == 0
+        assert db.scalar("SELECT count(*) FROM footnote.ledger_queue") == 6
+        holder.execute("COMMIT")
+    print(f"  6 commits while the chain was held: {took * 1000:.0f} ms")
+    with psycopg.connect(db.url_as("service")) as conn:
+        assert conn.execute("SELECT footnote.seal()").fetchone() == (6,)
+    assert db.rows("SELECT seq, question FROM footnote.ledger ORDER BY seq") == \
+        [(i + 1, f"grouped {i}") for i in range(6)]
+    assert python_verdict(db).ok and sql_verdict(db)[0]
+
+
 def test_a_rolled_back_record_leaves_no_number_behind(db: TestDatabase) -> None:
     with psycopg.connect(db.url_as("service")) as conn:
         append(conn, 2)
@@ -354,21 +376,30 @@ claims_strategy = st.lists(st.fixed_dictionaries({
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(question=st.text(max_size=80).filter(lambda s: "\x00" not in s),
-       answer=st.text(max_size=200).filter(lambda s: "\x00" not in s), claims=claims_strategy)
-def test_python_verifies_records_sealed_by_sql(db: TestDatabase, question: str, answer: str, claims: list) -> None:
+       answer=st.text(max_size=200).filter(lambda s: "\x00" not in s), claims=claims_strategy,
+       question_null=st.booleans(), parts=st.booleans())
+def test_python_verifies_records_sealed_by_sql(db: TestDatabase, question: str, answer: str, claims: list,
+                                               question_null: bool, parts: bool) -> None:
+    """A record sealed from the pieces the gate writes (footnote._canonical_parts: the canonical text but for
+    seq, time and link) or, queued without them, canonicalised whole: both verifiers find the same text."""
     text = _loose_json(claims)
     with db.connect() as conn:  # queue it by hand (a superuser, without triggers), then let SQL seal it
         conn.execute("SET session_replication_role = replica")
         record_id = conn.execute("""
-            INSERT INTO footnote.ledger_queue (id, queued_at, db_role, actor_id, kind, question, answer, status,
-                                               claims, operations, evidence, findings)
-            VALUES (gen_random_uuid(), now(), current_user, 'hypothesis ✓', 'answer', %s, %s, 'verified',
-                    %s::jsonb, '[]', '[]', '[]') RETURNING id""", (question, answer, text)).fetchone()[0]  # type: ignore[index]
+            INSERT INTO footnote.ledger_queue
+            SELECT (jsonb_populate_record(q, jsonb_build_object('canonical_parts',
+                        CASE WHEN %(parts)s THEN footnote._canonical_parts(q) END))).*
+            FROM (SELECT (gen_random_uuid(), now(), current_user, 'hypothesis ✓', NULL, 'answer', %(q)s, %(a)s,
+                          'verified', %(c)s::jsonb, '[]', '[]', '[]', NULL, NULL, NULL)::footnote.ledger_queue AS q) AS x
+            RETURNING id""", {"q": None if question_null else question, "a": answer, "c": text,
+                              "parts": parts}).fetchone()[0]  # type: ignore[index]
         conn.execute("SET session_replication_role = origin")
         conn.execute("INSERT INTO footnote.ledger (id) VALUES (%s)", (record_id,))
     verdict = python_verdict(db)
     assert verdict.ok, verdict
     assert verdict.head_hash == db.scalar("SELECT hash FROM footnote.ledger ORDER BY seq DESC LIMIT 1")
+    assert db.scalar("SELECT canonical = footnote._canonical_json(footnote._record_object(l)) FROM footnote.ledger AS l "
+                     "WHERE id = %s", (record_id,)) is True
 
 
 # -- bundles -------------------------------------------------------------------------------------------------

@@ -9,6 +9,10 @@ DROP FUNCTION footnote._listing(text, jsonb, jsonb, jsonb);
 
 DROP FUNCTION footnote._listing_shown();
 
+DROP FUNCTION footnote._canonical_parts(footnote.ledger_queue);
+
+DROP FUNCTION footnote._sealed_text(text[], bigint, timestamptz, text);
+
 DELETE FROM footnote.evidence_queries;
 
 INSERT INTO footnote.evidence_queries (name, base_query, row_type, param_types, description, sql) VALUES
@@ -73,6 +77,38 @@ ORDER BY n$q$),
                'amount', r.amount::text)) AS e
 FROM r
 ORDER BY n$q$);
+
+-- BEFORE INSERT on the ledger: take the chain lock and the queued record, link to the committed head,
+-- stamp time, canonical text and hash. Only the id of the inserted row counts.
+CREATE OR REPLACE FUNCTION footnote._ledger_link()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    head footnote.ledger;
+    q    footnote.ledger_queue;
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN102',
+            MESSAGE = 'the ledger is sealed only in READ COMMITTED transactions (the head must be the latest committed one)';
+    END IF;
+    PERFORM FROM footnote.chain_lock FOR UPDATE;
+    -- one line, matched whole by the queue's guard (footnote._queue_guard): keep it so
+    DELETE FROM footnote.ledger_queue WHERE id = NEW.id RETURNING * INTO q;
+    IF q.id IS NULL THEN
+        PERFORM footnote._not_from('ledger', 'from footnote.ledger_queue, sealed by footnote.seal(): no record '
+                                              || coalesce(NEW.id::text, 'NULL') || ' is queued');
+    END IF;
+    SELECT * INTO head FROM footnote.ledger ORDER BY seq DESC LIMIT 1;
+    NEW := ROW(q.id, coalesce(head.seq, 0) + 1, greatest(clock_timestamp(), head.recorded_at), q.db_role, q.actor_id,
+               q.actor_role, q.kind, q.question, q.answer, q.status, q.claims, q.operations, q.evidence, q.findings,
+               q.decision, q.details, coalesce(head.hash, repeat('0', 64)), NULL, NULL)::footnote.ledger;
+    NEW.canonical := footnote._canonical_json(footnote._record_object(NEW));
+    NEW.hash := footnote.sha256_hex(NEW.canonical);
+    RETURN NEW;
+END
+$$;
 
 -- Purchase orders open or partially received, of all suppliers or one, by expected date; with expected_in, only
 -- those expected in that period.
@@ -186,6 +222,75 @@ BEGIN
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN n = 0 THEN 'no_credit_notes' END,
             'queries', jsonb_build_array(footnote._query_ref('credit_notes_in_period', jsonb_build_array(p.starts, p.ends, c.id)))));
+END
+$$;
+
+-- Queue a graded record and mark its calls used, in one statement; returns the record id, or NULL when a
+-- concurrent record took one of the calls first (the caller raises FN104).
+CREATE OR REPLACE FUNCTION footnote._queue_record(record_id uuid, actor jsonb, kind text, question text, answer text, g jsonb,
+                                       decision jsonb, details jsonb)
+RETURNS uuid
+LANGUAGE sql
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH q AS (
+        INSERT INTO footnote.ledger_queue (id, queued_at, db_role, actor_id, actor_role, kind, question, answer, status,
+                                           claims, operations, evidence, findings, decision, details)
+        VALUES (record_id, clock_timestamp(), session_user, actor->>'id', actor->>'role', kind, question, answer,
+                g->>'status', g->'claims', g->'operations', g->'evidence', g->'findings', decision, details)
+        RETURNING id
+    ), u AS (
+        INSERT INTO footnote.call_use (call_id, record_id)
+        SELECT (o->>'call_id')::uuid, record_id FROM jsonb_array_elements(g->'operations') AS o
+        ON CONFLICT (call_id) DO NOTHING
+        RETURNING call_id
+    )
+    SELECT CASE WHEN (SELECT count(*) FROM u) = jsonb_array_length(g->'operations') THEN (SELECT id FROM q) END
+$$;
+
+-- Seal every committed (or own) queued record into the ledger, oldest first; a no-op outside READ COMMITTED.
+-- at_commit: give up (records stay queued) when the lock stays taken past seal_commit_wait (default 200ms);
+-- otherwise raise FN106 after seal_lock_timeout (default 5s), and end this transaction if it then idles twice
+-- that long holding the lock.
+CREATE OR REPLACE FUNCTION footnote._seal_queue(at_commit boolean)
+RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    q_id uuid;
+    n    integer := 0;
+    wait text;
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RETURN 0;
+    END IF;
+    IF at_commit THEN
+        PERFORM FROM footnote.chain_lock FOR UPDATE SKIP LOCKED;  -- the common case: free, take it at once
+        IF NOT FOUND THEN
+            wait := coalesce(footnote.setting('seal_commit_wait'), '200ms');
+            IF NOT footnote._chain_lock(wait) THEN
+                RAISE WARNING 'footnote: the chain lock stayed taken for %; this transaction''s records stay queued '
+                              'for the next seal', wait;
+                RETURN 0;
+            END IF;
+        END IF;
+    ELSE
+        wait := coalesce(footnote.setting('seal_lock_timeout'), '5s');
+        IF NOT footnote._chain_lock(wait) THEN
+            RAISE EXCEPTION USING ERRCODE = 'FN106',
+                MESSAGE = format('the ledger chain is held by another transaction for more than %s '
+                                 '(seal_lock_timeout); queued records are sealed when it ends', wait),
+                DETAIL = jsonb_build_object('waited', wait)::text;
+        END IF;
+        PERFORM set_config('idle_in_transaction_session_timeout',
+                           (extract(epoch FROM wait::interval * 2) * 1000)::bigint::text, true);
+    END IF;
+    FOR q_id IN SELECT id FROM footnote.ledger_queue ORDER BY queued_at, id LOOP
+        INSERT INTO footnote.ledger (id) VALUES (q_id);  -- the link trigger fills the rest from the queue
+        n := n + 1;
+    END LOOP;
+    RETURN n;
 END
 $$;
 
@@ -305,5 +410,8 @@ GRANT EXECUTE ON FUNCTION
 TO footnote_service, footnote_auditor;
 
 GRANT SELECT ON footnote.merkle_nodes TO footnote_auditor;
+
+-- written by hand (records queued meanwhile are canonicalised whole when sealed)
+ALTER TABLE footnote.ledger_queue DROP COLUMN canonical_parts;
 
 RESET ROLE;

@@ -2,6 +2,9 @@
 
 SET ROLE footnote_owner;
 
+-- written by hand: the canonical text of a queued record, but for what sealing assigns
+ALTER TABLE footnote.ledger_queue ADD COLUMN canonical_parts text[];
+
 DELETE FROM footnote.evidence_queries;
 
 INSERT INTO footnote.evidence_queries (name, base_query, row_type, param_types, description, sql) VALUES
@@ -246,6 +249,147 @@ BEGIN
             'evidence', to_jsonb(l.evidence),
             'empty_reason', CASE WHEN pack->>'rows' = '0' THEN 'no_credit_notes' END,
             'queries', jsonb_build_array(footnote._query_ref('credit_notes_in_period', jsonb_build_array(p.starts, p.ends, c.id)))));
+END
+$$;
+
+-- A record's canonical text (docs/hash-spec.md) is written before it is sealed, outside the chain lock: all of it
+-- but the three members sealing assigns (prev_hash, recorded_at, seq), as three pieces that footnote._sealed_text
+-- joins with them. The members in code-point order: actor, answer, claims, db_role, decision, details, evidence,
+-- findings, id, kind, operations | prev_hash | question | recorded_at, seq | status, version. verify_chain and
+-- the Python verifier check every sealed text against the record's columns.
+CREATE FUNCTION footnote._canonical_parts(q footnote.ledger_queue)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ARRAY[substr(h, 2, length(h) - 2), coalesce(footnote._canonical_json(to_jsonb(q.question)), 'null'),
+                 substr(t, 2, length(t) - 2)]
+    FROM footnote._canonical_json(jsonb_build_object(
+             'actor', jsonb_build_object('id', q.actor_id, 'role', q.actor_role), 'answer', q.answer,
+             'claims', q.claims, 'db_role', q.db_role, 'decision', q.decision, 'details', q.details,
+             'evidence', q.evidence, 'findings', q.findings, 'id', q.id::text, 'kind', q.kind,
+             'operations', q.operations)) AS h,
+         footnote._canonical_json(jsonb_build_object('status', q.status, 'version', 1)) AS t
+$$;
+
+-- The canonical text of a sealed record from its pieces (footnote._canonical_parts) and what sealing assigned.
+CREATE FUNCTION footnote._sealed_text(parts text[], seq bigint, recorded_at timestamptz, prev_hash text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '{' || parts[1] || ',"prev_hash":"' || prev_hash || '","question":' || parts[2] || ',"recorded_at":"'
+           || to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '","seq":' || seq || ','
+           || parts[3] || '}'
+$$;
+
+-- Queue a graded record and mark its calls used, in one statement; returns the record id, or NULL when a
+-- concurrent record took one of the calls first (the caller raises FN104).
+CREATE OR REPLACE FUNCTION footnote._queue_record(record_id uuid, actor jsonb, kind text, question text, answer text, g jsonb,
+                                       decision jsonb, details jsonb)
+RETURNS uuid
+LANGUAGE sql
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH r AS (
+        SELECT (record_id, clock_timestamp(), session_user, actor->>'id', actor->>'role', kind, question, answer,
+                g->>'status', g->'claims', g->'operations', g->'evidence', g->'findings', decision, details,
+                NULL)::footnote.ledger_queue AS row
+    ), q AS (
+        INSERT INTO footnote.ledger_queue
+        SELECT (r.row).id, (r.row).queued_at, (r.row).db_role, (r.row).actor_id, (r.row).actor_role, (r.row).kind,
+               (r.row).question, (r.row).answer, (r.row).status, (r.row).claims, (r.row).operations,
+               (r.row).evidence, (r.row).findings, (r.row).decision, (r.row).details,
+               footnote._canonical_parts(r.row)
+        FROM r
+        RETURNING id
+    ), u AS (
+        INSERT INTO footnote.call_use (call_id, record_id)
+        SELECT (o->>'call_id')::uuid, record_id FROM jsonb_array_elements(g->'operations') AS o
+        ON CONFLICT (call_id) DO NOTHING
+        RETURNING call_id
+    )
+    SELECT CASE WHEN (SELECT count(*) FROM u) = jsonb_array_length(g->'operations') THEN (SELECT id FROM q) END
+$$;
+
+-- BEFORE INSERT on the ledger: take the chain lock and the queued record, link to the committed head,
+-- stamp time, canonical text and hash. Only the id of the inserted row counts.
+CREATE OR REPLACE FUNCTION footnote._ledger_link()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    head footnote.ledger;
+    q    footnote.ledger_queue;
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN102',
+            MESSAGE = 'the ledger is sealed only in READ COMMITTED transactions (the head must be the latest committed one)';
+    END IF;
+    PERFORM FROM footnote.chain_lock FOR UPDATE;
+    -- one line, matched whole by the queue's guard (footnote._queue_guard): keep it so
+    DELETE FROM footnote.ledger_queue WHERE id = NEW.id RETURNING * INTO q;
+    IF q.id IS NULL THEN
+        PERFORM footnote._not_from('ledger', 'from footnote.ledger_queue, sealed by footnote.seal(): no record '
+                                              || coalesce(NEW.id::text, 'NULL') || ' is queued');
+    END IF;
+    SELECT * INTO head FROM footnote.ledger ORDER BY seq DESC LIMIT 1;
+    NEW := ROW(q.id, coalesce(head.seq, 0) + 1, greatest(clock_timestamp(), head.recorded_at), q.db_role, q.actor_id,
+               q.actor_role, q.kind, q.question, q.answer, q.status, q.claims, q.operations, q.evidence, q.findings,
+               q.decision, q.details, coalesce(head.hash, repeat('0', 64)), NULL, NULL)::footnote.ledger;
+    NEW.canonical := CASE WHEN q.canonical_parts IS NULL THEN footnote._canonical_json(footnote._record_object(NEW))
+                          ELSE footnote._sealed_text(q.canonical_parts, NEW.seq, NEW.recorded_at, NEW.prev_hash) END;
+    NEW.hash := footnote.sha256_hex(NEW.canonical);
+    RETURN NEW;
+END
+$$;
+
+-- Seal every committed (or own) queued record into the ledger, oldest first; a no-op outside READ COMMITTED.
+-- at_commit: give up (records stay queued) when the lock is taken, or stays taken past seal_commit_wait;
+-- otherwise raise FN106 after seal_lock_timeout (default 5s), and end this transaction if it then idles twice
+-- that long holding the lock.
+CREATE OR REPLACE FUNCTION footnote._seal_queue(at_commit boolean)
+RETURNS integer
+LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    q_id uuid;
+    n    integer := 0;
+    wait text;
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RETURN 0;
+    END IF;
+    IF at_commit THEN
+        PERFORM FROM footnote.chain_lock FOR UPDATE SKIP LOCKED;  -- the common case: free, take it at once
+        IF NOT FOUND THEN
+            wait := coalesce(footnote.setting('seal_commit_wait'), '0');
+            IF wait::interval = interval '0' THEN
+                RETURN 0;  -- group sealing: the holder's next seal (a receipt, a commit) takes these records too
+            ELSIF NOT footnote._chain_lock(wait) THEN
+                RAISE WARNING 'footnote: the chain lock stayed taken for %; this transaction''s records stay queued '
+                              'for the next seal', wait;
+                RETURN 0;
+            END IF;
+        END IF;
+    ELSE
+        wait := coalesce(footnote.setting('seal_lock_timeout'), '5s');
+        IF NOT footnote._chain_lock(wait) THEN
+            RAISE EXCEPTION USING ERRCODE = 'FN106',
+                MESSAGE = format('the ledger chain is held by another transaction for more than %s '
+                                 '(seal_lock_timeout); queued records are sealed when it ends', wait),
+                DETAIL = jsonb_build_object('waited', wait)::text;
+        END IF;
+        PERFORM set_config('idle_in_transaction_session_timeout',
+                           (extract(epoch FROM wait::interval * 2) * 1000)::bigint::text, true);
+    END IF;
+    FOR q_id IN SELECT id FROM footnote.ledger_queue ORDER BY queued_at, id LOOP
+        INSERT INTO footnote.ledger (id) VALUES (q_id);  -- the link trigger fills the rest from the queue
+        n := n + 1;
+    END LOOP;
+    RETURN n;
 END
 $$;
 
