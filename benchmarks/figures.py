@@ -71,7 +71,7 @@ class Figure:
 
 # every row of the table, in order
 FIGURES = ("round_trip", "insert_commit", "customer_overdue", "answer_bergmann", "answer_aging", "appends_1",
-           "appends_8", "verify_sql", "verify_python", "route")
+           "appends_8", "appends_32", "appends_64", "verify_sql", "verify_python", "route")
 
 
 def paired(measured: Callable[[], Any], floor: Callable[[], Any], rounds: int, warm: int = 3,
@@ -209,7 +209,8 @@ def appends(service_url: str, writers: int, seconds: float, turns: int = 2) -> F
     """Appends per second through the gate and plain INSERTs, in ``turns`` alternating runs of each."""
     gated = plain = 0.0
     for _ in range(turns):
-        gated += ledger_throughput.run_writers(service_url, writers, seconds / turns, ledger_throughput.gate_append)
+        gated += ledger_throughput.run_writers(service_url, writers, seconds / turns, ledger_throughput.gate_append,
+                                               ledger_throughput.seal_rest)
         plain += ledger_throughput.run_writers(service_url, writers, seconds / turns, ledger_throughput.plain_insert)
     gated, plain = gated / turns, plain / turns
     return Figure(f"appends_{writers}", f"ledger appends through `record_answer`, {writers} writer"
@@ -304,7 +305,8 @@ def build(owner_url: str, service_url: str, sizes: Sizes, progress: Callable[[st
                                                                          sizes.budget))
         add("route", lambda: route_latency(fn, sizes.route_rounds))
     add("appends, 1 writer", lambda: appends(service_url, 1, sizes.seconds))
-    add("appends, 8 writers", lambda: appends(service_url, 8, sizes.seconds))
+    for writers in (8, 32, 64):
+        add(f"appends, {writers} writers", lambda w=writers: appends(service_url, w, sizes.seconds))
     say(f"filling the ledger to {sizes.records:,} records")
     fill_ledger(owner_url, sizes.records)
     add("verify_chain()", lambda: verify_sql(owner_url))

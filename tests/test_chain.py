@@ -390,7 +390,8 @@ def test_python_verifies_records_sealed_by_sql(db: TestDatabase, question: str, 
             SELECT (jsonb_populate_record(q, jsonb_build_object('canonical_parts',
                         CASE WHEN %(parts)s THEN footnote._canonical_parts(q) END))).*
             FROM (SELECT (gen_random_uuid(), now(), current_user, 'hypothesis ✓', NULL, 'answer', %(q)s, %(a)s,
-                          'verified', %(c)s::jsonb, '[]', '[]', '[]', NULL, NULL, NULL)::footnote.ledger_queue AS q) AS x
+                          'verified', %(c)s::jsonb, '[]', '[]', '[]', NULL, NULL, NULL)::footnote.ledger_queue
+                          AS q) AS x
             RETURNING id""", {"q": None if question_null else question, "a": answer, "c": text,
                               "parts": parts}).fetchone()[0]  # type: ignore[index]
         conn.execute("SET session_replication_role = origin")
@@ -398,8 +399,8 @@ def test_python_verifies_records_sealed_by_sql(db: TestDatabase, question: str, 
     verdict = python_verdict(db)
     assert verdict.ok, verdict
     assert verdict.head_hash == db.scalar("SELECT hash FROM footnote.ledger ORDER BY seq DESC LIMIT 1")
-    assert db.scalar("SELECT canonical = footnote._canonical_json(footnote._record_object(l)) FROM footnote.ledger AS l "
-                     "WHERE id = %s", (record_id,)) is True
+    assert db.scalar("SELECT canonical = footnote._canonical_json(footnote._record_object(l)) "
+                     "FROM footnote.ledger AS l WHERE id = %s", (record_id,)) is True
 
 
 # -- bundles -------------------------------------------------------------------------------------------------
