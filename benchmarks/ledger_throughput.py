@@ -80,12 +80,20 @@ def call_and_gate(conn: psycopg.Connection[Any], _k: int) -> None:
                                           "narration": None})
 
 
+# the row the gate appends, its canonical text too (the same members, serialised by the server), with no chain
 PLAIN_INSERT = """
     INSERT INTO public.plain_ledger (id, seq, recorded_at, db_role, kind, question, answer, status, claims,
                                      operations, evidence, findings, details, prev_hash, canonical, hash)
-    SELECT gen_random_uuid(), nextval('public.plain_seq'), clock_timestamp(), session_user, 'answer',
-           %(question)s, %(answer)s, 'refused', '[]', '[]', '[]', '[]', %(details)s::jsonb,
-           md5(random()::text) || md5(random()::text), '{}', md5(random()::text) || md5(random()::text)
+    SELECT r.id, r.seq, r.at, session_user, 'answer', %(question)s, %(answer)s, 'refused', '[]', '[]', '[]', '[]',
+           %(details)s::jsonb, r.prev, json_build_object(
+               'actor', json_build_object('id', NULL, 'role', NULL), 'answer', %(answer)s::text, 'claims', '[]'::json,
+               'db_role', session_user, 'decision', NULL, 'details', %(details)s::json, 'evidence', '[]'::json,
+               'findings', '[]'::json, 'id', r.id, 'kind', 'answer', 'operations', '[]'::json, 'prev_hash', r.prev,
+               'question', %(question)s::text, 'recorded_at', r.at, 'seq', r.seq, 'status', 'refused',
+               'version', 1)::text,
+           md5(random()::text) || md5(random()::text)
+    FROM (SELECT gen_random_uuid() AS id, nextval('public.plain_seq') AS seq, clock_timestamp() AS at,
+                 md5(random()::text) || md5(random()::text) AS prev) AS r
 """
 
 

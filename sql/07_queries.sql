@@ -345,12 +345,10 @@ ORDER BY abs(n.id - $1), n.id
 LIMIT 5$q$),
 
 ('open_purchase_orders',
- 'purchase orders open or partially received (of supplier $1, or all when NULL; expected from $2 to $3 when given), by expected date, with totals',
+ 'purchase orders open or partially received (of supplier $1, or all when NULL; expected from $2 to $3 when given), by expected date',
  '{supplier_id,expected_from,expected_to}',
  $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
-       po.net, po.uri,
-       sum(po.net) OVER () AS open_total,
-       count(*) OVER () AS open_count
+       po.net, po.uri
 FROM footnote_src.purchase_orders AS po
 JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
 WHERE po.status IN ('open', 'partially_received') AND ($1::bigint IS NULL OR po.supplier_id = $1)
@@ -463,11 +461,10 @@ JOIN footnote_src.customers AS c ON c.id = x.customer_id
 ORDER BY c.id$q$),
 
 ('credit_notes_in_period',
- 'credit notes issued in [$1, $2), of customer $3 or all when NULL, by issue date, with count and net total',
+ 'credit notes issued in [$1, $2), of customer $3 or all when NULL, by issue date',
  '{starts,ends,customer_id}',
  $q$SELECT n.id, n.number, n.customer_id, c.name AS customer_name, n.issue_date, n.net, n.gross,
-       i.number AS invoice_number, n.uri,
-       count(*) OVER () AS credit_note_count, sum(n.net) OVER () AS total_net
+       i.number AS invoice_number, n.uri
 FROM footnote_src.credit_notes AS n
 JOIN footnote_src.customers AS c ON c.id = n.customer_id
 LEFT JOIN footnote_src.invoices AS i ON i.id = n.invoice_id

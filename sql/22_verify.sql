@@ -59,8 +59,72 @@ AS $$
     LIMIT 1
 $$;
 
--- Walk the chain; one row: ok, counts, head, and the first bad record with the problem. Then the calls behind
--- every record (footnote._unbacked_record).
+-- What is wrong with record r, which follows prev in sequence order (prev NULL: r is the first record): the first
+-- problem, in the order the Python verifier checks (footnote_pg/chainwalk.py: place, sealed content, hash, link,
+-- time), and the record it names; NULL when nothing is.
+CREATE FUNCTION footnote._record_problem(r footnote.ledger, prev footnote.ledger,
+                                         OUT problem text, OUT detail text, OUT bad_seq bigint)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    expected bigint := coalesce(prev.seq, 0) + 1;
+    sealed   jsonb;
+BEGIN
+    bad_seq := r.seq;
+    IF r.seq > expected THEN
+        problem := 'sequence_gap';
+        detail := CASE WHEN r.seq = expected + 1 THEN format('record %s is missing', expected)
+                       ELSE format('records %s to %s are missing', expected, r.seq - 1) END;
+        bad_seq := expected;
+        RETURN;
+    END IF;
+    sealed := r.canonical::jsonb;
+    IF (sealed->>'seq')::bigint IS DISTINCT FROM r.seq THEN
+        problem := 'reordered';
+        detail := format('record %s was sealed as record %s', r.seq, coalesce(sealed->>'seq', '?'));
+    ELSIF sealed IS DISTINCT FROM footnote._record_object(r) THEN
+        problem := 'content_changed';
+        detail := format('record %s differs from what was sealed in: %s', r.seq,
+            (SELECT string_agg(k.key, ', ' ORDER BY k.key) FROM jsonb_each(footnote._record_object(r)) AS k
+             WHERE k.value IS DISTINCT FROM sealed->k.key));
+    ELSIF footnote.sha256_hex(r.canonical) <> r.hash THEN
+        problem := 'content_changed';
+        detail := format('record %s: the sealed text does not hash to its hash', r.seq);
+    ELSIF r.prev_hash <> coalesce(prev.hash, repeat('0', 64)) THEN
+        problem := 'link_broken';
+        detail := format('record %s points to %s…, but record %s has hash %s…', r.seq, left(r.prev_hash, 12),
+                         r.seq - 1, left(coalesce(prev.hash, repeat('0', 64)), 12));
+    ELSIF r.recorded_at < prev.recorded_at THEN
+        problem := 'reordered';
+        detail := format('record %s was recorded before record %s', r.seq, r.seq - 1);
+    END IF;
+EXCEPTION WHEN data_exception THEN  -- the sealed text is not JSON (or not the record's)
+    problem := 'content_changed';
+    detail := format('record %s: the sealed text is not the JSON of a record (%s)', r.seq, SQLERRM);
+    bad_seq := r.seq;
+END
+$$;
+
+-- The first record (in sequence order) whose columns differ from its sealed text or whose sealed text does not
+-- hash to its hash; one pass over the ledger, in parallel where the server allows (RETURN QUERY may run a
+-- parallel plan, SELECT INTO may not). Raises data_exception when a sealed text is not JSON.
+CREATE FUNCTION footnote._first_changed_record()
+RETURNS SETOF bigint
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY
+        SELECT min(l.seq) FILTER (WHERE (l.canonical::jsonb = footnote._record_object(l)
+                                         AND footnote.sha256_hex(l.canonical) = l.hash) IS NOT TRUE)
+        FROM footnote.ledger AS l;
+END
+$$;
+
+-- Check the chain; one row: ok, counts, head, and the first bad record with the problem. Then the calls behind
+-- every record (footnote._unbacked_record). Two set-based passes find the first bad record; it alone is diagnosed
+-- (footnote._record_problem), so the report is the one a walk in sequence order would give.
 CREATE FUNCTION footnote.verify_chain()
 RETURNS TABLE (ok boolean, records bigint, head_seq bigint, head_hash text, first_bad_seq bigint,
                problem text, detail text, pending bigint)
@@ -68,65 +132,48 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    bad       bigint;
+    walk      boolean := false;
+    walked_to bigint;
     r         footnote.ledger;
-    expected  bigint := 1;
-    prev      text := repeat('0', 64);
-    prev_time timestamptz;
-    sealed    jsonb;
-    u         record;
+    prev      footnote.ledger;
 BEGIN
-    ok := true;
-    records := 0;
     SELECT count(*) INTO pending FROM footnote.ledger_queue;
+    -- set-based: the first record out of line (sequence, time, prev_hash: one ordered pass), then the first whose
+    -- content or hash is not what was sealed; the earlier of the two is diagnosed alone
+    SELECT min(x.seq) INTO bad
+    FROM (SELECT l.seq, l.recorded_at, l.prev_hash, lag(l.seq) OVER w AS prev_seq, lag(l.hash) OVER w AS prev_hash_is,
+                 lag(l.recorded_at) OVER w AS prev_time
+          FROM footnote.ledger AS l WINDOW w AS (ORDER BY l.seq)) AS x
+    WHERE x.seq <> coalesce(x.prev_seq, 0) + 1 OR x.prev_hash <> coalesce(x.prev_hash_is, repeat('0', 64))
+          OR x.recorded_at < x.prev_time;
     BEGIN
-        FOR r IN SELECT * FROM footnote.ledger ORDER BY seq LOOP
-            records := records + 1;
-            sealed := r.canonical::jsonb;
-            IF (sealed->>'seq')::bigint IS DISTINCT FROM r.seq OR r.recorded_at < prev_time THEN
-                problem := 'reordered';
-                detail := format('record %s was sealed as record %s', r.seq, coalesce(sealed->>'seq', '?'));
-            ELSIF r.seq > expected THEN
-                problem := 'sequence_gap';
-                detail := CASE WHEN r.seq = expected + 1 THEN format('record %s is missing', expected)
-                               ELSE format('records %s to %s are missing', expected, r.seq - 1) END;
-                r.seq := expected;
-            ELSIF sealed IS DISTINCT FROM footnote._record_object(r) THEN
-                problem := 'content_changed';
-                detail := format('record %s differs from what was sealed in: %s', r.seq,
-                    (SELECT string_agg(k.key, ', ' ORDER BY k.key) FROM jsonb_each(footnote._record_object(r)) AS k
-                     WHERE k.value IS DISTINCT FROM sealed->k.key));
-            ELSIF footnote.sha256_hex(r.canonical) <> r.hash THEN
-                problem := 'content_changed';
-                detail := format('record %s: the sealed text does not hash to its hash', r.seq);
-            ELSIF r.prev_hash <> prev THEN
-                problem := 'link_broken';
-                detail := format('record %s points to %s…, but record %s has hash %s…', r.seq, left(r.prev_hash, 12),
-                                 r.seq - 1, left(prev, 12));
-            END IF;
-            EXIT WHEN problem IS NOT NULL;
-            expected := r.seq + 1;
-            prev := r.hash;
-            prev_time := r.recorded_at;
-            head_seq := r.seq;
-            head_hash := r.hash;
-        END LOOP;
-    EXCEPTION WHEN data_exception THEN  -- the sealed text is not JSON (or not the record's)
-        problem := 'content_changed';
-        detail := format('record %s: the sealed text is not the JSON of a record (%s)', r.seq, SQLERRM);
+        SELECT least(bad, c) INTO bad FROM footnote._first_changed_record() AS c;
+    EXCEPTION WHEN data_exception THEN  -- a sealed text that is not JSON: find the first bad record one by one
+        walk := true;
     END;
-    IF problem IS NULL THEN
-        SELECT * INTO u FROM footnote._unbacked_record();
-        IF u.problem IS NOT NULL THEN
-            r.seq := u.seq;
-            problem := u.problem;
-            detail := u.detail;
-        END IF;
+    IF NOT walk AND bad IS NOT NULL THEN
+        SELECT * INTO r FROM footnote.ledger AS l WHERE l.seq = bad;
+        SELECT * INTO prev FROM footnote.ledger AS l WHERE l.seq < bad ORDER BY l.seq DESC LIMIT 1;
+        SELECT * INTO problem, detail, first_bad_seq FROM footnote._record_problem(r, prev);
+        walk := problem IS NULL;  -- a pass and the diagnosis disagree: never report ok, walk the whole chain
+    END IF;
+    IF walk THEN
+        prev := NULL;
+        FOR r IN SELECT * FROM footnote.ledger AS l ORDER BY l.seq LOOP
+            SELECT * INTO problem, detail, first_bad_seq FROM footnote._record_problem(r, prev);
+            EXIT WHEN problem IS NOT NULL;
+            prev := r;
+        END LOOP;
     END IF;
     IF problem IS NOT NULL THEN
-        ok := false;
-        first_bad_seq := r.seq;
-        SELECT l.seq, l.hash INTO head_seq, head_hash FROM footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
+        walked_to := r.seq;  -- a walk in sequence order counts the records up to and including this one
+    ELSE
+        SELECT u.problem, u.detail, u.seq INTO problem, detail, first_bad_seq FROM footnote._unbacked_record() AS u;
     END IF;
+    ok := problem IS NULL;
+    SELECT count(*) INTO records FROM footnote.ledger AS l WHERE walked_to IS NULL OR l.seq <= walked_to;
+    SELECT l.seq, l.hash INTO head_seq, head_hash FROM footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
     RETURN NEXT;
 END
 $$;

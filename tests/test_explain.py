@@ -160,11 +160,20 @@ def test_portfolio_questions_answer_at_one_million_invoices(big: str) -> None:
             assert size is not None and size[0] < 2_000_000, (question, size)
 
 
-def test_every_operation_answers_at_one_million_invoices(big: str) -> None:
+# the global operations that take seconds at one million invoices; on the session's later backends they are left to
+# test_portfolio_questions_answer_at_one_million_invoices (aging, DSO, revenue), which asks them on every backend
+SLOW_GLOBAL = {"ar_aging", "days_sales_outstanding", "revenue", "revenue_by_month", "revenue_change"}
+
+
+def test_every_operation_answers_at_one_million_invoices(big: str, request: pytest.FixtureRequest) -> None:
     """Every catalog operation, with its documented example arguments (periods widened to all of 2026), gives a
-    result at one million invoices: none fails because it stands on too many rows (FN005). Times printed."""
+    result at one million invoices: none fails because it stands on too many rows (FN005). Times printed. The
+    slowest global ones run on the session's first backend only (the same SQL, seconds each)."""
+    first = request.node.callspec.params.get("server") == pgservers.available_backends()[0]
     with psycopg.connect(big, autocommit=True) as conn:
-        ops = conn.execute("SELECT name FROM footnote.operations ORDER BY name").fetchall()
+        ops = [(op,) for (op,) in conn.execute("SELECT name FROM footnote.operations ORDER BY name").fetchall()
+               if first or op not in SLOW_GLOBAL]
+        assert len(ops) >= 20, ops
         item = conn.execute("SELECT name FROM footnote_src.items ORDER BY id LIMIT 1").fetchone()[0]
         for (op,) in ops:
             args = {name: ("2026" if name == "period" else example)

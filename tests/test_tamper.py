@@ -363,3 +363,69 @@ def test_the_owner_cannot_switch_the_event_triggers_off(db: TestDatabase) -> Non
                       "LANGUAGE plpgsql AS $$ BEGIN END $$"):
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             as_owner(db, statement)
+
+
+# -- several changes at once: the earliest is named, whichever of verify_chain's passes finds it -----------------
+
+# each names the record it is applied to ({s}); what verify_chain (and the Python verifier) must say there
+SEVERAL = {
+    "answer": (["UPDATE footnote.ledger SET answer = answer || ' They are a fraud risk.' WHERE seq = {s}"],
+               "content_changed"),
+    "not_json": (["UPDATE footnote.ledger SET canonical = left(canonical, -1) WHERE seq = {s}"], "content_changed"),
+    "hash": (["UPDATE footnote.ledger SET hash = md5('h' || seq) || md5('x' || seq) WHERE seq = {s}"],
+             "content_changed"),
+    "link": (["UPDATE footnote.ledger SET prev_hash = md5('p' || seq) || md5('y' || seq) WHERE seq = {s}"],
+             "content_changed"),
+    "gone": (["DELETE FROM footnote.ledger WHERE seq = {s}"], "sequence_gap"),
+    "earlier": (["UPDATE footnote.ledger SET recorded_at = recorded_at - interval '1 hour' WHERE seq = {s}"],
+                "content_changed"),
+    # rewritten whole (text and hash agree with the columns): only its place or its time gives it away
+    "resealed_elsewhere": (["UPDATE footnote.ledger SET seq = seq + 1000 WHERE seq = {s}",
+                            "UPDATE footnote.ledger AS l SET canonical = footnote._canonical_json("
+                            "footnote._record_object(l)) WHERE seq = {s} + 1000",
+                            "UPDATE footnote.ledger SET hash = footnote.sha256_hex(canonical), seq = seq - 1000 "
+                            "WHERE seq = {s} + 1000"], "reordered"),
+    "resealed_earlier": (["UPDATE footnote.ledger SET recorded_at = recorded_at - interval '1 hour' WHERE seq = {s}",
+                          "UPDATE footnote.ledger AS l SET canonical = footnote._canonical_json("
+                          "footnote._record_object(l)) WHERE seq = {s}",
+                          "UPDATE footnote.ledger SET hash = footnote.sha256_hex(canonical) WHERE seq = {s}"],
+                         "reordered"),
+}
+
+
+def test_several_changes_at_once_name_the_earliest_like_the_python_verifier(db: TestDatabase) -> None:
+    """verify_chain finds the first bad record with two set-based passes (links in order; content and hashes,
+    in parallel where it can) and diagnoses that one alone: with two or three changes anywhere in the chain,
+    of every kind, it names the earliest, with the problem a walk in sequence order gives, as the independent
+    Python verifier does; a text that is no longer JSON after an earlier broken link is still not what it names."""
+    import random
+
+    with db.connect("service") as conn:
+        for i in range(12):
+            record(conn, f"question {i}", call=i % 3 == 0)
+    rng = random.Random(20261202)
+    # (the last record gone is a shorter chain, which only a digest kept elsewhere shows: test_a_truncated_tail_*;
+    # the first one sealed again earlier has no record before it to be earlier than)
+    cases = [[(kind, s)] for kind in SEVERAL for s in (1 if kind != "resealed_earlier" else 2, 7,
+                                                        11 if kind == "gone" else 12)]
+    cases += [list(zip(rng.sample(sorted(SEVERAL), k), sorted(rng.sample(range(2, 13), k)), strict=True))
+              for k in (2, 3) for _ in range(25)]
+    cases += [[("link", 3), ("not_json", 9)], [("not_json", 3), ("gone", 9)], [("gone", 2), ("answer", 5)]]
+    for case in cases:
+        with db.connect(autocommit=False) as conn:
+            conn.execute("SET LOCAL session_replication_role = replica")
+            for kind, s in case:
+                for statement in SEVERAL[kind][0]:
+                    conn.execute(statement.format(s=s))  # type: ignore[arg-type]
+            row = conn.execute("SELECT ok, first_bad_seq, problem, detail, records FROM footnote.verify_chain()"
+                               ).fetchone()
+            py = ledger.verify_database(conn)
+            conn.rollback()
+        assert row is not None
+        first_kind, first = min(case, key=lambda c: c[1])
+        want = SEVERAL[first_kind][1]
+        assert (row[0], row[1], row[2]) == (False, first, want), (case, row)
+        assert (py.ok, py.first_bad_seq, py.problem) == (False, first, want), (case, py)
+        assert str(first) in row[3], (case, row[3])
+    sql, py = verdicts(db)
+    assert sql[0] and py.ok, "every change was rolled back"
