@@ -1,10 +1,11 @@
 -- footnote-pg: verification, digests and re-attestation.
 --
--- verify_chain() walks the ledger in sequence order and names the first bad
--- record: sequence_gap (a record is missing), reordered (a record sits at
--- another place than the one it was sealed at, or its time runs backwards),
--- content_changed (a column differs from what was sealed, or the sealed text
--- differs from its hash), link_broken (prev_hash is not the previous hash).
+-- verify_chain() names the first bad record, as a walk in sequence order
+-- would (but in two set-based passes, see below): sequence_gap (a record is
+-- missing), reordered (a record sits at another place than the one it was
+-- sealed at, or its time runs backwards), content_changed (a column differs
+-- from what was sealed, or the sealed text differs from its hash), link_broken
+-- (prev_hash is not the previous hash).
 -- A history rewritten consistently (every hash recomputed) passes it; only a
 -- digest kept outside the database catches that, with verify_digest().
 
