@@ -101,9 +101,10 @@ CREATE TABLE footnote.ledger_queue (
     canonical_parts text[]  -- footnote._canonical_parts, written by the gate (NULL: canonicalised when sealed)
 );
 COMMENT ON TABLE footnote.ledger_queue IS 'gate output awaiting its seal into footnote.ledger';
--- The seal's reading order. Every queued row is deleted when sealed, so between autovacuum runs the heap holds far
--- more dead rows than live ones: the seal reads this index (whose dead entries its scans mark and then skip), never
--- the whole heap (see footnote._seal_queue).
+-- The seal's reading order. Every queued row is deleted when sealed, so between autovacuum runs the heap can hold
+-- far more dead rows than live ones; the planner takes this index (whose dead entries its scans mark and then skip)
+-- once the heap has grown. It is not forced: SET enable_seqscan = off on footnote._seal_queue made appends ten times
+-- slower on PostgreSQL 15.
 CREATE INDEX ledger_queue_order_idx ON footnote.ledger_queue (queued_at, id);
 
 -- Each catalog call may back one record: using it twice is a replay.
@@ -320,13 +321,10 @@ $$;
 -- at_commit: give up (records stay queued) when the lock is taken, or stays taken past seal_commit_wait;
 -- otherwise raise FN106 after seal_lock_timeout (default 5s), and end this transaction if it then idles twice
 -- that long holding the lock.
--- enable_seqscan off: the queue's planned size says little about its heap (see ledger_queue_order_idx), and a
--- cached plan that scans a heap swollen by a busy hour costs milliseconds per commit.
 CREATE FUNCTION footnote._seal_queue(at_commit boolean)
 RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
-SET enable_seqscan = off
 AS $$
 DECLARE
     q_id uuid;

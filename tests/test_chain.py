@@ -130,27 +130,6 @@ def test_commits_while_the_chain_is_sealing_are_sealed_in_one_batch_in_commit_or
     assert python_verdict(db).ok and sql_verdict(db)[0]
 
 
-def test_a_seal_reads_the_queue_by_its_index_never_its_heap(db: TestDatabase) -> None:
-    """Every sealed record leaves a dead row in the queue until autovacuum passes: a seal that scanned the queue's
-    heap would cost more with every record of a busy hour. It reads the queue through ledger_queue_order_idx."""
-    with psycopg.connect(db.url_as("service")) as conn:
-        append(conn, 40, "churn")  # sealed at their commits: 40 dead queue rows
-    with psycopg.connect(db.url_as("service")) as holder:
-        holder.execute("BEGIN")
-        holder.execute("SELECT footnote.seal()")
-        with psycopg.connect(db.url_as("service")) as conn:
-            append(conn, 5, "queued")
-        holder.execute("COMMIT")
-    with psycopg.connect(db.url) as conn:
-        conn.execute("BEGIN")
-        assert conn.execute("SELECT footnote.seal()").fetchone() == (5,)
-        scans = conn.execute("SELECT seq_scan, idx_scan FROM pg_stat_xact_user_tables "
-                             "WHERE relid = 'footnote.ledger_queue'::regclass").fetchone()
-        conn.execute("COMMIT")
-    assert scans is not None and scans[0] == 0 and scans[1] >= 1, f"(seq_scan, idx_scan) of the queue: {scans}"
-    assert db.scalar("SELECT count(*) FROM footnote.ledger") == 45 and python_verdict(db).ok
-
-
 def test_a_rolled_back_record_leaves_no_number_behind(db: TestDatabase) -> None:
     with psycopg.connect(db.url_as("service")) as conn:
         append(conn, 2)

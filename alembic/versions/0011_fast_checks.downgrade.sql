@@ -707,54 +707,6 @@ BEGIN
 END
 $$;
 
--- Seal every committed (or own) queued record into the ledger, oldest first; a no-op outside READ COMMITTED.
--- at_commit: give up (records stay queued) when the lock is taken, or stays taken past seal_commit_wait;
--- otherwise raise FN106 after seal_lock_timeout (default 5s), and end this transaction if it then idles twice
--- that long holding the lock.
-CREATE OR REPLACE FUNCTION footnote._seal_queue(at_commit boolean)
-RETURNS integer
-LANGUAGE plpgsql SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    q_id uuid;
-    n    integer := 0;
-    wait text;
-BEGIN
-    IF current_setting('transaction_isolation') <> 'read committed' THEN
-        RETURN 0;
-    END IF;
-    IF at_commit THEN
-        PERFORM FROM footnote.chain_lock FOR UPDATE SKIP LOCKED;  -- the common case: free, take it at once
-        IF NOT FOUND THEN
-            wait := coalesce(footnote.setting('seal_commit_wait'), '0');
-            IF wait::interval = interval '0' THEN
-                RETURN 0;  -- group sealing: the holder's next seal (a receipt, a commit) takes these records too
-            ELSIF NOT footnote._chain_lock(wait) THEN
-                RAISE WARNING 'footnote: the chain lock stayed taken for %; this transaction''s records stay queued '
-                              'for the next seal', wait;
-                RETURN 0;
-            END IF;
-        END IF;
-    ELSE
-        wait := coalesce(footnote.setting('seal_lock_timeout'), '5s');
-        IF NOT footnote._chain_lock(wait) THEN
-            RAISE EXCEPTION USING ERRCODE = 'FN106',
-                MESSAGE = format('the ledger chain is held by another transaction for more than %s '
-                                 '(seal_lock_timeout); queued records are sealed when it ends', wait),
-                DETAIL = jsonb_build_object('waited', wait)::text;
-        END IF;
-        PERFORM set_config('idle_in_transaction_session_timeout',
-                           (extract(epoch FROM wait::interval * 2) * 1000)::bigint::text, true);
-    END IF;
-    FOR q_id IN SELECT id FROM footnote.ledger_queue ORDER BY queued_at, id LOOP
-        INSERT INTO footnote.ledger (id) VALUES (q_id);  -- the link trigger fills the rest from the queue
-        n := n + 1;
-    END LOOP;
-    RETURN n;
-END
-$$;
-
 REVOKE ALL ON SCHEMA footnote FROM PUBLIC;
 
 REVOKE ALL ON SCHEMA footnote_src FROM PUBLIC;
