@@ -102,9 +102,9 @@ CREATE TABLE footnote.ledger_queue (
 );
 COMMENT ON TABLE footnote.ledger_queue IS 'gate output awaiting its seal into footnote.ledger';
 -- The seal's reading order. Every queued row is deleted when sealed, so between autovacuum runs the heap can hold
--- far more dead rows than live ones; the planner takes this index (whose dead entries its scans mark and then skip)
--- once the heap has grown. It is not forced: SET enable_seqscan = off on footnote._seal_queue made appends ten times
--- slower on PostgreSQL 15.
+-- far more dead rows than live ones; this index lets the planner read the queue in order without them (its scans
+-- mark dead entries and then skip them), when the queue's statistics lead it there: nothing forces it, because
+-- SET enable_seqscan = off on footnote._seal_queue made appends ten times slower on PostgreSQL 15.
 CREATE INDEX ledger_queue_order_idx ON footnote.ledger_queue (queued_at, id);
 
 -- Each catalog call may back one record: using it twice is a replay.

@@ -69,8 +69,9 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    expected bigint := coalesce(prev.seq, 0) + 1;
-    sealed   jsonb;
+    expected  bigint := coalesce(prev.seq, 0) + 1;
+    prev_hash text := coalesce(prev.hash, repeat('0', 64));
+    sealed    jsonb;
 BEGIN
     bad_seq := r.seq;
     IF r.seq > expected THEN
@@ -92,10 +93,10 @@ BEGIN
     ELSIF footnote.sha256_hex(r.canonical) <> r.hash THEN
         problem := 'content_changed';
         detail := format('record %s: the sealed text does not hash to its hash', r.seq);
-    ELSIF r.prev_hash <> coalesce(prev.hash, repeat('0', 64)) THEN
+    ELSIF r.prev_hash <> prev_hash THEN
         problem := 'link_broken';
         detail := format('record %s points to %s…, but record %s has hash %s…', r.seq, left(r.prev_hash, 12),
-                         r.seq - 1, left(coalesce(prev.hash, repeat('0', 64)), 12));
+                         r.seq - 1, left(prev_hash, 12));
     ELSIF r.recorded_at < prev.recorded_at THEN
         problem := 'reordered';
         detail := format('record %s was recorded before record %s', r.seq, r.seq - 1);

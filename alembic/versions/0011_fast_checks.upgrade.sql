@@ -7,9 +7,9 @@ DELETE FROM footnote.evidence_queries;
 DELETE FROM footnote.queries;
 
 -- The seal's reading order. Every queued row is deleted when sealed, so between autovacuum runs the heap can hold
--- far more dead rows than live ones; the planner takes this index (whose dead entries its scans mark and then skip)
--- once the heap has grown. It is not forced: SET enable_seqscan = off on footnote._seal_queue made appends ten times
--- slower on PostgreSQL 15.
+-- far more dead rows than live ones; this index lets the planner read the queue in order without them (its scans
+-- mark dead entries and then skip them), when the queue's statistics lead it there: nothing forces it, because
+-- SET enable_seqscan = off on footnote._seal_queue made appends ten times slower on PostgreSQL 15.
 CREATE INDEX ledger_queue_order_idx ON footnote.ledger_queue (queued_at, id);
 
 INSERT INTO footnote.queries (name, description, params, sql) VALUES
@@ -638,8 +638,9 @@ LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    expected bigint := coalesce(prev.seq, 0) + 1;
-    sealed   jsonb;
+    expected  bigint := coalesce(prev.seq, 0) + 1;
+    prev_hash text := coalesce(prev.hash, repeat('0', 64));
+    sealed    jsonb;
 BEGIN
     bad_seq := r.seq;
     IF r.seq > expected THEN
@@ -661,10 +662,10 @@ BEGIN
     ELSIF footnote.sha256_hex(r.canonical) <> r.hash THEN
         problem := 'content_changed';
         detail := format('record %s: the sealed text does not hash to its hash', r.seq);
-    ELSIF r.prev_hash <> coalesce(prev.hash, repeat('0', 64)) THEN
+    ELSIF r.prev_hash <> prev_hash THEN
         problem := 'link_broken';
         detail := format('record %s points to %s…, but record %s has hash %s…', r.seq, left(r.prev_hash, 12),
-                         r.seq - 1, left(coalesce(prev.hash, repeat('0', 64)), 12));
+                         r.seq - 1, left(prev_hash, 12));
     ELSIF r.recorded_at < prev.recorded_at THEN
         problem := 'reordered';
         detail := format('record %s was recorded before record %s', r.seq, r.seq - 1);
