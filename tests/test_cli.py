@@ -87,7 +87,6 @@ def test_demo_serves_the_page_and_stops_on_ctrl_c(db: TestDatabase) -> None:
     import socket
     import subprocess
     import sys
-    import time
     import urllib.request
 
     with socket.socket() as s:
@@ -107,9 +106,9 @@ def test_demo_serves_the_page_and_stops_on_ctrl_c(db: TestDatabase) -> None:
         assert proc.returncode == 0, err
         assert "stopped" in out and "Traceback" not in err
     finally:
-        if proc.poll() is None:
+        if proc.poll() is None:  # reap it, so a failure here leaves no running process behind
             proc.kill()
-            time.sleep(0.1)
+            proc.communicate()
 
 
 def test_a_refused_connection_keeps_the_reason() -> None:
