@@ -44,6 +44,25 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     node.config.stash.setdefault(REPORTS, []).extend(reports)
 
 
+# Test files whose tests share a costly module fixture (the Tryton build, the 1,000,000-invoice sample): each is
+# run whole by one xdist worker, so the fixture is not built again by the other.
+ONE_WORKER = ("tests/test_tryton.py::", "tests/test_explain.py::")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Every test is its own unit of work, as with ``--dist load``, except the files of ONE_WORKER, one unit each.
+    The largest units are handed out first. (``xdist_group`` marks would say this, but pytest-xdist 3.8 cannot
+    rename pytest 9's node ids, so ``--dist loadgroup`` does not group.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneWorkerFiles(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return next((prefix for prefix in ONE_WORKER if nodeid.startswith(prefix)), nodeid)
+
+    return OneWorkerFiles(config, log)
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     ok, why = pgservers.docker_reachable()
     return f"footnote-pg backends: {', '.join(pgservers.available_backends())}; docker: {why}"

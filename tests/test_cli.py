@@ -92,9 +92,12 @@ def test_demo_serves_the_page_and_stops_on_ctrl_c(db: TestDatabase) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    # SIGINT as a terminal delivers it: a run started in the background by a shell (``.ci/run &``) inherits it
+    # ignored, and Python keeps an ignored SIGINT ignored
     proc = subprocess.Popen([sys.executable, "-m", "footnote_pg.cli", "demo", "--port", str(port),
                              "--database-url", db.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "COLUMNS": "200"})
+                            env={**os.environ, "COLUMNS": "200"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()

@@ -1,7 +1,8 @@
 """Query plans on 1,000,000 invoices: the per-customer and per-record operations use indexes.
 
 Marked slow: it generates the sample at one million invoices (about 20 s per backend). The module's tests run in
-one xdist worker (group "million"), so the sample is generated once per backend, not once per worker.
+one xdist worker (see ``pytest_xdist_make_scheduler`` in conftest.py), so the sample is generated once per backend,
+not once per worker.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from psycopg import sql
 from footnote_pg import install
 from tests import pgservers
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("million")]
+pytestmark = pytest.mark.slow
 
 # query name -> parameters (the sample's fixed cases, which exist at every size)
 HOT = {

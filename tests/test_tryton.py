@@ -4,8 +4,8 @@ A small Tryton 8.2 database (tests/tryton/build.py, with trytond-admin and prote
 the first backend and restored from its dump on the others; the module installs footnote-pg into a clone with
 ``footnote-pg install --mapping tryton``. What Tryton itself says about the documents (the amount to pay of every
 invoice, the receivable of every party, revenue from the ledger, stock per warehouse, the Aged Balance report) was
-read through trytond when the template was built. The module's tests run in one xdist worker (group "tryton"), so
-the build is not repeated by the other worker.
+read through trytond when the template was built. The module's tests run in one xdist worker (see
+``pytest_xdist_make_scheduler`` in conftest.py), so the build is not repeated by the other worker.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ from tests import pgservers
 from tests.conftest import REPORTS, TestDatabase, _create_database, _drop_database, _ensure_login_roles
 from tests.tryton.build import MODULES
 
-pytestmark = pytest.mark.xdist_group("tryton")
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = tomllib.loads((Path(__file__).parent / "tryton" / "questions.toml").read_text(encoding="utf-8"))
 NOT_RECORDED = {"account_owner", "ticket_severity", "reorder_level", "bank_change_requests", "phone_verification"}
