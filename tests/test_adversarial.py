@@ -170,8 +170,9 @@ def test_every_harmful_rewrite_ends_below_verified(
     for src in [*suite["sources"], *suite["narrated"]]:
         own = src in suite["sources"]
         items = _sample(list(rewrites.harmful(src, rng)), per_own if own else per_narrated, rng)
-        if own:
-            items += list(rewrites.harmful_claims(src))
+        if own:  # every claim's span edits on the first backend, a third of them (each source's own) on the others
+            claims = list(rewrites.harmful_claims(src))
+            items += claims if first else rng.sample(claims, -(-len(claims) // 3))
         for r in items:
             graded = _grade(fn, src, r)
             caught = graded["status"] not in ("verified", "partially_verified")
@@ -192,7 +193,9 @@ def test_faithful_rewrites_keep_their_status(
     fn, rng = suite["fn"], random.Random(9)
     rows: dict[str, list[int]] = {}
     blocked: list[str] = []
-    for src in suite["sources"]:
+    # every source on the session's first backend, every third on the others (as for the harmful rewrites)
+    first = request.node.callspec.params.get("server") == pgservers.available_backends()[0]
+    for src in suite["sources"][:: 1 if first else 3]:
         names = {c["text"] for c in src.claims if str(c.get("value", "")).endswith((".customer", ".supplier"))}
         short = {n: _short(n) for n in names if _short(n) != n}
         want = suite["statuses"][src.question]
@@ -209,7 +212,7 @@ def test_faithful_rewrites_keep_their_status(
                 )
     _report(request, server, _table("faithful rewrites", rows, rewrites.FAITHFUL_CLASSES, "blocked"))
     total = sum(n for n, _ in rows.values())
-    assert total >= 600
+    assert total >= (600 if first else 200)
     assert len(blocked) <= MAX_FAITHFUL_BLOCKED * total, f"{len(blocked)} of {total} blocked:\n" + "\n".join(
         blocked[:40]
     )

@@ -139,6 +139,21 @@ def test_catalog_calls_at_scale(big: str) -> None:
     assert doc["values"]["overdue_total"]["text"] == "43.805,00 €", "the fixed case holds at one million invoices"
 
 
+@pytest.mark.parametrize("typed", ["Bergmann Logistik", "bergmann logistik gmbh", "C-4471", "c-4471",
+                                   "Müller Präzisionstechnik", "muller prazisionstechnik"])
+def test_a_name_is_resolved_through_indexes_among_22222_customers(big: str, typed: str) -> None:
+    """The sample ERP indexes what name resolution reads (a customer number in any case; a pg_trgm index for the
+    word typed), so resolving a name reads no customer it does not need: no sequential scan of erp.customers, on
+    the first calls (custom plans) and after PL/pgSQL has settled on its generic plan."""
+    with psycopg.connect(big) as conn:
+        ids = {conn.execute("SELECT (footnote._resolve('customer', 'customer', %s)).id", (typed,)).fetchone()[0]
+               for _ in range(8)}
+        seq, idx = conn.execute("SELECT seq_scan, idx_scan FROM pg_stat_xact_user_tables "
+                                "WHERE relid = 'erp.customers'::regclass").fetchone()
+    assert len(ids) == 1 and ids <= {4471, 4401}, (typed, ids)
+    assert seq == 0 and idx > 0, (typed, seq, idx)
+
+
 def test_portfolio_questions_answer_at_one_million_invoices(big: str) -> None:
     """AR aging, DSO and revenue for 2026 stand on far more rows than max_evidence_rows (10,000) at one million
     invoices: each is a verified answer citing evidence sets (count and digest), its ledger record small; the

@@ -203,7 +203,9 @@ def test_every_sql_example_runs_as_the_role_it_names(db: TestDatabase) -> None:
                 conn.execute("CREATE SCHEMA sap")
                 conn.execute("CREATE TABLE sap.vbrk (vbeln text, kunrg text, fkdat date, zterm integer, "
                              "netwr numeric, mwsbk numeric, fkart text)")
-                conn.execute("CREATE TABLE sap.kna1 (kunnr text)")
+                conn.execute("CREATE TABLE sap.kna1 (kunnr text, name1 text)")
+            if "gin_trgm_ops" in body:  # the sample ERP installed pg_trgm into its own schema
+                conn.execute("SELECT set_config('search_path', current_setting('search_path') || ', erp', true)")
             for statement in _statements(body):
                 conn.execute(statement)  # type: ignore[arg-type]
             conn.rollback()  # roles and views made by the examples go again

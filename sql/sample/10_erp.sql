@@ -28,6 +28,26 @@ CREATE TABLE erp.customers (
     credit_limit       numeric(14,2) NOT NULL CHECK (credit_limit >= 0)
 );
 CREATE INDEX customers_account_owner_id_idx ON erp.customers (account_owner_id);
+-- What name resolution reads (footnote._resolve, "Map your ERP" in the README): a customer number typed in any
+-- case, and names containing the longest word typed, a regular expression a pg_trgm index serves. Without them
+-- every name lookup reads all customers (30 ms at 22,222). pg_trgm is a trusted extension: whoever may create in
+-- this database may add it; where it is missing or not allowed, the sample goes without that index.
+CREATE INDEX customers_number_lower_idx ON erp.customers (lower(customer_number));
+DO $$
+DECLARE
+    trgm name;
+BEGIN
+    IF EXISTS (SELECT FROM pg_available_extensions WHERE name = 'pg_trgm') THEN
+        CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA erp;
+        SELECT n.nspname INTO trgm FROM pg_extension AS x JOIN pg_namespace AS n ON n.oid = x.extnamespace
+        WHERE x.extname = 'pg_trgm';
+        EXECUTE format('CREATE INDEX customers_name_trgm_idx ON erp.customers USING gin (lower(name) %I.gin_trgm_ops)',
+                       trgm);
+    END IF;
+EXCEPTION WHEN insufficient_privilege THEN
+    RAISE NOTICE 'sample ERP without a trigram index on customer names: %', SQLERRM;
+END
+$$;
 
 -- Sales invoices; gross = net + tax.
 CREATE TABLE erp.invoices (
