@@ -142,18 +142,20 @@ END
 $$;
 
 -- The names of customers, suppliers and items that a short form could mean: every word of it starts a
--- word of the name (accents and case ignored).
+-- word of the name (accents and case ignored). The names read are those containing its longest word, by the
+-- pattern name resolution uses; a scalar subquery gives it, so an index on lower(name) can serve it (a join
+-- with the pattern could not: 41 ms -> 2.7 ms among 22,222 customers with the sample's trigram index).
 CREATE FUNCTION footnote._names_matching(short text)
 RETURNS text[]
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH q AS (SELECT regexp_split_to_array(footnote._fold(short), ' ') AS words),
-         k AS MATERIALIZED (SELECT footnote._accent_pattern(w) AS pattern
-                            FROM q, unnest(q.words) AS w ORDER BY length(w) DESC, w LIMIT 1)
+    WITH q AS (SELECT regexp_split_to_array(footnote._fold(short), ' ') AS words)
     SELECT coalesce(array_agg(DISTINCT e.name ORDER BY e.name), '{}')
-    FROM footnote._entity_names AS e, q, k
-    WHERE lower(e.name) ~ k.pattern
+    FROM footnote._entity_names AS e, q
+    WHERE lower(e.name) ~ (SELECT footnote._accent_pattern(w)
+                           FROM unnest(regexp_split_to_array(footnote._fold(short), ' ')) AS w
+                           ORDER BY length(w) DESC, w LIMIT 1)
       AND NOT EXISTS (SELECT FROM unnest(q.words) AS x(w) WHERE NOT (' ' || footnote._fold(e.name)) LIKE ('% ' || x.w || '%'))
 $$;
 
