@@ -169,6 +169,11 @@ def available_backends() -> list[str]:
     return names
 
 
+def first_backend(request: Any) -> bool:
+    """Whether a test parametrised by ``server`` runs on the session's first backend (the others repeat less)."""
+    return bool(request.node.callspec.params.get("server") == available_backends()[0])
+
+
 @contextmanager
 def start(backend: str) -> Iterator[Server]:
     if backend == "embedded":

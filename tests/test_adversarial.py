@@ -165,7 +165,7 @@ def test_every_harmful_rewrite_ends_below_verified(
     missed: list[str] = []
     # the whole sample on the session's first backend; a third of it on the others: the gate is the same SQL
     # there, so they check the server version's drift (regular expressions, collation), not every rule again
-    first = request.node.callspec.params.get("server") == pgservers.available_backends()[0]
+    first = pgservers.first_backend(request)
     step = 1 if first else 3  # every third answer and narration on the others, each with the same rewrites
     for src in [*suite["sources"][::step], *suite["narrated"][::step]]:
         own = src in suite["sources"]
@@ -193,7 +193,7 @@ def test_faithful_rewrites_keep_their_status(
     rows: dict[str, list[int]] = {}
     blocked: list[str] = []
     # every source on the session's first backend, every third on the others (as for the harmful rewrites)
-    first = request.node.callspec.params.get("server") == pgservers.available_backends()[0]
+    first = pgservers.first_backend(request)
     for src in suite["sources"][:: 1 if first else 3]:
         names = {c["text"] for c in src.claims if str(c.get("value", "")).endswith((".customer", ".supplier"))}
         short = {n: _short(n) for n in names if _short(n) != n}

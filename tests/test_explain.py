@@ -186,7 +186,7 @@ def test_every_operation_answers_at_one_million_invoices(big: str, request: pyte
     """Every catalog operation, with its documented example arguments (periods widened to all of 2026), gives a
     result at one million invoices: none fails because it stands on too many rows (FN005). Times printed. The
     slowest global ones run on the session's first backend only (the same SQL, seconds each)."""
-    first = request.node.callspec.params.get("server") == pgservers.available_backends()[0]
+    first = pgservers.first_backend(request)
     with psycopg.connect(big, autocommit=True) as conn:
         ops = [(op,) for (op,) in conn.execute("SELECT name FROM footnote.operations ORDER BY name").fetchall()
                if first or op not in SLOW_GLOBAL]
