@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -23,25 +24,70 @@ TEST_PASSWORD = "fn-test-password"
 
 
 REPORTS = pytest.StashKey[list[str]]()  # tables tests print at the end of the run (the adversarial suite)
+# per-class counts that several tests (the parts of one suite, on any worker) add to one table: dicts of
+# {"file", "title", "classes", "what", "rows": {class: [items, hits]}}, printed and written to test-output/<file>.txt
+TALLIES = pytest.StashKey[list[dict[str, Any]]]()
+
+
+def tally(config: pytest.Config, file: str, title: str, classes: tuple[str, ...], what: str,
+          rows: dict[str, list[int]]) -> None:
+    config.stash.setdefault(TALLIES, []).append(
+        {"file": file, "title": title, "classes": list(classes), "what": what, "rows": rows})
+
+
+def _tally_table(title: str, rows: dict[str, list[int]], classes: list[str], what: str) -> str:
+    out = [title, f"  {'class':<20} {'items':>6} {what:>8} {'rate':>7}"]
+    total = [0, 0]
+    for cls in classes:
+        n, hit = rows.get(cls, [0, 0])
+        total[0] += n
+        total[1] += hit
+        out.append(f"  {cls:<20} {n:>6} {hit:>8} {100 * hit / n if n else 0:>6.1f}%")
+    out.append(f"  {'all':<20} {total[0]:>6} {total[1]:>8} {100 * total[1] / max(total[0], 1):>6.1f}%")
+    return "\n".join(out)
+
+
+def _merged_tallies(config: pytest.Config) -> dict[str, list[str]]:
+    """file -> its tables, each the sum of every part's counts."""
+    merged: dict[tuple[str, str], dict[str, Any]] = {}
+    for t in config.stash.get(TALLIES, []):
+        m = merged.setdefault((t["file"], t["title"]), {**t, "rows": {}})
+        for cls, (n, hit) in t["rows"].items():
+            row = m["rows"].setdefault(cls, [0, 0])
+            row[0] += n
+            row[1] += hit
+    files: dict[str, list[str]] = {}
+    for (file, _), m in sorted(merged.items()):
+        files.setdefault(file, []).append(_tally_table(m["title"], m["rows"], m["classes"], m["what"]))
+    return files
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     for text in config.stash.get(REPORTS, []):
         terminalreporter.write_line(text)
+    files = _merged_tallies(config)
+    if files:
+        out = Path("test-output")
+        out.mkdir(exist_ok=True)
+    for file, tables in files.items():
+        text = "\n".join(tables)
+        terminalreporter.write_line(f"[{file}]\n{text}")
+        (out / f"{file}.txt").write_text(text + "\n", encoding="utf-8")
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """A worker hands its reports to the controller, which prints them."""
+    """A worker hands its reports and tallies to the controller, which prints them."""
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:
-        reports: list[str] = session.config.stash.get(REPORTS, [])
-        workeroutput["footnote_reports"] = list(reports)
+        workeroutput["footnote_reports"] = list(session.config.stash.get(REPORTS, []))
+        workeroutput["footnote_tallies"] = list(session.config.stash.get(TALLIES, []))
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: Any) -> None:
-    reports = getattr(node, "workeroutput", {}).get("footnote_reports", [])
-    node.config.stash.setdefault(REPORTS, []).extend(reports)
+    output = getattr(node, "workeroutput", {})
+    node.config.stash.setdefault(REPORTS, []).extend(output.get("footnote_reports", []))
+    node.config.stash.setdefault(TALLIES, []).extend(output.get("footnote_tallies", []))
 
 
 # Test files whose tests share a costly module fixture (the Tryton build, the 1,000,000-invoice sample): each is
