@@ -8,7 +8,11 @@ Compares the statements of sql/ with those the earlier revisions froze
   created again, so a changed signature or return type needs no hand work;
 * a function that is gone is dropped (the downgrade creates it again);
 * any other new statement (table, type, view, data) is copied; a table, type or
-  view whose statement changed is refused: write that ALTER by hand;
+  view whose statement changed is refused: write that ALTER by hand (a column
+  added so, ``ALTER TABLE t ADD COLUMN ...`` in a frozen revision, counts as part
+  of the table from then on: sql/ may write it in the CREATE TABLE);
+* a setting reworded (``UPDATE footnote.settings SET description = ... WHERE
+  key = ...``) is given its earlier words back on the way down;
 * reference data (queries, operations and their arguments, the lexicon) whose
   statements were changed or removed is reloaded: its rows deleted and every
   statement of the target that fills it run again, so a downgrade gives the
@@ -32,6 +36,7 @@ from footnote_pg.sqlfiles import schema_files, split_statements  # noqa: E402
 
 _FUNCTION = re.compile(r"^CREATE (?:OR REPLACE )?FUNCTION\s+([\w.]+)\s*\((.*?)\)\s*(?:RETURNS|LANGUAGE)", re.S)
 _DROP = re.compile(r"^DROP (FUNCTION|TABLE|TYPE|VIEW|TRIGGER)\s+([\w.]+(?:\(.*?\))?)(?:\s+ON\s+[\w.]+)?;?$", re.S)
+_ADD_COLUMN = re.compile(r"ALTER TABLE\s+([\w.]+)\s+ADD COLUMN\s+([^;]+?);?", re.S)
 _OBJECT = re.compile(r"^CREATE (TABLE|TYPE|VIEW|INDEX|UNIQUE INDEX|TRIGGER|CONSTRAINT TRIGGER|SCHEMA)\s+([\w.]+)",
                      re.S)
 
@@ -75,11 +80,45 @@ def _index(statements: list[str]) -> tuple[dict[str, str], dict[str, str], list[
                                                               st, count=1)
         elif m := _OBJECT.match(code):
             objects[f"{m[1]} {m[2]}"] = st
+        elif (m := _ADD_COLUMN.fullmatch(code)) and f"TABLE {m[1]}" in objects:
+            # a column an earlier delta added by hand: from here on part of the table (not a statement to repeat)
+            table = objects[f"TABLE {m[1]}"]
+            close = table.rindex(")")
+            objects[f"TABLE {m[1]}"] = f"{table[:close].rstrip()},\n    {m[2]}\n{table[close:]}"
         elif m := re.fullmatch(r"DELETE\s+FROM\s+([\w.]+);?", code, re.I):  # an earlier reload: its rows go
             rest = [r for r in rest if _data_table(r) != m[1]]
         else:
             rest.append(st)
     return functions, objects, rest
+
+
+def _undo_description(code: str, target: list[str]) -> str | None:
+    """For ``UPDATE footnote.settings SET description = ... WHERE key = 'k'`` (a setting reworded; its value, which
+    a DBA may have set, untouched): the UPDATE that gives k the description the target's statements give it (the
+    last of its INSERT or an UPDATE like this one), or None when the statement is not of that form."""
+    m = re.fullmatch(r"UPDATE\s+footnote\.settings\s+SET\s+description\s*=.*?WHERE\s+key\s*=\s*'(\w+)';?", code,
+                     re.S | re.I)
+    if not m:
+        return None
+    key, words = m[1], None
+    literal = r"'(?:[^']|'')*'(?:\s*'(?:[^']|'')*')*"  # a string literal, perhaps continued on further lines
+    for st in target:
+        c = _code(st)
+        if (found := re.search(rf"\(\s*'{key}',\s*(?:NULL|{literal}),\s*({literal})\s*\)", c)) and \
+                c.upper().startswith("INSERT"):
+            words = found[1]
+        elif (found := re.fullmatch(rf"UPDATE\s+footnote\.settings\s+SET\s+description\s*=\s*({literal})\s*"
+                                     rf"WHERE\s+key\s*=\s*'{key}';?", c, re.S | re.I)):
+            words = found[1]
+    if words is None:
+        raise SystemExit(f"setting {key} is reworded but the target never describes it: write that change by hand")
+    return f"UPDATE footnote.settings SET description = {words} WHERE key = '{key}';\n"  # noqa: S608 (our own SQL)
+
+
+def _shape(statement: str) -> str:
+    """A statement without its comments and with its whitespace collapsed: two CREATE TABLEs of one shape."""
+    code = re.sub(r"--[^\n]*", "", _code(statement))
+    return re.sub(r"\s*([(),])\s*", r"\1", re.sub(r"\s+", " ", code)).strip()
 
 
 def _header(statement: str) -> str:
@@ -127,7 +166,7 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
             out.append(re.sub(r"\bTO\b(?!.*\bTO\b)", "FROM", re.sub(r"^GRANT\b", "REVOKE", code), flags=re.S)
                        .rstrip(";") + ";\n")
     for key, st in old_o.items():
-        if key in new_o and _code(new_o[key]) != _code(st):
+        if key in new_o and _shape(new_o[key]) != _shape(st):
             raise SystemExit(f"{key} changed: write its ALTER by hand")
     changed = [k for k in old_f if k not in new_f or _code(new_f[k]) != _code(old_f[k])]
     replaced = {k for k in changed if k in new_f and _header(new_f[k]) == _header(old_f[k])}
@@ -157,6 +196,9 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
                 keys = re.findall(r"^\s*\('(\w+)',", _code(st), re.M)
                 out.append("DELETE FROM footnote.settings WHERE key IN ("  # noqa: S608 (keys from our own SQL)
                            + ", ".join(f"'{k}'" for k in keys) + ");\n")
+                continue
+            if table == "footnote.settings" and (undo := _undo_description(_code(st), new_rest)):
+                out.append(undo)  # a later revision reworded a setting: the way back gives the words back
                 continue
             if table not in RELOADABLE:
                 raise SystemExit(f"data of {table} changed: write that change by hand")

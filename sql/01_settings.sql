@@ -25,6 +25,13 @@ INSERT INTO footnote.settings (key, value, description) VALUES
     ('max_evidence_rows', '10000', 'most evidence rows one call returns; beyond it the call fails with FN005'),
     ('dso_window_days', '90', 'default window, in days, of days sales outstanding');
 
+-- What max_evidence_rows does since evidence sets (the INSERT above keeps its first wording: changing it would make
+-- an upgrade reload the settings a DBA has set).
+UPDATE footnote.settings
+SET description = 'most evidence rows one call inlines; beyond it portfolio operations and listings cite one '
+                  'evidence set of them, other operations fail with FN005'
+WHERE key = 'max_evidence_rows';
+
 -- Optional concepts a mapping may declare this ERP does not record; operations then say "not recorded in
 -- this ERP" for them (never "no", "0" or "nothing argues against").
 INSERT INTO footnote.settings (key, value, description) VALUES

@@ -29,7 +29,6 @@ DECLARE
     n    numeric;
     d    date;
     sign text;
-    cur  text := coalesce(footnote.setting('currency'), 'EUR');
     sym  text;
 BEGIN
     IF raw IS NULL THEN
@@ -51,9 +50,10 @@ BEGIN
 
     n := raw::numeric;
     sign := CASE WHEN n < 0 THEN '-' ELSE '' END;
-    sym := CASE cur WHEN 'EUR' THEN '€' WHEN 'USD' THEN '$' WHEN 'GBP' THEN '£' ELSE cur END;
     CASE kind
-    WHEN 'amount' THEN
+    WHEN 'amount' THEN  -- the currency setting is read only for amounts
+        sym := coalesce(footnote.setting('currency'), 'EUR');
+        sym := CASE sym WHEN 'EUR' THEN '€' WHEN 'USD' THEN '$' WHEN 'GBP' THEN '£' ELSE sym END;
         RETURN CASE WHEN de
             THEN sign || footnote._group_digits(n, 2, '.', ',') || ' ' || sym
             ELSE sign || sym || footnote._group_digits(n, 2, ',', '.') END;

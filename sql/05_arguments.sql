@@ -424,21 +424,25 @@ $$;
 
 -- A regular expression matching the folded ASCII text t in a lower-cased name with its accents
 -- (the prefilter of name resolution); t holds only [a-z0-9 ] so nothing in it is a regex operator.
+-- Each letter becomes a bracket of itself and the accented letters that fold to it, read from the fold map
+-- in one pass (not once per letter typed).
 CREATE FUNCTION footnote._accent_pattern(t text)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT string_agg(CASE WHEN c ~ '^[a-z]$' THEN
-                           '[' || c || coalesce((
-                               SELECT string_agg(DISTINCT lower(substr(m.accented, i, 1)), '')
-                               FROM generate_series(1, length(m.accented)) AS i
-                               WHERE substr(m.plain, i, 1) IN (c, upper(c))), '')
-                           || CASE c WHEN 's' THEN 'ß' WHEN 'o' THEN 'øœ' WHEN 'a' THEN 'æ' WHEN 'e' THEN 'æœ' ELSE '' END
+    WITH accents AS (
+        SELECT lower(u.p) AS c, string_agg(DISTINCT lower(u.a), '') AS letters
+        FROM footnote._fold_map() AS m,
+             unnest(regexp_split_to_array(m.accented, ''), regexp_split_to_array(m.plain, '')) AS u(a, p)
+        GROUP BY lower(u.p))
+    SELECT string_agg(CASE WHEN x.c ~ '^[a-z]$' THEN
+                           '[' || x.c || coalesce(a.letters, '')
+                           || CASE x.c WHEN 's' THEN 'ß' WHEN 'o' THEN 'øœ' WHEN 'a' THEN 'æ' WHEN 'e' THEN 'æœ' ELSE '' END
                            || ']'
-                       WHEN c = ' ' THEN '[^a-z0-9]+'
-                       ELSE c END, '' ORDER BY n)
-    FROM regexp_split_to_table(t, '') WITH ORDINALITY AS x(c, n), footnote._fold_map() AS m
+                       WHEN x.c = ' ' THEN '[^a-z0-9]+'
+                       ELSE x.c END, '' ORDER BY x.n)
+    FROM regexp_split_to_table(t, '') WITH ORDINALITY AS x(c, n) LEFT JOIN accents AS a ON a.c = x.c
 $$;
 
 -- The folded name without legal-form words (GmbH, AG, Ltd, ...), for matching what people type.

@@ -662,7 +662,10 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT format($f$(SELECT jsonb_strip_nulls(jsonb_build_object('rows', k.rows,
         'evidence', CASE WHEN k.rows <= %1$s THEN (SELECT coalesce(jsonb_agg(ev.e ORDER BY ev.n), '[]'::jsonb) FROM ev) END,
-        'digest', CASE WHEN k.rows > %1$s THEN (SELECT footnote._rows_digest(array_agg(ev.e::text ORDER BY ev.n)) FROM ev) END))
+        'digest', CASE WHEN k.rows > %1$s THEN (
+            SELECT encode(sha256(convert_to(coalesce(string_agg(encode(sha256(convert_to(ev.e::text, 'UTF8')), 'hex')
+                                                               || E'\n', '' ORDER BY ev.n), ''), 'UTF8')), 'hex')
+            FROM ev) END))
         FROM (SELECT count(*) AS rows FROM ev) AS k)$f$, limit_param)
 $$;
 
@@ -748,13 +751,14 @@ AS $$
     SELECT greatest(least(100, footnote._evidence_limit() - 1), 0)
 $$;
 
--- What a value cites: its own rows, or the evidence set that holds them when they were too many to inline.
-CREATE FUNCTION footnote._cited(ids text[], evidence_set jsonb)
+-- What a value over n rows cites: its own rows (ids), or the evidence set that holds them when they were too many
+-- to inline (then ids need not be built); nothing when n is 0.
+CREATE FUNCTION footnote._cited(ids text[], evidence_set jsonb, n bigint)
 RETURNS text[]
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE WHEN evidence_set IS NULL OR cardinality(ids) = 0 THEN ids ELSE ARRAY[evidence_set->>'id'] END
+    SELECT CASE WHEN n = 0 THEN '{}' WHEN evidence_set IS NULL THEN ids ELSE ARRAY[evidence_set->>'id'] END
 $$;
 
 -- The rows of an evidence set a call cites, a page at a time ("offset" rows skipped, at most "limit"), read again

@@ -24,7 +24,8 @@ DECLARE
     total   numeric;
     n       bigint;
     vals    jsonb;
-    late_ids text[];
+    n_late  bigint;
+    late_ids text[];  -- NULL (as b_ids) when the invoices are a set
     k       record;
 BEGIN
     IF customer IS NOT NULL THEN
@@ -32,25 +33,30 @@ BEGIN
     END IF;
     -- one pass over the open due lines, aggregated in SQL (a row-by-row loop grows its lists quadratically); an
     -- invoice in instalments may have lines in several buckets, and is cited once, with its lines (evidence query
-    -- aging_invoices); beyond max_evidence_rows the invoices are cited as one evidence set
+    -- aging_invoices); beyond max_evidence_rows the invoices are cited as one evidence set, and the lists of
+    -- which invoice is in which bucket (b_ids, late_ids) are not built: every figure cites the set
     EXECUTE format($f$
         WITH r AS (%s), ev AS (%s),
         ib AS (SELECT r.bucket, r.invoice_id, min(r.due_date) AS due_date, sum(r.open) AS open
                FROM r GROUP BY r.bucket, r.invoice_id),
-        b AS (SELECT ib.bucket, jsonb_agg('invoice:' || ib.invoice_id ORDER BY ib.due_date, ib.invoice_id) AS ids,
-                     sum(ib.open)::text AS total, count(*)::text AS n
-              FROM ib GROUP BY ib.bucket),
+        b AS (SELECT ib.bucket, sum(ib.open)::text AS total, count(*)::text AS n FROM ib GROUP BY ib.bucket),
         late AS (SELECT ib.invoice_id, min(ib.due_date) AS due_date FROM ib WHERE ib.bucket <> 'current'
                  GROUP BY ib.invoice_id)
         SELECT coalesce((SELECT sum(r.open) FROM r), 0.00),
                %s,
-               coalesce((SELECT jsonb_object_agg(b.bucket, b.ids) FROM b), '{}'),
+               CASE WHEN (SELECT count(*) FROM ev) <= $3 THEN coalesce((
+                   SELECT jsonb_object_agg(x.bucket, x.ids)
+                   FROM (SELECT ib.bucket, jsonb_agg('invoice:' || ib.invoice_id ORDER BY ib.due_date, ib.invoice_id)
+                                           AS ids
+                         FROM ib GROUP BY ib.bucket) AS x), '{}') END,
                coalesce((SELECT jsonb_object_agg(b.bucket, b.total) FROM b), '{}'),
                coalesce((SELECT jsonb_object_agg(b.bucket, b.n) FROM b), '{}'),
-               coalesce((SELECT array_agg('invoice:' || late.invoice_id ORDER BY late.due_date, late.invoice_id)
-                         FROM late), '{}')$f$,
+               (SELECT count(*) FROM late),
+               CASE WHEN (SELECT count(*) FROM ev) <= $3 THEN coalesce((
+                   SELECT array_agg('invoice:' || late.invoice_id ORDER BY late.due_date, late.invoice_id)
+                   FROM late), '{}') END$f$,
         footnote._query('open_due_lines_aged'), footnote._evidence_query('aging_invoices'), footnote._evidence_pack('$3'))
-    INTO total, pack, b_ids, b_total, b_count, late_ids USING d, c.id, footnote._evidence_limit();
+    INTO total, pack, b_ids, b_total, b_count, n_late, late_ids USING d, c.id, footnote._evidence_limit();
     n := (pack->>'rows')::bigint;
     SELECT * INTO k FROM footnote._account_credits(d, c.id);
     IF pack ? 'digest' OR n + cardinality(k.ids) > footnote._evidence_limit() THEN  -- with the credits, inline
@@ -65,8 +71,8 @@ BEGIN
         'total_outstanding', footnote._value('amount', total::text, ids),
         'invoice_count', footnote._value('count', n::text, ids),
         'overdue_total', footnote._value('amount', (total - coalesce((b_total->>'current')::numeric, 0))::text,
-                                         footnote._cited(late_ids, es)),
-        'overdue_invoice_count', footnote._value('count', cardinality(late_ids)::text, footnote._cited(late_ids, es)));
+                                         footnote._cited(late_ids, es, n_late)),
+        'overdue_invoice_count', footnote._value('count', n_late::text, footnote._cited(late_ids, es, n_late)));
     nk := cardinality(k.ids);
     IF nk > 0 AND es IS NOT NULL AND nk + 1 > footnote._evidence_limit() THEN
         -- the credits too many to inline beside the invoices' set: a set of their own
@@ -91,9 +97,11 @@ BEGIN
             'bucket', footnote._value('text', CASE b WHEN 'current' THEN 'current' WHEN 'over_90' THEN 'over 90 days'
                                                      ELSE b || ' days' END, '{}'),
             'outstanding', footnote._value('amount', coalesce(b_total->>b, '0.00'),
-                footnote._cited(ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]'))), es)),
+                footnote._cited(ARRAY(SELECT jsonb_array_elements_text(b_ids->b)), es,
+                                coalesce(b_count->>b, '0')::bigint)),
             'invoice_count', footnote._value('count', coalesce(b_count->>b, '0'),
-                footnote._cited(ARRAY(SELECT jsonb_array_elements_text(coalesce(b_ids->b, '[]'))), es)));
+                footnote._cited(ARRAY(SELECT jsonb_array_elements_text(b_ids->b)), es,
+                                coalesce(b_count->>b, '0')::bigint)));
     END LOOP;
     RETURN footnote._finish('ar_aging',
         jsonb_build_object('as_of', as_of, 'customer', customer), started,
