@@ -88,6 +88,27 @@ def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def jsonb_text(value: Any) -> str:
+    """The text PostgreSQL writes for a jsonb value (docs/hash-spec.md, section 8): object members ordered by the
+    length of their key in UTF-8 bytes, then by those bytes; ``": "`` after a key and ``", "`` between members
+    and elements; strings and numbers as in canonical JSON."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(jsonb_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        for key in value:
+            if not isinstance(key, str):
+                raise TypeError(f"object keys must be strings, not {type(key).__name__}")
+        keys = sorted(value, key=lambda k: (len(k.encode("utf-8")), k.encode("utf-8")))
+        return "{" + ", ".join(f"{_string(k)}: {jsonb_text(value[k])}" for k in keys) + "}"
+    return canonical_json(value)
+
+
+def result_hash_matches(result: Any, stored: str) -> bool:
+    """Whether a call's result (parsed with :func:`loads`) hashes to the result hash its call log row keeps:
+    SHA-256 of its jsonb text, or, for a call logged before revision 0013, of its canonical JSON."""
+    return sha256_hex(jsonb_text(result)) == stored or sha256_hex(canonical_json(result)) == stored
+
+
 def _exact_number(text: str) -> msgspec.Raw:
     """A JSON number with a fraction or an exponent, kept as its canonical text (never a binary float)."""
     try:

@@ -119,7 +119,10 @@ def _first_changed_result(conn: psycopg.Connection[Any], cited: dict[str, int]) 
         seq = cited.get(str(call_id))
         if seq is None or (worst is not None and worst.seq is not None and worst.seq <= seq):
             continue
-        if canonical.sha256_hex(canonical.canonical_json(canonical.loads(result))) != result_hash:
+        # the text as the server keeps it hashes to the result hash (a call logged before revision 0013: the
+        # canonical JSON of it does)
+        if canonical.sha256_hex(result) != result_hash \
+                and canonical.sha256_hex(canonical.canonical_json(canonical.loads(result))) != result_hash:
             worst = Problem(seq, "call_result_changed",
                             f"call {call_id}, cited by record {seq}, no longer hashes to its result hash "
                             f"{result_hash[:12]}…: its result was changed in the call log")

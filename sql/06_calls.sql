@@ -302,9 +302,11 @@ BEGIN
         'empty_reason', NULL,
         'duration_ms', ms::text) || body;
 
-    hash := footnote.sha256_hex(footnote._canonical_json(doc));
+    -- the result hash is SHA-256 of the document's jsonb text, the form the call log keeps it in
+    -- (docs/hash-spec.md, section 8): written by the server in one pass, not re-serialised member by member
+    hash := footnote.sha256_hex(doc::text);
     call_id := footnote._log_call(call_id, started, actor, operation, arguments, ev_ids, doc, hash, ms);
-    -- the caller also gets the hash the log keeps: SHA-256 of the canonical document without this member; and,
+    -- the caller also gets the hash the log keeps: SHA-256 of the document without this member; and,
     -- where the ui_links setting says how, the links into the ERP's own UI (presentation, not logged)
     RETURN doc || jsonb_build_object('result_hash', hash) || coalesce(jsonb_build_object('ui_links', footnote._ui_links(ev)), '{}');
 END

@@ -170,7 +170,7 @@ def test_uninstall_keeps_records_unless_exported_first(db: TestDatabase, tmp_pat
     assert len(calls) == 1 and canonical.loads(calls[0])["operation"] == "customer_overdue"
     # each call's result still hashes to its result hash, offline
     call = canonical.loads(calls[0])
-    assert canonical.sha256_hex(canonical.canonical_json(call["result"])) == call["result_hash"]
+    assert canonical.sha256_hex(canonical.jsonb_text(call["result"])) == call["result_hash"]
 
 
 def test_uninstall_over_a_dependent_view_is_one_line_naming_it(db: TestDatabase) -> None:

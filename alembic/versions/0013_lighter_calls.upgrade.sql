@@ -99,6 +99,55 @@ AS $$
     FROM regexp_split_to_table(t, '') WITH ORDINALITY AS x(c, n) LEFT JOIN accents AS a ON a.c = x.c
 $$;
 
+-- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; append to the call log; return the document.
+CREATE OR REPLACE FUNCTION footnote._finish(operation text, arguments jsonb, started timestamptz, body jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    call_id  uuid := gen_random_uuid();
+    actor    jsonb := footnote._actor();
+    ev       jsonb := coalesce(body->'evidence', '[]');
+    ev_ids   text[];
+    lim      integer := footnote._evidence_limit();
+    doc      jsonb;
+    hash     text;
+    now_ts   timestamptz := clock_timestamp();
+    ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
+BEGIN
+    IF body->>'empty_reason' IS NOT NULL THEN
+        PERFORM footnote._require_source(operation);
+    END IF;
+    IF jsonb_array_length(ev) > lim THEN
+        PERFORM footnote._too_much_evidence(operation, jsonb_array_length(ev));
+    END IF;
+    SELECT coalesce(array_agg(e->>'id' ORDER BY n), '{}') INTO ev_ids
+    FROM jsonb_array_elements(ev) WITH ORDINALITY AS x(e, n);
+
+    doc := jsonb_build_object(
+        'operation', operation,
+        'call_id', call_id::text,
+        'called_at', to_char(started AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+        'arguments', arguments,
+        'actor', actor,
+        'locale', footnote.setting('locale'),
+        'values', '{}'::jsonb,
+        'rows', '[]'::jsonb,
+        'evidence', '[]'::jsonb,
+        'empty_reason', NULL,
+        'duration_ms', ms::text) || body;
+
+    -- the result hash is SHA-256 of the document's jsonb text, the form the call log keeps it in
+    -- (docs/hash-spec.md, section 8): written by the server in one pass, not re-serialised member by member
+    hash := footnote.sha256_hex(doc::text);
+    call_id := footnote._log_call(call_id, started, actor, operation, arguments, ev_ids, doc, hash, ms);
+    -- the caller also gets the hash the log keeps: SHA-256 of the document without this member; and,
+    -- where the ui_links setting says how, the links into the ERP's own UI (presentation, not logged)
+    RETURN doc || jsonb_build_object('result_hash', hash) || coalesce(jsonb_build_object('ui_links', footnote._ui_links(ev)), '{}');
+END
+$$;
+
 -- The SQL an operation appends to its statement (after WITH r AS (base), ev AS (evidence query)) to read its
 -- evidence in one pass: {"rows": count, "evidence": [rows]} up to the limit (the parameter named), else
 -- {"rows": count, "digest": hex}. The digest of a set is SHA-256 (hex) over the SHA-256 (hex) of each row's jsonb
@@ -245,6 +294,33 @@ BEGIN
             'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
             'queries', jsonb_build_array(footnote._query_ref('open_due_lines_aged', jsonb_build_array(d, c.id)),
                                          k.query)));
+END
+$$;
+
+-- Hash every cited call's result again; the first record, in sequence order, citing a call whose result no
+-- longer hashes to its result hash: call_result_changed. A result hash is over the result's jsonb text, or, for
+-- a call logged before revision 0013, over its canonical JSON (docs/hash-spec.md, section 8; slow in SQL, so
+-- only where the jsonb text does not match).
+CREATE OR REPLACE FUNCTION footnote.verify_calls()
+RETURNS TABLE (ok boolean, calls bigint, first_bad_seq bigint, problem text, detail text)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    SELECT count(*) INTO calls FROM footnote.call_use;
+    SELECT l.seq, 'call_result_changed',
+           format('call %s, cited by record %s, no longer hashes to its result hash %s…: its result was changed in '
+                  'the call log', c.call_id, l.seq, left(c.result_hash, 12))
+    INTO first_bad_seq, problem, detail
+    FROM footnote.ledger AS l
+    CROSS JOIN LATERAL jsonb_array_elements(l.operations) AS o(op)
+    JOIN footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
+    WHERE CASE WHEN footnote.sha256_hex(c.result::text) = c.result_hash THEN false
+               ELSE footnote.sha256_hex(footnote._canonical_json(c.result)) IS DISTINCT FROM c.result_hash END
+    ORDER BY l.seq
+    LIMIT 1;
+    ok := problem IS NULL;
+    RETURN NEXT;
 END
 $$;
 

@@ -52,7 +52,7 @@ class OperationOutput(_Open):
 
     operation: str
     call_id: str = Field(description="cite it in record_decision (citations[].call_id and call_ids)")
-    result_hash: str | None = Field(description="SHA-256 of the canonical JSON of the result (as in the call log)")
+    result_hash: str | None = Field(description="SHA-256 of the result as the call log keeps it (its jsonb text)")
     called_at: str | None = None
     arguments: dict[str, Any]
     effective_arguments: dict[str, Any] = Field(default_factory=dict)
