@@ -46,6 +46,9 @@ FORBIDDEN = [r"account owner (is (?!not recorded)|[A-Z])", r"managed by", r"of t
              r"\bbelow (it|its reorder level)\b", r"Nothing in these records argues against",
              r"bank-detail change for .* is pending", r"\(verified\)", r"phone number[^.]* verified"]
 runner = CliRunner()
+# the first test of a backend builds the Tryton database (trytond-admin, then posting documents one by one): 2 to 5
+# minutes on a busy two-core machine, more than the suite's 300 s per test; the build's own steps have timeouts
+pytestmark = pytest.mark.timeout(900)
 UI_URL = "https://tryton.example/#footnote"  # Tryton's web client, database footnote
 
 
