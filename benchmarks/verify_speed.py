@@ -1,26 +1,29 @@
 """Verification speed: the Python verifier against raw SHA-256 over the same canonical bytes.
 
-    .venv/bin/python benchmarks/verify_speed.py [--records 100000] [--reference]
+    .venv/bin/python benchmarks/verify_speed.py [--records 100000] [--reference] [--workers N]
 
 Fills a ledger with records of about 7.5 KB (claims, evidence rows with non-ASCII text, escapes, a JSON
 decimal), sealed by footnote.seal(), then times: raw hashlib SHA-256 over the stored canonical bytes (in
 memory), the chain pass over those bytes in memory, the chain pass and the full check (chain + every record's
-canonical bytes against its columns + the calls) from the database and from an exported bundle, and with
---reference the reference path (canonical_json per record). Prints numbers; asserts nothing. Runs on a
-throwaway embedded PostgreSQL (or DATABASE_URL, a superuser URL of an empty database or one this benchmark
-filled before).
+canonical bytes against its columns + the calls) from the database and from an exported bundle, the full
+check once more in one process (no worker processes: footnote_pg.parallel), and with --reference the
+reference path (canonical_json per record). Client CPU is this process's and its workers'; server CPU the
+backend's. Prints numbers; asserts nothing. Runs on a throwaway embedded PostgreSQL (or DATABASE_URL, a
+superuser URL of an empty database or one this benchmark filled before).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import os
+import resource
 import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +32,7 @@ from psycopg import sql
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.common import database  # noqa: E402
-from footnote_pg import chainwalk, ledger  # noqa: E402
+from footnote_pg import chainwalk, ledger, parallel  # noqa: E402
 
 FILL = """
 INSERT INTO footnote.ledger_queue (id, queued_at, db_role, actor_id, actor_role, kind, question, answer, status,
@@ -97,18 +100,37 @@ def _cpu(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _client_cpu() -> float:
+    """CPU seconds of this process and of its children that ended (the verifier's workers)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def timed(run: Callable[[], Any], pid: int | None = None) -> tuple[float, float, float, Any]:
-    """Wall seconds, this process's CPU seconds, the server backend's CPU seconds, and the result."""
-    server, cpu, wall = _cpu(pid), time.process_time(), time.perf_counter()
+    """Wall seconds, the client's CPU seconds (with its workers), the server backend's CPU seconds, the result."""
+    server, cpu, wall = _cpu(pid), _client_cpu(), time.perf_counter()
     result = run()
-    return time.perf_counter() - wall, time.process_time() - cpu, _cpu(pid) - server, result
+    return time.perf_counter() - wall, _client_cpu() - cpu, _cpu(pid) - server, result
+
+
+@contextlib.contextmanager
+def one_process() -> Iterator[None]:
+    """The verifier without worker processes."""
+    threshold, parallel.THRESHOLD = parallel.THRESHOLD, 2**62
+    try:
+        yield
+    finally:
+        parallel.THRESHOLD = threshold
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--records", type=int, default=100_000, help="chain length (2000 for a quick look)")
     parser.add_argument("--reference", action="store_true", help="also time the reference path (slow)")
+    parser.add_argument("--workers", type=int, help="worker processes for the full check (default: one per core, "
+                                                    "none on one core)")
     args = parser.parse_args()
+    parallel.WORKERS = args.workers
 
     with database(url=os.environ.get("DATABASE_URL")) as url:
         fill(url, args.records)
@@ -149,12 +171,16 @@ def main() -> None:
 
         add("chain pass from the database", *from_db(content=False)())
         add("full check from the database", *from_db()())
+        with one_process():
+            add("full check from the database, one process", *from_db()())
         with tempfile.TemporaryDirectory(prefix="footnote-bench-") as tmp:
             bundle = Path(tmp) / "ledger.jsonl"
             with psycopg.connect(url, autocommit=False) as conn:
                 export_wall, _, _, _ = timed(lambda: ledger.export_bundle(conn, bundle))
             add("chain pass from a bundle", *timed(lambda: ledger.verify_bundle(bundle, content=False)))
             add("full check from a bundle", *timed(lambda: ledger.verify_bundle(bundle)))
+            with one_process():
+                add("full check from a bundle, one process", *timed(lambda: ledger.verify_bundle(bundle)))
             if args.reference:
                 add("reference path from the database", *from_db(reference=True)())
                 add("reference path from a bundle", *timed(lambda: ledger.verify_bundle(bundle, reference=True)))

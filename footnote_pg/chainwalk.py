@@ -130,6 +130,10 @@ class Walk:
             return Problem(seq, "reordered", f"record {seq} was recorded before record {seq - 1}")
         return None
 
+    def follows(self, seq: object, prev_hash: object, recorded_at: str) -> bool:
+        """Whether a record passes here (its place, link and time), the rest of it checked already."""
+        return seq == self.expected and prev_hash == self.prev_hash and recorded_at >= self.prev_time
+
     def passed(self, seq: int, stored: str, recorded_at: str) -> None:
         self.expected, self.prev_hash, self.prev_time = seq + 1, stored, recorded_at
         self.head_seq, self.head_hash = seq, stored
@@ -229,33 +233,24 @@ def reference_line(line: bytes, number: int, walk: Walk) -> Problem | None:
 
 # -- the fast check -----------------------------------------------------------------------------------------
 
-_TIME = re.compile(rb"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z")
-_HEX64 = re.compile(rb"[0-9a-f]{64}")
-_END = b',"version":1}'
+_END = re.compile(rb',"recorded_at":"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z)",'
+                  rb'"seq":(0|[1-9][0-9]*),"status":"[^"]*","version":1}')
+_LINK = re.compile(rb',"prev_hash":"([0-9a-f]{64})","question":')
 
 
 def _tail(text: bytes) -> tuple[int, str, str, int] | None:
     """``seq``, ``prev_hash``, ``recorded_at`` of a record's canonical text and where its prev_hash member
     starts, read from the end: its last members are prev_hash, question, recorded_at, seq, status and version,
-    and no text after prev_hash can hold a member name (a string's quotes are escaped)."""
-    status = text.rfind(b',"status":"')
-    if status < 0 or not text.endswith(_END):
-        return None
-    seq_at = text.rfind(b',"seq":', 0, status)
-    digits = text[seq_at + 7:status]
-    if seq_at < 0 or text.find(b'"', status + 11) != len(text) - 14 or not digits.isdigit() \
-            or (digits[:1] == b"0" and len(digits) > 1):
-        return None
-    when_at = seq_at - 44  # ,"recorded_at":" and 27 characters of time and a quote
-    when = text[when_at + 16:seq_at - 1]
-    if text[when_at:when_at + 16] != b',"recorded_at":"' or text[seq_at - 1:seq_at] != b'"' \
-            or not _TIME.fullmatch(when):
+    and no text after prev_hash can hold a member name (a string's quotes are escaped; the status has none)."""
+    when_at = text.rfind(b',"recorded_at":"')
+    end = _END.fullmatch(text, when_at) if when_at >= 0 else None
+    if end is None:
         return None
     link = text.rfind(b',"prev_hash":"', 0, when_at)
-    prev_hash = text[link + 14:link + 78]
-    if link < 0 or text[link + 78:link + 91] != b'","question":' or not _HEX64.fullmatch(prev_hash):
+    found = _LINK.match(text, link) if link >= 0 else None
+    if found is None:
         return None
-    return int(digits), prev_hash.decode("ascii"), when.decode("ascii"), link
+    return int(end[2]), found[1].decode("ascii"), end[1].decode("ascii"), link
 
 
 def tail(text: bytes) -> tuple[int, str, str] | None:
@@ -325,36 +320,52 @@ def chain_line(line: bytes, number: int, walk: Walk) -> Problem | None:
     return problem
 
 
-def fast_row(row: tuple[Any, ...], walk: Walk) -> dict[str, Any] | None:
-    """The record object of a ``ledger_rows`` tuple when it passes every check (the walk moves on), else None
-    (the walk unmoved: let :func:`reference_row` decide)."""
-    seq, prev_hash, stored, sealed = row[1], row[16], row[17], row[18]
-    if seq != walk.expected or prev_hash != walk.prev_hash:
-        return None
+def row_object(row: tuple[Any, ...]) -> dict[str, Any] | None:
+    """The record object of a ``ledger_rows`` tuple when its sealed text is the canonical JSON of its fields and
+    hashes to its stored hash, else None: the half of :func:`fast_row` that needs no walk."""
     try:
         obj = fast_object(row)
     except ValueError:
         return None
-    recorded_at = obj["recorded_at"]
-    if recorded_at < walk.prev_time or canonical.encode(obj) != sealed \
-            or hashlib.sha256(sealed).hexdigest() != stored:
+    sealed = row[18]
+    if canonical.encode(obj) != sealed or hashlib.sha256(sealed).hexdigest() != row[17]:
         return None
-    walk.passed(seq, stored, recorded_at)
     return obj
+
+
+def fast_row(row: tuple[Any, ...], walk: Walk) -> dict[str, Any] | None:
+    """The record object of a ``ledger_rows`` tuple when it passes every check (the walk moves on), else None
+    (the walk unmoved: let :func:`reference_row` decide)."""
+    seq, prev_hash, stored = row[1], row[16], row[17]
+    if seq != walk.expected or prev_hash != walk.prev_hash:
+        return None
+    obj = row_object(row)
+    if obj is None or not walk.follows(seq, prev_hash, obj["recorded_at"]):
+        return None
+    walk.passed(seq, stored, obj["recorded_at"])
+    return obj
+
+
+def line_facts(body: bytes) -> tuple[int, str, str, str] | None:
+    """``seq``, ``prev_hash``, ``recorded_at`` and ``hash`` of a bundle line (without its line feed) when it is
+    written canonically and hashes to its hash, else None: the half of :func:`fast_line` that needs no walk."""
+    try:
+        obj = canonical.decode(body)
+        if canonical.encode(obj) != body:
+            return None
+        seq, prev_hash, recorded_at, stored = obj["seq"], obj["prev_hash"], obj["recorded_at"], obj["hash"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    if type(seq) is not int or not isinstance(recorded_at, str) or not isinstance(stored, str) \
+            or split_hash(body) != stored:
+        return None
+    return seq, prev_hash, recorded_at, stored
 
 
 def fast_line(line: bytes, walk: Walk) -> bool:
     """True when bundle line passes every check (the walk moves on); False: let :func:`reference_line` decide."""
-    body = line[:-1] if line.endswith(b"\n") else line
-    try:
-        obj = canonical.decode(body)
-        if canonical.encode(obj) != body:
-            return False
-        seq, prev_hash, recorded_at, stored = obj["seq"], obj["prev_hash"], obj["recorded_at"], obj["hash"]
-    except (ValueError, TypeError, KeyError):
+    facts = line_facts(line[:-1] if line.endswith(b"\n") else line)
+    if facts is None or not walk.follows(*facts[:3]):
         return False
-    if type(seq) is not int or seq != walk.expected or prev_hash != walk.prev_hash \
-            or not isinstance(recorded_at, str) or recorded_at < walk.prev_time or split_hash(body) != stored:
-        return False
-    walk.passed(seq, stored, recorded_at)
+    walk.passed(facts[0], facts[3], facts[2])
     return True

@@ -2,8 +2,9 @@
 
 Nothing here calls the database's hash code: the chain walk (:mod:`footnote_pg.chainwalk`) hashes the stored
 canonical bytes with hashlib and compares them with the record's fields serialised again by
-:mod:`footnote_pg.canonical`. Records are read by binary COPY, a batch at a time, and bundles line by
-line: memory stays the same whatever the length of the chain.
+:mod:`footnote_pg.canonical`. Records are read by binary COPY, a batch at a time, and bundles a block of lines
+at a time: memory stays the same whatever the length of the chain. For a long chain the costly half of every
+record's check runs in worker processes (:mod:`footnote_pg.parallel`), the walk in order here.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import base64
 import contextlib
 import datetime as dt
 import hashlib
+import itertools
 import re
 import shutil
 import tempfile
@@ -21,7 +23,7 @@ from typing import IO, Any
 
 import psycopg
 
-from footnote_pg import canonical, chainwalk, errors
+from footnote_pg import canonical, chainwalk, errors, parallel
 from footnote_pg.chainwalk import GENESIS as GENESIS
 from footnote_pg.chainwalk import Verdict as Verdict
 from footnote_pg.chainwalk import record_hash as record_hash
@@ -105,6 +107,24 @@ def sealed_texts(conn: psycopg.Connection[Any]) -> Iterator[tuple[int, str, byte
     return _rows(conn, "ledger_texts", _TEXT_TYPES, 0)
 
 
+def _sealed_size(row: tuple[Any, ...]) -> int:
+    """A ``ledger_rows`` tuple's weight in a worker's batch: its sealed text's bytes."""
+    return len(row[18])
+
+
+def _server_here(conn: psycopg.Connection[Any]) -> bool:
+    """Whether the server runs on this machine (a Unix socket, a loopback address): its backend works on the
+    COPY as hard as a worker on its records (on two cores, workers beside it cost more than they save)."""
+    host = conn.info.host
+    return host.startswith("/") or host in ("localhost", "127.0.0.1", "::1")
+
+
+def _length(conn: psycopg.Connection[Any]) -> int:
+    """How many records the chain has, by its last seq (the workers' guess: only the speed depends on it)."""
+    row = conn.execute("SELECT max(seq) FROM footnote.ledger").fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else 0
+
+
 def _ticks(advance: Callable[[int], None] | None, count: int, *, last: bool = False) -> None:
     """``advance`` every ``_TICK`` records, and with the rest at the ``last``."""
     done = count % _TICK if last else (0 if count % _TICK else _TICK)
@@ -134,15 +154,25 @@ def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = Fa
         _ticks(advance, walk.count, last=True)
         return walk.verdict()
     cited = provenance.Cited()
-    for row in _rows(conn, "ledger_rows", _ROW_TYPES, 1):
-        walk.count += 1
-        obj = None if reference else chainwalk.fast_row(row, walk)
-        if obj is None:
-            problem, obj = chainwalk.reference_row(dict(zip(ROW_COLUMNS, row, strict=True)), walk)
-            if problem is not None or obj is None:
-                return walk.verdict(problem)
-        cited.add(obj)
-        _ticks(advance, walk.count)
+    check, expected = (None, 0) if reference else (parallel.row_facts, _length(conn))
+    checking = parallel.checked(_rows(conn, "ledger_rows", _ROW_TYPES, 1), check, expected, _sealed_size,
+                                spare=1 if _server_here(conn) else 0)
+    with contextlib.closing(checking) as rows:
+        for row, facts in rows:
+            walk.count += 1
+            if facts is not None and walk.follows(row[1], row[16], facts[0]):  # its worker passed the rest
+                walk.passed(row[1], row[17], facts[0])
+                cited.sealed.add(facts[1])
+                if facts[2] is not None:
+                    cited.records.append(facts[2])
+            else:
+                obj = None if reference else chainwalk.fast_row(row, walk)
+                if obj is None:
+                    problem, obj = chainwalk.reference_row(dict(zip(ROW_COLUMNS, row, strict=True)), walk)
+                    if problem is not None or obj is None:
+                        return walk.verdict(problem)
+                cited.add(obj)
+            _ticks(advance, walk.count)
     _ticks(advance, walk.count, last=True)
     verdict = walk.verdict()
     found = provenance.first_problem(conn, cited, recompute=recompute_calls)
@@ -229,14 +259,21 @@ def _manifest(line: bytes, name: object) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
+def _bundle_stream(source: Path | IO[bytes]) -> Iterator[tuple[dict[str, Any], IO[bytes]]]:
+    """A bundle's manifest, and the stream after it."""
+    if isinstance(source, (str, Path)):
+        with open(source, "rb", buffering=1 << 20) as stream:
+            yield _manifest(stream.readline(), source), stream
+        return
+    yield _manifest(source.readline(), getattr(source, "name", "the bundle")), source
+
+
+@contextlib.contextmanager
 def open_bundle(source: Path | IO[bytes]) -> Iterator[tuple[dict[str, Any], Iterator[bytes]]]:
     """A bundle's manifest and its record lines, read as they are consumed (a path, or a binary stream read
     from where it stands and not closed here)."""
-    if isinstance(source, (str, Path)):
-        with open(source, "rb", buffering=1 << 20) as stream:
-            yield _manifest(stream.readline(), source), iter(stream)
-        return
-    yield _manifest(source.readline(), getattr(source, "name", "the bundle")), iter(source)
+    with _bundle_stream(source) as (manifest, stream):
+        yield manifest, iter(stream)
 
 
 def read_bundle(path: Path) -> tuple[dict[str, Any], list[bytes]]:
@@ -245,34 +282,67 @@ def read_bundle(path: Path) -> tuple[dict[str, Any], list[bytes]]:
         return manifest, list(lines)
 
 
+_BLOCK = 1 << 20  # bytes a bundle is read by
+
+
+def _line_batches(stream: IO[bytes], records: Any) -> Iterator[list[bytes]]:
+    """A bundle's record lines without their line feeds, those of up to ``_BLOCK`` bytes at a time, read as they
+    come (from a pipe: what is there); every byte read also goes to ``records`` (records_sha256), a block at a
+    time. (Hashing in a thread beside the walk costs more than it saves: the GIL goes back and forth at every
+    line's own hash.)"""
+    read = getattr(stream, "read1", stream.read)
+    carry: list[bytes] = []  # the start of a line that goes on in the next block
+    while block := read(_BLOCK):
+        records.update(block)
+        lines: list[bytes] = []
+        start, find = 0, block.find
+        while (end := find(b"\n", start)) >= 0:  # memchr: faster than bytes.split for long lines
+            lines.append(block[start:end])
+            start = end + 1
+        if not lines:
+            carry.append(block)
+            continue
+        if carry:
+            lines[0] = b"".join([*carry, lines[0]])
+        carry = [block[start:]] if start < len(block) else []
+        yield lines
+    if carry:  # the last line, without a line feed
+        yield [b"".join(carry)]
+
+
 def verify_bundle(source: Path | IO[bytes], advance: Callable[[int], None] | None = None, *, content: bool = True,
                   reference: bool = False) -> Verdict:
-    """Verify an exported bundle offline, reading it line by line: manifest, every record's hash, every link,
-    every line the canonical form of its record (``content=False``: the chain pass alone; ``reference=True``:
-    every line the slow way, the same verdict). ``advance(n)`` as records are done."""
-    with open_bundle(source) as (manifest, lines):
+    """Verify an exported bundle offline, reading it a block at a time: manifest, every record's hash, every
+    link, every line the canonical form of its record (``content=False``: the chain pass alone;
+    ``reference=True``: every line the slow way, the same verdict). ``advance(n)`` as records are done."""
+    with _bundle_stream(source) as (manifest, stream):
         first_seq = manifest.get("first_seq") or 1
         first_prev = manifest.get("first_prev_hash") or GENESIS
         ranged: dict[str, Any] = manifest["range"] if isinstance(manifest.get("range"), dict) else {}
         whole = not any(ranged.get(k) for k in ("from_seq", "to_seq", "since", "until"))
         walk = chainwalk.Walk(first_seq, first_prev)
         records = hashlib.sha256()
-        for number, line in enumerate(lines, start=2):
-            if number == 2 and whole and (first_seq != 1 or first_prev != GENESIS):
-                return Verdict(False, 0, None, None, 1, "sequence_gap",
-                               f"the bundle is a whole export but starts at record {first_seq}, linked to "
-                               f"{str(manifest.get('first_prev_hash'))[:12]}…: records before it are missing")
-            records.update(line)
-            walk.count += 1
-            if not content:
-                problem = chainwalk.chain_line(line, number, walk)
-            elif reference or not chainwalk.fast_line(line, walk):
-                problem = chainwalk.reference_line(line, number, walk)
-            else:
-                problem = None
-            if problem is not None:
-                return walk.verdict(problem)
-            _ticks(advance, walk.count)
+        check = chainwalk.line_facts if content and not reference else None
+        lines = itertools.chain.from_iterable(_line_batches(stream, records))
+        with contextlib.closing(parallel.checked(lines, check, manifest["count"], len)) as checking:
+            for number, (line, facts) in enumerate(checking, start=2):
+                if number == 2 and whole and (first_seq != 1 or first_prev != GENESIS):
+                    return Verdict(False, 0, None, None, 1, "sequence_gap",
+                                   f"the bundle is a whole export but starts at record {first_seq}, linked to "
+                                   f"{str(manifest.get('first_prev_hash'))[:12]}…: records before it are missing")
+                walk.count += 1
+                if not content:
+                    problem = chainwalk.chain_line(line, number, walk)
+                elif facts is not None and walk.follows(*facts[:3]):  # its worker passed the rest
+                    walk.passed(facts[0], facts[3], facts[2])
+                    problem = None
+                elif reference or not chainwalk.fast_line(line, walk):
+                    problem = chainwalk.reference_line(line, number, walk)
+                else:
+                    problem = None
+                if problem is not None:
+                    return walk.verdict(problem)
+                _ticks(advance, walk.count)
         _ticks(advance, walk.count, last=True)
     verdict = walk.verdict()
     if verdict.records != manifest.get("count") or verdict.head_hash != manifest.get("head_hash"):

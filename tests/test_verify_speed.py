@@ -5,16 +5,21 @@
   own hash among hash members of nested objects (hypothesis);
 * on real PostgreSQL, the fast and the reference verifier agree on an intact chain and on every kind of
   tampering, in the database and in a bundle, and name the record SQL's verify_chain() names;
-* a bundle is verified while it is still being written: line by line, not read whole first.
+* a bundle is verified while it is still being written: line by line, not read whole first;
+* with the content check in worker processes, every verdict is the serial one, workers start for long walks
+  only, stop with the walk however it ends, and memory stays bounded.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import hashlib
 import io
 import json
+import multiprocessing
 import os
 import threading
+import tracemalloc
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -24,10 +29,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from footnote_pg import canonical, chainwalk, ledger
+from footnote_pg import canonical, chainwalk, ledger, parallel
 from tests.conftest import TestDatabase
 from tests.test_chain import _loose_json
-from tests.test_tamper import record
+from tests.test_tamper import SEVERAL, record
 
 # -- canonical.decode / encode against canonical_json ----------------------------------------------------------
 
@@ -416,3 +421,269 @@ def test_verify_bundle_takes_an_open_stream(chain: TestDatabase, tmp_path: Path)
     lines = _lines(chain, tmp_path)
     stream = io.BytesIO(b"".join(lines))
     assert ledger.verify_bundle(stream) == ledger.verify_bundle(tmp_path / "all.jsonl")
+
+
+# -- the content check in worker processes (footnote_pg.parallel) ---------------------------------------------
+
+@pytest.fixture
+def workers(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Two workers from the first record on, the walk waiting for them to start, a record or a few lines a
+    batch: every record's content check goes to a worker first. Each verification appends how many records
+    the walk passed on facts a worker found (the walk itself finds none: it runs the serial code)."""
+    monkeypatch.setattr(parallel, "THRESHOLD", 0)
+    monkeypatch.setattr(parallel, "WORKERS", 2)
+    monkeypatch.setattr(parallel, "CHECK_WHILE_STARTING", False)
+    monkeypatch.setattr(parallel, "TASK", 1)
+    monkeypatch.setattr(ledger, "_BLOCK", 1500)  # lines cut across blocks
+    used: list[int] = []
+    checked = parallel.checked
+
+    def counting(items: Any, check: Any, expected: int, weight: Any, spare: int = 0) -> Any:
+        inner, found = checked(items, check, expected, weight, spare), 0
+        try:
+            for item, facts in inner:
+                found += facts is not None
+                yield item, facts
+        finally:
+            inner.close()
+            used.append(found)
+
+    monkeypatch.setattr(parallel, "checked", counting)
+    return used
+
+
+@pytest.mark.parametrize(("cores", "spare", "expected"), [(1, 0, 0), (2, 0, 2), (2, 1, 0), (3, 1, 2), (8, 1, 7)])
+def test_workers_are_one_a_core_and_never_one_alone(monkeypatch: pytest.MonkeyPatch, cores: int, spare: int,
+                                                    expected: int) -> None:
+    """One a core, less the one a database server on this machine works on, and none unless that makes two."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(cores)))
+    assert parallel.workers(spare) == expected
+
+
+def _many(db: TestDatabase, count: int) -> None:
+    """``count`` more small records, queued by hand and sealed."""
+    with db.connect() as conn:
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("""
+            INSERT INTO footnote.ledger_queue (id, queued_at, db_role, kind, question, answer, status, claims,
+                                               operations, evidence, findings)
+            SELECT gen_random_uuid(), clock_timestamp(), 'bench', 'answer', 'q' || g, 'answer ' || g || ' €',
+                   'refused', '[]', '[]', '[{"id": "row", "amount": "1.50", "n": 7}]', '[]'
+            FROM generate_series(1, %s) AS g""", (count,))
+        conn.execute("SET session_replication_role = origin")
+        conn.execute("SELECT footnote.seal()")
+
+
+def test_workers_give_the_serial_verdict_on_an_intact_chain(chain: TestDatabase, tmp_path: Path,
+                                                             workers: list[int]) -> None:
+    with chain.connect("auditor", autocommit=False) as conn:
+        found = ledger.verify_database(conn)
+        assert found == ledger.verify_database(conn, reference=True) and found.ok and found.records == 9
+        ledger.export_bundle(conn, tmp_path / "all.jsonl")
+    assert ledger.verify_bundle(tmp_path / "all.jsonl") == found
+    assert workers == [9, 0, 9]  # every record passed on a worker's facts; the reference uses none
+    assert not multiprocessing.active_children()
+
+
+@pytest.mark.parametrize("kind", sorted(TAMPERING))
+def test_workers_give_the_serial_verdict_for_every_tampering(chain: TestDatabase, workers: list[int],
+                                                             kind: str) -> None:
+    statements, python, _sql, _chain_only = TAMPERING[kind]
+    with chain.connect() as conn:
+        conn.execute("SET session_replication_role = replica")
+        for statement in statements:
+            conn.execute(statement)  # type: ignore[arg-type]
+    with chain.connect("auditor", autocommit=False) as conn:
+        found = ledger.verify_database(conn)
+        conn.execute("SELECT 1")  # the walk stopped early and left the transaction usable
+        assert not multiprocessing.active_children()
+        assert found == ledger.verify_database(conn, reference=True), found
+    assert (found.ok, found.first_bad_seq, found.problem) == (False, *python), found
+    assert workers[0] >= python[0] - 1  # the records before the bad one passed on workers' facts
+
+
+@pytest.mark.parametrize("kind", sorted(BUNDLE_TAMPERING))
+def test_workers_give_the_serial_verdict_on_every_tampered_bundle(chain: TestDatabase, tmp_path: Path,
+                                                                  workers: list[int], kind: str) -> None:
+    change, full, _chain_only = BUNDLE_TAMPERING[kind]
+    path = _write(tmp_path, change(_lines(chain, tmp_path)))
+    found = ledger.verify_bundle(path)
+    assert not multiprocessing.active_children()
+    assert found == ledger.verify_bundle(path, reference=True), found
+    if full is None:
+        assert found.ok and workers[0] == 9, (found, workers)
+    else:
+        assert (found.ok, found.first_bad_seq, found.problem) == (False, *full), found
+        assert workers[0] >= full[0] - 1
+
+
+def test_workers_give_the_serial_verdict_for_several_changes_at_once(db: TestDatabase,
+                                                                     workers: list[int]) -> None:
+    """Changes of every kind, alone and two or three at once, with the calls behind the records checked too:
+    the workers' verdict is the serial one, detail for detail."""
+    import random
+
+    with db.connect("service") as conn:
+        for i in range(12):
+            record(conn, f"question {i}", call=i % 3 == 0)
+    rng = random.Random(20261203)
+    cases = [[(kind, 7)] for kind in SEVERAL]
+    cases += [list(zip(rng.sample(sorted(SEVERAL), k), sorted(rng.sample(range(2, 13), k)), strict=True))
+              for k in (2, 3) for _ in range(3)]
+    cases.append([])  # and a chain that holds
+    for case in cases:
+        with db.connect(autocommit=False) as conn:
+            conn.execute("SET LOCAL session_replication_role = replica")
+            for kind, s in case:
+                for statement in SEVERAL[kind][0]:
+                    conn.execute(statement.format(s=s))  # type: ignore[arg-type]
+            found = ledger.verify_database(conn)
+            serial = ledger.verify_database(conn, reference=True)
+            conn.rollback()
+        assert found == serial, (case, found, serial)
+        assert found.ok is not case, (case, found)
+    assert len(workers) == 2 * len(cases) and all(workers[::2]), workers
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.lists(st.sampled_from([b"\n", b"\n\n", b"a", b"bc", b"\r", b"xyz" * 9])).map(b"".join),
+       block=st.integers(1, 40))
+def test_a_bundle_read_by_blocks_has_the_lines_and_bytes_it_has_read_by_lines(data: bytes, block: int) -> None:
+    """Blocks of any size cut lines anywhere: the lines are those of reading line by line, less their line
+    feeds, and records_sha256 covers every byte."""
+    saved, ledger._BLOCK = ledger._BLOCK, block
+    try:
+        records = hashlib.sha256()
+        found = [line for lines in ledger._line_batches(io.BytesIO(data), records) for line in lines]
+    finally:
+        ledger._BLOCK = saved
+    assert found == [line.removesuffix(b"\n") for line in io.BytesIO(data)]
+    assert records.hexdigest() == hashlib.sha256(data).hexdigest()
+
+
+def test_workers_start_for_a_long_walk_only(db: TestDatabase, tmp_path: Path, workers: list[int],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below the threshold no worker is started; from it on they are, and check the records they are sent (here
+    the walk waits for them), with the same verdict and the same progress reports."""
+    _many(db, 300)
+    bundle = tmp_path / "long.jsonl"
+    with db.connect("auditor", autocommit=False) as conn:
+        ledger.export_bundle(conn, bundle)
+    started: list[int] = []
+
+    class Counted(cf.ProcessPoolExecutor):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            started.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(parallel.cf, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(parallel, "TASK", 2000)
+    monkeypatch.setattr(ledger, "_BLOCK", 8000)
+    verdicts = []
+    for threshold in (301, 300):
+        monkeypatch.setattr(parallel, "THRESHOLD", threshold)
+        done: list[int] = []
+        with db.connect("auditor", autocommit=False) as conn:
+            verdicts.append(ledger.verify_database(conn, advance=done.append))
+        verdicts.append(ledger.verify_bundle(bundle, done.append))
+        assert sum(done) == 2 * 300 and not multiprocessing.active_children()
+    assert started == [1, 1] and workers[:2] == [0, 0] and all(workers[2:]), (started, workers)
+    assert all(v == verdicts[0] for v in verdicts) and verdicts[0].ok and verdicts[0].records == 300, verdicts
+
+
+def test_workers_stop_at_the_first_bad_record_and_leave(db: TestDatabase, tmp_path: Path,
+                                                        workers: list[int]) -> None:
+    """A bundle read from a stream: after a bad record the walk reads a few blocks more at most, and every
+    worker is gone when it returns; in the database the COPY ends cleanly and the transaction stays usable."""
+    _many(db, 1500)
+    lines = _lines(db, tmp_path)
+    lines[50] = lines[50].replace(b'"answer":"', b'"answer":"!', 1)
+    path = _write(tmp_path, lines)
+    data = path.read_bytes()
+    bad_at = len(b"".join(lines[:51]))
+    stream = io.BytesIO(data)
+    found = ledger.verify_bundle(stream)
+    assert not multiprocessing.active_children()
+    assert found == ledger.verify_bundle(path, reference=True)
+    assert (found.first_bad_seq, found.problem, found.records) == (50, "content_changed", 50), found
+    assert stream.tell() < bad_at + (2 * parallel.AHEAD + 2) * ledger._BLOCK < len(data) // 4, stream.tell()
+    with db.connect() as conn:
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("UPDATE footnote.ledger SET answer = 'x' WHERE seq = 50")
+    with db.connect("auditor", autocommit=False) as conn:
+        found = ledger.verify_database(conn)
+        assert not multiprocessing.active_children()
+        assert conn.execute("SELECT count(*) FROM footnote.ledger").fetchone() == (1500,)
+        assert found == ledger.verify_database(conn, reference=True)
+        assert (found.first_bad_seq, found.problem) == (50, "content_changed"), found
+
+
+def test_workers_leave_when_the_walk_is_interrupted(db: TestDatabase, tmp_path: Path,
+                                                    workers: list[int]) -> None:
+    _many(db, 1100)
+    bundle = tmp_path / "all.jsonl"
+    with db.connect("auditor", autocommit=False) as conn:
+        ledger.export_bundle(conn, bundle)
+
+    def interrupt(_n: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        ledger.verify_bundle(bundle, interrupt)
+    assert not multiprocessing.active_children()
+    with db.connect("auditor", autocommit=False) as conn, pytest.raises(KeyboardInterrupt):
+        ledger.verify_database(conn, advance=interrupt)
+    assert not multiprocessing.active_children()
+    assert workers == [1024, 1024]  # interrupted at the first progress report
+
+
+def test_workers_keep_memory_bounded(db: TestDatabase, tmp_path: Path, workers: list[int],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk holds a few batches: its peak memory is a small part of a bundle's size and does not grow with
+    it. From the database, memory grows as without workers (the check of the calls keeps each record's id)."""
+    monkeypatch.setattr(parallel, "TASK", 4000)
+    monkeypatch.setattr(ledger, "_BLOCK", 16000)
+
+    def peak(verify: Any) -> int:
+        tracemalloc.start()
+        try:
+            assert verify().ok
+            return int(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+
+    def database_peaks() -> tuple[int, int]:
+        """With workers, and the serial walk."""
+        with db.connect("auditor", autocommit=False) as conn:
+            monkeypatch.setattr(parallel, "THRESHOLD", 0)
+            found = peak(lambda: ledger.verify_database(conn))
+            monkeypatch.setattr(parallel, "THRESHOLD", 10**9)
+            serial = peak(lambda: ledger.verify_database(conn))
+            monkeypatch.setattr(parallel, "THRESHOLD", 0)
+            return found, serial
+
+    _many(db, 1000)
+    short = _lines(db, tmp_path)
+    assert ledger.verify_bundle(io.BytesIO(b"".join(short))).ok  # what starting workers imports, imported
+    before = database_peaks()
+    _many(db, 2000)
+    long = _lines(db, tmp_path)
+    after = database_peaks()
+    data = [b"".join(short), b"".join(long)]
+    bundle = [peak(lambda: ledger.verify_bundle(io.BytesIO(data[0]))),
+              peak(lambda: ledger.verify_bundle(io.BytesIO(data[1])))]
+    size = len(data[1])
+    assert bundle[1] < bundle[0] + 50_000 and bundle[1] < size // 5, (bundle, size)
+    assert after[0] - before[0] < after[1] - before[1] + 50_000, (before, after)
+    assert workers == [1000, 1000, 0, 3000, 0, 1000, 3000], workers
+
+
+def test_a_line_whose_hash_is_null_is_not_passed(chain: TestDatabase, tmp_path: Path) -> None:
+    """A last line with "hash": null, and a manifest saying so, has no hash to check: the fast check once passed
+    it (its null compared equal to "no hash member found"); now the reference decides, as it does for any line."""
+    lines = _lines(chain, tmp_path)
+    last = canonical.loads(lines[-1])
+    last["hash"] = None
+    path = _write(tmp_path, lines[:-1] + [canonical.canonical_json(last).encode("utf-8") + b"\n"])
+    fast, reference = ledger.verify_bundle(path), ledger.verify_bundle(path, reference=True)
+    assert fast == reference and (fast.ok, fast.first_bad_seq, fast.problem) == (False, 9, "content_changed"), fast
