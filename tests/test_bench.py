@@ -46,3 +46,28 @@ def test_an_answer_reads_its_settings_inside_its_transaction_and_fetches_the_rec
 def test_an_operations_recorded_statements_run_as_bare_sql() -> None:
     bare = figures._bare("SELECT $1 WHERE a LIKE '5%' AND b = $12")
     assert bare == "SELECT %(p1)s WHERE a LIKE '5%%' AND b = %(p12)s"
+
+
+def _figure(key: str, measured: float, floor: float, unit: str = "ms") -> figures.Figure:
+    return figures.Figure(key, key, measured, floor, unit, "floor")
+
+
+def test_each_target_is_judged_from_the_same_runs_figures() -> None:
+    table = [_figure("round_trip", 100.0, 80.0, "µs"), _figure("customer_overdue", 4.4, 3.0),
+             _figure("global_ar_aging", 2_900.0, 2_000.0), _figure("global_revenue", 3_100.0, 1_000.0),
+             _figure("answer_bergmann", 5.3, 5.0), _figure("appends_8", 500.0, 1_000.0, "/s"),
+             _figure("appends_32", 449.0, 1_000.0, "/s"), _figure("appends_64", 450.0, 1_000.0, "/s"),
+             _figure("verify_sql", 99_999.0, 200_000.0, "/s"), _figure("chain_pass_bundle", 90_000.0, 200_000.0, "/s"),
+             _figure("verify_bundle", 20_000.0, 200_000.0, "/s"), _figure("route", 300.0, 1.0, "µs")]
+    judged = {f.key: f for f in figures.with_targets(table, 1_000_000)}
+    assert {k: f.met for k, f in judged.items()} == {
+        "round_trip": None, "customer_overdue": True, "global_ar_aging": True, "global_revenue": False,
+        "answer_bergmann": False,  # 53 round trips of this run's SELECT 1, against 2 × 26.25
+        "appends_8": True, "appends_32": False, "appends_64": True, "verify_sql": False,
+        "chain_pass_bundle": False, "verify_bundle": True, "route": None}
+    assert "53 `SELECT 1` round trips" in judged["answer_bergmann"].target
+    # below 1,000,000 invoices the portfolio targets are stated but not judged
+    small = {f.key: f for f in figures.with_targets(table, 2_400)}
+    assert small["global_revenue"].met is None and small["global_revenue"].target
+    rows = figures.markdown(figures.with_targets(table, 1_000_000)).splitlines()
+    assert rows[3].endswith("| yes |") and rows[5].endswith("| **no** |") and rows[-1].endswith("|  |")
