@@ -236,7 +236,7 @@ BEGIN
                 c := c + 1;
             END LOOP;
             entry := lex->bestkey;
-            IF footnote._has_numeral(kt[i]) THEN
+            IF kt[i] ~ '[^\x01-\x2f\x3a-\x7f]' AND footnote._has_numeral(kt[i]) THEN  -- a digit or non-ASCII
                 cls := 'digits';
             ELSE
                 cls := coalesce(entry->>0, 'word');
@@ -260,7 +260,7 @@ BEGIN
             IF k[i] = 'punct' AND lex ? kt[i] THEN
                 out := out || ROW(ks[i], ke[i], 'word', kt[i], lex->kt[i]->>0, kt[i], false, NULL, kg[i], true,
                                   NULL)::footnote._lexeme;
-            ELSIF k[i] IN ('digits', 'punct') AND footnote._has_numeral(kt[i]) THEN
+            ELSIF k[i] IN ('digits', 'punct') AND kt[i] ~ '[^\x01-\x2f\x3a-\x7f]' AND footnote._has_numeral(kt[i]) THEN
                 out := out || ROW(ks[i], ke[i], 'word', kt[i], 'digits', kt[i], false, NULL, kg[i], false,
                                   NULL)::footnote._lexeme;
             ELSE

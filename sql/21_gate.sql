@@ -794,7 +794,7 @@ BEGIN
                            SELECT coalesce(jsonb_agg(jsonb_build_object('position', p - 1, 'character', substr(answer, p, 1))
                                                      ORDER BY p), '[]')
                            FROM generate_series((ns->>'start')::integer + 1, (ns->>'end')::integer) AS p
-                           WHERE footnote._has_numeral(substr(answer, p, 1))
+                           WHERE substr(answer, p, 1) ~ '[^\x01-\x2f\x3a-\x7f]' AND footnote._has_numeral(substr(answer, p, 1))
                              AND NOT EXISTS (SELECT FROM jsonb_array_elements(figs) AS g
                                              WHERE p - 1 >= (g->>'start')::integer AND p - 1 < (g->>'end')::integer)))
                        ELSE '{}' END);

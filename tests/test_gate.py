@@ -68,6 +68,37 @@ def test_a_digit_outside_any_claim_makes_the_answer_unsupported(fn: Footnote) ->
     assert {f["sentence"] for f in graded["findings"]} == {1}  # the first sentence holds
 
 
+def test_a_numeral_of_any_script_outside_any_claim_is_named_by_position(fn: Footnote) -> None:
+    """Fullwidth, Arabic-Indic, superscript, circled and Roman numerals are digits the call never gave: each
+    character is named, and the letters and punctuation around them are not."""
+    answer, claims, calls, _ = overdue_answer(fn)
+    for added in ("１２", "١٢", "x²", "③", "Ⅻ", "٣٠٪"):
+        longer = f"{answer} That is {added} times the usual."
+        graded = fn.check_answer(longer, claims, calls, question=QUESTION)
+        assert graded["status"] == "insufficient_evidence", added
+        (finding,) = [f for f in graded["findings"] if f["code"] == "unsupported_digits"]
+        at = longer.index(added, len(answer))
+        numerals = [at + i for i, ch in enumerate(added) if ch not in "x٪"]
+        assert [p["position"] for p in finding["positions"]] == numerals, added
+
+
+def test_every_numeral_character_is_read_as_digits_and_no_other_ascii_character_is(db: TestDatabase) -> None:
+    """Each character the reader counts as a numeral (footnote._numeric_chars: Unicode's Nd, Nl and No), and each
+    ASCII digit, written as a word of its own or glued to letters, is read as digits; no other ASCII character
+    and none of a few letters and signs beyond ASCII is."""
+    rows = db.rows("""
+        SELECT x.c, x.numeral, bool_or(l.class = 'digits') AS read
+        FROM (SELECT substr(n.chars, i, 1), true FROM footnote._numeric_chars() AS n,
+                     generate_series(1, length(n.chars)) AS i
+              UNION ALL SELECT chr(i), chr(i) ~ '^[0-9]$' FROM generate_series(33, 126) AS i
+              UNION ALL SELECT c, false FROM unnest(ARRAY['é', 'ß', 'Ж', '€', '٪', '中', '…']) AS c) AS x(c, numeral),
+             unnest(footnote._lexemes('is ' || x.c || ' and x' || x.c || 'y now', '[]')) AS l
+        GROUP BY x.c, x.numeral""")
+    assert len(rows) > 700
+    assert [c for c, numeral, read in rows if numeral and not read] == []
+    assert [c for c, numeral, read in rows if read and not numeral] == []
+
+
 def test_evidence_the_call_never_read_is_fabricated(fn: Footnote) -> None:
     answer, claims, calls, _ = overdue_answer(fn)
     claims[1]["evidence"] = ["invoice:8812", "invoice:9999"]
