@@ -1,6 +1,6 @@
 """The README's performance figures, each with its floor measured in the same run.
 
-    .venv/bin/python -m benchmarks              # --small: well under a minute on two cores
+    .venv/bin/python -m benchmarks              # --small: 2-3 minutes on two cores
     .venv/bin/python -m benchmarks --full       # longer runs, a chain of 100,000 records
     .venv/bin/python -m benchmarks --full --invoices 1000000   # the same at scale
 
@@ -16,12 +16,26 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import psycopg  # noqa: E402
 
 from benchmarks import figures  # noqa: E402
 from benchmarks.common import SERVICE_ROLE, as_role, database  # noqa: E402
+from footnote_pg.errors import FootnoteError  # noqa: E402
+
+
+def _positive(kind: type[int] | type[float]) -> Any:
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+        return value
+    return parse
 
 
 def main() -> None:
@@ -29,10 +43,10 @@ def main() -> None:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--small", action="store_true", help="short runs (the default)")
     mode.add_argument("--full", action="store_true", help="long runs and a chain of 100,000 records")
-    parser.add_argument("--invoices", type=int, default=2400, help="size of the sample ERP (default 2,400)")
-    parser.add_argument("--rounds", type=int, help="samples per latency figure")
-    parser.add_argument("--seconds", type=float, help="length of each throughput run")
-    parser.add_argument("--records", type=int, help="chain length for the verification figures")
+    parser.add_argument("--invoices", type=_positive(int), default=2400, help="size of the sample ERP (default 2,400)")
+    parser.add_argument("--rounds", type=_positive(int), help="samples per latency figure")
+    parser.add_argument("--seconds", type=_positive(float), help="length of each throughput run")
+    parser.add_argument("--records", type=_positive(int), help="chain length for the verification figures")
     args = parser.parse_args()
     sizes = figures.FULL if args.full else figures.SMALL
     sizes = dataclasses.replace(sizes, **{k: v for k, v in (("rounds", args.rounds), ("seconds", args.seconds),
@@ -43,10 +57,17 @@ def main() -> None:
         print(f"[{time.monotonic() - started:5.0f} s] {what}", file=sys.stderr, flush=True)
 
     progress(f"database with {args.invoices:,} invoices")
-    with database(invoices=args.invoices, url=os.environ.get("DATABASE_URL")) as url:
-        table = figures.build(url, as_role(url, SERVICE_ROLE), sizes, progress)
-        with psycopg.connect(url) as conn:
-            version = conn.execute("SHOW server_version").fetchone()[0]  # type: ignore[index]
+    try:
+        with database(invoices=args.invoices, url=os.environ.get("DATABASE_URL")) as url:
+            table = figures.build(url, as_role(url, SERVICE_ROLE), sizes, progress)
+            with psycopg.connect(url) as conn:
+                version = conn.execute("SHOW server_version").fetchone()[0]  # type: ignore[index]
+    except (psycopg.OperationalError, psycopg.errors.InsufficientPrivilege, FootnoteError) as exc:
+        # no database, or not one these benchmarks can use (not a superuser's, not empty nor theirs)
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        parser.exit(2, f"python -m benchmarks: {first}\n")
+    except KeyboardInterrupt:
+        parser.exit(130, "python -m benchmarks: interrupted\n")
     elapsed = time.monotonic() - started
     print(f"python -m benchmarks {'--full' if args.full else '--small'}: PostgreSQL {version}, "
           f"{args.invoices:,} invoices, {os.cpu_count()} CPUs, {elapsed:.0f} s\n")

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from benchmarks import answer_profile, figures
@@ -78,3 +83,20 @@ def test_each_target_is_judged_from_the_same_runs_figures() -> None:
     assert small["global_revenue"].met is None and small["global_revenue"].target
     rows = figures.markdown(figures.with_targets(table, 1_000_000)).splitlines()
     assert rows[3].endswith("| yes |") and rows[5].endswith("| **no** |") and rows[-1].endswith("|  |")
+
+
+@pytest.mark.parametrize(("args", "env", "said"), [
+    (["--rounds", "0"], {}, "argument --rounds: must be more than 0, not 0"),
+    (["--seconds", "soon"], {}, "argument --seconds: not a number: 'soon'"),
+    (["--small", "--full"], {}, "not allowed with argument"),
+    ([], {"DATABASE_URL": "postgresql://nobody@/none?host=/nonexistent-socket-dir&connect_timeout=2"},
+     "/nonexistent-socket-dir"),
+])
+def test_a_mistake_in_the_benchmark_command_is_one_line_and_exit_2(args: list[str], env: dict[str, str],
+                                                                   said: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "benchmarks", *args], cwd=Path(__file__).resolve().parent.parent,
+                          env={**os.environ, **env}, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if not line.startswith(("[", "usage:", " "))]
+    assert len(errors) == 1 and errors[0].startswith("python -m benchmarks: ") and said in errors[0], done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
