@@ -23,6 +23,7 @@ import psycopg  # noqa: E402
 
 from benchmarks import figures  # noqa: E402
 from benchmarks.common import SERVICE_ROLE, as_role, database  # noqa: E402
+from footnote_pg import errors  # noqa: E402
 from footnote_pg.errors import FootnoteError  # noqa: E402
 
 
@@ -62,10 +63,12 @@ def main() -> None:
             table = figures.build(url, as_role(url, SERVICE_ROLE), sizes, progress)
             with psycopg.connect(url) as conn:
                 version = conn.execute("SHOW server_version").fetchone()[0]  # type: ignore[index]
-    except (psycopg.OperationalError, psycopg.errors.InsufficientPrivilege, FootnoteError) as exc:
+    except (psycopg.Error, FootnoteError) as exc:
         # no database, or not one these benchmarks can use (not a superuser's, not empty nor theirs)
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        parser.exit(2, f"python -m benchmarks: {first}\n")
+        mistake = exc if isinstance(exc, FootnoteError) else errors.from_psycopg(exc)
+        if mistake is None:
+            raise
+        parser.exit(mistake.exit_code, f"python -m benchmarks: {mistake.message}\n")
     except KeyboardInterrupt:
         parser.exit(130, "python -m benchmarks: interrupted\n")
     elapsed = time.monotonic() - started
