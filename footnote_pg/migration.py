@@ -14,13 +14,45 @@ from alembic import op
 from footnote_pg.sqlfiles import split_statements
 
 
+# An installer that is not a superuser acts as footnote_ledger only while a revision runs: it is made a member
+# before and is no member after (PostgreSQL 16+ leaves the CREATEROLE creator of a role its ADMIN option, which
+# lets it grant the role again but not act as it; install says so).
+ACT_AS_LEDGER = """
+DO $act$
+BEGIN
+    IF pg_catalog.to_regrole('footnote_ledger') IS NOT NULL
+       AND NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user)
+       AND NOT pg_catalog.pg_has_role(current_user, 'footnote_ledger',
+                                      CASE WHEN pg_catalog.current_setting('server_version_num')::int >= 160000
+                                           THEN 'SET' ELSE 'MEMBER' END) THEN
+        EXECUTE pg_catalog.format('GRANT footnote_ledger TO %I', current_user);
+    END IF;
+END
+$act$;"""
+LEAVE_LEDGER = """
+DO $leave$
+BEGIN
+    IF pg_catalog.to_regrole('footnote_ledger') IS NOT NULL
+       AND NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user)
+       AND EXISTS (SELECT FROM pg_catalog.pg_auth_members AS m
+                   JOIN pg_catalog.pg_roles AS r ON r.oid = m.roleid AND r.rolname = 'footnote_ledger'
+                   JOIN pg_catalog.pg_roles AS u ON u.oid = m.member AND u.rolname = current_user
+                   WHERE m.grantor = u.oid) THEN
+        EXECUTE pg_catalog.format('REVOKE footnote_ledger FROM %I', current_user);
+    END IF;
+END
+$leave$;"""
+
+
 def apply_frozen_sql(revision_file: str, direction: str) -> None:
     """Run ``<revision>.<direction>.sql`` beside the revision module."""
     path = Path(revision_file).with_suffix(f".{direction}.sql")
     # our own DDL passes the event trigger of sql/95_protect.sql, for this transaction only
     _run("SELECT pg_catalog.set_config('footnote.allow_ddl', 'on', true);")
+    _run(ACT_AS_LEDGER.strip())
     for statement in split_statements(path.read_text(encoding="utf-8")):
         _run(statement)
+    _run(LEAVE_LEDGER.strip())
 
 
 def _run(statement: str) -> None:

@@ -1,12 +1,17 @@
 -- footnote-pg: roles.
 --
--- Three group roles, all NOLOGIN. Roles are cluster-wide, so creating them is
+-- Four group roles, all NOLOGIN. Roles are cluster-wide, so creating them is
 -- idempotent: a second database on the same server reuses them.
---   footnote_owner    owns every object of ours and reads the source views
+--   footnote_ledger   owns schema footnote, the evidence (call log, ledger, queue, call use, chain lock,
+--                     Merkle nodes), the gate and everything the ledger runs; no login is ever its member
+--                     (an installer that is not a superuser is one only while it installs)
+--   footnote_owner    owns the source views (the mapping onto the ERP), reads the ERP through them, and owns
+--                     the catalog's computations and the reference data they read; writes no evidence
 --   footnote_service  executes catalog operations and the gate, nothing else
 --   footnote_auditor  reads the call log, the ledger and the auditor views
 -- Login roles are made members of a group, e.g.
 --   CREATE ROLE assistant LOGIN PASSWORD '...' IN ROLE footnote_service;
+-- Who owns what is set by sql/90_grants.sql, at the end of every install and upgrade.
 
 DO $roles$
 BEGIN
@@ -30,7 +35,24 @@ BEGIN
 END
 $roles$;
 
--- Everything below is created by, and so owned by, footnote_owner.
+-- The role that owns the evidence: NOLOGIN, and no login is its member once installed. An installer that is
+-- not a superuser acts as it while installing (footnote_pg/migration.py grants and revokes that membership
+-- around every revision).
+DO $ledger_role$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'footnote_ledger') THEN
+        CREATE ROLE footnote_ledger NOLOGIN;
+    END IF;
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user)
+       AND NOT pg_catalog.pg_has_role(current_user, 'footnote_ledger',
+                                      CASE WHEN pg_catalog.current_setting('server_version_num')::int >= 160000
+                                           THEN 'SET' ELSE 'MEMBER' END) THEN
+        EXECUTE pg_catalog.format('GRANT footnote_ledger TO %I', current_user);
+    END IF;
+END
+$ledger_role$;
+
+-- Everything below is created by footnote_owner; sql/90_grants.sql gives each object its owner.
 CREATE SCHEMA footnote AUTHORIZATION footnote_owner;
 COMMENT ON SCHEMA footnote IS 'footnote-pg: catalog operations, call log, ledger, auditor views';
 

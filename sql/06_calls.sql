@@ -2,8 +2,9 @@
 --
 -- Every successful catalog call appends one row here before it returns. The
 -- gate later checks claims against these rows, never against what a caller
--- says a call returned. Only footnote_owner writes it (through the catalog
--- functions); footnote_auditor reads it.
+-- says a call returned. It belongs to footnote_ledger, the role no login is a
+-- member of; only the catalog's entry points (sql/51_entry.sql) write it;
+-- footnote_auditor reads it.
 
 CREATE TABLE footnote.call_log (
     call_id      uuid PRIMARY KEY,
@@ -52,43 +53,6 @@ BEGIN
         DETAIL = jsonb_build_object('table', 'footnote.' || tbl, 'role', current_user)::text;
 END
 $$;
-
--- The call log takes rows only from a catalog operation: _log_call, called by _finish (through _list for the
--- name lists), called by the operation the row names. Written by hand, even by footnote_owner: FN105.
--- The call stack (PG_CONTEXT, innermost first) is matched line by line from the top: a frame line is written
--- by PostgreSQL from a function's identity; a caller's SQL text appears only inside an 'SQL statement "…"' or
--- 'PL/pgSQL expression "…"' line (and may hold line breaks), which none of the lines matched before the
--- operation's may be. So the functions that must be on the stack call each other in simple expressions
--- (x := f(...), RETURN f(...)).
-CREATE FUNCTION footnote._call_log_guard()
-RETURNS trigger
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    ctx text;
-    op  text;
-BEGIN
-    GET DIAGNOSTICS ctx = PG_CONTEXT;  -- line 1: this trigger; 2: _log_call; 3: _finish; 4 (5): (_list,) the op
-    IF split_part(ctx, E'\n', 2) = 'SQL function "_log_call" statement 1'
-       AND starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote._finish(') THEN
-        op := split_part(ctx, E'\n', 4);
-        IF starts_with(op, 'PL/pgSQL function footnote._list(') THEN
-            op := split_part(ctx, E'\n', 5);
-        END IF;
-        IF (starts_with(op, 'PL/pgSQL function footnote.' || NEW.operation || '(')
-            OR op = 'SQL function "' || NEW.operation || '" statement 1')
-           AND EXISTS (SELECT FROM footnote.operations AS o WHERE o.name = NEW.operation) THEN
-            RETURN NEW;
-        END IF;
-    END IF;
-    PERFORM footnote._not_from('call_log', 'from catalog operations (footnote.call or an operation''s function)');
-    RETURN NULL;
-END
-$$;
-
-CREATE TRIGGER call_log_guard BEFORE INSERT ON footnote.call_log
-    FOR EACH ROW EXECUTE FUNCTION footnote._call_log_guard();
 
 -- The application actor of this session: footnote.actor and footnote.actor_role, checked.
 CREATE FUNCTION footnote._actor()
@@ -249,21 +213,8 @@ BEGIN
 END
 $$;
 
--- Append one call to the call log (only from footnote._finish, called by a catalog operation).
-CREATE FUNCTION footnote._log_call(call_id uuid, started timestamptz, actor jsonb, operation text, arguments jsonb,
-                                   ev_ids text[], doc jsonb, hash text, ms numeric)
-RETURNS uuid
-LANGUAGE sql
-SET search_path = pg_catalog, pg_temp
-AS $$
-    INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, actor_id, actor_role, operation,
-                                   arguments, evidence_ids, result, result_hash, duration_ms)
-    VALUES (call_id, started, session_user, pg_backend_pid(), actor->>'id', actor->>'role', operation,
-            arguments, ev_ids, doc, hash, ms)
-    RETURNING call_id
-$$;
-
--- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; append to the call log; return the document.
+-- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; return the document (the
+-- entry point logs it).
 CREATE FUNCTION footnote._finish(operation text, arguments jsonb, started timestamptz, body jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql
@@ -273,10 +224,8 @@ DECLARE
     call_id  uuid := gen_random_uuid();
     actor    jsonb := footnote._actor();
     ev       jsonb := coalesce(body->'evidence', '[]');
-    ev_ids   text[];
     lim      integer := footnote._evidence_limit();
     doc      jsonb;
-    hash     text;
     now_ts   timestamptz := clock_timestamp();
     ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
 BEGIN
@@ -286,9 +235,6 @@ BEGIN
     IF jsonb_array_length(ev) > lim THEN
         PERFORM footnote._too_much_evidence(operation, jsonb_array_length(ev));
     END IF;
-    SELECT coalesce(array_agg(e->>'id' ORDER BY n), '{}') INTO ev_ids
-    FROM jsonb_array_elements(ev) WITH ORDINALITY AS x(e, n);
-
     doc := jsonb_build_object(
         'operation', operation,
         'call_id', call_id::text,
@@ -302,13 +248,9 @@ BEGIN
         'empty_reason', NULL,
         'duration_ms', ms::text) || body;
 
-    -- the result hash is SHA-256 of the document's jsonb text, the form the call log keeps it in
-    -- (docs/hash-spec.md, section 8): written by the server in one pass, not re-serialised member by member
-    hash := footnote.sha256_hex(doc::text);
-    call_id := footnote._log_call(call_id, started, actor, operation, arguments, ev_ids, doc, hash, ms);
-    -- the caller also gets the hash the log keeps: SHA-256 of the document without this member; and,
-    -- where the ui_links setting says how, the links into the ERP's own UI (presentation, not logged)
-    RETURN doc || jsonb_build_object('result_hash', hash) || coalesce(jsonb_build_object('ui_links', footnote._ui_links(ev)), '{}');
+    -- the entry point (footnote.<operation>, sql/51_entry.sql) appends the document to the call log and adds
+    -- its hash; the links into the ERP's own UI, where the ui_links setting says how, are presentation
+    RETURN doc || coalesce(jsonb_build_object('ui_links', footnote._ui_links(ev)), '{}');
 END
 $$;
 

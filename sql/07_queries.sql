@@ -785,7 +785,7 @@ BEGIN
     IF "offset" IS NOT NULL AND "offset" < 0 THEN
         PERFORM footnote._invalid('offset', 'must be 0 or more', "offset"::text);
     END IF;
-    SELECT c.result INTO doc FROM footnote.call_log AS c WHERE c.call_id = evidence_rows.call_id;
+    SELECT c.result INTO doc FROM ONLY footnote.call_log AS c WHERE c.call_id = evidence_rows.call_id;
     IF doc IS NULL THEN
         PERFORM footnote._invalid('call_id', format('call %s was never made', evidence_rows.call_id),
                                   evidence_rows.call_id::text);

@@ -20,7 +20,7 @@ $$;
 
 -- Customers by name (optionally those whose name contains name_contains, with account owner owner, in country
 -- country), at most limit. An owner no customer has is FN002 listing the real ones.
-CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL,
+CREATE FUNCTION footnote._op_list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL,
                                         owner text DEFAULT NULL, country text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -139,7 +139,7 @@ $$;
 
 -- Overdue invoices of one customer as of a date: the open part of their due lines past due, count, oldest days
 -- past due, one row per invoice (its overdue part).
-CREATE FUNCTION footnote.customer_overdue(customer text, as_of date DEFAULT NULL)
+CREATE FUNCTION footnote._op_customer_overdue(customer text, as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -176,7 +176,7 @@ END
 $$;
 
 -- Open support tickets of one customer as of a date, most severe first, with counts.
-CREATE FUNCTION footnote.open_tickets(customer text, as_of date DEFAULT NULL)
+CREATE FUNCTION footnote._op_open_tickets(customer text, as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -227,7 +227,7 @@ END
 $$;
 
 -- The facts behind a customer's risk as of a date: overdue balance, open tickets and their severity, payment terms, account owner.
-CREATE FUNCTION footnote.customer_risk(customer text, as_of date DEFAULT NULL)
+CREATE FUNCTION footnote._op_customer_risk(customer text, as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

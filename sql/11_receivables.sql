@@ -2,7 +2,7 @@
 
 -- Accounts-receivable aging as of a date (all customers, or one): the open due lines in current, 1-30, 31-60, 61-90
 -- and over 90 days past due, and the credits on account that lower the net receivable.
-CREATE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
+CREATE FUNCTION footnote._op_ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -119,7 +119,7 @@ END
 $$;
 
 -- Days sales outstanding as of a date: receivables / gross sales of the window * window days.
-CREATE FUNCTION footnote.days_sales_outstanding(as_of date DEFAULT NULL, window_days integer DEFAULT NULL)
+CREATE FUNCTION footnote._op_days_sales_outstanding(as_of date DEFAULT NULL, window_days integer DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -197,7 +197,7 @@ END
 $$;
 
 -- One invoice by number (INV-2026-8812), id or deep link, with its balance as of a date and what settled it.
-CREATE FUNCTION footnote.invoice(number text, as_of date DEFAULT NULL)
+CREATE FUNCTION footnote._op_invoice(number text, as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -322,7 +322,7 @@ END
 $$;
 
 -- The record behind a deep link (erp://invoice/8812): its type, id and every field of its source view.
-CREATE FUNCTION footnote.source_record(uri text)
+CREATE FUNCTION footnote._op_source_record(uri text)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

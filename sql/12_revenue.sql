@@ -47,7 +47,7 @@ AS $$
 $$;
 
 -- Revenue for a period (month 2026-07, quarter 2026-Q2, fiscal year FY2026, year 2026), of all customers or one.
-CREATE FUNCTION footnote.revenue(period text, customer text DEFAULT NULL)
+CREATE FUNCTION footnote._op_revenue(period text, customer text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -88,7 +88,7 @@ END
 $$;
 
 -- Revenue change between two periods (of all customers or one): both revenues, the absolute change and the change in percent.
-CREATE FUNCTION footnote.revenue_change(period_from text, period_to text, customer text DEFAULT NULL)
+CREATE FUNCTION footnote._op_revenue_change(period_from text, period_to text, customer text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -161,7 +161,7 @@ END
 $$;
 
 -- Customers ranked by revenue in a period, at most limit (ties share a rank; order is revenue, then customer id).
-CREATE FUNCTION footnote.top_customers(period text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
+CREATE FUNCTION footnote._op_top_customers(period text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -209,7 +209,7 @@ END
 $$;
 
 -- Customers whose revenue changed most between two periods: revenue in each, the change (signed raw, unsigned text).
-CREATE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL,
+CREATE FUNCTION footnote._op_revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL,
                                          direction text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER

@@ -1,7 +1,7 @@
 -- footnote-pg: catalog operations about purchasing, stock and supplier payments.
 
 -- Suppliers by name (optionally those whose name contains name_contains), at most limit.
-CREATE FUNCTION footnote.list_suppliers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
+CREATE FUNCTION footnote._op_list_suppliers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -12,7 +12,7 @@ AS $$
 $$;
 
 -- Items by name (optionally those whose name or SKU contains name_contains), at most limit.
-CREATE FUNCTION footnote.list_items(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
+CREATE FUNCTION footnote._op_list_items(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -24,7 +24,7 @@ $$;
 
 -- Purchase orders open or partially received, of all suppliers or one, by expected date; with expected_in, only
 -- those expected in that period.
-CREATE FUNCTION footnote.open_purchase_orders(supplier text DEFAULT NULL, expected_in text DEFAULT NULL)
+CREATE FUNCTION footnote._op_open_purchase_orders(supplier text DEFAULT NULL, expected_in text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -82,7 +82,7 @@ END
 $$;
 
 -- Stock on hand of one item (by name or SKU), per warehouse and in total, against its reorder level.
-CREATE FUNCTION footnote.stock_on_hand(item text)
+CREATE FUNCTION footnote._op_stock_on_hand(item text)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -136,7 +136,7 @@ $$;
 
 -- A supplier's payment facts as of a date: payment history, bank accounts used, pending bank-detail
 -- changes and the phone on file, each fact with how it was verified.
-CREATE FUNCTION footnote.supplier_payment_facts(supplier text, as_of date DEFAULT NULL)
+CREATE FUNCTION footnote._op_supplier_payment_facts(supplier text, as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -271,7 +271,7 @@ $$;
 
 -- Accounts payable as of a date: the supplier invoices received and not yet paid, of all suppliers or one, with
 -- the overdue part and the amounts by days past due (current, 1-30, 31-60, 61-90, over 90).
-CREATE FUNCTION footnote.accounts_payable(supplier text DEFAULT NULL, as_of date DEFAULT NULL)
+CREATE FUNCTION footnote._op_accounts_payable(supplier text DEFAULT NULL, as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

@@ -8,7 +8,7 @@
 
 -- Payments received from one customer (all up to as_of, or those of a period): count, total, first and last,
 -- and for the invoices they settled the average days from issue to payment and how many were paid late.
-CREATE FUNCTION footnote.customer_payments(customer text, period text DEFAULT NULL, as_of date DEFAULT NULL)
+CREATE FUNCTION footnote._op_customer_payments(customer text, period text DEFAULT NULL, as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -102,7 +102,7 @@ END
 $$;
 
 -- One customer's profile as of a date: who they are, terms and owner, open balance and invoices, overdue, open tickets.
-CREATE FUNCTION footnote.customer_profile(customer text, as_of date DEFAULT NULL)
+CREATE FUNCTION footnote._op_customer_profile(customer text, as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -175,7 +175,7 @@ $$;
 -- Customers ranked by what they owe as of a date: overdue, outstanding (all open invoices) or oldest overdue
 -- (days past due of their oldest overdue invoice); largest first (desc) or smallest first (asc). Only customers
 -- with something of that measure are ranked; ties share a rank.
-CREATE FUNCTION footnote.rank_customers(measure text, direction text DEFAULT NULL, "limit" integer DEFAULT NULL,
+CREATE FUNCTION footnote._op_rank_customers(measure text, direction text DEFAULT NULL, "limit" integer DEFAULT NULL,
                                         as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -243,7 +243,7 @@ END
 $$;
 
 -- Revenue of a period month by month (a quarter, a half, a year or a range; of all customers or one).
-CREATE FUNCTION footnote.revenue_by_month(period text, customer text DEFAULT NULL)
+CREATE FUNCTION footnote._op_revenue_by_month(period text, customer text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -305,7 +305,7 @@ END
 $$;
 
 -- Credit notes issued in a period (of all customers or one): count, net total, one row per credit note.
-CREATE FUNCTION footnote.credit_notes(period text, customer text DEFAULT NULL)
+CREATE FUNCTION footnote._op_credit_notes(period text, customer text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -355,7 +355,7 @@ END
 $$;
 
 -- Items whose stock on hand (all warehouses) is below their reorder level.
-CREATE FUNCTION footnote.items_below_reorder()
+CREATE FUNCTION footnote._op_items_below_reorder()
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
@@ -400,7 +400,7 @@ END
 $$;
 
 -- One purchase order by its number (PO-2025-3043), id or deep link.
-CREATE FUNCTION footnote.purchase_order(number text)
+CREATE FUNCTION footnote._op_purchase_order(number text)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp

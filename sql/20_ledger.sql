@@ -22,8 +22,9 @@
 --  * UNIQUE (seq) and UNIQUE (prev_hash) make any fork fail loudly.
 --
 -- Why no one can hold up recording:
---  * the chain lock is a row of an owner-only table: a login without our
---    grants cannot take it (an advisory key could be taken by anyone);
+--  * the chain lock is a row of a table of footnote_ledger's: no login can
+--    take it but through our functions (an advisory key could be taken by
+--    anyone);
 --  * sealing happens only at COMMIT: when the deferred trigger is fired early
 --    (SET CONSTRAINTS ... IMMEDIATE, PREPARE TRANSACTION, a COMMIT inside a
 --    procedure) it seals nothing and the records wait in the queue;
@@ -32,16 +33,22 @@
 --    stay queued (committed, append-only) and the next seal takes them with
 --    every other committed one, in one batch (group sealing: a busy chain
 --    seals many records per lock and per commit flush); footnote.seal() and
---    footnote.receipt() wait at most seal_lock_timeout, then raise FN106, and
---    a transaction of theirs left idle is ended after twice that time.
+--    footnote.receipt() wait at most seal_lock_timeout; then, when the holder
+--    is idle in its transaction or has been running its statement at least
+--    that long, they end its session (pg_terminate_backend, footnote._take_over)
+--    and take the lock, else raise FN106;
+--  * a transaction that sealed sends a notification (channel footnote_sealed),
+--    and PostgreSQL refuses to PREPARE such a transaction: the lock is never
+--    left with a prepared transaction.
 --
 -- What sealing costs under the lock is small: the gate writes each record's
 -- canonical text when it queues it, but for the three members sealing
 -- assigns (footnote._canonical_parts), so the seal joins four strings and
 -- hashes them.
 --
--- Who may write what (checked by triggers from the call stack, so that
--- footnote_owner itself cannot write a row by hand, see docs/threat-model.md):
+-- Who may write what is a matter of privileges: every table here belongs to
+-- footnote_ledger, a NOLOGIN role no login is a member of, and only its
+-- SECURITY DEFINER functions (the gate, sealing) write them:
 --  * footnote.ledger_queue and footnote.call_use: rows only from the gate,
 --    through footnote._queue_record; a queued record leaves the queue only by
 --    being sealed (the ledger's BEFORE INSERT trigger takes it out); UPDATE
@@ -49,9 +56,11 @@
 --  * footnote.ledger: only records taken out of the queue; whatever else an
 --    INSERT names is replaced by the queued record; UPDATE, DELETE and
 --    TRUNCATE raise FN101 for every role.
--- A superuser, or the owner with DDL, can disable triggers; verify_chain()
--- (the calls behind each record, the queue behind each used call) and a
--- digest kept elsewhere catch what follows.
+-- Reads name their table with ONLY, so a child table (which only a superuser
+-- could attach) adds nothing; verification reports one as tampering.
+-- A superuser can disable triggers; verify_chain() (the calls behind each
+-- record, the queue behind each used call, regrading) and a digest kept
+-- elsewhere catch what follows.
 
 -- Sealed records: the chain.
 CREATE TABLE footnote.ledger (
@@ -178,46 +187,12 @@ CREATE TABLE footnote.chain_lock (
 INSERT INTO footnote.chain_lock DEFAULT VALUES;
 COMMENT ON TABLE footnote.chain_lock IS 'one row: held FOR UPDATE by the transaction sealing records into the ledger';
 
--- Queue and call use: rows only from the gate (record_answer, submit_answer, record_decision) through
--- _queue_record; a queued record leaves only by being sealed (the DELETE in the ledger's link trigger, whose
--- whole statement line is matched: a caller's SQL cannot end where it ends and be followed by that frame).
--- The call stack is matched as in footnote._call_log_guard (sql/06_calls.sql).
-CREATE FUNCTION footnote._queue_guard()
-RETURNS trigger
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    ctx text;
-BEGIN
-    GET DIAGNOSTICS ctx = PG_CONTEXT;  -- line 1: this trigger; 2: what ran the statement; 3: its caller
-    IF TG_OP = 'INSERT' THEN
-        IF split_part(ctx, E'\n', 2) = 'SQL function "_queue_record" statement 1'
-           AND (starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote.record_answer(')
-                OR starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote.submit_answer(')
-                OR starts_with(split_part(ctx, E'\n', 3), 'PL/pgSQL function footnote.record_decision(')) THEN
-            RETURN NEW;
-        END IF;
-        PERFORM footnote._not_from(TG_TABLE_NAME, 'from the gate (footnote.record_answer, submit_answer, record_decision)');
-    ELSIF TG_OP = 'DELETE' AND TG_TABLE_NAME = 'ledger_queue' THEN
-        IF split_part(ctx, E'\n', 2) = 'SQL statement "DELETE FROM footnote.ledger_queue WHERE id = NEW.id RETURNING *"'
-           AND split_part(ctx, E'\n', 3) ~ '^PL/pgSQL function footnote\._ledger_link\(\) line \d+ at SQL statement$' THEN
-            RETURN OLD;
-        END IF;
-        RAISE EXCEPTION USING ERRCODE = 'FN101',
-            MESSAGE = 'a queued record leaves footnote.ledger_queue only by being sealed into the ledger (footnote.seal())';
-    END IF;
-    RAISE EXCEPTION USING ERRCODE = 'FN101',
-        MESSAGE = format('footnote.%s is append-only: %s is not allowed', TG_TABLE_NAME, TG_OP);
-END
-$$;
-
-CREATE TRIGGER ledger_queue_guard BEFORE INSERT OR UPDATE OR DELETE ON footnote.ledger_queue
-    FOR EACH ROW EXECUTE FUNCTION footnote._queue_guard();
+-- Queue: a queued record is never changed (FN101); it leaves the queue only by being sealed, which only
+-- footnote_ledger's code can do (the DELETE in the ledger's link trigger).
+CREATE TRIGGER ledger_queue_append_only BEFORE UPDATE ON footnote.ledger_queue
+    FOR EACH ROW EXECUTE FUNCTION footnote._append_only();
 CREATE TRIGGER ledger_queue_no_truncate BEFORE TRUNCATE ON footnote.ledger_queue
     FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
-CREATE TRIGGER call_use_guard BEFORE INSERT ON footnote.call_use
-    FOR EACH ROW EXECUTE FUNCTION footnote._queue_guard();
 
 -- Queue a graded record and mark its calls used, in one statement; returns the record id, or NULL when a
 -- concurrent record took one of the calls first (the caller raises FN104).
@@ -263,14 +238,13 @@ BEGIN
         RAISE EXCEPTION USING ERRCODE = 'FN102',
             MESSAGE = 'the ledger is sealed only in READ COMMITTED transactions (the head must be the latest committed one)';
     END IF;
-    PERFORM FROM footnote.chain_lock FOR UPDATE;
-    -- one line, matched whole by the queue's guard (footnote._queue_guard): keep it so
-    DELETE FROM footnote.ledger_queue WHERE id = NEW.id RETURNING * INTO q;
+    PERFORM FROM ONLY footnote.chain_lock FOR UPDATE;
+    DELETE FROM ONLY footnote.ledger_queue WHERE id = NEW.id RETURNING * INTO q;
     IF q.id IS NULL THEN
         PERFORM footnote._not_from('ledger', 'from footnote.ledger_queue, sealed by footnote.seal(): no record '
                                               || coalesce(NEW.id::text, 'NULL') || ' is queued');
     END IF;
-    SELECT * INTO head FROM footnote.ledger ORDER BY seq DESC LIMIT 1;
+    SELECT * INTO head FROM ONLY footnote.ledger ORDER BY seq DESC LIMIT 1;
     NEW := ROW(q.id, coalesce(head.seq, 0) + 1, greatest(clock_timestamp(), head.recorded_at), q.db_role, q.actor_id,
                q.actor_role, q.kind, q.question, q.answer, q.status, q.claims, q.operations, q.evidence, q.findings,
                q.decision, q.details, coalesce(head.hash, repeat('0', 64)), NULL, NULL)::footnote.ledger;
@@ -292,28 +266,67 @@ CREATE TRIGGER call_use_append_only BEFORE UPDATE OR DELETE ON footnote.call_use
 CREATE TRIGGER call_use_no_truncate BEFORE TRUNCATE ON footnote.call_use
     FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
 
--- Take the chain lock: at once when free, else wait at most wait_for; false when it stayed taken.
+-- End the sessions in `holders` that keep a lock of ours from others: those idle in their transaction, or
+-- running their current statement for longer than `held` already (a seal itself takes milliseconds). True when
+-- one was ended. A superuser's session, or a prepared transaction, cannot be ended so: false. Needs
+-- footnote_ledger to be a member of pg_signal_backend and pg_read_all_stats (sql/95_protect.sql).
+CREATE FUNCTION footnote._take_over(holders integer[], held interval)
+RETURNS boolean
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    h     record;
+    ended boolean := false;
+BEGIN
+    FOR h IN SELECT a.pid, a.state, a.usename FROM pg_stat_activity AS a
+             WHERE a.pid = ANY (holders) AND a.pid <> pg_backend_pid()
+               AND (a.state IN ('idle in transaction', 'idle in transaction (aborted)')
+                    OR (a.state = 'active' AND a.query_start < clock_timestamp() - held)) LOOP
+        BEGIN
+            IF pg_terminate_backend(h.pid, 2000) THEN
+                RAISE WARNING 'footnote: ended session % of % (%), which held the ledger''s lock for more than %',
+                    h.pid, h.usename, h.state, held;
+                ended := true;
+            END IF;
+        EXCEPTION WHEN insufficient_privilege THEN
+            NULL;  -- a superuser's session: FN106 for the caller
+        END;
+    END LOOP;
+    RETURN ended;
+END
+$$;
+
+-- Take the chain lock: at once when free, else wait at most wait_for; then take it over from a holder that
+-- keeps it (footnote._take_over) and wait once more. False when it stayed taken.
 CREATE FUNCTION footnote._chain_lock(wait_for text)
 RETURNS boolean
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    saved text := current_setting('lock_timeout');
+    saved   text := current_setting('lock_timeout');
+    attempt integer;
 BEGIN
-    PERFORM FROM footnote.chain_lock FOR UPDATE SKIP LOCKED;
+    PERFORM FROM ONLY footnote.chain_lock FOR UPDATE SKIP LOCKED;
     IF FOUND THEN
         RETURN true;
     END IF;
-    PERFORM set_config('lock_timeout', wait_for, true);
-    BEGIN
-        PERFORM FROM footnote.chain_lock FOR UPDATE;
-    EXCEPTION WHEN lock_not_available THEN
-        PERFORM set_config('lock_timeout', saved, true);
-        RETURN false;
-    END;
-    PERFORM set_config('lock_timeout', saved, true);
-    RETURN true;
+    FOR attempt IN 1..2 LOOP
+        PERFORM set_config('lock_timeout', wait_for, true);
+        BEGIN
+            PERFORM FROM ONLY footnote.chain_lock FOR UPDATE;
+            PERFORM set_config('lock_timeout', saved, true);
+            RETURN true;
+        EXCEPTION WHEN lock_not_available THEN
+            PERFORM set_config('lock_timeout', saved, true);
+        END;
+        EXIT WHEN attempt = 2 OR NOT footnote._take_over(ARRAY(
+            SELECT l.pid FROM pg_locks AS l, ONLY footnote.chain_lock AS c
+            WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock' AND l.granted
+              AND l.transactionid = c.xmax), wait_for::interval);
+    END LOOP;
+    RETURN false;
 END
 $$;
 
@@ -335,7 +348,7 @@ BEGIN
         RETURN 0;
     END IF;
     IF at_commit THEN
-        PERFORM FROM footnote.chain_lock FOR UPDATE SKIP LOCKED;  -- the common case: free, take it at once
+        PERFORM FROM ONLY footnote.chain_lock FOR UPDATE SKIP LOCKED;  -- the common case: free, take it at once
         IF NOT FOUND THEN
             wait := coalesce(footnote.setting('seal_commit_wait'), '0');
             IF wait::interval = interval '0' THEN
@@ -357,10 +370,13 @@ BEGIN
         PERFORM set_config('idle_in_transaction_session_timeout',
                            (extract(epoch FROM wait::interval * 2) * 1000)::bigint::text, true);
     END IF;
-    FOR q_id IN SELECT id FROM footnote.ledger_queue ORDER BY queued_at, id LOOP
+    FOR q_id IN SELECT id FROM ONLY footnote.ledger_queue ORDER BY queued_at, id LOOP
         INSERT INTO footnote.ledger (id) VALUES (q_id);  -- the link trigger fills the rest from the queue
         n := n + 1;
     END LOOP;
+    -- a transaction that sealed can never be prepared (PostgreSQL refuses to PREPARE after NOTIFY), so the
+    -- chain lock is never left with a prepared transaction; listeners learn of new records
+    PERFORM pg_notify('footnote_sealed', n::text);
     RETURN n;
 END
 $$;
@@ -378,7 +394,8 @@ DECLARE
     ctx text;
 BEGIN
     GET DIAGNOSTICS ctx = PG_CONTEXT;
-    IF position(E'\n' IN ctx) = 0 AND coalesce(current_query(), '') !~* '\m(constraints|prepare)\M' THEN
+    IF position(E'\n' IN ctx) = 0
+       AND coalesce(current_query(), '') !~* '(^|;)(\s|--[^\n]*\n|/\*.*?\*/)*(set\s+constraints|prepare\s+transaction)\M' THEN
         PERFORM footnote._seal_queue(true);
     END IF;
     RETURN NULL;
@@ -414,10 +431,10 @@ BEGIN
     IF record_id IS NULL THEN
         PERFORM footnote._invalid('record_id', 'is required');
     END IF;
-    IF EXISTS (SELECT FROM footnote.ledger_queue AS q WHERE q.id = record_id) THEN
+    IF EXISTS (SELECT FROM ONLY footnote.ledger_queue AS q WHERE q.id = record_id) THEN
         PERFORM footnote._seal_queue(false);
     END IF;
     RETURN QUERY SELECT l.id, l.seq, l.recorded_at, l.status, l.prev_hash, l.hash
-                 FROM footnote.ledger AS l WHERE l.id = record_id;
+                 FROM ONLY footnote.ledger AS l WHERE l.id = record_id;
 END
 $$;

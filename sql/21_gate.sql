@@ -31,7 +31,7 @@ DECLARE
 BEGIN
     FOR wanted IN SELECT x FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(x, n)
                   WHERE x IS NOT NULL GROUP BY x ORDER BY min(n) LOOP
-        SELECT * INTO c FROM footnote.call_log AS l WHERE l.call_id = wanted;
+        SELECT * INTO c FROM ONLY footnote.call_log AS l WHERE l.call_id = wanted;
         IF c.call_id IS NULL THEN
             call_id := wanted; made := false; operation := NULL; result := NULL;
             RETURN NEXT;
@@ -45,11 +45,11 @@ BEGIN
                                  coalesce(actor->>'id', '-')),
                 DETAIL = jsonb_build_object('argument', 'call_ids', 'call_id', wanted)::text;
         END IF;
-        IF recording AND EXISTS (SELECT FROM footnote.call_use AS u WHERE u.call_id = wanted) THEN
+        IF recording AND EXISTS (SELECT FROM ONLY footnote.call_use AS u WHERE u.call_id = wanted) THEN
             RAISE EXCEPTION USING ERRCODE = 'FN104',
                 MESSAGE = format('call %s already backs a ledger record; make a new call', wanted),
                 DETAIL = jsonb_build_object('argument', 'call_ids', 'call_id', wanted,
-                    'record_id', (SELECT u.record_id FROM footnote.call_use AS u WHERE u.call_id = wanted))::text;
+                    'record_id', (SELECT u.record_id FROM ONLY footnote.call_use AS u WHERE u.call_id = wanted))::text;
         END IF;
         call_id := wanted;
         made := true;
@@ -888,7 +888,7 @@ BEGIN
     END IF;
     SELECT coalesce(jsonb_agg(l.result ORDER BY u.n), '[]') INTO results
     FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(id, n)
-    JOIN footnote.call_log AS l ON l.call_id = u.id
+    JOIN ONLY footnote.call_log AS l ON l.call_id = u.id
     WHERE (idx->'calls'->(u.id::text)->>'made')::boolean
       AND u.n = (SELECT min(v.n) FROM unnest(call_ids) WITH ORDINALITY AS v(id, n) WHERE v.id = u.id);
     RETURN footnote._layout(footnote._template_units(footnote._intent(template->>'intent', results), results,

@@ -39,10 +39,10 @@ AS $$
                      THEN format('record %s cites call %s, which the gate never marked as used: it did not come through the gate',
                                  l.seq, c.call_id)
                  ELSE format('record %s cites call %s, which the gate marked as used by record %s', l.seq, c.call_id, u.record_id) END
-     FROM footnote.ledger AS l
+     FROM ONLY footnote.ledger AS l
      CROSS JOIN LATERAL jsonb_array_elements(l.operations) WITH ORDINALITY AS o(op, n)
-     LEFT JOIN footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
-     LEFT JOIN footnote.call_use AS u ON u.call_id = (o.op->>'call_id')::uuid
+     LEFT JOIN ONLY footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
+     LEFT JOIN ONLY footnote.call_use AS u ON u.call_id = (o.op->>'call_id')::uuid
      WHERE c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash'
         OR c.operation IS DISTINCT FROM o.op->>'operation' OR c.db_role IS DISTINCT FROM l.db_role
         OR c.actor_id IS DISTINCT FROM l.actor_id OR c.actor_role IS DISTINCT FROM l.actor_role
@@ -52,9 +52,9 @@ AS $$
     UNION ALL
     (SELECT NULL::bigint, 'record_lost',
             format('call %s was used by record %s, which is neither in the ledger nor in the queue', u.call_id, u.record_id)
-     FROM footnote.call_use AS u
-     WHERE NOT EXISTS (SELECT FROM footnote.ledger AS l WHERE l.id = u.record_id)
-       AND NOT EXISTS (SELECT FROM footnote.ledger_queue AS q WHERE q.id = u.record_id)
+     FROM ONLY footnote.call_use AS u
+     WHERE NOT EXISTS (SELECT FROM ONLY footnote.ledger AS l WHERE l.id = u.record_id)
+       AND NOT EXISTS (SELECT FROM ONLY footnote.ledger_queue AS q WHERE q.id = u.record_id)
      ORDER BY u.call_id
      LIMIT 1)
     LIMIT 1
@@ -120,7 +120,7 @@ BEGIN
     RETURN QUERY
         SELECT min(l.seq) FILTER (WHERE (l.canonical::jsonb = footnote._record_object(l)
                                          AND footnote.sha256_hex(l.canonical) = l.hash) IS NOT TRUE)
-        FROM footnote.ledger AS l;
+        FROM ONLY footnote.ledger AS l;
 END
 $$;
 
@@ -140,13 +140,13 @@ DECLARE
     r         footnote.ledger;
     prev      footnote.ledger;
 BEGIN
-    SELECT count(*) INTO pending FROM footnote.ledger_queue;
+    SELECT count(*) INTO pending FROM ONLY footnote.ledger_queue;
     -- set-based: the first record out of line (sequence, time, prev_hash: one ordered pass), then the first whose
     -- content or hash is not what was sealed; the earlier of the two is diagnosed alone
     SELECT min(x.seq) INTO bad
     FROM (SELECT l.seq, l.recorded_at, l.prev_hash, lag(l.seq) OVER w AS prev_seq, lag(l.hash) OVER w AS prev_hash_is,
                  lag(l.recorded_at) OVER w AS prev_time
-          FROM footnote.ledger AS l WINDOW w AS (ORDER BY l.seq)) AS x
+          FROM ONLY footnote.ledger AS l WINDOW w AS (ORDER BY l.seq)) AS x
     WHERE x.seq <> coalesce(x.prev_seq, 0) + 1 OR x.prev_hash <> coalesce(x.prev_hash_is, repeat('0', 64))
           OR x.recorded_at < x.prev_time;
     BEGIN
@@ -155,14 +155,14 @@ BEGIN
         walk := true;
     END;
     IF NOT walk AND bad IS NOT NULL THEN
-        SELECT * INTO r FROM footnote.ledger AS l WHERE l.seq = bad;
-        SELECT * INTO prev FROM footnote.ledger AS l WHERE l.seq < bad ORDER BY l.seq DESC LIMIT 1;
+        SELECT * INTO r FROM ONLY footnote.ledger AS l WHERE l.seq = bad;
+        SELECT * INTO prev FROM ONLY footnote.ledger AS l WHERE l.seq < bad ORDER BY l.seq DESC LIMIT 1;
         SELECT * INTO problem, detail, first_bad_seq FROM footnote._record_problem(r, prev);
         walk := problem IS NULL;  -- a pass and the diagnosis disagree: never report ok, walk the whole chain
     END IF;
     IF walk THEN
         prev := NULL;
-        FOR r IN SELECT * FROM footnote.ledger AS l ORDER BY l.seq LOOP
+        FOR r IN SELECT * FROM ONLY footnote.ledger AS l ORDER BY l.seq LOOP
             SELECT * INTO problem, detail, first_bad_seq FROM footnote._record_problem(r, prev);
             EXIT WHEN problem IS NOT NULL;
             prev := r;
@@ -174,8 +174,8 @@ BEGIN
         SELECT u.problem, u.detail, u.seq INTO problem, detail, first_bad_seq FROM footnote._unbacked_record() AS u;
     END IF;
     ok := problem IS NULL;
-    SELECT count(*) INTO records FROM footnote.ledger AS l WHERE walked_to IS NULL OR l.seq <= walked_to;
-    SELECT l.seq, l.hash INTO head_seq, head_hash FROM footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
+    SELECT count(*) INTO records FROM ONLY footnote.ledger AS l WHERE walked_to IS NULL OR l.seq <= walked_to;
+    SELECT l.seq, l.hash INTO head_seq, head_hash FROM ONLY footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
     RETURN NEXT;
 END
 $$;
@@ -190,14 +190,14 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    SELECT count(*) INTO calls FROM footnote.call_use;
+    SELECT count(*) INTO calls FROM ONLY footnote.call_use;
     SELECT l.seq, 'call_result_changed',
            format('call %s, cited by record %s, no longer hashes to its result hash %s…: its result was changed in '
                   'the call log', c.call_id, l.seq, left(c.result_hash, 12))
     INTO first_bad_seq, problem, detail
-    FROM footnote.ledger AS l
+    FROM ONLY footnote.ledger AS l
     CROSS JOIN LATERAL jsonb_array_elements(l.operations) AS o(op)
-    JOIN footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
+    JOIN ONLY footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
     WHERE CASE WHEN footnote.sha256_hex(c.result::text) = c.result_hash THEN false
                ELSE footnote.sha256_hex(footnote._canonical_json(c.result)) IS DISTINCT FROM c.result_hash END
     ORDER BY l.seq
@@ -213,7 +213,7 @@ RETURNS TABLE (seq bigint, hash text, recorded_at timestamptz)
 LANGUAGE sql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT l.seq, l.hash, l.recorded_at FROM footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1
+    SELECT l.seq, l.hash, l.recorded_at FROM ONLY footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1
 $$;
 
 -- Does the chain still extend a digest taken earlier? ok, truncated (shorter now) or rewritten (another hash at that place).
@@ -228,8 +228,8 @@ DECLARE
 BEGIN
     digest_seq := footnote._seq_arg('digest_seq', digest_seq);
     digest_hash := footnote._hash_arg('digest_hash', digest_hash);
-    SELECT l.hash INTO found_hash FROM footnote.ledger AS l WHERE l.seq = digest_seq;
-    SELECT max(l.seq) INTO head FROM footnote.ledger AS l;
+    SELECT l.hash INTO found_hash FROM ONLY footnote.ledger AS l WHERE l.seq = digest_seq;
+    SELECT max(l.seq) INTO head FROM ONLY footnote.ledger AS l;
     IF found_hash IS NULL THEN
         RETURN QUERY SELECT false, 'truncated',
             format('the digest names record %s, but the chain ends at %s', digest_seq, coalesce(head, 0));
@@ -262,7 +262,7 @@ DECLARE
     new_ev   jsonb;
 BEGIN
     record_seq := footnote._seq_arg('seq', record_seq);
-    SELECT * INTO rec FROM footnote.ledger AS l WHERE l.seq = record_seq;
+    SELECT * INTO rec FROM ONLY footnote.ledger AS l WHERE l.seq = record_seq;
     IF rec.id IS NULL THEN
         PERFORM footnote._invalid('seq', format('there is no ledger record %s', record_seq), record_seq::text);
     END IF;

@@ -53,6 +53,35 @@ AS $$
     SELECT 64 - position('1' IN n::bit(64)::text)
 $$;
 
+-- Take the lock that orders extensions of the tree: wait at most wait_for, take it over from a holder that
+-- keeps it (footnote._take_over), wait once more; false when it stayed taken.
+CREATE FUNCTION footnote._merkle_lock(wait_for text)
+RETURNS boolean
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    saved   text := current_setting('lock_timeout');
+    attempt integer;
+BEGIN
+    FOR attempt IN 1..2 LOOP
+        PERFORM set_config('lock_timeout', wait_for, true);
+        BEGIN
+            LOCK TABLE ONLY footnote.merkle_nodes IN SHARE ROW EXCLUSIVE MODE;
+            PERFORM set_config('lock_timeout', saved, true);
+            RETURN true;
+        EXCEPTION WHEN lock_not_available THEN
+            PERFORM set_config('lock_timeout', saved, true);
+        END;
+        EXIT WHEN attempt = 2 OR NOT footnote._take_over(ARRAY(
+            SELECT l.pid FROM pg_locks AS l
+            WHERE l.locktype = 'relation' AND l.relation = 'footnote.merkle_nodes'::regclass AND l.granted
+              AND l.mode IN ('ShareRowExclusiveLock', 'ExclusiveLock', 'AccessExclusiveLock')), wait_for::interval);
+    END LOOP;
+    RETURN false;
+END
+$$;
+
 -- Add the nodes of every sealed record the tree does not cover yet; returns the number of leaves covered.
 -- SECURITY DEFINER: it writes footnote.merkle_nodes for whoever asked for a tree head or a proof.
 CREATE FUNCTION footnote._merkle_extend()
@@ -67,8 +96,8 @@ DECLARE
     width   bigint;
     done    bigint;
 BEGIN
-    SELECT coalesce(max(l.seq), 0) INTO sealed FROM footnote.ledger AS l;
-    SELECT coalesce(max(n.idx) + 1, 0) INTO covered FROM footnote.merkle_nodes AS n WHERE n.level = 0;
+    SELECT coalesce(max(l.seq), 0) INTO sealed FROM ONLY footnote.ledger AS l;
+    SELECT coalesce(max(n.idx) + 1, 0) INTO covered FROM ONLY footnote.merkle_nodes AS n WHERE n.level = 0;
     IF covered >= sealed THEN
         RETURN sealed;
     END IF;
@@ -77,22 +106,30 @@ BEGIN
             MESSAGE = format('the Merkle tree covers %s of %s sealed records; extending it needs a READ COMMITTED '
                              'transaction', covered, sealed);
     END IF;
-    LOCK TABLE footnote.merkle_nodes IN SHARE ROW EXCLUSIVE MODE;
+    -- wait at most seal_lock_timeout for another extension, then take over from a holder that keeps the lock
+    -- (idle in its transaction after a tree head, say: footnote._take_over) and wait once more: FN106 after that
+    IF NOT footnote._merkle_lock(coalesce(footnote.setting('seal_lock_timeout'), '5s')) THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN106',
+            MESSAGE = format('the Merkle tree is being extended by another transaction for more than %s '
+                             '(seal_lock_timeout)', coalesce(footnote.setting('seal_lock_timeout'), '5s'));
+    END IF;
+    -- a transaction that extended the tree can never be prepared (PostgreSQL refuses to PREPARE after NOTIFY)
+    PERFORM pg_notify('footnote_tree', sealed::text);
     -- another session may have extended it while this one waited
-    SELECT coalesce(max(n.idx) + 1, 0) INTO covered FROM footnote.merkle_nodes AS n WHERE n.level = 0;
+    SELECT coalesce(max(n.idx) + 1, 0) INTO covered FROM ONLY footnote.merkle_nodes AS n WHERE n.level = 0;
     INSERT INTO footnote.merkle_nodes (level, idx, hash)
     SELECT 0, l.seq - 1, sha256('\x00'::bytea || decode(l.hash, 'hex'))
-    FROM footnote.ledger AS l
+    FROM ONLY footnote.ledger AS l
     WHERE l.seq > covered AND l.seq <= sealed;
     -- each level pairs the nodes below it that are not paired yet: node i of level k + 1 from 2i and 2i + 1 of level k
     width := sealed;
     WHILE width >= 2 LOOP
-        SELECT coalesce(max(n.idx) + 1, 0) INTO done FROM footnote.merkle_nodes AS n WHERE n.level = lvl + 1;
+        SELECT coalesce(max(n.idx) + 1, 0) INTO done FROM ONLY footnote.merkle_nodes AS n WHERE n.level = lvl + 1;
         EXIT WHEN done >= width / 2;
         INSERT INTO footnote.merkle_nodes (level, idx, hash)
         SELECT lvl + 1, p.idx / 2, sha256('\x01'::bytea || p.hash || p.next_hash)
         FROM (SELECT n.idx, n.hash, lead(n.idx) OVER w AS next_idx, lead(n.hash) OVER w AS next_hash
-              FROM footnote.merkle_nodes AS n
+              FROM ONLY footnote.merkle_nodes AS n
               WHERE n.level = lvl AND n.idx >= 2 * done
               WINDOW w AS (ORDER BY n.idx)) AS p
         WHERE p.idx % 2 = 0 AND p.next_idx = p.idx + 1;
@@ -112,7 +149,7 @@ AS $$
 DECLARE
     found bytea;
 BEGIN
-    SELECT n.hash INTO found FROM footnote.merkle_nodes AS n WHERE n.level = node_level AND n.idx = node_idx;
+    SELECT n.hash INTO found FROM ONLY footnote.merkle_nodes AS n WHERE n.level = node_level AND n.idx = node_idx;
     IF found IS NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'XX001',
             MESSAGE = format('the Merkle tree has no node for records %s to %s: the ledger has a gap there '
@@ -173,7 +210,7 @@ BEGIN
     END IF;
     root_hash := encode(footnote._merkle_root(0, tree_size), 'hex');
     SELECT l.seq, l.hash, l.recorded_at INTO head_seq, head_hash, recorded_at
-    FROM footnote.ledger AS l WHERE l.seq = tree_size;
+    FROM ONLY footnote.ledger AS l WHERE l.seq = tree_size;
 END
 $$;
 
@@ -207,7 +244,7 @@ BEGIN
                                                       inclusion_proof.seq, sealed), n::text);
     END IF;
     m := inclusion_proof.seq - 1;
-    SELECT l.hash INTO record_hash FROM footnote.ledger AS l WHERE l.seq = inclusion_proof.seq;
+    SELECT l.hash INTO record_hash FROM ONLY footnote.ledger AS l WHERE l.seq = inclusion_proof.seq;
     IF record_hash IS NULL OR footnote._merkle_node(0, m) <> sha256('\x00'::bytea || decode(record_hash, 'hex')) THEN
         RAISE EXCEPTION USING ERRCODE = 'XX001',
             MESSAGE = format('the Merkle tree''s leaf for record %s is not the record''s hash: the ledger changed '

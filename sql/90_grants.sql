@@ -1,4 +1,78 @@
--- footnote-pg: privileges. Nothing of ours is reachable by PUBLIC; each group gets exactly what it needs.
+-- footnote-pg: owners and privileges. Nothing of ours is reachable by PUBLIC; each group gets exactly what it needs.
+--
+-- Run by the installer (a superuser, or a CREATEROLE role acting as footnote_owner and footnote_ledger while it
+-- installs), at the end of every install and upgrade.
+
+RESET ROLE;
+
+-- Who owns what. PostgreSQL cannot keep an owner from its own tables, and a function that is not SECURITY
+-- DEFINER runs as whoever calls it, so the line is drawn by ownership (docs/threat-model.md):
+--  * footnote_ledger (NOLOGIN, no members) owns schema footnote, the evidence tables, the vocabulary the gate
+--    reads with, and every function but those below: the gate, sealing, verification, receipts, the catalog's
+--    entry points (sql/51_entry.sql) and the helpers they share. It never runs code a login can change: it does
+--    not even read the source views.
+--  * footnote_owner owns what reads the ERP through the source views (code the DBA maps, so code a member of
+--    footnote_owner can change): the catalog's computations (footnote._op_*), footnote.call, evidence pages,
+--    the router's name list, re-attestation, the SECURITY DEFINER readers they share, and the reference data
+--    they read (queries, operations, settings). It can write no evidence: a call-log row is written only by an
+--    entry point, from what the computation it called returned.
+DO $owners$
+DECLARE
+    readers constant text[] := ARRAY['call', 'evidence_rows', 'router_names', 'reattest', '_customer_evidence',
+                                     '_document_evidence', '_overdue'];
+    data    constant text[] := ARRAY['queries', 'evidence_queries', 'operations', 'operation_arguments', 'settings',
+                                     'catalog'];
+    o       record;
+BEGIN
+    IF pg_catalog.pg_get_userbyid((SELECT n.nspowner FROM pg_catalog.pg_namespace AS n WHERE n.nspname = 'footnote'))
+       <> 'footnote_ledger' THEN
+        ALTER SCHEMA footnote OWNER TO footnote_ledger;
+    END IF;
+    GRANT CREATE ON SCHEMA footnote TO footnote_owner;  -- an owner must be able to create in the schema
+    FOR o IN SELECT p.oid::regprocedure AS f, pg_catalog.pg_get_userbyid(p.proowner) AS has,
+                    CASE WHEN p.proname LIKE '\_op\_%' OR p.proname = ANY (readers) THEN 'footnote_owner'
+                         ELSE 'footnote_ledger' END AS should
+             FROM pg_catalog.pg_proc AS p WHERE p.pronamespace = 'footnote'::regnamespace LOOP
+        IF o.has <> o.should THEN
+            EXECUTE pg_catalog.format('ALTER ROUTINE %s OWNER TO %I', o.f, o.should);
+        END IF;
+    END LOOP;
+    FOR o IN SELECT c.oid::regclass AS r, pg_catalog.pg_get_userbyid(c.relowner) AS has,
+                    CASE WHEN c.relname = ANY (data) THEN 'footnote_owner' ELSE 'footnote_ledger' END AS should
+             FROM pg_catalog.pg_class AS c
+             WHERE c.relnamespace = 'footnote'::regnamespace AND c.relkind IN ('r', 'v', 'm', 'S', 'p', 'f') LOOP
+        IF o.has <> o.should THEN
+            EXECUTE pg_catalog.format('ALTER TABLE %s OWNER TO %I', o.r, o.should);
+        END IF;
+    END LOOP;
+    FOR o IN SELECT t.oid::regtype AS t FROM pg_catalog.pg_type AS t
+             LEFT JOIN pg_catalog.pg_class AS c ON c.oid = t.typrelid
+             WHERE t.typnamespace = 'footnote'::regnamespace AND t.typelem = 0
+               AND (t.typrelid = 0 OR c.relkind = 'c') AND pg_catalog.pg_get_userbyid(t.typowner) <> 'footnote_ledger' LOOP
+        EXECUTE pg_catalog.format('ALTER TYPE %s OWNER TO footnote_ledger', o.t);
+    END LOOP;
+    REVOKE CREATE ON SCHEMA footnote FROM footnote_owner;
+END
+$owners$;
+
+-- Between the two: footnote_owner runs the shared helpers and reads (never writes) the evidence; the ledger's
+-- entry points run the computations and read the reference data and the settings.
+GRANT USAGE ON SCHEMA footnote TO footnote_owner;
+GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA footnote TO footnote_owner;
+GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
+GRANT SELECT ON footnote.queries, footnote.evidence_queries, footnote.operations, footnote.operation_arguments,
+                footnote.settings TO footnote_ledger;
+DO $computations$
+DECLARE
+    f regprocedure;
+BEGIN
+    FOR f IN SELECT p.oid::regprocedure FROM pg_catalog.pg_proc AS p
+             WHERE p.pronamespace = 'footnote'::regnamespace AND p.proname LIKE '\_op\_%' LOOP
+        EXECUTE pg_catalog.format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', f);
+        EXECUTE pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO footnote_ledger', f);
+    END LOOP;
+END
+$computations$;
 
 REVOKE ALL ON ALL TABLES IN SCHEMA footnote FROM PUBLIC;
 REVOKE ALL ON ALL TABLES IN SCHEMA footnote_src FROM PUBLIC;

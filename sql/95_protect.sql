@@ -16,6 +16,14 @@
 
 DO $protect$
 BEGIN
+    -- Sealing and the Merkle tree take their lock over from a session that keeps it (footnote._take_over): the
+    -- ledger's role may end other non-superuser sessions and see their state.
+    BEGIN
+        GRANT pg_signal_backend, pg_read_all_stats TO footnote_ledger;
+    EXCEPTION WHEN insufficient_privilege THEN
+        RAISE NOTICE 'footnote-pg: a session that holds the ledger''s lock cannot be ended by sealing; a superuser '
+                     'runs: GRANT pg_signal_backend, pg_read_all_stats TO footnote_ledger';
+    END;
     IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
         RAISE NOTICE 'footnote-pg: installed without a superuser, so DDL on footnote.* is not refused by an event '
                      'trigger (docs/threat-model.md)';
@@ -24,6 +32,27 @@ BEGIN
     CREATE SCHEMA footnote_guard;
     REVOKE ALL ON SCHEMA footnote_guard FROM PUBLIC;
     COMMENT ON SCHEMA footnote_guard IS 'footnote-pg: the event trigger refusing DDL on schema footnote';
+    -- A digest of the privileges on everything in schema footnote, taken before and after GRANT and REVOKE.
+    CREATE FUNCTION footnote_guard.acl_digest()
+    RETURNS text
+    LANGUAGE sql STABLE
+    SET search_path = pg_catalog, pg_temp
+    AS $acl$
+        SELECT md5(concat_ws('|', (SELECT string_agg(c.oid::text || coalesce(c.relacl::text, ''), ',' ORDER BY c.oid)
+                                   FROM pg_class AS c WHERE c.relnamespace = 'footnote'::regnamespace),
+                              (SELECT string_agg(f.oid::text || coalesce(f.proacl::text, ''), ',' ORDER BY f.oid)
+                               FROM pg_proc AS f WHERE f.pronamespace = 'footnote'::regnamespace),
+                              (SELECT coalesce(n.nspacl::text, '') FROM pg_namespace AS n WHERE n.nspname = 'footnote')))
+    $acl$;
+    CREATE FUNCTION footnote_guard.note_acl()
+    RETURNS event_trigger
+    LANGUAGE plpgsql
+    SET search_path = pg_catalog, pg_temp
+    AS $note$
+    BEGIN
+        PERFORM set_config('footnote.acl_before', footnote_guard.acl_digest(), true);
+    END
+    $note$;
     CREATE FUNCTION footnote_guard.refuse_ddl()
     RETURNS event_trigger
     LANGUAGE plpgsql
@@ -44,6 +73,25 @@ BEGIN
             FROM pg_event_trigger_ddl_commands() AS c
             WHERE c.schema_name = 'footnote' OR c.object_identity LIKE '% on footnote.%' LIMIT 1;
         END IF;
+        IF o.name IS NULL AND TG_EVENT = 'ddl_command_end' THEN
+            -- what a command elsewhere may do to our tables: a child table, a publication that exposes them,
+            -- a change of their privileges
+            SELECT 'table' AS kind, i.inhrelid::regclass::text || ' inheriting from ' || i.inhparent::regclass::text AS name
+            INTO o FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhparent
+            WHERE c.relnamespace = 'footnote'::regnamespace LIMIT 1;
+            IF o.name IS NULL THEN
+                SELECT 'publication' AS kind, p.pubname || ' exposing footnote.*' AS name INTO o
+                FROM pg_publication AS p
+                WHERE p.puballtables
+                   OR EXISTS (SELECT FROM pg_publication_rel AS r JOIN pg_class AS c ON c.oid = r.prrelid
+                              WHERE r.prpubid = p.oid AND c.relnamespace = 'footnote'::regnamespace)
+                LIMIT 1;
+            END IF;
+            IF o.name IS NULL AND TG_TAG IN ('GRANT', 'REVOKE')
+               AND current_setting('footnote.acl_before', true) IS DISTINCT FROM footnote_guard.acl_digest() THEN
+                o := ROW('privileges', 'of objects in schema footnote');
+            END IF;
+        END IF;
         IF o.name IS NOT NULL THEN
             RAISE EXCEPTION USING ERRCODE = 'FN107',
                 MESSAGE = format('%s on %s %s is refused: the ledger, the call log and the gate change only through '
@@ -52,7 +100,11 @@ BEGIN
         END IF;
     END
     $guard$;
-    REVOKE ALL ON FUNCTION footnote_guard.refuse_ddl() FROM PUBLIC;
+    REVOKE ALL ON FUNCTION footnote_guard.refuse_ddl(), footnote_guard.note_acl(), footnote_guard.acl_digest() FROM PUBLIC;
+    GRANT USAGE ON SCHEMA footnote_guard TO PUBLIC;  -- event triggers run as whoever runs the command
+    GRANT EXECUTE ON FUNCTION footnote_guard.acl_digest() TO PUBLIC;
+    CREATE EVENT TRIGGER footnote_guard_acl ON ddl_command_start WHEN TAG IN ('GRANT', 'REVOKE')
+        EXECUTE FUNCTION footnote_guard.note_acl();
     CREATE EVENT TRIGGER footnote_guard_ddl ON ddl_command_end EXECUTE FUNCTION footnote_guard.refuse_ddl();
     CREATE EVENT TRIGGER footnote_guard_drop ON sql_drop EXECUTE FUNCTION footnote_guard.refuse_ddl();
 END

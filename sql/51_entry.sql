@@ -1,0 +1,244 @@
+-- footnote-pg: the catalog's entry points, and the only way into the call log.
+--
+-- Each catalog operation is two functions. footnote._op_<name> computes the result: it reads the ERP through
+-- the source views (code the DBA maps, footnote_src) and runs as footnote_owner, which can read the ERP but
+-- write no evidence. footnote.<name>, the entry point the service calls, runs as footnote_ledger, the role
+-- that owns the evidence and has no members: it calls the computation and appends exactly what it returned
+-- to the call log (footnote._logged). So a call-log row can only say what a catalog computation returned
+-- when asked: no login can write one by hand or hand one a doctored result, and the ledger's role never runs
+-- code a login can change (docs/threat-model.md).
+
+-- Append a computed result to the call log and return it with the hash the log keeps. The result's
+-- operation must be the entry point's, and its time this statement's.
+CREATE FUNCTION footnote._logged(operation text, doc jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    links   jsonb := doc->'ui_links';
+    called  timestamptz := (doc->>'called_at')::timestamptz;
+    hash    text;
+BEGIN
+    doc := doc - 'ui_links';
+    IF doc->>'operation' IS DISTINCT FROM operation OR called IS NULL OR called < statement_timestamp()
+       OR called > clock_timestamp() THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('footnote.call_log takes rows only from the catalog operation that computed them (%s)',
+                             operation);
+    END IF;
+    -- the result hash is SHA-256 of the document's jsonb text, the form the call log keeps it in
+    -- (docs/hash-spec.md, section 8): written by the server in one pass, not re-serialised member by member
+    hash := footnote.sha256_hex(doc::text);
+    INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, actor_id, actor_role, operation,
+                                   arguments, evidence_ids, result, result_hash, duration_ms)
+    VALUES ((doc->>'call_id')::uuid, called, session_user, pg_backend_pid(), doc->'actor'->>'id',
+            doc->'actor'->>'role', operation, doc->'arguments',
+            ARRAY(SELECT e->>'id' FROM jsonb_array_elements(coalesce(doc->'evidence', '[]')) WITH ORDINALITY AS x(e, n)
+                  ORDER BY x.n),
+            doc, hash, (doc->>'duration_ms')::numeric);
+    -- the caller also gets the hash the log keeps: SHA-256 of the document without this member; and,
+    -- where the ui_links setting says how, the links into the ERP's own UI (presentation, not logged)
+    RETURN doc || jsonb_build_object('result_hash', hash) || coalesce(jsonb_build_object('ui_links', links), '{}');
+END
+$$;
+
+CREATE FUNCTION footnote.customer_overdue(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('customer_overdue', footnote._op_customer_overdue(customer, as_of))
+$$;
+
+CREATE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('ar_aging', footnote._op_ar_aging(as_of, customer))
+$$;
+
+CREATE FUNCTION footnote.customer_risk(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('customer_risk', footnote._op_customer_risk(customer, as_of))
+$$;
+
+CREATE FUNCTION footnote.open_tickets(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('open_tickets', footnote._op_open_tickets(customer, as_of))
+$$;
+
+CREATE FUNCTION footnote.invoice(number text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('invoice', footnote._op_invoice(number, as_of))
+$$;
+
+CREATE FUNCTION footnote.source_record(uri text)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('source_record', footnote._op_source_record(uri))
+$$;
+
+CREATE FUNCTION footnote.days_sales_outstanding(as_of date DEFAULT NULL, window_days integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('days_sales_outstanding', footnote._op_days_sales_outstanding(as_of, window_days))
+$$;
+
+CREATE FUNCTION footnote.revenue(period text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('revenue', footnote._op_revenue(period, customer))
+$$;
+
+CREATE FUNCTION footnote.revenue_change(period_from text, period_to text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('revenue_change', footnote._op_revenue_change(period_from, period_to, customer))
+$$;
+
+CREATE FUNCTION footnote.top_customers(period text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('top_customers', footnote._op_top_customers(period, "limit", direction))
+$$;
+
+CREATE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('revenue_drivers', footnote._op_revenue_drivers(period_from, period_to, "limit", direction))
+$$;
+
+CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL, owner text DEFAULT NULL, country text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('list_customers', footnote._op_list_customers(name_contains, "limit", owner, country))
+$$;
+
+CREATE FUNCTION footnote.customer_payments(customer text, period text DEFAULT NULL, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('customer_payments', footnote._op_customer_payments(customer, period, as_of))
+$$;
+
+CREATE FUNCTION footnote.customer_profile(customer text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('customer_profile', footnote._op_customer_profile(customer, as_of))
+$$;
+
+CREATE FUNCTION footnote.rank_customers(measure text, direction text DEFAULT NULL, "limit" integer DEFAULT NULL, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('rank_customers', footnote._op_rank_customers(measure, direction, "limit", as_of))
+$$;
+
+CREATE FUNCTION footnote.revenue_by_month(period text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('revenue_by_month', footnote._op_revenue_by_month(period, customer))
+$$;
+
+CREATE FUNCTION footnote.credit_notes(period text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('credit_notes', footnote._op_credit_notes(period, customer))
+$$;
+
+CREATE FUNCTION footnote.list_suppliers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('list_suppliers', footnote._op_list_suppliers(name_contains, "limit"))
+$$;
+
+CREATE FUNCTION footnote.list_items(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('list_items', footnote._op_list_items(name_contains, "limit"))
+$$;
+
+CREATE FUNCTION footnote.open_purchase_orders(supplier text DEFAULT NULL, expected_in text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('open_purchase_orders', footnote._op_open_purchase_orders(supplier, expected_in))
+$$;
+
+CREATE FUNCTION footnote.purchase_order(number text)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('purchase_order', footnote._op_purchase_order(number))
+$$;
+
+CREATE FUNCTION footnote.stock_on_hand(item text)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('stock_on_hand', footnote._op_stock_on_hand(item))
+$$;
+
+CREATE FUNCTION footnote.items_below_reorder()
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('items_below_reorder', footnote._op_items_below_reorder())
+$$;
+
+CREATE FUNCTION footnote.supplier_payment_facts(supplier text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('supplier_payment_facts', footnote._op_supplier_payment_facts(supplier, as_of))
+$$;
+
+CREATE FUNCTION footnote.accounts_payable(supplier text DEFAULT NULL, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._logged('accounts_payable', footnote._op_accounts_payable(supplier, as_of))
+$$;
