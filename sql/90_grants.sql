@@ -19,9 +19,9 @@ RESET ROLE;
 DO $owners$
 DECLARE
     readers constant text[] := ARRAY['call', 'evidence_rows', 'router_names', 'reattest', '_customer_evidence',
-                                     '_document_evidence', '_overdue'];
+                                     '_document_evidence', '_overdue', '_names_matching'];
     data    constant text[] := ARRAY['queries', 'evidence_queries', 'operations', 'operation_arguments', 'settings',
-                                     'catalog'];
+                                     'catalog', '_entity_names'];
     o       record;
 BEGIN
     IF pg_catalog.pg_get_userbyid((SELECT n.nspowner FROM pg_catalog.pg_namespace AS n WHERE n.nspname = 'footnote'))
@@ -62,6 +62,7 @@ GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA footnote TO footnote_owner;
 GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
 GRANT SELECT ON footnote.queries, footnote.evidence_queries, footnote.operations, footnote.operation_arguments,
                 footnote.settings TO footnote_ledger;
+GRANT EXECUTE ON FUNCTION footnote._names_matching(text) TO footnote_ledger;
 DO $computations$
 DECLARE
     f regprocedure;

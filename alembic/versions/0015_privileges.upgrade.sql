@@ -1959,6 +1959,25 @@ BEGIN
 END
 $$;
 
+-- The names of customers, suppliers and items that a short form could mean: every word of it starts a
+-- word of the name (accents and case ignored). The names read are those containing its longest word, by the
+-- pattern name resolution uses; a scalar subquery gives it, so an index on lower(name) can serve it (a join
+-- with the pattern could not: 41 ms -> 2.7 ms among 22,222 customers with the sample's trigram index).
+-- SECURITY DEFINER, owned by footnote_owner: the names come through the source views, which the gate's role
+-- does not read.
+CREATE OR REPLACE FUNCTION footnote._names_matching(short text)
+RETURNS text[]
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH q AS (SELECT regexp_split_to_array(footnote._fold(short), ' ') AS words)
+    SELECT coalesce(array_agg(DISTINCT e.name ORDER BY e.name), '{}')
+    FROM footnote._entity_names AS e, q
+    WHERE lower(e.name) ~ (SELECT footnote._accent_pattern(w) FROM q, unnest(q.words) AS w
+                           ORDER BY length(w) DESC, w LIMIT 1)
+      AND NOT EXISTS (SELECT FROM unnest(q.words) AS x(w) WHERE NOT (' ' || footnote._fold(e.name)) LIKE ('% ' || x.w || '%'))
+$$;
+
 -- The template an answer is graded against: {"intent", "notes"} as footnote.compose takes them.
 CREATE OR REPLACE FUNCTION footnote._template_of(template jsonb, question text, idx jsonb, call_ids uuid[], complete boolean)
 RETURNS jsonb
@@ -2713,9 +2732,9 @@ GRANT USAGE ON SCHEMA footnote TO footnote_service, footnote_auditor;
 DO $owners$
 DECLARE
     readers constant text[] := ARRAY['call', 'evidence_rows', 'router_names', 'reattest', '_customer_evidence',
-                                     '_document_evidence', '_overdue'];
+                                     '_document_evidence', '_overdue', '_names_matching'];
     data    constant text[] := ARRAY['queries', 'evidence_queries', 'operations', 'operation_arguments', 'settings',
-                                     'catalog'];
+                                     'catalog', '_entity_names'];
     o       record;
 BEGIN
     IF pg_catalog.pg_get_userbyid((SELECT n.nspowner FROM pg_catalog.pg_namespace AS n WHERE n.nspname = 'footnote'))
@@ -2759,6 +2778,8 @@ GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
 
 GRANT SELECT ON footnote.queries, footnote.evidence_queries, footnote.operations, footnote.operation_arguments,
                 footnote.settings TO footnote_ledger;
+
+GRANT EXECUTE ON FUNCTION footnote._names_matching(text) TO footnote_ledger;
 
 DO $computations$
 DECLARE
