@@ -229,6 +229,12 @@ DECLARE
     now_ts   timestamptz := clock_timestamp();
     ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
 BEGIN
+    -- a computation runs as footnote_owner, which writes no evidence; one made to run as its caller (ALTER
+    -- FUNCTION ... SECURITY INVOKER) would run the mapping's code as the ledger's role: refused
+    IF current_user <> 'footnote_owner' THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('the computation of %s must run as footnote_owner, not as %s', operation, current_user);
+    END IF;
     IF body->>'empty_reason' IS NOT NULL THEN
         PERFORM footnote._require_source(operation);
     END IF;

@@ -1,7 +1,8 @@
 """Tampering by the people closest to the ledger (docs/threat-model.md).
 
-footnote_owner without DDL: every write by hand is *prevented* (FN101, FN105).
-A superuser (or the owner with DDL, who can disable triggers): each change is
+footnote_owner and every login: every write of evidence by hand is *prevented*
+(42501: the evidence belongs to footnote_ledger, which no login is a member of;
+FN101 for footnote_ledger itself). A superuser (who can disable triggers): each change is
 *detected* and the record named, by footnote.verify_chain() and by the
 independent Python verifier alike. Outside logins and the service role cannot
 hold up recording.
@@ -53,10 +54,10 @@ def as_owner(db: TestDatabase, statement: str, params: Any = None) -> None:
         conn.execute(statement, params)  # type: ignore[arg-type]
 
 
-def refused(db: TestDatabase, statement: str, sqlstate: str, params: Any = None) -> str:
+def refused(db: TestDatabase, statement: str, sqlstate: str | set[str], params: Any = None) -> str:
     with pytest.raises(psycopg.Error) as caught:
         as_owner(db, statement, params)
-    assert caught.value.sqlstate == sqlstate, caught.value
+    assert caught.value.sqlstate in ({sqlstate} if isinstance(sqlstate, str) else sqlstate), caught.value
     return str(caught.value.diag.message_primary)
 
 
@@ -94,14 +95,14 @@ def chain(db: TestDatabase) -> TestDatabase:
     return db
 
 
-# -- footnote_owner without DDL: prevented --------------------------------------------------------------------
+# -- footnote_owner: prevented by privileges ----------------------------------------------------------------------
 
 def test_the_owner_cannot_change_delete_or_truncate_a_queued_record(db: TestDatabase) -> None:
     record_id = queued_record(db)
-    assert "append-only" in refused(db, "UPDATE footnote.ledger_queue SET status = 'verified', "
-                                        "answer = 'Overdue: 0,00 €.'", "FN101")
-    assert "only by being sealed" in refused(db, "DELETE FROM footnote.ledger_queue", "FN101")
-    refused(db, "TRUNCATE footnote.ledger_queue", "FN101")
+    assert "permission denied" in refused(db, "UPDATE footnote.ledger_queue SET status = 'verified', "
+                                              "answer = 'Overdue: 0,00 €.'", "42501")
+    assert "permission denied" in refused(db, "DELETE FROM footnote.ledger_queue", "42501")
+    refused(db, "TRUNCATE footnote.ledger_queue", "42501")
     with db.connect("service") as conn:
         conn.execute("SELECT footnote.seal()")
     assert db.rows("SELECT id::text, answer FROM footnote.ledger") == [
@@ -115,23 +116,21 @@ def test_the_owner_cannot_write_queue_call_use_call_log_or_ledger_by_hand(chain:
         INSERT INTO footnote.ledger_queue (id, queued_at, db_role, kind, question, answer, status, claims, operations,
                                            evidence, findings)
         VALUES (gen_random_uuid(), now(), 'fn_test_service', 'answer', 'q', 'Overdue: 0,00 €.', 'verified',
-                '[]', '[]', '[]', '[]')""", "FN105")
-    assert message == "footnote.ledger_queue takes rows only from the gate (footnote.record_answer, submit_answer, " \
-                      "record_decision)"
+                '[]', '[]', '[]', '[]')""", "42501")
+    assert message == "permission denied for table ledger_queue"
     with chain.connect("service") as conn:
         fresh = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
-    refused(chain, "INSERT INTO footnote.call_use VALUES (%s, gen_random_uuid())", "FN105", (fresh,))
+    refused(chain, "INSERT INTO footnote.call_use VALUES (%s, gen_random_uuid())", "42501", (fresh,))
     message = refused(chain, """
         INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, operation, arguments, evidence_ids,
                                        result, result_hash, duration_ms)
         VALUES (gen_random_uuid(), now(), 'fn_test_service', 1, 'customer_overdue', '{}', '{}',
-                '{"values": {"overdue_total": {"text": "1,00 €"}}}', repeat('a', 64), 1)""", "FN105")
-    assert message.startswith("footnote.call_log takes rows only from catalog operations")
-    message = refused(chain, "INSERT INTO footnote.ledger (id) VALUES (gen_random_uuid())", "FN105")
-    assert message.startswith("footnote.ledger takes rows only from footnote.ledger_queue")
-    refused(chain, "UPDATE footnote.ledger SET answer = 'x' WHERE seq = 1", "FN101")
-    refused(chain, "DELETE FROM footnote.call_log", "FN101")
-    refused(chain, "DELETE FROM footnote.call_use", "FN101")
+                '{"values": {"overdue_total": {"text": "1,00 €"}}}', repeat('a', 64), 1)""", "42501")
+    assert message == "permission denied for table call_log"
+    message = refused(chain, "INSERT INTO footnote.ledger (id) VALUES (gen_random_uuid())", "42501")
+    refused(chain, "UPDATE footnote.ledger SET answer = 'x' WHERE seq = 1", "42501")
+    refused(chain, "DELETE FROM footnote.call_log", "42501")
+    refused(chain, "DELETE FROM footnote.call_use", "42501")
     sql, py = verdicts(chain)
     assert sql[0] and py.ok and py.records == 4
     assert chain.scalar("SELECT count(*) FROM footnote.call_use WHERE call_id = %s", (fresh,)) == 0
@@ -139,14 +138,19 @@ def test_the_owner_cannot_write_queue_call_use_call_log_or_ledger_by_hand(chain:
 
 def test_an_insert_into_the_ledger_only_seals_the_queued_record_as_it_was(db: TestDatabase) -> None:
     record_id = queued_record(db)
-    as_owner(db, "INSERT INTO footnote.ledger (id, answer, status) VALUES (%s, 'Overdue: 0,00 €.', 'verified')",
-             (record_id,))
+    with db.connect() as conn:  # a superuser, triggers on
+        conn.execute("SET ROLE footnote_ledger")
+        conn.execute("INSERT INTO footnote.ledger (id, answer, status) VALUES (%s, 'Overdue: 0,00 €.', 'verified')",
+                     (record_id,))
     assert db.rows("SELECT seq, answer FROM footnote.ledger") == [
         (1, "Bergmann Logistik GmbH owes 43.805,00 € overdue.")]
     assert db.scalar("SELECT count(*) FROM footnote.ledger_queue") == 0
 
 
 FORGED_G = """'{"status": "verified", "claims": [], "operations": [], "evidence": [], "findings": []}'::jsonb"""
+DOCTORED = ("jsonb_build_object('operation', 'customer_overdue', 'call_id', gen_random_uuid()::text, 'called_at', "
+            "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'arguments', '{}'::jsonb, "
+            "'values', '{\"overdue_total\": {\"kind\": \"amount\", \"raw\": \"0.00\", \"text\": \"0,00 €\"}}'::jsonb)")
 
 
 @pytest.mark.parametrize("statement", [
@@ -154,20 +158,26 @@ FORGED_G = """'{"status": "verified", "claims": [], "operations": [], "evidence"
     "NULL, NULL)",
     f"DO $$ DECLARE r uuid; BEGIN r := footnote._queue_record(gen_random_uuid(), '{{}}', 'answer', 'q', 'x', "
     f"{FORGED_G}, NULL, NULL); END $$",
-    # the caller's SQL text is quoted in the call stack; a comment imitating the gate's frame does not pass
-    f"DO $$ BEGIN PERFORM footnote._queue_record(gen_random_uuid(), '{{}}', 'answer', 'q', 'x', {FORGED_G}, NULL, "
-    "NULL) /*\"\nPL/pgSQL function footnote.record_answer(text,text,jsonb,uuid[],text,jsonb,jsonb,text) line 1 at "
-    "assignment\n*/; END $$",
+    f"SELECT footnote._logged('customer_overdue', {DOCTORED})",
+    # a function of the caller's own, named like an operation, handing the logger a doctored result
+    f"CREATE FUNCTION pg_temp.customer_overdue(c text) RETURNS jsonb LANGUAGE sql AS "
+    f"$f$ SELECT footnote._logged('customer_overdue', {DOCTORED}) $f$; SELECT pg_temp.customer_overdue('x')",
     "SELECT footnote._finish('customer_overdue', '{}', now(), "
     "'{\"values\": {\"overdue_total\": {\"kind\": \"amount\", \"raw\": \"1.00\", \"text\": \"1,00 €\"}}}')",
-    "SELECT footnote._log_call(gen_random_uuid(), now(), '{}', 'customer_overdue', '{}', '{}', '{}', "
-    "repeat('a', 64), 1)",
-], ids=["queue_record", "queue_record_in_do", "injected_frame", "finish", "log_call"])
+    "SELECT footnote._seal_queue(false) FROM footnote.ledger_queue",
+], ids=["queue_record", "queue_record_in_do", "logged", "temp_function_frame", "finish", "seal_queue_direct"])
 def test_the_owner_cannot_reach_the_writers_behind_the_gate(db: TestDatabase, statement: str) -> None:
+    """The writers that are no SECURITY DEFINER run as their caller, who may not write evidence; _finish, which
+    only builds a document, refuses to run as anyone but the computation's role; nothing is written."""
     rows = ("SELECT (SELECT count(*) FROM footnote.ledger_queue) + (SELECT count(*) FROM footnote.call_log)"
             " + (SELECT count(*) FROM footnote.ledger)")
     before = db.scalar(rows)
-    refused(db, statement, "FN105")
+    with db.connect() as conn:
+        conn.execute("SET ROLE footnote_owner")
+        try:
+            conn.execute(statement)  # type: ignore[arg-type]
+        except psycopg.Error as exc:
+            assert exc.sqlstate in ("42501", "FN105"), exc
     assert db.scalar(rows) == before
 
 
@@ -241,18 +251,19 @@ def test_an_early_seal_seals_nothing_and_blocks_no_one(db: TestDatabase, early: 
 
 
 def test_a_seal_held_open_costs_others_at_most_the_timeouts(db: TestDatabase) -> None:
+    """The holder turns the server's idle timeout off after sealing and idles: the next seal waits
+    seal_lock_timeout, ends the holder's session and seals."""
     db.scalar("INSERT INTO footnote.settings VALUES ('seal_lock_timeout', '500ms', 'test') RETURNING 1")
     with db.connect("service", autocommit=False) as holder:
         holder.execute("SELECT footnote.seal()")  # holds the chain lock for its transaction
+        holder.execute("SET LOCAL idle_in_transaction_session_timeout = 0")
         started = time.monotonic()
         with db.connect("service") as other:
             mine = record(other, "committed while the chain is held")  # COMMIT gives up after seal_commit_wait
             assert time.monotonic() - started < 2
-            with pytest.raises(psycopg.Error) as caught:
-                other.execute("SELECT footnote.seal()")
-            assert caught.value.sqlstate == "FN106" and "seal_lock_timeout" in str(caught.value)
-        time.sleep(1.0)  # the holder idles past twice seal_lock_timeout: the server ends its session
-        with pytest.raises((psycopg.errors.IdleInTransactionSessionTimeout, psycopg.OperationalError)):
+            assert other.execute("SELECT footnote.seal()").fetchone() == (1,)
+            assert time.monotonic() - started < 4
+        with pytest.raises(psycopg.OperationalError):
             holder.execute("SELECT 1")
     with db.connect("service") as conn:
         assert conn.execute("SELECT seq FROM footnote.receipt(%s)", (mine,)).fetchone() == (1,)
@@ -335,15 +346,22 @@ def test_a_sealed_text_that_is_not_json_is_a_changed_record(chain: TestDatabase)
     "DROP TABLE footnote.ledger CASCADE",
     "DROP TABLE footnote.call_log CASCADE",
     "DROP SCHEMA footnote CASCADE",
-    "DROP TRIGGER call_log_guard ON footnote.call_log",
-    "CREATE OR REPLACE FUNCTION footnote._not_from(tbl text, way text) RETURNS void LANGUAGE sql AS $$ SELECT $$",
+    "DROP TRIGGER ledger_append_only ON footnote.ledger",
+    "CREATE OR REPLACE FUNCTION footnote._append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$",
     "CREATE RULE forge AS ON INSERT TO footnote.ledger_queue DO INSTEAD NOTHING",
-    "ALTER FUNCTION footnote._queue_guard() RENAME TO _off",
+    "ALTER FUNCTION footnote._append_only() RENAME TO _off",
+    "ALTER FUNCTION footnote._op_customer_overdue(text, date) SECURITY INVOKER",
+    "CREATE OR REPLACE FUNCTION footnote._op_customer_overdue(customer text, as_of date DEFAULT NULL) RETURNS jsonb "
+    "LANGUAGE sql AS $$ SELECT '{}'::jsonb $$",
+    "CREATE FUNCTION footnote.sha256_hex(t varchar) RETURNS text LANGUAGE sql AS $$ SELECT '0' $$",
 ], ids=["disable_trigger", "disable_user_triggers", "drop_ledger", "drop_call_log", "drop_schema", "drop_trigger",
-        "replace_guard", "create_rule", "rename_guard"])
+        "replace_guard", "create_rule", "rename_guard", "computation_as_invoker", "replace_computation",
+        "shadowing_overload"])
 def test_the_owner_cannot_change_the_ledger_objects_with_ddl(chain: TestDatabase, statement: str) -> None:
-    message = refused(chain, statement, "FN107")
-    assert "is refused: the ledger, the call log and the gate change only through footnote-pg install" in message
+    """Not its objects (42501), or the event trigger's refusal (FN107) for the computations it owns."""
+    message = refused(chain, statement, {"42501", "FN107"})
+    assert ("must be owner" in message or "permission denied" in message
+            or "is refused: the ledger, the call log and the gate change only through footnote-pg install" in message)
     sql, py = verdicts(chain)
     assert sql[0] and py.ok and py.records == 4
 
@@ -353,7 +371,7 @@ def test_the_owner_cannot_add_a_trigger_to_the_queue(chain: TestDatabase) -> Non
         conn.execute("CREATE FUNCTION public.forge() RETURNS trigger LANGUAGE plpgsql AS "
                      "$$ BEGIN NEW.status := 'verified'; RETURN NEW; END $$")
     refused(chain, "CREATE TRIGGER a_forge BEFORE INSERT ON footnote.ledger_queue "
-                   "FOR EACH ROW EXECUTE FUNCTION public.forge()", "FN107")
+                   "FOR EACH ROW EXECUTE FUNCTION public.forge()", "42501")
 
 
 def test_the_owner_cannot_switch_the_event_triggers_off(db: TestDatabase) -> None:
