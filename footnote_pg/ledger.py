@@ -153,6 +153,9 @@ def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = Fa
             _ticks(advance, walk.count)
         _ticks(advance, walk.count, last=True)
         return walk.verdict()
+    child = provenance.child_tables(conn)
+    if child is not None:
+        return Verdict(False, 0, None, None, child.seq, child.problem, child.detail)
     cited = provenance.Cited()
     check, expected = (None, 0) if reference else (parallel.row_facts, _length(conn))
     checking = parallel.checked(_rows(conn, "ledger_rows", _ROW_TYPES, 1), check, expected, _sealed_size,

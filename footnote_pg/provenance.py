@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -44,11 +45,15 @@ def _call_problem(seq: int, record: tuple[Any, ...], op: tuple[str, Any, Any], c
     call = calls.get(call_id)
     if call is None:
         return Problem(seq, "call_missing", f"record {seq} cites call {call_id}, which is not in the call log")
-    operation, call_role, call_actor, call_actor_role, result_hash = call
+    operation, call_role, call_actor, call_actor_role, result_hash, agree = call
     if result_hash != cited_hash or operation != cited_operation:
         return Problem(seq, "call_changed",
                        f"record {seq} cites call {call_id} as {cited_operation} with result hash "
                        f"{str(cited_hash)[:12]}…; the call log holds {operation} with {result_hash[:12]}…")
+    if not agree:
+        return Problem(seq, "call_changed",
+                       f"record {seq} cites call {call_id}, whose call_id, called_at, operation, arguments, actor or "
+                       "evidence_ids no longer agree with the result its hash covers")
     if (call_role, call_actor, call_actor_role) != (db_role, actor_id, actor_role):
         return Problem(seq, "call_not_theirs",
                        f"record {seq} ({db_role} / {actor_id or '-'}) cites call {call_id} made by "
@@ -88,12 +93,45 @@ class Cited:
                                  tuple(_cited(op) for op in operations)))
 
 
+# A call-log row's columns and the parts of its result that say the same (the hash covers the result).
+_CALL_META = """
+SELECT c.call_id, c.operation, c.db_role, c.actor_id, c.actor_role, c.result_hash,
+       c.called_at, c.arguments, c.evidence_ids,
+       c.result->>'call_id', c.result->>'called_at', c.result->>'operation', c.result->'arguments',
+       c.result->'actor', ARRAY(SELECT e->>'id' FROM jsonb_array_elements(coalesce(c.result->'evidence', '[]'))
+                                WITH ORDINALITY AS x(e, n) ORDER BY x.n)
+FROM ONLY footnote.call_log AS c"""
+
+
+def _agree(row: tuple[Any, ...]) -> bool:
+    """Whether a call's columns say what its result says: id, time, operation, arguments, actor, evidence ids."""
+    (call_id, operation, _role, actor_id, actor_role, _hash, called_at, arguments, evidence_ids,
+     r_call_id, r_called_at, r_operation, r_arguments, r_actor, r_evidence) = row
+    actor = r_actor if isinstance(r_actor, dict) else {}
+    try:
+        same_time = r_called_at is not None and datetime.fromisoformat(r_called_at.replace("Z", "+00:00")) == called_at
+    except ValueError:
+        same_time = False
+    return (str(call_id) == r_call_id and same_time and operation == r_operation and arguments == r_arguments
+            and (actor_id, actor_role) == (actor.get("id"), actor.get("role")) and list(evidence_ids) == r_evidence)
+
+
+def child_tables(conn: psycopg.Connection[Any]) -> Problem | None:
+    """A table inheriting from one of ours (a child or a partition): tampering, whatever it holds."""
+    row = conn.execute("""SELECT quote_ident(n.nspname) || '.' || quote_ident(k.relname), quote_ident(c.relname)
+                          FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhparent
+                          JOIN pg_class AS k ON k.oid = i.inhrelid JOIN pg_namespace AS n ON n.oid = k.relnamespace
+                          WHERE c.relnamespace = 'footnote'::regnamespace
+                          ORDER BY c.relname, n.nspname, k.relname LIMIT 1""").fetchone()
+    if row is None:
+        return None
+    return Problem(None, "child_table", f"{row[0]} inherits from footnote.{row[1]}: nothing may")
+
+
 def first_problem(conn: psycopg.Connection[Any], cited: Cited, *, recompute: bool = False) -> Problem | None:
     """The first record not backed by its calls (sequence order, then call order), else a lost record, else None."""
-    used_by = {str(c): str(r) for c, r in conn.execute("SELECT call_id, record_id FROM footnote.call_use")}
-    calls = {str(row[0]): row[1:] for row in _stream(
-        conn, "SELECT call_id, operation, db_role, actor_id, actor_role, result_hash FROM footnote.call_log",
-        "footnote_call_meta")}
+    used_by = {str(c): str(r) for c, r in conn.execute("SELECT call_id, record_id FROM ONLY footnote.call_use")}
+    calls = {str(row[0]): (*row[1:6], _agree(row)) for row in _stream(conn, _CALL_META, "footnote_call_meta")}
     first_citing: dict[str, int] = {}
     for seq, record_id, db_role, actor_id, actor_role, operations in cited.records:
         for op in operations:
@@ -101,7 +139,7 @@ def first_problem(conn: psycopg.Connection[Any], cited: Cited, *, recompute: boo
             if found is not None:
                 return found
             first_citing.setdefault(op[0], seq)
-    queued = {str(r[0]) for r in conn.execute("SELECT id FROM footnote.ledger_queue")}
+    queued = {str(r[0]) for r in conn.execute("SELECT id FROM ONLY footnote.ledger_queue")}
     for call_id, record_id in sorted(used_by.items()):
         if record_id not in cited.sealed and record_id not in queued:
             return Problem(None, "record_lost", f"call {call_id} was used by record {record_id}, "
@@ -115,7 +153,7 @@ def _first_changed_result(conn: psycopg.Connection[Any], cited: dict[str, int]) 
     """Hash every cited call's result again; the changed one cited earliest in the chain."""
     worst: Problem | None = None
     for call_id, result, result_hash in _stream(
-            conn, "SELECT call_id, result::text, result_hash FROM footnote.call_log", "footnote_call_results"):
+            conn, "SELECT call_id, result::text, result_hash FROM ONLY footnote.call_log", "footnote_call_results"):
         seq = cited.get(str(call_id))
         if seq is None or (worst is not None and worst.seq is not None and worst.seq <= seq):
             continue

@@ -18,7 +18,7 @@
 
 -- The calls an answer relies on (call ids checked by footnote._uuids_arg), in the order given (each once),
 -- checked: each made by this session's role and actor, and, when the answer is to be recorded, none used by
--- a record before.
+-- a record before; recording NULL: neither (a sealed record graded again by verification).
 CREATE FUNCTION footnote._answer_calls(call_ids uuid[], recording boolean)
 RETURNS TABLE (call_id uuid, made boolean, operation jsonb, result jsonb)
 LANGUAGE plpgsql STABLE
@@ -37,8 +37,9 @@ BEGIN
             RETURN NEXT;
             CONTINUE;
         END IF;
-        IF c.db_role IS DISTINCT FROM session_user::text OR c.actor_id IS DISTINCT FROM actor->>'id'
-           OR c.actor_role IS DISTINCT FROM actor->>'role' THEN
+        IF recording IS NOT NULL  -- NULL: a sealed record regraded (footnote._regrade), whoever verifies
+           AND (c.db_role IS DISTINCT FROM session_user::text OR c.actor_id IS DISTINCT FROM actor->>'id'
+                OR c.actor_role IS DISTINCT FROM actor->>'role') THEN
             RAISE EXCEPTION USING ERRCODE = 'FN103',
                 MESSAGE = format('call %s was made by another role or actor (%s / %s), not by %s / %s',
                                  wanted, c.db_role, coalesce(c.actor_id, '-'), session_user,
@@ -981,9 +982,11 @@ BEGIN
         END IF;
     END IF;
     g := g || jsonb_build_object('operations', idx->'operations');
+    -- the gate's inputs beside its verdict, so that verification can grade the record again (footnote._regrade)
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, recorded, g, NULL,
         coalesce(details, '{}') || jsonb_build_object('outcome', outcome)
-        || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END);
+        || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END
+        || jsonb_build_object('gate', jsonb_build_object('template', template, 'claims', claims)));
     IF record_id IS NULL THEN
         PERFORM footnote._replayed(g);
     END IF;

@@ -9,8 +9,26 @@
 -- A history rewritten consistently (every hash recomputed) passes it; only a
 -- digest kept outside the database catches that, with verify_digest().
 
+-- Whether a call-log row's columns say what its result (which its hash covers) says: call id, time, operation,
+-- arguments, actor and the evidence ids, in order. So the hash covers every column a record relies on.
+CREATE FUNCTION footnote._call_columns_agree(c footnote.call_log)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT c.call_id::text = c.result->>'call_id'
+       AND c.called_at = (c.result->>'called_at')::timestamptz
+       AND c.operation = c.result->>'operation'
+       AND c.arguments = c.result->'arguments'
+       AND c.actor_id IS NOT DISTINCT FROM c.result->'actor'->>'id'
+       AND c.actor_role IS NOT DISTINCT FROM c.result->'actor'->>'role'
+       AND c.evidence_ids = ARRAY(SELECT e->>'id' FROM jsonb_array_elements(coalesce(c.result->'evidence', '[]'))
+                                                   WITH ORDINALITY AS x(e, n) ORDER BY x.n)
+$$;
+
 -- The first record whose cited calls do not back it (docs/threat-model.md), in sequence order and call order:
--- call_missing (not in the call log), call_changed (another result hash or operation than the record holds),
+-- call_missing (not in the call log), call_changed (another result hash or operation than the record holds, or
+-- columns that no longer agree with the hashed result),
 -- call_not_theirs (made by another role or actor than the record's), not_from_gate (the gate did not mark the
 -- call as used by this record); then record_lost: a call the gate marked as used by a record that is neither
 -- in the ledger nor in the queue (a queued record deleted). NULL when every record is backed.
@@ -22,7 +40,7 @@ AS $$
     (SELECT l.seq,
             CASE WHEN c.call_id IS NULL THEN 'call_missing'
                  WHEN c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR c.operation IS DISTINCT FROM o.op->>'operation'
-                     THEN 'call_changed'
+                      OR NOT footnote._call_columns_agree(c) THEN 'call_changed'
                  WHEN c.db_role IS DISTINCT FROM l.db_role OR c.actor_id IS DISTINCT FROM l.actor_id
                       OR c.actor_role IS DISTINCT FROM l.actor_role THEN 'call_not_theirs'
                  ELSE 'not_from_gate' END,
@@ -31,6 +49,9 @@ AS $$
                      THEN format('record %s cites call %s as %s with result hash %s…; the call log holds %s with %s…',
                                  l.seq, c.call_id, o.op->>'operation', left(o.op->>'result_hash', 12), c.operation,
                                  left(c.result_hash, 12))
+                 WHEN NOT footnote._call_columns_agree(c)
+                     THEN format('record %s cites call %s, whose call_id, called_at, operation, arguments, actor or '
+                                 'evidence_ids no longer agree with the result its hash covers', l.seq, c.call_id)
                  WHEN c.db_role IS DISTINCT FROM l.db_role OR c.actor_id IS DISTINCT FROM l.actor_id
                       OR c.actor_role IS DISTINCT FROM l.actor_role
                      THEN format('record %s (%s / %s) cites call %s made by %s / %s', l.seq, l.db_role,
@@ -43,7 +64,7 @@ AS $$
      CROSS JOIN LATERAL jsonb_array_elements(l.operations) WITH ORDINALITY AS o(op, n)
      LEFT JOIN ONLY footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
      LEFT JOIN ONLY footnote.call_use AS u ON u.call_id = (o.op->>'call_id')::uuid
-     WHERE c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash'
+     WHERE c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR NOT footnote._call_columns_agree(c)
         OR c.operation IS DISTINCT FROM o.op->>'operation' OR c.db_role IS DISTINCT FROM l.db_role
         OR c.actor_id IS DISTINCT FROM l.actor_id OR c.actor_role IS DISTINCT FROM l.actor_role
         OR u.record_id IS DISTINCT FROM l.id
@@ -141,6 +162,21 @@ DECLARE
     prev      footnote.ledger;
 BEGIN
     SELECT count(*) INTO pending FROM ONLY footnote.ledger_queue;
+    -- a table inheriting from one of ours (a child or a partition) is tampering, whatever it holds: reads name our
+    -- tables with ONLY, but a reader that does not would see its rows
+    SELECT 'child_table', format('%I.%I inherits from footnote.%I: nothing may', n.nspname, k.relname, c.relname)
+    INTO problem, detail
+    FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhparent JOIN pg_class AS k ON k.oid = i.inhrelid
+    JOIN pg_namespace AS n ON n.oid = k.relnamespace
+    WHERE c.relnamespace = 'footnote'::regnamespace
+    ORDER BY c.relname, n.nspname, k.relname LIMIT 1;
+    IF problem IS NOT NULL THEN
+        ok := false;
+        SELECT count(*) INTO records FROM ONLY footnote.ledger;
+        SELECT l.seq, l.hash INTO head_seq, head_hash FROM ONLY footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
+        RETURN NEXT;
+        RETURN;
+    END IF;
     -- set-based: the first record out of line (sequence, time, prev_hash: one ordered pass), then the first whose
     -- content or hash is not what was sealed; the earlier of the two is diagnosed alone
     SELECT min(x.seq) INTO bad
@@ -176,6 +212,84 @@ BEGIN
     ok := problem IS NULL;
     SELECT count(*) INTO records FROM ONLY footnote.ledger AS l WHERE walked_to IS NULL OR l.seq <= walked_to;
     SELECT l.seq, l.hash INTO head_seq, head_hash FROM ONLY footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
+    RETURN NEXT;
+END
+$$;
+
+-- Grade a sealed answer again against the calls it cites, with the inputs the gate kept (details.gate; an agent's
+-- text needs none): NULL when it grades the same (status, claims, findings, evidence), else what differs; the
+-- text 'not_regradable' for a decision or an answer recorded before revision 0015 (which kept no inputs).
+CREATE FUNCTION footnote._regrade(l footnote.ledger)
+RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ids uuid[] := ARRAY(SELECT (o->>'call_id')::uuid FROM jsonb_array_elements(l.operations) WITH ORDINALITY AS x(o, n)
+                        ORDER BY x.n);
+    tpl jsonb := CASE WHEN jsonb_typeof(l.details->'gate'->'template') = 'object' THEN l.details->'gate'->'template' END;
+    idx jsonb;
+    g   jsonb;
+BEGIN
+    IF l.kind <> 'answer' OR NOT (l.details ? 'gate' OR l.details->>'origin' = 'agent') THEN
+        RETURN 'not_regradable';
+    END IF;
+    idx := footnote._call_index(ids, NULL);
+    IF l.details->>'origin' = 'agent' THEN
+        g := footnote._grade(l.answer, NULL, idx, footnote._template_of(NULL, l.question, idx, ids, true), 'answer');
+    ELSIF (l.details->'narration'->>'kept')::boolean IS TRUE THEN
+        g := footnote._grade(l.answer, NULL, idx,
+                             footnote._template_of(tpl, l.question, idx, ids, false), 'answer');
+    ELSE
+        g := footnote._grade(l.answer, CASE WHEN jsonb_typeof(l.details->'gate'->'claims') = 'array'
+                                            THEN l.details->'gate'->'claims' END, idx,
+                             footnote._template_of(tpl, l.question, idx, ids, false),
+                             coalesce(l.details->>'outcome', 'answer'));
+    END IF;
+    RETURN CASE WHEN g->>'status' IS DISTINCT FROM l.status
+                    THEN format('graded again it is %s, not %s', g->>'status', l.status)
+                WHEN g->'claims' IS DISTINCT FROM l.claims THEN 'graded again its claims get other verdicts'
+                WHEN g->'findings' IS DISTINCT FROM l.findings THEN 'graded again it has other findings'
+                WHEN coalesce(g->'evidence', '[]') IS DISTINCT FROM l.evidence THEN 'graded again it cites other evidence'
+           END;
+END
+$$;
+
+-- verify_chain(), then, when the chain is intact and regrade is true, every sealed answer graded again against the
+-- calls it cites (footnote._regrade): the first whose verdict differs is regraded_differently. detail also says
+-- how many records could not be regraded (decisions, answers recorded before revision 0015).
+CREATE FUNCTION footnote.verify_chain(regrade boolean)
+RETURNS TABLE (ok boolean, records bigint, head_seq bigint, head_hash text, first_bad_seq bigint,
+               problem text, detail text, pending bigint)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r       footnote.ledger;
+    diff    text;
+    skipped bigint := 0;
+    graded  bigint := 0;
+BEGIN
+    SELECT * INTO ok, records, head_seq, head_hash, first_bad_seq, problem, detail, pending FROM footnote.verify_chain();
+    IF ok AND regrade THEN
+        FOR r IN SELECT * FROM ONLY footnote.ledger AS l ORDER BY l.seq LOOP
+            diff := footnote._regrade(r);
+            IF diff = 'not_regradable' THEN
+                skipped := skipped + 1;
+            ELSIF diff IS NOT NULL THEN
+                ok := false;
+                first_bad_seq := r.seq;
+                problem := 'regraded_differently';
+                detail := format('record %s: %s', r.seq, diff);
+                RETURN NEXT;
+                RETURN;
+            ELSE
+                graded := graded + 1;
+            END IF;
+        END LOOP;
+        detail := format('%s records graded again, each as it was sealed; %s not regradable (decisions, answers '
+                         'recorded before revision 0015)', graded, skipped);
+    END IF;
     RETURN NEXT;
 END
 $$;

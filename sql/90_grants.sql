@@ -7,21 +7,20 @@ RESET ROLE;
 
 -- Who owns what. PostgreSQL cannot keep an owner from its own tables, and a function that is not SECURITY
 -- DEFINER runs as whoever calls it, so the line is drawn by ownership (docs/threat-model.md):
---  * footnote_ledger (NOLOGIN, no members) owns schema footnote, the evidence tables, the vocabulary the gate
---    reads with, and every function but those below: the gate, sealing, verification, receipts, the catalog's
+--  * footnote_ledger (NOLOGIN, no members) owns schema footnote, the evidence tables, the reference data (the
+--    catalog's queries and operations, the vocabulary the gate reads with), and every function but those below: the gate, sealing, verification, receipts, the catalog's
 --    entry points (sql/51_entry.sql) and the helpers they share. It never runs code a login can change: it does
 --    not even read the source views.
 --  * footnote_owner owns what reads the ERP through the source views (code the DBA maps, so code a member of
 --    footnote_owner can change): the catalog's computations (footnote._op_*), footnote.call, evidence pages,
---    the router's name list, re-attestation, the SECURITY DEFINER readers they share, and the reference data
---    they read (queries, operations, settings). It can write no evidence: a call-log row is written only by an
---    entry point, from what the computation it called returned.
+--    the router's name list, re-attestation, the SECURITY DEFINER readers they share, and the settings (the
+--    DBA's configuration). It reads the reference data and the evidence and writes neither: a call-log row is
+--    written only by an entry point, from what the computation it called returned.
 DO $owners$
 DECLARE
     readers constant text[] := ARRAY['call', 'evidence_rows', 'router_names', 'reattest', '_customer_evidence',
                                      '_document_evidence', '_overdue', '_names_matching'];
-    data    constant text[] := ARRAY['queries', 'evidence_queries', 'operations', 'operation_arguments', 'settings',
-                                     'catalog', '_entity_names'];
+    data    constant text[] := ARRAY['settings', 'catalog', '_entity_names'];
     o       record;
 BEGIN
     IF pg_catalog.pg_get_userbyid((SELECT n.nspowner FROM pg_catalog.pg_namespace AS n WHERE n.nspname = 'footnote'))
@@ -60,8 +59,7 @@ $owners$;
 GRANT USAGE ON SCHEMA footnote TO footnote_owner;
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA footnote TO footnote_owner;
 GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
-GRANT SELECT ON footnote.queries, footnote.evidence_queries, footnote.operations, footnote.operation_arguments,
-                footnote.settings TO footnote_ledger;
+GRANT SELECT ON footnote.settings TO footnote_ledger;
 GRANT EXECUTE ON FUNCTION footnote._names_matching(text) TO footnote_ledger;
 DO $computations$
 DECLARE
@@ -125,6 +123,7 @@ GRANT EXECUTE ON FUNCTION
     footnote.seal(),
     footnote.receipt(uuid),
     footnote.verify_chain(),
+    footnote.verify_chain(boolean),
     footnote.verify_calls(),
     footnote.chain_head(),
     footnote.verify_digest(bigint, text),

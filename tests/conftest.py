@@ -19,6 +19,7 @@ LOGIN_ROLES = {
     "service": ("fn_test_service", "footnote_service"),
     "auditor": ("fn_test_auditor", "footnote_auditor"),
     "outsider": ("fn_test_outsider", None),
+    "owner": ("fn_test_owner", "footnote_owner"),  # a login of the DBA's mapping role (tests/test_attacks.py)
 }
 TEST_PASSWORD = "fn-test-password"
 

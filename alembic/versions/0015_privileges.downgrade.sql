@@ -80,6 +80,17 @@ $ledger_role$;
 
 SET ROLE footnote_owner;
 
+REVOKE EXECUTE ON FUNCTION
+    footnote.seal(),
+    footnote.receipt(uuid),
+    footnote.verify_chain(),
+    footnote.verify_chain(boolean),
+    footnote.verify_calls(),
+    footnote.chain_head(),
+    footnote.verify_digest(bigint, text),
+    footnote.evidence_rows(uuid, text, bigint, integer)
+FROM footnote_service, footnote_auditor;
+
 DROP TRIGGER ledger_queue_append_only ON footnote.ledger_queue;
 
 DROP FUNCTION footnote._op_list_customers(text, integer, text, text);
@@ -133,6 +144,12 @@ DROP FUNCTION footnote._op_items_below_reorder();
 DROP FUNCTION footnote._op_purchase_order(text);
 
 DROP FUNCTION footnote._take_over(integer[], interval);
+
+DROP FUNCTION footnote._call_columns_agree(footnote.call_log);
+
+DROP FUNCTION footnote._regrade(footnote.ledger);
+
+DROP FUNCTION footnote.verify_chain(boolean);
 
 DROP FUNCTION footnote._merkle_lock(text);
 
@@ -1208,6 +1225,64 @@ BEGIN
     RETURN footnote._layout(footnote._template_units(footnote._intent(template->>'intent', results), results,
                                                      CASE WHEN jsonb_typeof(template->'notes') = 'object'
                                                           THEN template->'notes' END, question, complete));
+END
+$$;
+
+-- The gate for answers (and clarifications and refusals): grade, then append to the ledger at commit.
+-- template: {"intent", "notes"} of the answer's template (footnote.compose); claims NULL: the gate finds
+-- the figures itself. narration: a rewording offered for the answer (a model's): graded against the
+-- same template and recorded instead of the answer when it is as good; either way the record says that
+-- it was offered, how it was graded and whether it was kept.
+CREATE OR REPLACE FUNCTION footnote.record_answer(question text, answer text, claims jsonb, call_ids uuid[],
+                                       outcome text DEFAULT 'answer', details jsonb DEFAULT NULL,
+                                       template jsonb DEFAULT NULL, narration text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    idx       jsonb;
+    tpl       jsonb;
+    g         jsonb;
+    gn        jsonb;
+    nd        jsonb;
+    recorded  text := answer;
+    record_id uuid;
+BEGIN
+    PERFORM footnote._text_arg('question', question, false, 2000);
+    outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
+    details := footnote._json_arg('details', details, 'object');
+    call_ids := footnote._uuids_arg('call_ids', call_ids, false);
+    IF narration IS NOT NULL THEN
+        narration := footnote._normal_text(narration);
+        PERFORM footnote._text_arg('narration', narration, true, 20000, true);
+    END IF;
+    IF claims IS NULL THEN
+        answer := footnote._normal_text(answer);
+    END IF;
+    idx := footnote._call_index(call_ids, true);
+    tpl := footnote._template_of(template, question, idx, call_ids, false);
+    g := footnote._grade(answer, claims, idx, tpl, outcome);
+    IF narration IS NOT NULL AND outcome = 'answer' THEN
+        gn := footnote._grade(narration, NULL, idx, tpl, 'answer');
+        IF gn->>'status' = g->>'status' AND g->>'status' IN ('verified', 'partially_verified') THEN
+            nd := jsonb_build_object('offered', true, 'kept', true, 'status', gn->'status', 'template', answer);
+            recorded := narration;
+            g := gn;
+        ELSE
+            nd := jsonb_build_object('offered', true, 'kept', false, 'text', narration, 'status', gn->'status',
+                                     'findings', gn->'findings', 'sentences', gn->'sentences');
+        END IF;
+    END IF;
+    g := g || jsonb_build_object('operations', idx->'operations');
+    record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, recorded, g, NULL,
+        coalesce(details, '{}') || jsonb_build_object('outcome', outcome)
+        || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END);
+    IF record_id IS NULL THEN
+        PERFORM footnote._replayed(g);
+    END IF;
+    RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'answer', recorded, 'claims', g->'claims',
+                              'findings', g->'findings', 'sentences', g->'sentences', 'narration', nd);
 END
 $$;
 

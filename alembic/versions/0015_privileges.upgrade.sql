@@ -20,6 +20,16 @@ $ledger_role$;
 
 SET ROLE footnote_owner;
 
+REVOKE EXECUTE ON FUNCTION
+    footnote.seal(),
+    footnote.receipt(uuid),
+    footnote.verify_chain(),
+    footnote.verify_calls(),
+    footnote.chain_head(),
+    footnote.verify_digest(bigint, text),
+    footnote.evidence_rows(uuid, text, bigint, integer)
+FROM footnote_service, footnote_auditor;
+
 DROP TRIGGER call_use_guard ON footnote.call_use;
 
 DROP TRIGGER ledger_queue_guard ON footnote.ledger_queue;
@@ -1915,7 +1925,7 @@ $$;
 
 -- The calls an answer relies on (call ids checked by footnote._uuids_arg), in the order given (each once),
 -- checked: each made by this session's role and actor, and, when the answer is to be recorded, none used by
--- a record before.
+-- a record before; recording NULL: neither (a sealed record graded again by verification).
 CREATE OR REPLACE FUNCTION footnote._answer_calls(call_ids uuid[], recording boolean)
 RETURNS TABLE (call_id uuid, made boolean, operation jsonb, result jsonb)
 LANGUAGE plpgsql STABLE
@@ -1934,8 +1944,9 @@ BEGIN
             RETURN NEXT;
             CONTINUE;
         END IF;
-        IF c.db_role IS DISTINCT FROM session_user::text OR c.actor_id IS DISTINCT FROM actor->>'id'
-           OR c.actor_role IS DISTINCT FROM actor->>'role' THEN
+        IF recording IS NOT NULL  -- NULL: a sealed record regraded (footnote._regrade), whoever verifies
+           AND (c.db_role IS DISTINCT FROM session_user::text OR c.actor_id IS DISTINCT FROM actor->>'id'
+                OR c.actor_role IS DISTINCT FROM actor->>'role') THEN
             RAISE EXCEPTION USING ERRCODE = 'FN103',
                 MESSAGE = format('call %s was made by another role or actor (%s / %s), not by %s / %s',
                                  wanted, c.db_role, coalesce(c.actor_id, '-'), session_user,
@@ -2015,6 +2026,66 @@ BEGIN
 END
 $$;
 
+-- The gate for answers (and clarifications and refusals): grade, then append to the ledger at commit.
+-- template: {"intent", "notes"} of the answer's template (footnote.compose); claims NULL: the gate finds
+-- the figures itself. narration: a rewording offered for the answer (a model's): graded against the
+-- same template and recorded instead of the answer when it is as good; either way the record says that
+-- it was offered, how it was graded and whether it was kept.
+CREATE OR REPLACE FUNCTION footnote.record_answer(question text, answer text, claims jsonb, call_ids uuid[],
+                                       outcome text DEFAULT 'answer', details jsonb DEFAULT NULL,
+                                       template jsonb DEFAULT NULL, narration text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    idx       jsonb;
+    tpl       jsonb;
+    g         jsonb;
+    gn        jsonb;
+    nd        jsonb;
+    recorded  text := answer;
+    record_id uuid;
+BEGIN
+    PERFORM footnote._text_arg('question', question, false, 2000);
+    outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
+    details := footnote._json_arg('details', details, 'object');
+    call_ids := footnote._uuids_arg('call_ids', call_ids, false);
+    IF narration IS NOT NULL THEN
+        narration := footnote._normal_text(narration);
+        PERFORM footnote._text_arg('narration', narration, true, 20000, true);
+    END IF;
+    IF claims IS NULL THEN
+        answer := footnote._normal_text(answer);
+    END IF;
+    idx := footnote._call_index(call_ids, true);
+    tpl := footnote._template_of(template, question, idx, call_ids, false);
+    g := footnote._grade(answer, claims, idx, tpl, outcome);
+    IF narration IS NOT NULL AND outcome = 'answer' THEN
+        gn := footnote._grade(narration, NULL, idx, tpl, 'answer');
+        IF gn->>'status' = g->>'status' AND g->>'status' IN ('verified', 'partially_verified') THEN
+            nd := jsonb_build_object('offered', true, 'kept', true, 'status', gn->'status', 'template', answer);
+            recorded := narration;
+            g := gn;
+        ELSE
+            nd := jsonb_build_object('offered', true, 'kept', false, 'text', narration, 'status', gn->'status',
+                                     'findings', gn->'findings', 'sentences', gn->'sentences');
+        END IF;
+    END IF;
+    g := g || jsonb_build_object('operations', idx->'operations');
+    -- the gate's inputs beside its verdict, so that verification can grade the record again (footnote._regrade)
+    record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, recorded, g, NULL,
+        coalesce(details, '{}') || jsonb_build_object('outcome', outcome)
+        || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END
+        || jsonb_build_object('gate', jsonb_build_object('template', template, 'claims', claims)));
+    IF record_id IS NULL THEN
+        PERFORM footnote._replayed(g);
+    END IF;
+    RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'answer', recorded, 'claims', g->'claims',
+                              'findings', g->'findings', 'sentences', g->'sentences', 'narration', nd);
+END
+$$;
+
 -- footnote-pg: verification, digests and re-attestation.
 --
 -- verify_chain() names the first bad record, as a walk in sequence order
@@ -2026,8 +2097,26 @@ $$;
 -- A history rewritten consistently (every hash recomputed) passes it; only a
 -- digest kept outside the database catches that, with verify_digest().
 
+-- Whether a call-log row's columns say what its result (which its hash covers) says: call id, time, operation,
+-- arguments, actor and the evidence ids, in order. So the hash covers every column a record relies on.
+CREATE FUNCTION footnote._call_columns_agree(c footnote.call_log)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT c.call_id::text = c.result->>'call_id'
+       AND c.called_at = (c.result->>'called_at')::timestamptz
+       AND c.operation = c.result->>'operation'
+       AND c.arguments = c.result->'arguments'
+       AND c.actor_id IS NOT DISTINCT FROM c.result->'actor'->>'id'
+       AND c.actor_role IS NOT DISTINCT FROM c.result->'actor'->>'role'
+       AND c.evidence_ids = ARRAY(SELECT e->>'id' FROM jsonb_array_elements(coalesce(c.result->'evidence', '[]'))
+                                                   WITH ORDINALITY AS x(e, n) ORDER BY x.n)
+$$;
+
 -- The first record whose cited calls do not back it (docs/threat-model.md), in sequence order and call order:
--- call_missing (not in the call log), call_changed (another result hash or operation than the record holds),
+-- call_missing (not in the call log), call_changed (another result hash or operation than the record holds, or
+-- columns that no longer agree with the hashed result),
 -- call_not_theirs (made by another role or actor than the record's), not_from_gate (the gate did not mark the
 -- call as used by this record); then record_lost: a call the gate marked as used by a record that is neither
 -- in the ledger nor in the queue (a queued record deleted). NULL when every record is backed.
@@ -2039,7 +2128,7 @@ AS $$
     (SELECT l.seq,
             CASE WHEN c.call_id IS NULL THEN 'call_missing'
                  WHEN c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR c.operation IS DISTINCT FROM o.op->>'operation'
-                     THEN 'call_changed'
+                      OR NOT footnote._call_columns_agree(c) THEN 'call_changed'
                  WHEN c.db_role IS DISTINCT FROM l.db_role OR c.actor_id IS DISTINCT FROM l.actor_id
                       OR c.actor_role IS DISTINCT FROM l.actor_role THEN 'call_not_theirs'
                  ELSE 'not_from_gate' END,
@@ -2048,6 +2137,9 @@ AS $$
                      THEN format('record %s cites call %s as %s with result hash %s…; the call log holds %s with %s…',
                                  l.seq, c.call_id, o.op->>'operation', left(o.op->>'result_hash', 12), c.operation,
                                  left(c.result_hash, 12))
+                 WHEN NOT footnote._call_columns_agree(c)
+                     THEN format('record %s cites call %s, whose call_id, called_at, operation, arguments, actor or '
+                                 'evidence_ids no longer agree with the result its hash covers', l.seq, c.call_id)
                  WHEN c.db_role IS DISTINCT FROM l.db_role OR c.actor_id IS DISTINCT FROM l.actor_id
                       OR c.actor_role IS DISTINCT FROM l.actor_role
                      THEN format('record %s (%s / %s) cites call %s made by %s / %s', l.seq, l.db_role,
@@ -2060,7 +2152,7 @@ AS $$
      CROSS JOIN LATERAL jsonb_array_elements(l.operations) WITH ORDINALITY AS o(op, n)
      LEFT JOIN ONLY footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
      LEFT JOIN ONLY footnote.call_use AS u ON u.call_id = (o.op->>'call_id')::uuid
-     WHERE c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash'
+     WHERE c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR NOT footnote._call_columns_agree(c)
         OR c.operation IS DISTINCT FROM o.op->>'operation' OR c.db_role IS DISTINCT FROM l.db_role
         OR c.actor_id IS DISTINCT FROM l.actor_id OR c.actor_role IS DISTINCT FROM l.actor_role
         OR u.record_id IS DISTINCT FROM l.id
@@ -2110,6 +2202,21 @@ DECLARE
     prev      footnote.ledger;
 BEGIN
     SELECT count(*) INTO pending FROM ONLY footnote.ledger_queue;
+    -- a table inheriting from one of ours (a child or a partition) is tampering, whatever it holds: reads name our
+    -- tables with ONLY, but a reader that does not would see its rows
+    SELECT 'child_table', format('%I.%I inherits from footnote.%I: nothing may', n.nspname, k.relname, c.relname)
+    INTO problem, detail
+    FROM pg_inherits AS i JOIN pg_class AS c ON c.oid = i.inhparent JOIN pg_class AS k ON k.oid = i.inhrelid
+    JOIN pg_namespace AS n ON n.oid = k.relnamespace
+    WHERE c.relnamespace = 'footnote'::regnamespace
+    ORDER BY c.relname, n.nspname, k.relname LIMIT 1;
+    IF problem IS NOT NULL THEN
+        ok := false;
+        SELECT count(*) INTO records FROM ONLY footnote.ledger;
+        SELECT l.seq, l.hash INTO head_seq, head_hash FROM ONLY footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
+        RETURN NEXT;
+        RETURN;
+    END IF;
     -- set-based: the first record out of line (sequence, time, prev_hash: one ordered pass), then the first whose
     -- content or hash is not what was sealed; the earlier of the two is diagnosed alone
     SELECT min(x.seq) INTO bad
@@ -2145,6 +2252,84 @@ BEGIN
     ok := problem IS NULL;
     SELECT count(*) INTO records FROM ONLY footnote.ledger AS l WHERE walked_to IS NULL OR l.seq <= walked_to;
     SELECT l.seq, l.hash INTO head_seq, head_hash FROM ONLY footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
+    RETURN NEXT;
+END
+$$;
+
+-- Grade a sealed answer again against the calls it cites, with the inputs the gate kept (details.gate; an agent's
+-- text needs none): NULL when it grades the same (status, claims, findings, evidence), else what differs; the
+-- text 'not_regradable' for a decision or an answer recorded before revision 0015 (which kept no inputs).
+CREATE FUNCTION footnote._regrade(l footnote.ledger)
+RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ids uuid[] := ARRAY(SELECT (o->>'call_id')::uuid FROM jsonb_array_elements(l.operations) WITH ORDINALITY AS x(o, n)
+                        ORDER BY x.n);
+    tpl jsonb := CASE WHEN jsonb_typeof(l.details->'gate'->'template') = 'object' THEN l.details->'gate'->'template' END;
+    idx jsonb;
+    g   jsonb;
+BEGIN
+    IF l.kind <> 'answer' OR NOT (l.details ? 'gate' OR l.details->>'origin' = 'agent') THEN
+        RETURN 'not_regradable';
+    END IF;
+    idx := footnote._call_index(ids, NULL);
+    IF l.details->>'origin' = 'agent' THEN
+        g := footnote._grade(l.answer, NULL, idx, footnote._template_of(NULL, l.question, idx, ids, true), 'answer');
+    ELSIF (l.details->'narration'->>'kept')::boolean IS TRUE THEN
+        g := footnote._grade(l.answer, NULL, idx,
+                             footnote._template_of(tpl, l.question, idx, ids, false), 'answer');
+    ELSE
+        g := footnote._grade(l.answer, CASE WHEN jsonb_typeof(l.details->'gate'->'claims') = 'array'
+                                            THEN l.details->'gate'->'claims' END, idx,
+                             footnote._template_of(tpl, l.question, idx, ids, false),
+                             coalesce(l.details->>'outcome', 'answer'));
+    END IF;
+    RETURN CASE WHEN g->>'status' IS DISTINCT FROM l.status
+                    THEN format('graded again it is %s, not %s', g->>'status', l.status)
+                WHEN g->'claims' IS DISTINCT FROM l.claims THEN 'graded again its claims get other verdicts'
+                WHEN g->'findings' IS DISTINCT FROM l.findings THEN 'graded again it has other findings'
+                WHEN coalesce(g->'evidence', '[]') IS DISTINCT FROM l.evidence THEN 'graded again it cites other evidence'
+           END;
+END
+$$;
+
+-- verify_chain(), then, when the chain is intact and regrade is true, every sealed answer graded again against the
+-- calls it cites (footnote._regrade): the first whose verdict differs is regraded_differently. detail also says
+-- how many records could not be regraded (decisions, answers recorded before revision 0015).
+CREATE FUNCTION footnote.verify_chain(regrade boolean)
+RETURNS TABLE (ok boolean, records bigint, head_seq bigint, head_hash text, first_bad_seq bigint,
+               problem text, detail text, pending bigint)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r       footnote.ledger;
+    diff    text;
+    skipped bigint := 0;
+    graded  bigint := 0;
+BEGIN
+    SELECT * INTO ok, records, head_seq, head_hash, first_bad_seq, problem, detail, pending FROM footnote.verify_chain();
+    IF ok AND regrade THEN
+        FOR r IN SELECT * FROM ONLY footnote.ledger AS l ORDER BY l.seq LOOP
+            diff := footnote._regrade(r);
+            IF diff = 'not_regradable' THEN
+                skipped := skipped + 1;
+            ELSIF diff IS NOT NULL THEN
+                ok := false;
+                first_bad_seq := r.seq;
+                problem := 'regraded_differently';
+                detail := format('record %s: %s', r.seq, diff);
+                RETURN NEXT;
+                RETURN;
+            ELSE
+                graded := graded + 1;
+            END IF;
+        END LOOP;
+        detail := format('%s records graded again, each as it was sealed; %s not regradable (decisions, answers '
+                         'recorded before revision 0015)', graded, skipped);
+    END IF;
     RETURN NEXT;
 END
 $$;
@@ -2726,21 +2911,20 @@ GRANT USAGE ON SCHEMA footnote TO footnote_service, footnote_auditor;
 
 -- Who owns what. PostgreSQL cannot keep an owner from its own tables, and a function that is not SECURITY
 -- DEFINER runs as whoever calls it, so the line is drawn by ownership (docs/threat-model.md):
---  * footnote_ledger (NOLOGIN, no members) owns schema footnote, the evidence tables, the vocabulary the gate
---    reads with, and every function but those below: the gate, sealing, verification, receipts, the catalog's
+--  * footnote_ledger (NOLOGIN, no members) owns schema footnote, the evidence tables, the reference data (the
+--    catalog's queries and operations, the vocabulary the gate reads with), and every function but those below: the gate, sealing, verification, receipts, the catalog's
 --    entry points (sql/51_entry.sql) and the helpers they share. It never runs code a login can change: it does
 --    not even read the source views.
 --  * footnote_owner owns what reads the ERP through the source views (code the DBA maps, so code a member of
 --    footnote_owner can change): the catalog's computations (footnote._op_*), footnote.call, evidence pages,
---    the router's name list, re-attestation, the SECURITY DEFINER readers they share, and the reference data
---    they read (queries, operations, settings). It can write no evidence: a call-log row is written only by an
---    entry point, from what the computation it called returned.
+--    the router's name list, re-attestation, the SECURITY DEFINER readers they share, and the settings (the
+--    DBA's configuration). It reads the reference data and the evidence and writes neither: a call-log row is
+--    written only by an entry point, from what the computation it called returned.
 DO $owners$
 DECLARE
     readers constant text[] := ARRAY['call', 'evidence_rows', 'router_names', 'reattest', '_customer_evidence',
                                      '_document_evidence', '_overdue', '_names_matching'];
-    data    constant text[] := ARRAY['queries', 'evidence_queries', 'operations', 'operation_arguments', 'settings',
-                                     'catalog', '_entity_names'];
+    data    constant text[] := ARRAY['settings', 'catalog', '_entity_names'];
     o       record;
 BEGIN
     IF pg_catalog.pg_get_userbyid((SELECT n.nspowner FROM pg_catalog.pg_namespace AS n WHERE n.nspname = 'footnote'))
@@ -2782,8 +2966,7 @@ GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA footnote TO footnote_owner;
 
 GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
 
-GRANT SELECT ON footnote.queries, footnote.evidence_queries, footnote.operations, footnote.operation_arguments,
-                footnote.settings TO footnote_ledger;
+GRANT SELECT ON footnote.settings TO footnote_ledger;
 
 GRANT EXECUTE ON FUNCTION footnote._names_matching(text) TO footnote_ledger;
 
@@ -2855,6 +3038,7 @@ GRANT EXECUTE ON FUNCTION
     footnote.seal(),
     footnote.receipt(uuid),
     footnote.verify_chain(),
+    footnote.verify_chain(boolean),
     footnote.verify_calls(),
     footnote.chain_head(),
     footnote.verify_digest(bigint, text),

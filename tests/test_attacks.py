@@ -1,0 +1,400 @@
+"""Attacks on the evidence by every login that can reach the database (docs/threat-model.md).
+
+Each attempt is run by a real login: a member of footnote_owner (the DBA's mapping role, which owns the source
+views, the catalog's computations and the settings), the service, the auditor, and a login outside our groups.
+Each is either refused by PostgreSQL, or runs and changes no evidence; after each, both verifiers
+(footnote.verify_chain() / verify_calls() and the independent Python verifier) say the chain and every cited call
+are intact, and no record or call-log row was added but through the gate and the catalog's entry points.
+The evidence belongs to footnote_ledger, which no login is a member of.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from footnote_pg import ledger
+from footnote_pg.queries import query
+from tests.conftest import TestDatabase
+from tests.test_chain import REFUSAL
+
+OVERDUE = "SELECT footnote.call('customer_overdue', '{\"customer\": \"Bergmann Logistik\"}')->>'call_id'"
+ANSWER = "Bergmann Logistik GmbH owes 43.805,00 € overdue."
+FORGED_G = """'{"status": "verified", "claims": [], "operations": [], "evidence": [], "findings": []}'::jsonb"""
+DOCTORED = ("jsonb_build_object('operation', 'customer_overdue', 'call_id', gen_random_uuid()::text, 'called_at', "
+            "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'arguments', "
+            "'{\"customer\": \"Bergmann Logistik\"}'::jsonb, 'values', "
+            "'{\"overdue_total\": {\"kind\": \"amount\", \"raw\": \"0.00\", \"text\": \"0,00 €\"}}'::jsonb)")
+FORGED_QUEUE_ROW = ("INSERT INTO footnote.ledger_queue (id, queued_at, db_role, kind, question, answer, status, claims, "
+                    "operations, evidence, findings) VALUES (gen_random_uuid(), now(), 'fn_test_service', 'answer', "
+                    "'q', 'Overdue: 0,00 €.', 'verified', '[]', '[]', '[]', '[]')")
+FORGED_CALL_ROW = ("INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, operation, arguments, "
+                   "evidence_ids, result, result_hash, duration_ms) VALUES (gen_random_uuid(), now(), "
+                   "'fn_test_service', 1, 'customer_overdue', '{}', '{}', "
+                   "'{\"values\": {\"overdue_total\": {\"text\": \"0,00 €\"}}}', repeat('a', 64), 1)")
+QUEUE_RECORD = (f"SELECT footnote._queue_record(gen_random_uuid(), '{{\"id\": null, \"role\": null}}', 'answer', "
+                f"'q', 'Overdue: 0,00 €.', {FORGED_G}, NULL, NULL)")
+EVIL_VIEW = ("CREATE OR REPLACE VIEW footnote_src.customers AS SELECT c.* FROM footnote_src.customers_real AS c "
+             "WHERE footnote_src.evil()")
+
+# Writes, locks and objects that touch the evidence: (login, statements run in one transaction).
+ATTEMPTS: dict[str, tuple[str, list[str]]] = {
+    # a member of footnote_owner: the evidence is not its own
+    "owner_insert_queue": ("owner", [FORGED_QUEUE_ROW]),
+    "owner_insert_ledger": ("owner", ["INSERT INTO footnote.ledger (id) VALUES (gen_random_uuid())"]),
+    "owner_insert_call_log": ("owner", [FORGED_CALL_ROW]),
+    "owner_insert_call_use": ("owner", ["INSERT INTO footnote.call_use SELECT call_id, gen_random_uuid() "
+                                        "FROM footnote.call_log LIMIT 1"]),
+    "owner_update_ledger": ("owner", ["UPDATE footnote.ledger SET answer = 'Overdue: 0,00 €.'"]),
+    "owner_update_queue": ("owner", ["UPDATE footnote.ledger_queue SET status = 'verified'"]),
+    "owner_update_call_log": ("owner", ["UPDATE footnote.call_log SET result = result || '{\"values\": {}}'"]),
+    "owner_delete_queue": ("owner", ["DELETE FROM footnote.ledger_queue"]),
+    "owner_delete_call_use": ("owner", ["DELETE FROM footnote.call_use"]),
+    "owner_truncate_call_log": ("owner", ["TRUNCATE footnote.call_log CASCADE"]),
+    "owner_truncate_merkle": ("owner", ["TRUNCATE footnote.merkle_nodes"]),
+    "owner_delete_chain_lock": ("owner", ["DELETE FROM footnote.chain_lock"]),
+    "owner_lock_chain_row": ("owner", ["SELECT FROM footnote.chain_lock FOR UPDATE"]),
+    "owner_lock_chain_share": ("owner", ["SELECT FROM footnote.chain_lock FOR KEY SHARE"]),
+    "owner_lock_ledger_table": ("owner", ["LOCK TABLE footnote.ledger IN EXCLUSIVE MODE"]),
+    "owner_lock_merkle_table": ("owner", ["LOCK TABLE footnote.merkle_nodes IN SHARE ROW EXCLUSIVE MODE"]),
+    "owner_temp_child_of_queue": ("owner", ["CREATE TEMP TABLE q () INHERITS (footnote.ledger_queue)"]),
+    "owner_temp_child_of_ledger": ("owner", ["CREATE TEMP TABLE l () INHERITS (footnote.ledger)"]),
+    "owner_temp_child_of_call_use": ("owner", ["CREATE TEMP TABLE u () INHERITS (footnote.call_use)"]),
+    "owner_temp_child_of_call_log": ("owner", ["CREATE TEMP TABLE c () INHERITS (footnote.call_log)"]),
+    "owner_child_in_src": ("owner", ["CREATE TABLE footnote_src.q () INHERITS (footnote.ledger_queue)"]),
+    "owner_attach_inherit": ("owner", ["CREATE TEMP TABLE q (LIKE footnote.ledger_queue)",
+                                       "ALTER TABLE q INHERIT footnote.ledger_queue"]),
+    "owner_queue_record": ("owner", [QUEUE_RECORD]),
+    "owner_queue_record_in_do": ("owner", [f"DO $$ BEGIN PERFORM {QUEUE_RECORD[7:]}; END $$"]),
+    "owner_logged_doctored": ("owner", [f"SELECT footnote._logged('customer_overdue', {DOCTORED})"]),
+    "owner_temp_sql_frame": ("owner", [
+        f"CREATE FUNCTION pg_temp.customer_overdue(c text) RETURNS jsonb LANGUAGE sql AS "
+        f"$f$ SELECT footnote._logged('customer_overdue', {DOCTORED}) $f$",
+        "SELECT pg_temp.customer_overdue('Bergmann Logistik')"]),
+    "owner_temp_plpgsql_frame": ("owner", [
+        f"CREATE FUNCTION pg_temp.record_answer() RETURNS uuid LANGUAGE plpgsql AS "
+        f"$f$ BEGIN RETURN {QUEUE_RECORD[7:]}; END $f$",
+        "SELECT pg_temp.record_answer()"]),
+    "owner_finish_backdated": ("owner", [
+        "SELECT footnote._logged('customer_overdue', footnote._finish('customer_overdue', '{}', "
+        "now() - interval '1 day', '{\"values\": {}}'))"]),
+    "owner_ledger_link_direct": ("owner", ["SELECT footnote._ledger_link()"]),
+    "owner_seal_at_commit_direct": ("owner", ["SELECT footnote._seal_at_commit()"]),
+    "owner_set_role_ledger": ("owner", ["SET ROLE footnote_ledger"]),
+    "owner_grant_itself_ledger": ("owner", ["GRANT footnote_ledger TO fn_test_owner"]),
+    "owner_grant_call_log": ("owner", ["GRANT SELECT, INSERT ON footnote.call_log TO fn_test_outsider"]),
+    "owner_grant_queue_record": ("owner", ["GRANT EXECUTE ON FUNCTION footnote._queue_record(uuid, jsonb, text, "
+                                           "text, text, jsonb, jsonb, jsonb) TO fn_test_service"]),
+    "owner_disable_triggers": ("owner", ["ALTER TABLE footnote.ledger DISABLE TRIGGER USER"]),
+    "owner_drop_trigger": ("owner", ["DROP TRIGGER ledger_append_only ON footnote.ledger"]),
+    "owner_rule_on_queue": ("owner", ["CREATE RULE forge AS ON INSERT TO footnote.ledger_queue DO INSTEAD NOTHING"]),
+    "owner_policy_on_ledger": ("owner", ["CREATE POLICY p ON footnote.ledger USING (true)"]),
+    "owner_trigger_on_queue": ("owner", [
+        "CREATE FUNCTION footnote_src.forge() RETURNS trigger LANGUAGE plpgsql AS "
+        "$f$ BEGIN NEW.status := 'verified'; RETURN NEW; END $f$",
+        "CREATE TRIGGER a_forge BEFORE INSERT ON footnote.ledger_queue FOR EACH ROW EXECUTE FUNCTION "
+        "footnote_src.forge()"]),
+    "owner_publication": ("owner", ["CREATE PUBLICATION leak FOR TABLE footnote.call_log"]),
+    "owner_drop_schema": ("owner", ["DROP SCHEMA footnote CASCADE"]),
+    "owner_drop_call_log": ("owner", ["DROP TABLE footnote.call_log CASCADE"]),
+    "owner_rename_schema": ("owner", ["ALTER SCHEMA footnote RENAME TO gone"]),
+    "owner_replace_gate": ("owner", ["CREATE OR REPLACE FUNCTION footnote._grade(answer text, claims jsonb, idx jsonb, "
+                                     "tpl jsonb, outcome text) RETURNS jsonb LANGUAGE sql AS "
+                                     "$f$ SELECT '{\"status\": \"verified\"}'::jsonb $f$"]),
+    "owner_shadow_overload": ("owner", ["CREATE FUNCTION footnote.sha256_hex(t varchar) RETURNS text LANGUAGE sql "
+                                        "AS $f$ SELECT repeat('0', 64) $f$"]),
+    "owner_computation_as_invoker": ("owner", ["ALTER FUNCTION footnote._op_customer_overdue(text, date) "
+                                               "SECURITY INVOKER"]),
+    "owner_computation_search_path": ("owner", ["ALTER FUNCTION footnote._op_customer_overdue(text, date) "
+                                                "SET search_path = footnote_src, pg_catalog"]),
+    "owner_replace_computation": ("owner", [
+        "CREATE OR REPLACE FUNCTION footnote._op_customer_overdue(customer text, as_of date DEFAULT NULL) "
+        "RETURNS jsonb LANGUAGE sql AS $f$ SELECT '{}'::jsonb $f$"]),
+    "owner_change_queries": ("owner", ["UPDATE footnote.queries SET sql = 'SELECT 0'"]),
+    "owner_change_lexicon": ("owner", ["DELETE FROM footnote.lexicon"]),
+    "owner_change_operation_arguments": ("owner", ["UPDATE footnote.operation_arguments SET type = 'text); "
+                                                   "INSERT INTO footnote.call_log VALUES (NULL'"]),
+    "owner_replication_role": ("owner", ["SET session_replication_role = replica"]),
+    "owner_session_authorization": ("owner", ["SET SESSION AUTHORIZATION fn_test_service"]),
+    # a view of the mapping (which the owner may redefine) that runs the owner's code: it runs as footnote_owner
+    "owner_mapping_runs_a_writer": ("owner", [
+        "ALTER VIEW footnote_src.customers RENAME TO customers_real",
+        "CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "
+        f"INSERT INTO footnote.call_log SELECT * FROM footnote.call_log LIMIT 0; {FORGED_CALL_ROW}; RETURN true; "
+        "END $f$",
+        EVIL_VIEW, OVERDUE]),
+    "owner_mapping_calls_logger": ("owner", [
+        "ALTER VIEW footnote_src.customers RENAME TO customers_real",
+        f"CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE sql AS "
+        f"$f$ SELECT footnote._logged('customer_overdue', {DOCTORED}) IS NOT NULL $f$",
+        EVIL_VIEW, OVERDUE]),
+    # the service
+    "service_insert_call_log": ("service", [FORGED_CALL_ROW]),
+    "service_insert_queue": ("service", [FORGED_QUEUE_ROW]),
+    "service_insert_ledger": ("service", ["INSERT INTO footnote.ledger (id) VALUES (gen_random_uuid())"]),
+    "service_logged": ("service", [f"SELECT footnote._logged('customer_overdue', {DOCTORED})"]),
+    "service_computation": ("service", ["SELECT footnote._op_customer_overdue('Bergmann Logistik')"]),
+    "service_queue_record": ("service", [QUEUE_RECORD]),
+    "service_seal_queue": ("service", ["SELECT footnote._seal_queue(false)"]),
+    "service_temp_child": ("service", ["CREATE TEMP TABLE q () INHERITS (footnote.ledger_queue)"]),
+    "service_lock_chain": ("service", ["SELECT FROM footnote.chain_lock FOR UPDATE"]),
+    "service_lock_ledger": ("service", ["LOCK TABLE footnote.ledger IN ACCESS SHARE MODE"]),
+    "service_read_call_log": ("service", ["SELECT count(*) FROM footnote.call_log"]),
+    "service_temp_shadow": ("service", [
+        "CREATE FUNCTION pg_temp.sha256_hex(t text) RETURNS text LANGUAGE sql AS $f$ SELECT repeat('0', 64) $f$",
+        "SET search_path = pg_temp, footnote, pg_catalog",
+        "SELECT footnote.record_answer('q', 'x', '[]', '{}', 'refusal', NULL, NULL, NULL)",
+        "SELECT footnote.seal()",
+        "SELECT 1 / (CASE WHEN (SELECT hash FROM footnote.receipt((SELECT (footnote.record_answer('q2', 'y', '[]', "
+        "'{}', 'refusal', NULL, NULL, NULL))->>'record_id')::uuid)) = repeat('0', 64) THEN 0 ELSE 1 END)"]),
+    "service_replay_call": ("service", [
+        "CREATE TEMP TABLE c AS " + OVERDUE.replace("->>'call_id'", "->>'call_id' AS id"),
+        f"SELECT footnote.record_answer('q', '{ANSWER}', NULL, ARRAY[(SELECT id::uuid FROM c)], 'answer', NULL, "
+        "NULL, NULL)",
+        f"SELECT footnote.record_answer('q', '{ANSWER}', NULL, ARRAY[(SELECT id::uuid FROM c)], 'answer', NULL, "
+        "NULL, NULL)"]),
+    "service_submits_a_made_up_call": ("service", [
+        "SELECT footnote.submit_answer('q', 'Overdue: 0,00 €.', ARRAY['00000000-0000-0000-0000-000000000001']::uuid[])"]),
+    "service_set_role_owner": ("service", ["SET ROLE footnote_owner"]),
+    "service_grant": ("service", ["GRANT footnote_service TO fn_test_outsider"]),
+    # the auditor
+    "auditor_insert_ledger": ("auditor", ["INSERT INTO footnote.ledger (id) VALUES (gen_random_uuid())"]),
+    "auditor_update_call_log": ("auditor", ["UPDATE footnote.call_log SET operation = 'x'"]),
+    "auditor_call": ("auditor", [OVERDUE]),
+    "auditor_reattest": ("auditor", ["SELECT * FROM footnote.reattest(1)"]),
+    "auditor_temp_child": ("auditor", ["CREATE TEMP TABLE l () INHERITS (footnote.ledger)"]),
+    "auditor_lock_ledger": ("auditor", ["LOCK TABLE footnote.ledger IN EXCLUSIVE MODE"]),
+    "auditor_record": ("auditor", ["SELECT footnote.record_answer('q', 'x', '[]', '{}', 'refusal', NULL, NULL, NULL)"]),
+    # a login outside our groups
+    "outsider_read_ledger": ("outsider", ["SELECT * FROM footnote.ledger"]),
+    "outsider_verify": ("outsider", ["SELECT * FROM footnote.verify_chain()"]),
+    "outsider_lock_chain": ("outsider", ["LOCK TABLE footnote.chain_lock"]),
+    "outsider_temp_child": ("outsider", ["CREATE TEMP TABLE l () INHERITS (footnote.ledger)"]),
+    "outsider_call": ("outsider", [OVERDUE]),
+    "outsider_seal": ("outsider", ["SELECT footnote.seal()"]),
+}
+# attempts that run without error and change no evidence (the rest must be refused)
+HARMLESS = {"service_temp_shadow", "owner_grant_call_log", "owner_grant_queue_record"}
+# what a malformed attempt fails with (it would prove nothing): the test refuses these
+MALFORMED = {"42601", "42P01", "42703", "42883", "42804", "42P13"}
+
+
+def _evidence(db: TestDatabase) -> tuple[Any, ...]:
+    return db.rows("""SELECT (SELECT count(*) FROM footnote.ledger), (SELECT count(*) FROM footnote.ledger_queue),
+                             (SELECT count(*) FROM footnote.call_log), (SELECT count(*) FROM footnote.call_use),
+                             (SELECT string_agg(hash, ',' ORDER BY seq) FROM footnote.ledger)""")[0]
+
+
+def _intact(db: TestDatabase) -> None:
+    sql = db.rows("SELECT ok, problem, detail FROM footnote.verify_chain()")[0]
+    calls = db.rows("SELECT ok, problem, detail FROM footnote.verify_calls()")[0]
+    with db.connect(autocommit=False) as conn:
+        py = ledger.verify_database(conn, recompute_calls=True)
+    assert sql[0] and calls[0] and py.ok, (sql, calls, py)
+
+
+@pytest.fixture
+def history(db: TestDatabase) -> TestDatabase:
+    """Two sealed answers citing real calls, and one refusal."""
+    with db.connect("service") as conn:
+        for question in ("How much does Bergmann Logistik owe?", "And now?"):
+            call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+            conn.execute(query("record_answer"), dict(REFUSAL, question=question, answer=ANSWER, claims=None,
+                                                      call_ids=[call_id], outcome="answer", details=None))
+        conn.execute(query("record_answer"), REFUSAL)
+    return db
+
+
+@pytest.mark.parametrize("attempt", sorted(ATTEMPTS))
+def test_an_attempt_on_the_evidence_is_refused_and_changes_nothing(history: TestDatabase, attempt: str) -> None:
+    login, statements = ATTEMPTS[attempt]
+    before = _evidence(history)
+    error: psycopg.Error | None = None
+    with history.connect(login, autocommit=False) as conn:
+        try:
+            for statement in statements:
+                conn.execute(statement)  # type: ignore[arg-type]
+            conn.commit()
+        except psycopg.Error as exc:
+            error = exc
+            conn.rollback()
+    if attempt in HARMLESS:
+        assert error is None, error
+    else:
+        assert error is not None, f"{attempt} ran"
+        assert error.sqlstate not in MALFORMED, (attempt, error)
+    if attempt == "service_replay_call":  # the first record went through the gate; the replay was refused
+        assert error is not None and error.sqlstate == "FN104"
+    after = _evidence(history)
+    assert after[:4] == before[:4] or attempt == "service_temp_shadow", (before, after)
+    assert after[4].startswith(before[4])  # the sealed history is the same (a harmless attempt may add to it)
+    _intact(history)
+
+
+def test_no_login_is_a_member_of_the_ledger_role_and_it_owns_the_evidence(history: TestDatabase) -> None:
+    assert history.rows("SELECT member::regrole::text FROM pg_auth_members "
+                        "WHERE roleid = 'footnote_ledger'::regrole") == []
+    assert history.scalar("SELECT rolcanlogin FROM pg_roles WHERE rolname = 'footnote_ledger'") is False
+    owners = dict(history.rows("""SELECT c.relname, pg_get_userbyid(c.relowner) FROM pg_class c
+                                   WHERE c.relnamespace = 'footnote'::regnamespace AND c.relkind = 'r'"""))
+    for table in ("ledger", "ledger_queue", "call_log", "call_use", "chain_lock", "merkle_nodes", "lexicon",
+                  "queries", "operations", "operation_arguments"):
+        assert owners[table] == "footnote_ledger", table
+    assert owners["settings"] == "footnote_owner"
+    assert history.scalar("SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'footnote'") \
+        == "footnote_ledger"
+
+
+def test_a_call_of_the_owners_mapping_code_runs_as_the_owner(history: TestDatabase) -> None:
+    """The computations read the ERP through the mapping as footnote_owner: a mapping that says whose
+    privileges it runs with sees footnote_owner, never the ledger's role."""
+    with history.connect() as conn:
+        conn.execute("SET ROLE footnote_owner")
+        conn.execute("ALTER VIEW footnote_src.customers RENAME TO customers_real")
+        conn.execute("CREATE TABLE footnote_src.seen (who text)")
+        conn.execute("GRANT INSERT ON footnote_src.seen TO PUBLIC")
+        conn.execute("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE sql AS "
+                     "$f$ INSERT INTO footnote_src.seen VALUES (current_user) RETURNING true $f$")
+        conn.execute(EVIL_VIEW)  # type: ignore[arg-type]
+    with history.connect("service") as conn:
+        conn.execute(OVERDUE)
+    assert {r[0] for r in history.rows("SELECT who FROM footnote_src.seen")} == {"footnote_owner"}
+
+
+def test_a_child_table_is_tampering_for_both_verifiers(history: TestDatabase) -> None:
+    with history.connect() as conn:  # only a superuser could, past the event trigger
+        with pytest.raises(psycopg.Error) as caught:
+            conn.execute("CREATE TABLE public.extra () INHERITS (footnote.call_log)")
+        assert caught.value.sqlstate == "FN107" and "inheriting from footnote.call_log" in str(caught.value)
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("CREATE TABLE public.extra () INHERITS (footnote.call_log)")
+    sql = history.rows("SELECT ok, problem, detail FROM footnote.verify_chain()")[0]
+    with history.connect(autocommit=False) as conn:
+        py = ledger.verify_database(conn)
+    assert (sql[0], sql[1]) == (False, "child_table") and "public.extra inherits from footnote.call_log" in sql[2]
+    assert (py.ok, py.problem) == (False, "child_table") and py.detail == sql[2]
+
+
+@pytest.mark.parametrize("column, change", [
+    ("called_at", "called_at - interval '1 day'"),
+    ("arguments", "'{\"customer\": \"Acme\"}'::jsonb"),
+    ("evidence_ids", "evidence_ids[1:1]"),
+], ids=["called_at", "arguments", "evidence_ids"])
+def test_a_call_column_changed_by_a_superuser_is_named_by_both_verifiers(history: TestDatabase, column: str,
+                                                                         change: str) -> None:
+    with history.connect() as conn:
+        conn.execute("SET session_replication_role = replica")
+        conn.execute(f"UPDATE footnote.call_log SET {column} = {change} "  # type: ignore[arg-type]
+                     "WHERE call_id = (SELECT (operations->0->>'call_id')::uuid FROM footnote.ledger WHERE seq = 2)")
+    sql = history.rows("SELECT ok, first_bad_seq, problem FROM footnote.verify_chain()")[0]
+    with history.connect(autocommit=False) as conn:
+        py = ledger.verify_database(conn)
+    assert sql == (False, 2, "call_changed")
+    assert (py.ok, py.first_bad_seq, py.problem) == (False, 2, "call_changed")
+
+
+def test_regrading_finds_a_verdict_changed_before_the_seal(db: TestDatabase) -> None:
+    """A superuser turns a queued refusal of the gate into 'verified' before its seal: the chain and the calls
+    are intact, but graded again the record is what the gate said."""
+    with db.connect("service") as conn:
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        conn.execute(query("record_answer"), dict(REFUSAL, question="q", answer=ANSWER, claims=None,
+                                                  call_ids=[call_id], outcome="answer", details=None))
+    with db.connect("service", autocommit=False) as conn:
+        conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ  # waits in the queue
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        conn.execute(query("record_answer"), dict(REFUSAL, question="q", answer=ANSWER.replace("43.805,00", "0,00"),
+                                                  claims=None, call_ids=[call_id], outcome="answer", details=None))
+        conn.commit()
+    with db.connect() as conn:
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("UPDATE footnote.ledger_queue SET status = 'verified', canonical_parts = NULL")
+    with db.connect("service") as conn:
+        conn.execute("SELECT footnote.seal()")
+    assert db.rows("SELECT ok FROM footnote.verify_chain()") == [(True,)]
+    ok, seq, problem, detail = db.rows("SELECT ok, first_bad_seq, problem, detail "
+                                       "FROM footnote.verify_chain(regrade => true)")[0]
+    assert (ok, seq, problem) == (False, 2, "regraded_differently")
+    assert "insufficient_evidence, not verified" in detail
+
+
+def test_regrading_an_honest_chain_finds_every_answer_as_sealed(history: TestDatabase) -> None:
+    with history.connect("service") as conn:
+        fn_call = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        conn.execute("SELECT footnote.submit_answer('How much does Bergmann Logistik owe?', %s, ARRAY[%s]::uuid[])",
+                     (ANSWER, fn_call))
+    ok, problem, detail = history.rows("SELECT ok, problem, detail FROM footnote.verify_chain(regrade => true)")[0]
+    assert ok and problem is None, detail
+    assert detail.startswith("4 records graded again, each as it was sealed")
+
+
+def test_an_idle_tree_head_holder_is_ended_after_the_timeout(history: TestDatabase) -> None:
+    history.scalar("INSERT INTO footnote.settings VALUES ('seal_lock_timeout', '500ms', 'test') RETURNING 1")
+    with history.connect("auditor", autocommit=False) as holder:
+        holder.execute("SELECT * FROM footnote.tree_head()")  # extends the tree: holds its lock
+        holder.execute("SET LOCAL idle_in_transaction_session_timeout = 0")
+        with history.connect("service") as conn:
+            conn.execute(query("record_answer"), REFUSAL)
+        started = time.monotonic()
+        with history.connect("service") as other:
+            assert other.execute("SELECT tree_size FROM footnote.tree_head()").fetchone() == (4,)
+        assert time.monotonic() - started < 4
+        with pytest.raises(psycopg.OperationalError):
+            holder.execute("SELECT 1")
+
+
+def test_a_long_statement_after_a_seal_holds_no_one_up(history: TestDatabase) -> None:
+    """SELECT footnote.seal(), pg_sleep(...) in one statement: the next seal ends it after seal_lock_timeout."""
+    history.scalar("INSERT INTO footnote.settings VALUES ('seal_lock_timeout', '500ms', 'test') RETURNING 1")
+    outcome: list[Any] = []
+
+    def hold() -> None:
+        with history.connect("service") as holder:
+            try:
+                holder.execute("SELECT footnote.seal(), pg_sleep(30)")
+                outcome.append("finished")
+            except psycopg.Error as exc:
+                outcome.append(exc)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    time.sleep(0.5)
+    started = time.monotonic()
+    with history.connect("service") as conn:
+        record_id = conn.execute(query("record_answer"), REFUSAL).fetchone()[0]["record_id"]  # type: ignore[index]
+        assert conn.execute("SELECT seq FROM footnote.receipt(%s)", (record_id,)).fetchone() == (4,)
+    assert time.monotonic() - started < 5
+    thread.join(10)
+    assert outcome and isinstance(outcome[0], psycopg.Error)
+
+
+def test_a_question_saying_prepare_or_constraints_is_sealed_at_its_commit(db: TestDatabase) -> None:
+    """The question written into the statement itself (the text a seal at COMMIT sees as the current query)."""
+    with db.connect("service") as conn:
+        for question in ("Please prepare the overdue list", "Any constraints on Bergmann's credit?"):
+            conn.execute(sql.SQL("SELECT footnote.record_answer({}, 'I can''t.', '[]', '{{}}', 'refusal', NULL, NULL, "
+                                 "NULL)").format(sql.Literal(question)))
+    assert db.scalar("SELECT count(*) FROM footnote.ledger_queue") == 0
+    assert db.scalar("SELECT count(*) FROM footnote.ledger") == 2
+
+
+def test_without_the_event_trigger_a_computation_made_to_run_as_its_caller_is_refused(history: TestDatabase) -> None:
+    """Where no superuser installed the event trigger, footnote_owner may ALTER its computations: one made
+    SECURITY INVOKER would run as the ledger's role, which may not even read the source views (42501), and
+    _finish runs only as footnote_owner (FN105): refused, and nothing is logged."""
+    before = _evidence(history)
+    with history.connect() as conn:
+        conn.execute("ALTER EVENT TRIGGER footnote_guard_ddl DISABLE")
+    with history.connect("owner") as conn:
+        conn.execute("ALTER FUNCTION footnote._op_customer_overdue(text, date) SECURITY INVOKER")
+    with history.connect("service") as conn:
+        with pytest.raises(psycopg.Error) as caught:
+            conn.execute(OVERDUE)
+    assert caught.value.sqlstate in ("42501", "FN105"), caught.value
+    assert _evidence(history) == before
+    _intact(history)
