@@ -76,7 +76,8 @@ class Figure:
 
 # every row of the table, in order
 FIGURES = ("round_trip", "insert_commit", "customer_overdue", "global_ar_aging", "global_dso", "global_revenue",
-           "answer_bergmann", "answer_aging", "appends_1", "appends_8", "appends_32", "appends_64", "verify_sql",
+           "answer_bergmann", "answer_aging", "appends_1", "appends_8", "appends_32", "appends_64", "regrade",
+           "verify_sql",
            "chain_pass_db", "verify_python", "chain_pass_bundle", "verify_bundle", "route")
 
 # the portfolio questions a finance team asks first: AR aging (as of a fixed day, so that runs on different days
@@ -285,6 +286,28 @@ def verify_sql(owner_url: str) -> Figure:
                   "each)", records / seconds, records / floor, "/s", "SQL sha256() over the same canonical texts")
 
 
+def regrade(owner_url: str, limit: int) -> Figure:
+    """Sealed answers graded again (what ``verify --regrade`` does to each), the newest ``limit`` of those the
+    appends and answers above recorded through the gate, against the chain check of the same records."""
+    with psycopg.connect(owner_url, autocommit=True) as conn:
+        t0 = time.perf_counter()
+        row = conn.execute("""SELECT count(*) FILTER (WHERE d IS NULL), count(*) FILTER (WHERE d = 'not_regradable'),
+                                     count(*) FILTER (WHERE d <> 'not_regradable')
+                              FROM (SELECT footnote._regrade(l) AS d FROM (SELECT * FROM footnote.ledger
+                                    ORDER BY seq DESC LIMIT %s) AS l) AS x""", (limit,)).fetchone()
+        seconds = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        conn.execute("SELECT ok FROM footnote.verify_chain()").fetchone()
+        chain = time.perf_counter() - t0
+        records = conn.execute("SELECT count(*) FROM footnote.ledger").fetchone()
+    assert row is not None and records is not None
+    same, skipped, other = (int(v) for v in row)
+    graded = max(same + other, 1)
+    return Figure("regrade", f"an answer graded again (`verify --regrade`; {same:,} of {same + other:,} the same, "
+                  f"{skipped:,} not regradable; 100,000 answers ≈ {100_000 * seconds / graded / 60:,.1f} min)",
+                  graded / seconds, int(records[0]) / chain, "/s", "`verify_chain()` over the whole chain")
+
+
 def _raw_sha256(owner_url: str) -> tuple[int, float]:
     """(records, seconds) of hashlib SHA-256 over every record's stored canonical bytes, in memory."""
     with psycopg.connect(owner_url) as conn:
@@ -383,6 +406,7 @@ def build(owner_url: str, service_url: str, sizes: Sizes, progress: Callable[[st
     add("appends, 1 writer", lambda: appends(service_url, 1, sizes.seconds))
     for writers in (8, 32, 64):
         add(f"appends, {writers} writers", functools.partial(appends, service_url, writers, sizes.seconds))
+    add("regrade", lambda: regrade(owner_url, sizes.records // 10))
     say(f"filling the ledger to {sizes.records:,} records")
     fill_ledger(owner_url, sizes.records)
     add("verify_chain()", lambda: verify_sql(owner_url))

@@ -135,11 +135,15 @@ class Answerer:
 
     def ask(self, question: str, *, actor: str | None = None, narrator: Narrator | None = None) -> Answer:
         directory = self.directory  # before the transaction: reloading the names takes a connection of its own
-        with self.fn.transaction(actor=actor) as conn:
-            settings = conn.cursor(row_factory=dict_row).execute(query("client_settings")).fetchone()
-            assert settings is not None
-            r = route(question, directory, _router_settings(settings))
-            answer = self._answer_in(conn, question, r, narrator)
+
+        def attempt() -> Answer:  # the question's one transaction; run again when it lost a serialization conflict
+            with self.fn.transaction(actor=actor) as conn:
+                settings = conn.cursor(row_factory=dict_row).execute(query("client_settings")).fetchone()
+                assert settings is not None
+                r = route(question, directory, _router_settings(settings))
+                return self._answer_in(conn, question, r, narrator)
+
+        answer = self.fn.retrying("ask", attempt)
         if answer.receipt is None and answer.notes.get("record_id"):
             record_id = answer.notes.pop("record_id")
             try:

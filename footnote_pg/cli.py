@@ -643,6 +643,10 @@ def verify(
         "--evidence-set", metavar="FILE", help="With --bundle: check offline that the rows in FILE (footnote-pg "
                                                "evidence -o) are the evidence set a record of the bundle cites.")]
         = None,
+    regrade: Annotated[bool, typer.Option(
+        "--regrade", help="Also grade every sealed answer again against the calls it cites, with the database's "
+                          "gate (footnote.verify_chain(regrade => true)): finds a verdict that is not the gate's.")]
+        = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
     """Verify the ledger with the independent Python verifier (exit 0 intact, 1 broken): the chain, then every
@@ -666,6 +670,9 @@ def verify(
             if checked:
                 (out if checked.ok else err).print(checked.line(), highlight=False, markup=False)
         raise typer.Exit(0 if chain.ok and checked and checked.ok else 1)
+    if regrade and bundle is not None:
+        raise typer.BadParameter("grading again needs the database's gate and calls, not a bundle",
+                                 param_hint="--regrade")
     if receipt is not None or len(digests or []) > 1:
         _verify_proofs(receipt, digests or [], bundle, public_key, database_url, as_json)
     digest = digests[0] if digests else None
@@ -687,6 +694,9 @@ def verify(
                 if verdict.ok and wanted is not None:
                     row = conn.execute("SELECT hash FROM footnote.ledger WHERE seq = %s", (wanted["seq"],)).fetchone()
                     verdict = ledger.check_digest(wanted, row[0] if row else None, verdict.head_seq) or verdict
+                if verdict.ok and regrade:
+                    with progress("grading every answer again"):
+                        verdict = ledger.regrade(conn, verdict)
     except (ledger.BundleError, OSError) as exc:
         raise errors.FootnoteError(str(exc)) from None
     if as_json:

@@ -14,9 +14,9 @@ import os
 import random
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
 from psycopg.types.json import Jsonb
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 RETRIES = 20  # attempts of one transaction that keeps losing serialization conflicts (about 3 s of waiting)
 RETRY_PAUSE = 0.25  # the longest pause between two attempts, in seconds
 
@@ -183,13 +184,20 @@ class Footnote:
             raise mapped from exc
 
     def _one(self, name: str, params: dict[str, Any] | None = None, *, actor: str | None = None) -> Any:
-        """Run one named query in its own transaction and return its first row, retrying a transaction that
-        lost a serialization conflict (40001) or a deadlock (40P01) with a concurrent one: nothing of it was
-        kept, so running it again is safe. Gives up after RETRIES attempts with :class:`errors.Conflict`."""
+        """Run one named query in its own transaction and return its first row (retried: :meth:`retrying`)."""
+        def run() -> Any:
+            with self.transaction(actor=actor) as conn:
+                return conn.execute(query(name), params).fetchone()
+
+        return self.retrying(name, run)
+
+    def retrying(self, name: str, work: Callable[[], T]) -> T:
+        """Run ``work``, one transaction of its own, again when it lost a serialization conflict (40001) or a
+        deadlock (40P01) with a concurrent one: nothing of it was kept, so running it again is safe. Gives up
+        after RETRIES attempts with :class:`errors.Conflict`."""
         for attempt in range(1, RETRIES + 1):
             try:
-                with self.transaction(actor=actor) as conn:
-                    return conn.execute(query(name), params).fetchone()
+                return work()
             except (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected) as exc:
                 if attempt == RETRIES:
                     raise errors.Conflict(

@@ -185,6 +185,18 @@ def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = Fa
     return verdict
 
 
+def regrade(conn: psycopg.Connection[Any], verdict: Verdict) -> Verdict:
+    """Every sealed answer graded again by the database's gate against the calls it cites (the gate is
+    deterministic: the verdict it sealed, or ``regraded_differently`` naming the first that is not)."""
+    row = conn.execute("SELECT ok, first_bad_seq, problem, detail FROM footnote.verify_chain(regrade => true)"
+                       ).fetchone()
+    assert row is not None
+    ok, seq, problem, detail = row
+    if ok:
+        return verdict
+    return Verdict(False, verdict.records, verdict.head_seq, verdict.head_hash, seq, problem, detail)
+
+
 def chain_head(conn: psycopg.Connection[Any]) -> dict[str, Any] | None:
     row = conn.execute(query("chain_head")).fetchone()
     if row is None or row[0] is None:

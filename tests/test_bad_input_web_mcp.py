@@ -323,6 +323,7 @@ def web_cases() -> list[WebCase]:
     big = json.dumps({"question": "x" * (LIMITS.body_bytes + 10)}).encode()
     cases.append(WebCase("size-over-limit", "POST", "/api/ask", 413, "larger than", body=big))
     cases.append(WebCase("size-one-mib", "POST", "/api/ask", 413, "larger than", body=b"[" * 1024 * 1024))
+    cases.append(WebCase("size-ten-mb", "POST", "/api/ask", 413, "larger than", body=b"x" * 10_000_000))
     for declared in (LIMITS.body_bytes + 1, 10**9, 10**15):
         cases.append(WebCase(f"size-declared-{declared}", "POST", "/api/ask", 413, "larger than",
                              raw=f"POST /api/ask HTTP/1.1\r\nHost: {{host}}\r\nContent-Type: application/json\r\n"

@@ -69,7 +69,8 @@ SECURITY_HEADERS = {
     "cross-origin-resource-policy": "same-origin",
 }
 API_PREFIXES = ("/api/", "/mcp")
-DRAIN_BYTES = 1024 * 1024  # an unread body up to this size is read and dropped before an early answer
+DRAIN_BYTES = 16 * 1024 * 1024  # an unread body up to this size is read and dropped before an early answer (a
+# client that sends 10 MB reads a 413, not a reset connection); the app bounds how long that may take
 
 
 @dataclass(frozen=True)
