@@ -13,7 +13,6 @@ from pathlib import Path
 from alembic import op
 from footnote_pg.sqlfiles import split_statements
 
-
 # An installer that is not a superuser acts as footnote_ledger only while a revision runs: it is made a member
 # before and is no member after (PostgreSQL 16+ leaves the CREATEROLE creator of a role its ADMIN option, which
 # lets it grant the role again but not act as it; install says so).

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import psycopg
 
 SCHEMAS = ("footnote", "footnote_src")
+# privileges compared as sets: the order of an ACL's items is the order the grants ran in, which means nothing
+SORTED_ACL = "(SELECT array_agg(a::text ORDER BY a::text) FROM unnest({}) AS a)::text"
 
 _QUERIES = {
     "schemas": """
-        SELECT n.nspname, pg_get_userbyid(n.nspowner), (SELECT array_agg(a::text ORDER BY a::text) FROM unnest(n.nspacl) AS a)::text, obj_description(n.oid, 'pg_namespace')
+        SELECT n.nspname, pg_get_userbyid(n.nspowner), sorted_acl(n.nspacl), obj_description(n.oid, 'pg_namespace')
         FROM pg_namespace n WHERE n.nspname = ANY(%(s)s) ORDER BY 1""",
     "relations": """
-        SELECT n.nspname, c.relname, c.relkind, pg_get_userbyid(c.relowner), (SELECT array_agg(a::text ORDER BY a::text) FROM unnest(c.relacl) AS a)::text,
+        SELECT n.nspname, c.relname, c.relkind, pg_get_userbyid(c.relowner), sorted_acl(c.relacl),
                obj_description(c.oid, 'pg_class'),
                CASE WHEN c.relkind = 'v' THEN pg_get_viewdef(c.oid) END
         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -26,7 +29,7 @@ _QUERIES = {
         WHERE n.nspname = ANY(%(s)s) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY 1, 2, 3""",
     "functions": """
         SELECT n.nspname, p.proname, pg_get_function_identity_arguments(p.oid), pg_get_function_result(p.oid),
-               p.prosecdef, p.provolatile, p.proconfig::text, pg_get_userbyid(p.proowner), (SELECT array_agg(a::text ORDER BY a::text) FROM unnest(p.proacl) AS a)::text,
+               p.prosecdef, p.provolatile, p.proconfig::text, pg_get_userbyid(p.proowner), sorted_acl(p.proacl),
                md5(p.prosrc), obj_description(p.oid, 'pg_proc')
         FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = ANY(%(s)s) ORDER BY 1, 2, 3""",
@@ -42,7 +45,7 @@ _QUERIES = {
         FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = ANY(%(s)s) AND NOT t.tgisinternal ORDER BY 1, 2""",
     "types": """
-        SELECT n.nspname, t.typname, t.typtype, pg_get_userbyid(t.typowner), (SELECT array_agg(a::text ORDER BY a::text) FROM unnest(t.typacl) AS a)::text
+        SELECT n.nspname, t.typname, t.typtype, pg_get_userbyid(t.typowner), sorted_acl(t.typacl)
         FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
         WHERE n.nspname = ANY(%(s)s) AND t.typtype IN ('c', 'e', 'd') AND t.typrelid = 0 OR
               (n.nspname = ANY(%(s)s) AND t.typtype = 'c' AND
@@ -80,5 +83,6 @@ def snapshot(url: str, include_data: bool = True) -> dict[str, list[tuple[Any, .
                 exists = conn.execute("SELECT to_regclass('footnote.lexicon') IS NOT NULL").fetchone()
                 if not (exists and exists[0]):
                     continue
-            picture[key] = conn.execute(query, {"s": list(SCHEMAS)}).fetchall()
+            sql = re.sub(r"sorted_acl\(([\w.]+)\)", lambda m: SORTED_ACL.format(m[1]), query)
+            picture[key] = conn.execute(sql, {"s": list(SCHEMAS)}).fetchall()  # type: ignore[call-overload]
     return picture

@@ -30,9 +30,9 @@ DOCTORED = ("jsonb_build_object('operation', 'customer_overdue', 'call_id', gen_
             "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'arguments', "
             "'{\"customer\": \"Bergmann Logistik\"}'::jsonb, 'values', "
             "'{\"overdue_total\": {\"kind\": \"amount\", \"raw\": \"0.00\", \"text\": \"0,00 €\"}}'::jsonb)")
-FORGED_QUEUE_ROW = ("INSERT INTO footnote.ledger_queue (id, queued_at, db_role, kind, question, answer, status, claims, "
-                    "operations, evidence, findings) VALUES (gen_random_uuid(), now(), 'fn_test_service', 'answer', "
-                    "'q', 'Overdue: 0,00 €.', 'verified', '[]', '[]', '[]', '[]')")
+FORGED_QUEUE_ROW = ("INSERT INTO footnote.ledger_queue (id, queued_at, db_role, kind, question, answer, status, "
+                    "claims, operations, evidence, findings) VALUES (gen_random_uuid(), now(), 'fn_test_service', "
+                    "'answer', 'q', 'Overdue: 0,00 €.', 'verified', '[]', '[]', '[]', '[]')")
 FORGED_CALL_ROW = ("INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, operation, arguments, "
                    "evidence_ids, result, result_hash, duration_ms) VALUES (gen_random_uuid(), now(), "
                    "'fn_test_service', 1, 'customer_overdue', '{}', '{}', "
@@ -124,7 +124,7 @@ ATTEMPTS: dict[str, tuple[str, list[str]]] = {
     # a view of the mapping (which the owner may redefine) that runs the owner's code: it runs as footnote_owner
     "owner_mapping_runs_a_writer": ("owner", [
         "ALTER VIEW footnote_src.customers RENAME TO customers_real",
-        "CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "
+        "CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "  # noqa: S608 (an attack)
         f"INSERT INTO footnote.call_log SELECT * FROM footnote.call_log LIMIT 0; {FORGED_CALL_ROW}; RETURN true; "
         "END $f$",
         EVIL_VIEW, OVERDUE]),
@@ -154,12 +154,15 @@ ATTEMPTS: dict[str, tuple[str, list[str]]] = {
         "'{}', 'refusal', NULL, NULL, NULL))->>'record_id')::uuid)) = repeat('0', 64) THEN 0 ELSE 1 END)"]),
     "service_replay_call": ("service", [
         "CREATE TEMP TABLE c AS " + OVERDUE.replace("->>'call_id'", "->>'call_id' AS id"),
-        f"SELECT footnote.record_answer('q', '{ANSWER}', NULL, ARRAY[(SELECT id::uuid FROM c)], 'answer', NULL, "
+        f"SELECT footnote.record_answer('q', '{ANSWER}', NULL, ARRAY[(SELECT id::uuid FROM c)], "  # noqa: S608
+        "'answer', NULL, "
         "NULL, NULL)",
-        f"SELECT footnote.record_answer('q', '{ANSWER}', NULL, ARRAY[(SELECT id::uuid FROM c)], 'answer', NULL, "
+        f"SELECT footnote.record_answer('q', '{ANSWER}', NULL, ARRAY[(SELECT id::uuid FROM c)], "  # noqa: S608
+        "'answer', NULL, "
         "NULL, NULL)"]),
     "service_submits_a_made_up_call": ("service", [
-        "SELECT footnote.submit_answer('q', 'Overdue: 0,00 €.', ARRAY['00000000-0000-0000-0000-000000000001']::uuid[])"]),
+        "SELECT footnote.submit_answer('q', 'Overdue: 0,00 €.', "
+        "ARRAY['00000000-0000-0000-0000-000000000001']::uuid[])"]),
     "service_set_role_owner": ("service", ["SET ROLE footnote_owner"]),
     "service_grant": ("service", ["GRANT footnote_service TO fn_test_outsider"]),
     # the auditor
@@ -185,7 +188,8 @@ MALFORMED = {"42601", "42P01", "42703", "42883", "42804", "42P13"}
 
 
 def _evidence(db: TestDatabase) -> tuple[Any, ...]:
-    return db.rows("""SELECT (SELECT count(*) FROM footnote.ledger), (SELECT count(*) FROM footnote.ledger_queue),
+    return db.rows("""SELECT (SELECT count(*) FROM footnote.ledger),  -- our tables, no input
+                             (SELECT count(*) FROM footnote.ledger_queue),
                              (SELECT count(*) FROM footnote.call_log), (SELECT count(*) FROM footnote.call_use),
                              (SELECT string_agg(hash, ',' ORDER BY seq) FROM footnote.ledger)""")[0]
 
@@ -289,7 +293,7 @@ def test_a_call_column_changed_by_a_superuser_is_named_by_both_verifiers(history
                                                                          change: str) -> None:
     with history.connect() as conn:
         conn.execute("SET session_replication_role = replica")
-        conn.execute(f"UPDATE footnote.call_log SET {column} = {change} "  # type: ignore[arg-type]
+        conn.execute(f"UPDATE footnote.call_log SET {column} = {change} "  # type: ignore[arg-type]  # noqa: S608
                      "WHERE call_id = (SELECT (operations->0->>'call_id')::uuid FROM footnote.ledger WHERE seq = 2)")
     sql = history.rows("SELECT ok, first_bad_seq, problem FROM footnote.verify_chain()")[0]
     with history.connect(autocommit=False) as conn:

@@ -149,7 +149,8 @@ def test_an_insert_into_the_ledger_only_seals_the_queued_record_as_it_was(db: Te
 
 FORGED_G = """'{"status": "verified", "claims": [], "operations": [], "evidence": [], "findings": []}'::jsonb"""
 DOCTORED = ("jsonb_build_object('operation', 'customer_overdue', 'call_id', gen_random_uuid()::text, 'called_at', "
-            "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), 'arguments', '{}'::jsonb, "
+            "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
+            "'arguments', '{}'::jsonb, "
             "'values', '{\"overdue_total\": {\"kind\": \"amount\", \"raw\": \"0.00\", \"text\": \"0,00 €\"}}'::jsonb)")
 
 
@@ -347,7 +348,8 @@ def test_a_sealed_text_that_is_not_json_is_a_changed_record(chain: TestDatabase)
     "DROP TABLE footnote.call_log CASCADE",
     "DROP SCHEMA footnote CASCADE",
     "DROP TRIGGER ledger_append_only ON footnote.ledger",
-    "CREATE OR REPLACE FUNCTION footnote._append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$",
+    "CREATE OR REPLACE FUNCTION footnote._append_only() RETURNS trigger LANGUAGE plpgsql AS "
+    "$$ BEGIN RETURN NEW; END $$",
     "CREATE RULE forge AS ON INSERT TO footnote.ledger_queue DO INSTEAD NOTHING",
     "ALTER FUNCTION footnote._append_only() RENAME TO _off",
     "ALTER FUNCTION footnote._op_customer_overdue(text, date) SECURITY INVOKER",
