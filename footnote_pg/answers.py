@@ -143,7 +143,7 @@ class Answerer:
                 r = route(question, directory, _router_settings(settings))
                 return self._answer_in(conn, question, r, narrator)
 
-        answer = self.fn.retrying("ask", attempt)
+        answer: Answer = self.fn.retrying("ask", attempt)
         if answer.receipt is None and answer.notes.get("record_id"):
             record_id = answer.notes.pop("record_id")
             try:
