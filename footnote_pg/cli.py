@@ -215,6 +215,8 @@ def install(
         out.print(f"footnote-pg is up to date (revision {after})")
     else:
         out.print(f"footnote-pg installed: revision {before or 'none'} -> {after}")
+    for line in installer.protection(url):
+        out.print(line, highlight=False)
     if erp_mapping is not None:
         statements = installer.apply_mapping(url, erp_mapping)
         out.print(f"source views mapped onto {installer.MAPPINGS[erp_mapping][0]}'s tables ({statements} statements "

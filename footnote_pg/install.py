@@ -206,6 +206,34 @@ UI_MODELS = {
 }
 
 
+def protection(url: str) -> list[str]:
+    """What keeps the evidence safe in this database, one line each: the ledger role's members, the event
+    trigger, whether sealing can take its lock over (docs/threat-model.md)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute("""
+            SELECT (SELECT string_agg(u.rolname || CASE WHEN m.admin_option AND NOT pg_has_role(u.oid, r.oid, 'USAGE')
+                                                        THEN ' (ADMIN only)' ELSE '' END, ', ' ORDER BY u.rolname)
+                    FROM pg_auth_members AS m JOIN pg_roles AS u ON u.oid = m.member WHERE m.roleid = r.oid),
+                   EXISTS (SELECT FROM pg_event_trigger WHERE evtname = 'footnote_guard_ddl' AND evtenabled <> 'D'),
+                   pg_has_role(r.oid, 'pg_signal_backend', 'USAGE') AND pg_has_role(r.oid, 'pg_read_all_stats', 'USAGE')
+            FROM pg_roles AS r WHERE r.rolname = 'footnote_ledger'""").fetchone()
+    if row is None:
+        return []
+    members, guarded, takes_over = row
+    lines = [f"footnote_ledger (owns the evidence) has members: {members}; revoke them" if members and
+             "ADMIN only" not in members else
+             "footnote_ledger (owns the evidence) has no member" + (
+                 f" ({members}: PostgreSQL 16+ leaves the CREATEROLE role that created it ADMIN, to grant it, not to "
+                 "act as it)" if members else "")]
+    lines.append("DDL on schema footnote is refused by the event trigger footnote_guard_ddl" if guarded else
+                 "no event trigger: installed without a superuser, so DDL by footnote_owner's members on what it owns "
+                 "(the computations, the mapping) is not refused (docs/threat-model.md)")
+    if not takes_over:
+        lines.append("sealing cannot end a session that holds the chain's lock: a superuser runs GRANT "
+                     "pg_signal_backend, pg_read_all_stats TO footnote_ledger")
+    return lines
+
+
 def set_ui_links(url: str, name: str, base: str) -> dict[str, str]:
     """Point the ui_links setting at the ERP's own UI: BASE/model/<model>/{id} for each record type (Tryton's
     web client: https://host/#database; its desktop client: tryton://host/database)."""

@@ -234,6 +234,11 @@ def test_a_createrole_installer_installs_and_uninstalls_on_a_fresh_cluster(serve
         url = fresh.url_for("erp", user="installer")
         code, out, err = _cli("install", "--sample", "--database-url", url)
         assert code == 0 and "installed: revision none" in out, err
+        assert "footnote_ledger (owns the evidence) has no member" in out
+        assert "no event trigger: installed without a superuser" in out
+        with psycopg.connect(url) as conn:  # the installer cannot act as the role that owns the evidence
+            assert conn.execute("SELECT pg_has_role('footnote_ledger', 'USAGE'), "
+                                "has_table_privilege('footnote.call_log', 'INSERT')").fetchone() == (False, False)
         code, out, err = _cli("ask", "How much does Bergmann Logistik owe?", "--database-url", url)
         assert code == 0 and "status: verified · ledger #1" in out, err
         code, out, err = _cli("uninstall", "--yes", "--drop-ledger", "--export", str(tmp_path), "--database-url",
