@@ -7,8 +7,9 @@ Compares the statements of sql/ with those the earlier revisions froze
 * a function that is new, or whose text changed, is dropped (old signature) and
   created again, so a changed signature or return type needs no hand work;
 * a function that is gone is dropped (the downgrade creates it again);
-* any other new statement (table, type, view, data) is copied; a table, type or
-  view whose statement changed is refused: write that ALTER by hand (a column
+* any other new statement (table, type, view, data) is copied; a view whose
+  statement changed is dropped and created again; a table or type whose
+  statement changed is refused: write that ALTER by hand (a column
   added so, ``ALTER TABLE t ADD COLUMN ...`` in a frozen revision, counts as part
   of the table from then on: sql/ may write it in the CREATE TABLE);
 * a setting reworded (``UPDATE footnote.settings SET description = ... WHERE
@@ -169,9 +170,12 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
         if code.startswith("GRANT ") and code not in kept and "footnote_ledger" not in code:
             out.append(re.sub(r"\bTO\b(?!.*\bTO\b)", "FROM", re.sub(r"^GRANT\b", "REVOKE", code), flags=re.S)
                        .rstrip(";") + ";\n")
+    remade = []  # a view whose statement changed is dropped and created again (nothing of ours depends on one)
     for key, st in old_o.items():
         if key in new_o and _shape(new_o[key]) != _shape(st):
-            raise SystemExit(f"{key} changed: write its ALTER by hand")
+            if not key.startswith("VIEW "):
+                raise SystemExit(f"{key} changed: write its ALTER by hand")
+            remade.append(key)
     changed = [k for k in old_f if k not in new_f or _code(new_f[k]) != _code(old_f[k])]
     replaced = {k for k in changed if k in new_f and _header(new_f[k]) == _header(old_f[k])}
     dropped = [k for k in changed if k not in replaced]
@@ -180,13 +184,15 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
         if key not in new_o and kind.endswith("TRIGGER"):
             table = re.search(r"\bON\s+([\w.]+)", _code(st))[1]  # type: ignore[index]
             out.append(f"DROP TRIGGER {name} ON {table};\n")
+    for key in remade:
+        out.append(f"DROP {key};\n")
     for key in dropped:
         out.append(f"DROP FUNCTION {key};\n")
     for key in reversed([k for k in old_o if k not in new_o]):
         kind, name = key.rsplit(" ", 1)
         if kind in ("TABLE", "TYPE", "VIEW"):
             out.append(f"DROP {kind} {name};\n")
-    added_objects = [st for key, st in new_o.items() if key not in old_o]
+    added_objects = [st for key, st in new_o.items() if key not in old_o or key in remade]
     old_rest_code = {_code(s) for s in old_rest}
     grants = _grants(new) if grants is None else grants
     new_rest_code = {_code(s) for s in new_rest}

@@ -36,6 +36,14 @@ DROP TRIGGER ledger_queue_guard ON footnote.ledger_queue;
 
 DROP TRIGGER call_log_guard ON footnote.call_log;
 
+DROP VIEW footnote.answers;
+
+DROP VIEW footnote.claims;
+
+DROP VIEW footnote.evidence;
+
+DROP VIEW footnote.decisions;
+
 DROP FUNCTION footnote.list_customers(text, integer, text, text);
 
 DROP FUNCTION footnote.revenue_drivers(text, text, integer, text);
@@ -47,6 +55,40 @@ DROP FUNCTION footnote._call_log_guard();
 DROP FUNCTION footnote._log_call(uuid, timestamptz, jsonb, text, jsonb, text[], jsonb, text, numeric);
 
 DROP FUNCTION footnote._queue_guard();
+
+-- footnote-pg: views for auditors in psql.
+
+-- Answers (and clarifications and refusals), one row each.
+CREATE VIEW footnote.answers AS
+SELECT l.seq, l.recorded_at, l.db_role, l.actor_id, l.actor_role, l.question, l.answer, l.status,
+       l.details->>'outcome' AS outcome, jsonb_array_length(l.claims) AS claims,
+       (SELECT count(*) FROM jsonb_array_elements(l.claims) AS c WHERE c->>'verdict' = 'grounded') AS grounded_claims,
+       l.hash
+FROM ONLY footnote.ledger AS l
+WHERE l.kind = 'answer';
+
+-- Claims, one row per claim, with verdict and evidence.
+CREATE VIEW footnote.claims AS
+SELECT l.seq, c.n - 1 AS claim_no, c.claim->>'text' AS text, c.claim->>'verdict' AS verdict,
+       c.claim->>'reason' AS reason, (c.claim->'span'->>'start')::integer AS span_start,
+       (c.claim->'span'->>'end')::integer AS span_end, (c.claim->>'call_id') AS call_id,
+       ARRAY(SELECT jsonb_array_elements_text(c.claim->'evidence')) AS evidence,
+       c.claim->>'origin' AS origin, c.claim->>'value' AS value_path
+FROM ONLY footnote.ledger AS l, jsonb_array_elements(l.claims) WITH ORDINALITY AS c(claim, n);
+
+-- Evidence records kept with each ledger record, with the field values they had.
+CREATE VIEW footnote.evidence AS
+SELECT l.seq, e.value->>'id' AS evidence_id, e.value->>'type' AS type, e.value->>'record_id' AS record_id,
+       e.value->>'uri' AS uri, (e.value->>'verified')::boolean AS verified, e.value->'fields' AS fields
+FROM ONLY footnote.ledger AS l, jsonb_array_elements(l.evidence) AS e;
+
+-- Agent decisions with their outcome and graded citations.
+CREATE VIEW footnote.decisions AS
+SELECT l.seq, l.recorded_at, l.db_role, l.actor_id, l.actor_role, l.decision->>'action' AS action,
+       l.decision->>'subject' AS subject, l.status AS outcome, l.answer AS rationale,
+       l.decision->'citations' AS citations, l.hash
+FROM ONLY footnote.ledger AS l
+WHERE l.kind = 'decision';
 
 
 -- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; return the document (the
