@@ -7,6 +7,7 @@ Every result carries a short text for the model, ``structuredContent`` matching 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mcp.types import Annotations, CallToolResult, ContentBlock, ResourceLink, TextContent
@@ -124,6 +125,8 @@ class SubmittedOutput(BaseModel):
 
     record_id: str
     status: str = Field(description="verified, partially_verified or insufficient_evidence")
+    answer: str = Field(description="the text as graded and recorded: yours, with [[references]] filled in")
+    rendered: bool = Field(description="whether the text had [[references]] the server filled in")
     sentences: list[SentenceVerdict]
     claims: list[dict[str, Any]]
     findings: list[dict[str, Any]]
@@ -251,7 +254,7 @@ def operation_text(result: OperationResult) -> str:
         for n, row in enumerate(result.rows[:TEXT_ROWS], start=1):
             lines.append(f"{n}. " + " · ".join(f"{v.name} {_figure(v)}" for v in row.values()))
         if len(result.rows) > TEXT_ROWS:
-            lines.append(f"… {len(result.rows) - TEXT_ROWS} more rows in structuredContent")
+            lines.append(f"… {len(result.rows) - TEXT_ROWS} more rows in structuredContent.rows")
     if result.empty_reason:
         lines.append(f"empty: {result.empty_reason}")
     lines.append(
@@ -291,21 +294,57 @@ def answer_result(answer: Answer) -> CallToolResult:
     return CallToolResult(content=content, structured_content=doc, _meta=meta)
 
 
+_IN_SENTENCE = re.compile(r"^sentence \d+ \(“.*?”\): (.*)$", re.DOTALL)
+_WORD = re.compile(r"^“(.+?)” (?:is )?(.+)$", re.DOTALL)
+
+
+def failed_words(findings: list[dict[str, Any]]) -> str:
+    """What failed in one sentence, from the gate's findings: words of the same reason together.
+
+    ``“yes”, “definitely”: not supported by the calls; it states something without any figure the calls returned``
+    """
+    grouped: dict[str, list[str]] = {}
+    for f in findings:
+        message = str(f.get("message") or f.get("code"))
+        reason = m.group(1) if (m := _IN_SENTENCE.match(message)) else message
+        if w := _WORD.match(reason):
+            grouped.setdefault(w.group(2), []).append(f"“{w.group(1)}”")
+        else:
+            grouped.setdefault(reason, [])
+    return "; ".join(f"{', '.join(dict.fromkeys(words))}: {why}" if words else why for why, words in grouped.items())
+
+
 def submitted_text(doc: dict[str, Any]) -> str:
+    """Status, each sentence's verdict with what failed in it, what the answer leaves out, and what to do next."""
     lines = [f"status: {doc['status']} · ledger #{doc['ledger']['seq']} {doc['ledger']['hash'][:16]}…"]
+    by_sentence: dict[int, list[dict[str, Any]]] = {}
+    for f in doc["findings"]:
+        if isinstance(f.get("sentence"), int):
+            by_sentence.setdefault(f["sentence"], []).append(f)
     for s in doc["sentences"]:
-        why = f" ({', '.join(s['reasons'])})" if s["reasons"] else ""
-        lines.append(f"- {s['verdict']}{why}: {s['text']}")
-    lines += [f"finding: {f['message']}" for f in doc["findings"] if f.get("sentence") is None]
+        found = by_sentence.get(s["sentence"])
+        if found:
+            lines.append(f"- sentence {s['sentence'] + 1} {s['verdict']}: {s['text']}\n  failed: {failed_words(found)}")
+        else:
+            why = f" ({', '.join(s['reasons'])})" if s["reasons"] else ""
+            lines.append(f"- sentence {s['sentence'] + 1} {s['verdict']}{why}: {s['text']}")
+    lines += [f"{'missing' if f.get('code') == 'statement_missing' else 'finding'}: {f['message']}"
+              for f in doc["findings"] if f.get("sentence") is None]
     if doc["status"] not in ("verified", "partially_verified"):
+        lines.append("To fix: quote each figure exactly (or write [[n]]), drop or reword the words named, state what "
+                     "is missing; then call the operations again and submit the fixed text with the new call_ids.")
         lines.append("Do not show this text. Show the fallback answer instead:")
         lines.append(doc["fallback"]["answer"])
+    elif doc.get("rendered"):
+        lines.append("Show this text (references filled in):")
+        lines.append(doc["answer"])
     return "\n".join(lines)
 
 
-def submitted_result(graded: dict[str, Any]) -> CallToolResult:
+def submitted_result(graded: dict[str, Any], answer: str, rendered: bool = False) -> CallToolResult:
+    """``answer``: the text as graded and recorded (references filled in when ``rendered``)."""
     receipt = graded.pop("receipt")
-    doc = {**graded, "ledger": receipt_doc(receipt)}
+    doc = {**graded, "answer": answer, "rendered": rendered, "ledger": receipt_doc(receipt)}
     return CallToolResult(content=[_text(submitted_text(doc))], structured_content=doc,
                           _meta={"record_id": receipt.record_id, "seq": receipt.seq, "hash": receipt.hash,
                                  "status": doc["status"]})
