@@ -167,7 +167,7 @@ def _note(key: str, cap: int, whole: int, cuts: list[Cut], links_left: int) -> s
              for c in top]
     if nested:
         parts.append(f"the tail of {nested:,} nested list{'s' if nested != 1 else ''} (e.g. a figure's evidence ids: "
-                     f"{page_uri(key, '{path}', 0)[:-1]}{{shown}})")
+                     f"footnote://result/{quote(key, safe='')}/{{path}}/{{shown}})")
     if links_left:
         parts.append(f"{links_left:,} evidence links (each record is also erp://{{type}}/{{id}})")
     return (f"[Cut to fit {cap:,} bytes (the whole result is {whole:,}). Left out: {'; '.join(parts)}. "

@@ -258,7 +258,7 @@ def operation_text(result: OperationResult) -> str:
     if result.empty_reason:
         lines.append(f"empty: {result.empty_reason}")
     lines.append(
-        f"{len(result.evidence)} evidence records (linked). Quote figures as written; cite evidence ids "
+        f"{len(result.evidence)} evidence records. Quote figures as written; cite evidence ids "
         f"with call_id {result.call_id}."
     )
     return "\n".join(lines)
