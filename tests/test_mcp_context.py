@@ -188,6 +188,13 @@ def test_every_tool_result_fits_the_cap(agent: tuple[Session, int], operations: 
         fits(result, cap)
         assert structured(result)["status"] == "verified", question
     fits(s.call("verify_chain"), cap)
+    aging = structured(s.call("ar_aging", {}))
+    mine = "Accounts receivable as of [[1]]: [[2]] open across [[3]] invoices."
+    submitted = s.call("submit_answer", {"question": "Show AR aging", "answer": mine, "call_ids": [aging["call_id"]]})
+    fits(submitted, cap)
+    doc = structured(submitted)
+    assert doc["omitted"] and doc["answer"].startswith("Accounts receivable as of 14.08.2026: 2.812.279,42 € open")
+    assert doc["fallback"]["answer"].startswith("Accounts receivable as of 14.08.2026")  # the statement is whole
     assert cut >= 2  # the cap is not a formality with the sample ERP
     answer = s.call("answer", {"question": "Show AR aging"})
     doc = structured(answer)
