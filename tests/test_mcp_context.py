@@ -7,6 +7,7 @@ The real server in a subprocess and the SDK client, over stdio (the default cap,
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -267,6 +268,19 @@ def test_an_unknown_reference_is_one_error_naming_it(agent: tuple[Session, int],
         assert "[[1]] to [[21]]" in text(result) and "values.overdue_total" in text(result)
         assert result.meta is not None and result.meta["code"] == "FN001"
     assert module_db.scalar("SELECT count(*) FROM footnote.ledger") == before  # nothing recorded
+
+
+def test_the_good_and_the_bad_example_of_the_description_are_what_the_gate_decides(agent: tuple[Session, int]) -> None:
+    s, _ = agent
+    description = s.tools()["submit_answer"].description or ""
+    good = re.search(r'Good: "(.+?)"', description)
+    bad = re.search(r'Bad: "(.+?)"', description)
+    assert good and bad and good.group(1) == GOOD
+    for example, verified in ((good.group(1), True), (bad.group(1), False)):
+        call = structured(s.call("customer_overdue", {"customer": "Bergmann Logistik"}))
+        doc = structured(s.call("submit_answer", {"question": QUESTION, "answer": example,
+                                                  "call_ids": [call["call_id"]]}))
+        assert (doc["status"] == "verified") is verified, (example, doc["findings"])
 
 
 # -- submit -> fix -> resubmit --------------------------------------------------------------------------------------
