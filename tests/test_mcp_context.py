@@ -19,6 +19,7 @@ import pytest
 from mcp import MCPError
 from mcp.types import CallToolResult, TextResourceContents
 
+from footnote_pg.mcpserver import Config
 from footnote_pg.mcpserver.fitting import DEFAULT_MAX_RESULT, RESULT_TEMPLATE, wire_size
 from footnote_pg.results import Operation
 from tests.conftest import TestDatabase
@@ -207,6 +208,20 @@ def test_every_tool_result_fits_the_cap(agent: tuple[Session, int], operations: 
     assert len(rest) == whole
 
 
+def test_a_long_submission_fits_and_names_every_sentence_in_its_pages(agent: tuple[Session, int]) -> None:
+    s, cap = agent
+    call = structured(s.call("customer_overdue", {"customer": "Bergmann Logistik"}))
+    mine = GOOD + "".join(f" Line {n} will surely be paid." for n in range(400))
+    result = s.call("submit_answer", {"question": QUESTION, "answer": mine, "call_ids": [call["call_id"]]})
+    fits(result, cap)
+    doc = structured(result)
+    assert doc["status"] == "insufficient_evidence" and "Cut to fit" in text(result)
+    assert result.meta is not None
+    cut = {o["path"]: o for o in doc["omitted"]}["sentences"]
+    sentences = doc["sentences"] + every_item(s, cut["next"], cap)
+    assert len(sentences) == cut["total"] > 400 and sentences[-1]["text"] == "Line 399 will surely be paid."
+
+
 def test_a_supplier_fact_keeps_the_records_its_figures_cite(agent: tuple[Session, int]) -> None:
     s, cap = agent
     called = s.call("supplier_payment_facts", {"supplier": "Northwind Supply"})
@@ -307,6 +322,13 @@ def test_a_refused_submission_names_the_sentence_and_words_and_a_fixed_one_on_fr
 
 
 # -- the setting ----------------------------------------------------------------------------------------------------
+
+
+def test_the_cap_is_a_setting_of_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("FOOTNOTE_MCP_MAX_RESULT", raising=False)
+    assert Config(None, None, None).max_result == DEFAULT_MAX_RESULT == 16_384
+    monkeypatch.setenv("FOOTNOTE_MCP_MAX_RESULT", "65536")
+    assert Config(None, None, None).max_result == Config.from_env().max_result == 65_536  # footnote-pg mcp and serve
 
 
 @pytest.mark.parametrize(("args", "env", "expected"), [

@@ -48,6 +48,20 @@ class EvidenceRecord(BaseModel):
     fields: dict[str, Any]
 
 
+OMITTED = ("the lists cut to fit the server's max_result (absent when the result is whole); read the rest at "
+           "footnote://result/{id}/{path}/{shown}")
+
+
+class Omitted(BaseModel):
+    """A list a result shortened to fit the server's max_result."""
+
+    path: str = Field(description="where the list is, e.g. evidence or values.invoice_count.evidence")
+    shown: int = Field(description="items this result shows")
+    total: int = Field(description="items of the whole list")
+    next: str | None = Field(default=None, description="for a top-level list: the URI of its next page (offset 0 "
+                                                        "when the records shown are the cited ones, not the first)")
+
+
 class OperationOutput(_Open):
     """A catalog call's result document, exactly as the call log holds it, plus its hash."""
 
@@ -63,6 +77,7 @@ class OperationOutput(_Open):
     evidence: list[EvidenceRecord]
     empty_reason: str | None = None
     queries: list[dict[str, Any]] = Field(default_factory=list)
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED)
 
 
 class LedgerReceipt(BaseModel):
@@ -102,6 +117,7 @@ class AnswerOutput(BaseModel):
     calls: list[dict[str, Any]]
     notes: dict[str, Any]
     ledger: LedgerReceipt | None
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED)
 
 
 class SentenceVerdict(_Open):
@@ -132,6 +148,7 @@ class SubmittedOutput(BaseModel):
     findings: list[dict[str, Any]]
     fallback: Fallback
     ledger: LedgerReceipt
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED)
 
 
 class CitationVerdict(_Open):
@@ -159,6 +176,7 @@ class DecisionOutput(BaseModel):
     citations: list[CitationVerdict]
     findings: list[Finding]
     ledger: LedgerReceipt
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED)
 
 
 class ChainCheck(BaseModel):
