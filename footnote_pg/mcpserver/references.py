@@ -2,8 +2,8 @@
 
 An agent need not copy a figure: it may write where the figure goes
 
-* ``[[n]]``: footnote ``n`` of the template answer for the same calls (the claims of ``fallback`` in a
-  ``submit_answer`` result, the footnotes of an ``answer`` result for those calls), counted from 1;
+* ``[[n]]``: footnote ``n`` of the template answer for the same calls, counted from 1 (numbered as the claims of
+  ``fallback`` in a ``submit_answer`` result and the footnotes of an ``answer`` result for the same operations);
 * ``[[values.overdue_total]]``, ``[[rows[2].outstanding]]``: the claim of that figure of a call, as the gate names
   it (``claims[].value``), rows counted from 1; ``[[<call_id>:values.overdue_total]]`` when several calls have it.
 

@@ -177,8 +177,9 @@ def fixed_tools(backend: Backend) -> list[Tool]:
         The answer is composed from catalog operations; every figure in it is a claim the gate checks against the
         evidence, and the answer is recorded in the ledger (seq and hash in _meta). A refusal (a forecast, an
         unknown name) or a clarification (several customers match) is a normal result: read status, reason and
-        options, and ask again with one of the options. Claims are numbered (footnote): to reword the answer,
-        submit_answer on its call_ids may write [[n]] for footnote n."""
+        options, and ask again with one of the options. Claims are numbered (footnote) as the template answer of
+        their operations numbers them: a text submitted with submit_answer on new calls of the same operations may
+        write [[n]] for footnote n (the calls of this answer already back its ledger record)."""
 
         def work(fn: Footnote) -> CallToolResult:
             result = answer_result(fn.ask(question))
@@ -199,10 +200,11 @@ def fixed_tools(backend: Backend) -> list[Tool]:
         subject or the as-of date (missing).
         Good: "Bergmann Logistik owes [[2]] overdue across [[3]] invoices; the oldest is [[4]] past due (as of [[5]])."
         Bad: "Bergmann owes about 44k and will pay next week." (a rounded figure and a promise)
-        Figures by reference: write [[n]] for footnote n of the template answer for the same calls (`fallback`
-        claims; an `answer` result's footnotes), or [[values.overdue_total]] / [[rows[2].outstanding]] for a
-        figure of a call (rows from 1; [[<call_id>:values.x]] when several calls have it). The server puts in the
-        exact text before grading and records that text; an unknown reference is an error naming it.
+        Figures by reference: write [[n]] for footnote n of the template answer for the same calls (numbered as
+        `fallback.claims` and an `answer` result's footnotes), or [[values.overdue_total]] /
+        [[rows[2].outstanding]] for a figure of a call (rows from 1; [[<call_id>:values.x]] when several calls
+        have it). The server puts in the exact text before grading and records that text; an unknown reference is
+        an error naming it.
         The result names each sentence that failed and the words that failed in it. The text is recorded either
         way. A call backs one ledger record: to submit a fixed text, call the operations again and submit it with
         the new call_ids. Show your text only when status is verified (or partially_verified, naming the
