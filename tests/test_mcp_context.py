@@ -262,6 +262,8 @@ def test_a_submission_with_references_is_verified_and_recorded_with_the_figures(
                f"invoices; the oldest is {v['oldest_days_past_due']['text']} past due (as of {v['as_of']['text']}).")
     assert doc["status"] == "verified" and doc["rendered"] is True and doc["answer"] == written
     assert written in text(result)
+    footnotes = {c["footnote"]: c["text"] for c in structured(s.call("answer", {"question": QUESTION}))["claims"]}
+    assert re.sub(r"\[\[(\d+)\]\]", lambda m: footnotes[int(m.group(1))], GOOD) == written  # answer's numbering
     assert module_db.rows("SELECT answer, status FROM footnote.ledger WHERE seq = %s", (doc["ledger"]["seq"],)) == [
         (written, "verified")]
     # a figure by its name in the call, and by call_id:name
