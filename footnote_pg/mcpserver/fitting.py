@@ -1,15 +1,17 @@
 """Results that fit an agent's context: every tool result at most ``max_result`` bytes, the rest a page away.
 
-A result over the cap (a whole ``ar_aging`` is ~170 KB with 328 evidence records) keeps what an agent reads first:
-the text with the figures and the statement, the values, and the first items of every list (rows, evidence
-records, each figure's evidence ids, links). Each list it shortened is named in ``structuredContent.omitted``
-(path, shown, total and, for a top-level list, ``next``: the URI of its next page; a nested list's next page is
-``footnote://result/{id}/{path}/{shown}``) and in one line of the text. The whole result stays in the
-server's memory (the newest first, up to :data:`KEPT_BYTES`), readable a page at a time through the resource
-template ``footnote://result/{id}/{part}/{offset}``: ``id`` the call_id (or the ledger record_id of an answer,
-submission or decision), ``part`` the list's path (``evidence``, ``rows``, ``values.invoice_count.evidence``),
-``offset`` the first item; each page fits the cap too and names the next. The size counted is the result as
-sent: its JSON with every content block, ``structuredContent`` and ``_meta``.
+A result over the cap (a whole ``ar_aging`` is ~290 KB as sent, with 328 evidence records and their links)
+keeps what an agent reads first: the text with the figures and the statement, the values, and the first items
+of every list (rows before other lists; the evidence records the figures cite before the others, see
+:func:`cited_first`; each figure's first evidence ids; a link per record shown). Each list it shortened is named
+in ``structuredContent.omitted`` (path, shown, total and, for a top-level list, ``next``: the URI of its next
+page; a nested list's next page is ``footnote://result/{id}/{path}/{shown}``) and in one line of the text.
+
+The whole result stays in the server's memory (the newest ones, up to :data:`KEPT_BYTES`), readable a page at a
+time through the resource template ``footnote://result/{id}/{part}/{offset}``: ``id`` the call_id (or the ledger
+record_id of an answer, submission or decision), ``part`` the list's path (``evidence``, ``rows``,
+``values.invoice_count.evidence``), ``offset`` the first item; each page fits the cap too and names the next.
+The size counted is the result as sent: its JSON with every content block, ``structuredContent`` and ``_meta``.
 """
 
 from __future__ import annotations

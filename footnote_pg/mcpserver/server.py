@@ -164,7 +164,7 @@ def stdout_to_stderr() -> Iterator[None]:
 def main(transport: str = "stdio", host: str = "127.0.0.1", port: int = DEFAULT_PORT,
          max_result: int | None = None) -> None:
     """Serve MCP over stdio (default) or streamable HTTP at http://host:port/mcp; blocks until stopped.
-    ``max_result``: bytes of one tool result (default: FOOTNOTE_MCP_MAX_RESULT, else 16 KB)."""
+    Each tool result is at most max_result bytes (default: FOOTNOTE_MCP_MAX_RESULT, else 16 KB)."""
     if transport not in ("stdio", "streamable-http", "http"):
         raise errors.InvalidArgument(f"invalid argument transport: {transport}; use stdio or streamable-http")
     configure_logging()
