@@ -57,7 +57,7 @@ When you write the final answer yourself from catalog results, submit it with `s
 your text, the call_ids you used) before showing it: the gate finds every figure and name in it, grades each
 sentence against what the calls returned and records it. Instead of copying a figure you may write a reference
 where it goes: [[n]] for footnote n of the template answer for those calls, or [[values.overdue_total]] /
-[[rows[2].outstanding]] for a figure of a call; the server fills in the exact text before grading.
+[[rows[2].outstanding]] for a figure that template states; the server fills in the exact text before grading.
 Show your text only when the status is `verified` (or `partially_verified`, saying which facts are unverified);
 otherwise fix the sentences it names, call the operations again and resubmit with the new call_ids (a call backs
 one ledger record), or show the `fallback` answer it returns.

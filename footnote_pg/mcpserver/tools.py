@@ -82,7 +82,8 @@ def catalog_tool(operation: Operation, backend: Backend) -> Tool:
         title=operation.title,
         description=f"{operation.description}\n\nReturns {operation.returns}. Each figure lists the evidence "
         "records behind it; the result's call_id lets record_decision cite them and submit_answer grade your text "
-        "against them (a figure may be written as [[values.<name>]] or [[rows[<n>].<name>]] there).\n\n"
+        "against them (there a figure the template answer states may be written [[values.<name>]] or "
+        "[[rows[<n>].<name>]]).\n\n"
         + cap_note(backend.config.max_result),
         parameters=operation.json_schema(),
         fn_metadata=FuncMetadata(arg_model=PassThroughArguments, output_model=OperationOutput),
@@ -202,7 +203,7 @@ def fixed_tools(backend: Backend) -> list[Tool]:
         Bad: "Bergmann owes about 44k and will pay next week." (a rounded figure and a promise)
         Figures by reference: write [[n]] for footnote n of the template answer for the same calls (numbered as
         `fallback.claims` and an `answer` result's footnotes), or [[values.overdue_total]] /
-        [[rows[2].outstanding]] for a figure of a call (rows from 1; [[<call_id>:values.x]] when several calls
+        [[rows[2].outstanding]] for a figure it states (rows from 1; [[<call_id>:values.x]] when several calls
         have it). The server puts in the exact text before grading and records that text; an unknown reference is
         an error naming it.
         The result names each sentence that failed and the words that failed in it. The text is recorded either
