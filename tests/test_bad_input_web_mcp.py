@@ -625,6 +625,11 @@ RESOURCES: list[tuple[str, str]] = [  # (name, uri) of records that are not ther
     ("not_a_uri", "not a uri"), ("dots", "erp://invoice/.."), ("percent", "erp://invoice/%2e%2e"),
     ("fraction", "erp://invoice/1.5"), ("zero", "erp://invoice/0"), ("unicode_digits", "erp://invoice/٨٨١٢"),
     ("bank_change_letters", "erp://bank_change_request/x"), ("customer_letters", "erp://customer/Bergmann"),
+    # pages of cut results: none held, or not a page at all
+    ("result_not_held", "footnote://result/00000000-0000-4000-8000-000000000000/evidence/0"),
+    ("result_negative_offset", "footnote://result/x/evidence/-1"), ("result_no_part", "footnote://result/x//0"),
+    ("result_nul", "footnote://result/x\x00/evidence/0"), ("result_long", "footnote://result/" + "9" * 5000 + "/e/0"),
+    ("result_dots", "footnote://result/../../0"), ("result_percent", "footnote://result/%00/%FF/0"),
 ]
 
 

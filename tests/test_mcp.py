@@ -231,7 +231,8 @@ def test_a_resource_link_opens_the_record(mcp: Session) -> None:
     assert record["type"] == "invoice" and record["id"] == "8812" and record["uri"] == "erp://invoice/8812"
     assert record["fields"]["number"] == "INV-2026-8812" and record["fields"]["gross"] == "24450.00"
     templates = mcp.portal.call(mcp.client.list_resource_templates).resource_templates
-    assert [t.uri_template for t in templates] == ["erp://{type}/{id}", "footnote://evidence/{call_id}/{set_id}/{offset}"]
+    assert [t.uri_template for t in templates] == ["erp://{type}/{id}", "footnote://evidence/{call_id}/{set_id}/{offset}",
+                                                   "footnote://result/{id}/{part}/{offset}"]
     with pytest.raises(MCPError, match="no such record"):
         mcp.read("erp://invoice/999999999")
 

@@ -8,7 +8,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import psycopg
@@ -16,6 +16,7 @@ from mcp.types import CallToolResult
 
 from footnote_pg import errors
 from footnote_pg.client import Footnote, actor_from_env, resolve_database_url, uses_embedded_sample
+from footnote_pg.mcpserver.fitting import Held, fit, max_result_from_env
 from footnote_pg.mcpserver.results import error_result
 from footnote_pg.results import Evidence, Operation, OperationResult
 
@@ -28,11 +29,13 @@ RECENT_CALLS = 500  # catalog calls whose evidence is remembered, to link the ev
 
 @dataclass(frozen=True)
 class Config:
-    """Where the database is and who acts: ``DATABASE_URL``, ``PROVENANCE_ACTOR`` (id or id:role), ``..._ROLE``."""
+    """Where the database is, who acts and how large a result may be: ``DATABASE_URL``, ``PROVENANCE_ACTOR`` (id or
+    id:role), ``PROVENANCE_ACTOR_ROLE``, ``FOOTNOTE_MCP_MAX_RESULT`` (bytes of one tool result, default 16 KB)."""
 
     database_url: str | None
     actor: str | None
     actor_role: str | None
+    max_result: int = field(default_factory=max_result_from_env)
 
     @classmethod
     def from_env(cls) -> Config:
@@ -59,6 +62,11 @@ class Backend:
         self._client: Footnote | None = None
         self._lock = threading.Lock()
         self._evidence: OrderedDict[str, dict[str, Evidence]] = OrderedDict()
+        self.held = Held()  # whole results behind the ones cut to max_result, for paging
+
+    def fit(self, result: CallToolResult, key: str) -> CallToolResult:
+        """``result`` within ``max_result`` bytes; the whole one held under ``key`` when it had to be cut."""
+        return fit(result, key, self.config.max_result, self.held)
 
     def url(self) -> str:
         """The database URL; without DATABASE_URL the embedded PostgreSQL with the sample ERP (started once)."""

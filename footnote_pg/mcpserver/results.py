@@ -7,6 +7,7 @@ Every result carries a short text for the model, ``structuredContent`` matching 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mcp.types import Annotations, CallToolResult, ContentBlock, ResourceLink, TextContent
@@ -47,6 +48,20 @@ class EvidenceRecord(BaseModel):
     fields: dict[str, Any]
 
 
+OMITTED = ("the lists cut to fit the server's max_result (absent when the result is whole); read the rest at "
+           "footnote://result/{id}/{path}/{shown}")
+
+
+class Omitted(BaseModel):
+    """A list a result shortened to fit the server's max_result."""
+
+    path: str = Field(description="where the list is, e.g. evidence or values.invoice_count.evidence")
+    shown: int = Field(description="items this result shows")
+    total: int = Field(description="items of the whole list")
+    next: str | None = Field(default=None, description="for a top-level list: the URI of its next page (offset 0 "
+                                                        "when the records shown are the cited ones, not the first)")
+
+
 class OperationOutput(_Open):
     """A catalog call's result document, exactly as the call log holds it, plus its hash."""
 
@@ -62,6 +77,7 @@ class OperationOutput(_Open):
     evidence: list[EvidenceRecord]
     empty_reason: str | None = None
     queries: list[dict[str, Any]] = Field(default_factory=list)
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED)
 
 
 class LedgerReceipt(BaseModel):
@@ -101,6 +117,7 @@ class AnswerOutput(BaseModel):
     calls: list[dict[str, Any]]
     notes: dict[str, Any]
     ledger: LedgerReceipt | None
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED)
 
 
 class SentenceVerdict(_Open):
@@ -124,11 +141,14 @@ class SubmittedOutput(BaseModel):
 
     record_id: str
     status: str = Field(description="verified, partially_verified or insufficient_evidence")
+    answer: str = Field(description="the text as graded and recorded: yours, with [[references]] filled in")
+    rendered: bool = Field(description="whether the text had [[references]] the server filled in")
     sentences: list[SentenceVerdict]
     claims: list[dict[str, Any]]
     findings: list[dict[str, Any]]
     fallback: Fallback
     ledger: LedgerReceipt
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED)
 
 
 class CitationVerdict(_Open):
@@ -156,6 +176,7 @@ class DecisionOutput(BaseModel):
     citations: list[CitationVerdict]
     findings: list[Finding]
     ledger: LedgerReceipt
+    omitted: list[Omitted] = Field(default_factory=list, description=OMITTED)
 
 
 class ChainCheck(BaseModel):
@@ -251,11 +272,11 @@ def operation_text(result: OperationResult) -> str:
         for n, row in enumerate(result.rows[:TEXT_ROWS], start=1):
             lines.append(f"{n}. " + " · ".join(f"{v.name} {_figure(v)}" for v in row.values()))
         if len(result.rows) > TEXT_ROWS:
-            lines.append(f"… {len(result.rows) - TEXT_ROWS} more rows in structuredContent")
+            lines.append(f"… {len(result.rows) - TEXT_ROWS} more rows in structuredContent.rows")
     if result.empty_reason:
         lines.append(f"empty: {result.empty_reason}")
     lines.append(
-        f"{len(result.evidence)} evidence records (linked). Quote figures as written; cite evidence ids "
+        f"{len(result.evidence)} evidence records. Quote figures as written; cite evidence ids "
         f"with call_id {result.call_id}."
     )
     return "\n".join(lines)
@@ -291,21 +312,57 @@ def answer_result(answer: Answer) -> CallToolResult:
     return CallToolResult(content=content, structured_content=doc, _meta=meta)
 
 
+_IN_SENTENCE = re.compile(r"^sentence \d+ \(“.*?”\): (.*)$", re.DOTALL)
+_WORD = re.compile(r"^“(.+?)” (?:is )?(.+)$", re.DOTALL)
+
+
+def failed_words(findings: list[dict[str, Any]]) -> str:
+    """What failed in one sentence, from the gate's findings: words of the same reason together.
+
+    ``“yes”, “definitely”: not supported by the calls; it states something without any figure the calls returned``
+    """
+    grouped: dict[str, list[str]] = {}
+    for f in findings:
+        message = str(f.get("message") or f.get("code"))
+        reason = m.group(1) if (m := _IN_SENTENCE.match(message)) else message
+        if w := _WORD.match(reason):
+            grouped.setdefault(w.group(2), []).append(f"“{w.group(1)}”")
+        else:
+            grouped.setdefault(reason, [])
+    return "; ".join(f"{', '.join(dict.fromkeys(words))}: {why}" if words else why for why, words in grouped.items())
+
+
 def submitted_text(doc: dict[str, Any]) -> str:
+    """Status, each sentence's verdict with what failed in it, what the answer leaves out, and what to do next."""
     lines = [f"status: {doc['status']} · ledger #{doc['ledger']['seq']} {doc['ledger']['hash'][:16]}…"]
+    by_sentence: dict[int, list[dict[str, Any]]] = {}
+    for f in doc["findings"]:
+        if isinstance(f.get("sentence"), int):
+            by_sentence.setdefault(f["sentence"], []).append(f)
     for s in doc["sentences"]:
-        why = f" ({', '.join(s['reasons'])})" if s["reasons"] else ""
-        lines.append(f"- {s['verdict']}{why}: {s['text']}")
-    lines += [f"finding: {f['message']}" for f in doc["findings"] if f.get("sentence") is None]
+        found = by_sentence.get(s["sentence"])
+        if found:
+            lines.append(f"- sentence {s['sentence'] + 1} {s['verdict']}: {s['text']}\n  failed: {failed_words(found)}")
+        else:
+            why = f" ({', '.join(s['reasons'])})" if s["reasons"] else ""
+            lines.append(f"- sentence {s['sentence'] + 1} {s['verdict']}{why}: {s['text']}")
+    lines += [f"{'missing' if f.get('code') == 'statement_missing' else 'finding'}: {f['message']}"
+              for f in doc["findings"] if f.get("sentence") is None]
     if doc["status"] not in ("verified", "partially_verified"):
+        lines.append("To fix: quote each figure exactly (or write [[n]]), drop or reword the words named, state what "
+                     "is missing; then call the operations again and submit the fixed text with the new call_ids.")
         lines.append("Do not show this text. Show the fallback answer instead:")
         lines.append(doc["fallback"]["answer"])
+    elif doc.get("rendered"):
+        lines.append("Show this text (references filled in):")
+        lines.append(doc["answer"])
     return "\n".join(lines)
 
 
-def submitted_result(graded: dict[str, Any]) -> CallToolResult:
+def submitted_result(graded: dict[str, Any], answer: str, rendered: bool = False) -> CallToolResult:
+    """``answer``: the text as graded and recorded (references filled in when ``rendered``)."""
     receipt = graded.pop("receipt")
-    doc = {**graded, "ledger": receipt_doc(receipt)}
+    doc = {**graded, "answer": answer, "rendered": rendered, "ledger": receipt_doc(receipt)}
     return CallToolResult(content=[_text(submitted_text(doc))], structured_content=doc,
                           _meta={"record_id": receipt.record_id, "seq": receipt.seq, "hash": receipt.hash,
                                  "status": doc["status"]})

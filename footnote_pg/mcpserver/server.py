@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import replace
 from typing import Any
 
 import anyio.to_thread
@@ -33,7 +34,8 @@ from pydantic import AnyUrl, ValidationError
 from footnote_pg import __version__, errors
 from footnote_pg.mcpserver.arguments import argument_problem, invalid_arguments
 from footnote_pg.mcpserver.backend import Backend, Config
-from footnote_pg.mcpserver.resources import add_evidence_set_resource, add_record_resource
+from footnote_pg.mcpserver.fitting import DEFAULT_MAX_RESULT, ENV, RESULT_TEMPLATE, parse_max_result
+from footnote_pg.mcpserver.resources import add_evidence_set_resource, add_record_resource, add_result_page_resource
 from footnote_pg.mcpserver.results import error_result, one_line
 from footnote_pg.mcpserver.tools import catalog_tool, fixed_tools
 from footnote_pg.results import Operation
@@ -42,18 +44,31 @@ log = logging.getLogger("footnote_pg.mcp")
 
 SERVER_NAME = "footnote-pg"
 DEFAULT_PORT = 8765
-INSTRUCTIONS = """\
+
+
+def instructions(cap: int = DEFAULT_MAX_RESULT) -> str:
+    """What the server tells a model when a session starts; ``cap``: the server's max_result in bytes."""
+    return f"""\
 footnote-pg answers questions about ERP data (customers, invoices, receivables, revenue, suppliers, stock).
 Every figure is computed by a catalog operation inside PostgreSQL and comes with the evidence records behind it.
 Quote figures exactly as the `text` of a value; never compute, round or convert them yourself.
 Use `answer` for a plain-English question; it returns a verified answer whose claims cite evidence.
 When you write the final answer yourself from catalog results, submit it with `submit_answer` (the question,
 your text, the call_ids you used) before showing it: the gate finds every figure and name in it, grades each
-sentence against what the calls returned and records it. Show your text only when the status is `verified`
-(or `partially_verified`, saying which facts are unverified); otherwise show the `fallback` answer it returns.
+sentence against what the calls returned and records it. Instead of copying a figure you may write a reference
+where it goes: [[n]] for footnote n of the template answer for those calls, or [[values.overdue_total]] /
+[[rows[2].outstanding]] for a figure that template states; the server fills in the exact text before grading.
+Show your text only when the status is `verified` (or `partially_verified`, saying which facts are unverified);
+otherwise fix the sentences it names, call the operations again and resubmit with the new call_ids (a call backs
+one ledger record), or show the `fallback` answer it returns.
 Before an agent acts (pay, hold, escalate), call `record_decision` citing evidence ids and the call_id of the
 catalog call that returned them; outcome `unverified` or `fabricated` means the decision does not stand on
-verified evidence. An unknown or ambiguous name is an error listing the real names: retry with one of them."""
+verified evidence. An unknown or ambiguous name is an error listing the real names: retry with one of them.
+Every result is at most {cap:,} bytes: a larger one keeps the figures, the text and the first rows and evidence,
+lists what it left out in structuredContent.omitted, and pages the rest as resources {RESULT_TEMPLATE}."""
+
+
+INSTRUCTIONS = instructions()
 
 
 class FootnoteMCP(MCPServer[Backend]):
@@ -107,13 +122,14 @@ def build_server(backend: Backend, operations: list[Operation]) -> FootnoteMCP:
         SERVER_NAME,
         title="footnote-pg: ERP answers where every number is a citation",
         version=__version__,
-        instructions=INSTRUCTIONS,
+        instructions=instructions(backend.config.max_result),
         tools=[*(catalog_tool(op, backend) for op in operations), *fixed_tools(backend)],
         lifespan=lifespan,
         log_level="WARNING",
     )
     add_record_resource(server, backend)
     add_evidence_set_resource(server, backend)
+    add_result_page_resource(server, backend)
     return server
 
 
@@ -145,12 +161,17 @@ def stdout_to_stderr() -> Iterator[None]:
         os.close(saved)
 
 
-def main(transport: str = "stdio", host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> None:
-    """Serve MCP over stdio (default) or streamable HTTP at http://host:port/mcp; blocks until stopped."""
+def main(transport: str = "stdio", host: str = "127.0.0.1", port: int = DEFAULT_PORT,
+         max_result: int | None = None) -> None:
+    """Serve MCP over stdio (default) or streamable HTTP at http://host:port/mcp; blocks until stopped.
+    Each tool result is at most max_result bytes (default: FOOTNOTE_MCP_MAX_RESULT, else 16 KB)."""
     if transport not in ("stdio", "streamable-http", "http"):
         raise errors.InvalidArgument(f"invalid argument transport: {transport}; use stdio or streamable-http")
     configure_logging()
-    server, count = prepare()
+    config = Config.from_env()
+    if max_result is not None:
+        config = replace(config, max_result=max_result)
+    server, count = prepare(config)
     if transport == "stdio":
         log.info("%d catalog operations; serving over stdio", count)
         server.run("stdio")
@@ -166,6 +187,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})")
+    parser.add_argument("--max-result", metavar="BYTES",
+                        help=f"most bytes of one tool result (default: ${ENV}, else {DEFAULT_MAX_RESULT:,})")
     return parser.parse_args(argv)
 
 
@@ -179,7 +202,8 @@ def cli(argv: list[str] | None = None) -> None:
     signal.signal(signal.SIGTERM, stop)  # stop like Ctrl-C: the pool and an embedded PostgreSQL are closed
     args = _parse(argv)
     try:
-        main("streamable-http" if args.http else "stdio", host=args.host, port=args.port)
+        cap = parse_max_result(args.max_result, "--max-result") if args.max_result is not None else None
+        main("streamable-http" if args.http else "stdio", host=args.host, port=args.port, max_result=cap)
     except KeyboardInterrupt:
         pass
     except (errors.FootnoteError, OSError) as exc:

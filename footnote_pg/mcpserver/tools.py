@@ -31,6 +31,8 @@ from footnote_pg.mcpserver.arguments import (
     SubmitAnswerArguments,
 )
 from footnote_pg.mcpserver.backend import Backend, guarded
+from footnote_pg.mcpserver.fitting import RESULT_TEMPLATE
+from footnote_pg.mcpserver.references import has_references, render
 from footnote_pg.mcpserver.results import (
     AnswerOutput,
     ChainCheck,
@@ -49,6 +51,16 @@ from footnote_pg.mcpserver.results import (
 )
 from footnote_pg.results import Operation
 
+
+def cap_note(cap: int) -> str:
+    """What every tool description says about the size of its results and how to page the rest."""
+    return (f"Results are at most {cap:,} bytes (this server's max_result). A larger one keeps its text, the figures "
+            "and the first rows and evidence records, names every list it cut in structuredContent.omitted and in "
+            f"its last text line, and pages the rest as resources {RESULT_TEMPLATE} (each page names the next). "
+            "One evidence record: erp://{type}/{id}; the rows of an evidence set: "
+            "footnote://evidence/{call_id}/{set_id}/{offset}.")
+
+
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 RECORDS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
 
@@ -60,7 +72,7 @@ def catalog_tool(operation: Operation, backend: Backend) -> Tool:
         def work(fn: Footnote) -> CallToolResult:
             result = fn.call(operation.name, **{k: v for k, v in arguments.items() if v is not None})
             backend.remember(result)
-            return operation_result(result)
+            return backend.fit(operation_result(result), result.call_id)
 
         return guarded(operation.name, backend, work)
 
@@ -69,7 +81,10 @@ def catalog_tool(operation: Operation, backend: Backend) -> Tool:
         name=operation.name,
         title=operation.title,
         description=f"{operation.description}\n\nReturns {operation.returns}. Each figure lists the evidence "
-        "records behind it; the result's call_id lets record_decision cite them.",
+        "records behind it; the result's call_id lets record_decision cite them and submit_answer grade your text "
+        "against them (there a figure the template answer states may be written [[values.<name>]] or "
+        "[[rows[<n>].<name>]]).\n\n"
+        + cap_note(backend.config.max_result),
         parameters=operation.json_schema(),
         fn_metadata=FuncMetadata(arg_model=PassThroughArguments, output_model=OperationOutput),
         is_async=False,
@@ -79,13 +94,14 @@ def catalog_tool(operation: Operation, backend: Backend) -> Tool:
 
 
 def fixed_tool(fn: Callable[..., CallToolResult], *, title: str, arguments: type[Arguments],
-               output: type[BaseModel], annotations: ToolAnnotations) -> Tool:
-    """A tool whose inputSchema is ``arguments`` (extra arguments refused) and whose outputSchema is ``output``."""
+               output: type[BaseModel], annotations: ToolAnnotations, cap: int) -> Tool:
+    """A tool whose inputSchema is ``arguments`` (extra arguments refused) and whose outputSchema is ``output``; its
+    description is the docstring and what results of at most ``cap`` bytes mean."""
     return Tool(
         fn=fn,
         name=fn.__name__,
         title=title,
-        description=inspect.cleandoc(fn.__doc__ or ""),
+        description=f"{inspect.cleandoc(fn.__doc__ or '')}\n\n{cap_note(cap)}",
         parameters=arguments.model_json_schema(by_alias=True),
         fn_metadata=FuncMetadata(arg_model=arguments, output_model=output),
         is_async=False,
@@ -148,6 +164,11 @@ def verify(fn: Footnote) -> ChainVerdict:
     return ChainVerdict(**first_bad.model_dump(), pending=chain["pending"], independent=independent, note=note)
 
 
+def _key(result: CallToolResult) -> str:
+    """Where a cut result of a recorded answer or decision is held: its ledger record_id."""
+    return str((result.meta or {}).get("record_id") or uuid.uuid4())
+
+
 def fixed_tools(backend: Backend) -> list[Tool]:
     """answer, submit_answer, record_decision and verify_chain."""
 
@@ -157,22 +178,45 @@ def fixed_tools(backend: Backend) -> list[Tool]:
         The answer is composed from catalog operations; every figure in it is a claim the gate checks against the
         evidence, and the answer is recorded in the ledger (seq and hash in _meta). A refusal (a forecast, an
         unknown name) or a clarification (several customers match) is a normal result: read status, reason and
-        options, and ask again with one of the options."""
-        return guarded("answer", backend, lambda fn: answer_result(fn.ask(question)), retry=False)
+        options, and ask again with one of the options. Claims are numbered (footnote) as the template answer of
+        their operations numbers them: a text submitted with submit_answer on new calls of the same operations may
+        write [[n]] for footnote n (the calls of this answer already back its ledger record)."""
+
+        def work(fn: Footnote) -> CallToolResult:
+            result = answer_result(fn.ask(question))
+            return backend.fit(result, _key(result))
+
+        return guarded("answer", backend, work, retry=False)
 
     def submit_answer(question: str, answer: str, call_ids: list[str]) -> CallToolResult:
-        """Grade and record an answer you wrote yourself from catalog results.
+        """Grade and record an answer you wrote yourself from catalog results; show it only when it is verified.
 
-        No spans needed: the gate finds the figures and names itself and grades every sentence against the
-        statements the calls support — grounded, unverified (a real value bound to the wrong subject, period,
-        direction or unit), fabricated (a number no call returned) or unsupported (words no call supports), with
-        the reason. The text is recorded in the ledger either way. Show it only when status is verified (or
-        partially_verified, naming the unverified facts); otherwise show `fallback.answer`, the template answer
-        for the same calls."""
+        The gate reads every sentence (and list line) and checks it against what the calls returned.
+        It accepts: each figure exactly as the call's `text` (or a reference, below) with the subject, period,
+        measure and direction the call gives it; plain connecting words; the template answer's statements
+        reworded. The safest text keeps the template answer's statements (`fallback.answer`) and changes the rest.
+        It refuses: a number no call returned, a rounded or converted figure (fabricated); a real figure with
+        another subject, period, direction or unit (unverified); words claiming what no call supports, such as
+        causes, forecasts, advice or promises (unsupported); leaving out a statement the answer needs, e.g. the
+        subject or the as-of date (missing).
+        Good: "Bergmann Logistik owes [[2]] overdue across [[3]] invoices; the oldest is [[4]] past due (as of [[5]])."
+        Bad: "Bergmann owes about 44k and will pay next week." (a rounded figure and a promise)
+        Figures by reference: write [[n]] for footnote n of the template answer for the same calls (numbered as
+        `fallback.claims` and an `answer` result's footnotes), or [[values.overdue_total]] /
+        [[rows[2].outstanding]] for a figure it states (rows from 1; [[<call_id>:values.x]] when several calls
+        have it). The server puts in the exact text before grading and records that text; an unknown reference is
+        an error naming it.
+        The result names each sentence that failed and the words that failed in it. The text is recorded either
+        way. A call backs one ledger record: to submit a fixed text, call the operations again and submit it with
+        the new call_ids. Show your text only when status is verified (or partially_verified, naming the
+        unverified facts); otherwise show `fallback.answer`, the template answer for the same calls."""
 
         def work(fn: Footnote) -> CallToolResult:
             check_call_ids(call_ids)
-            return submitted_result(fn.submit_answer(question, answer, call_ids))
+            rendered = has_references(answer)
+            text = render(answer, fn.compose(call_ids, question=question)["claims"]) if rendered else answer
+            result = submitted_result(fn.submit_answer(question, text, call_ids), text, rendered)
+            return backend.fit(result, _key(result))
 
         return guarded("submit_answer", backend, work, retry=False)
 
@@ -199,7 +243,8 @@ def fixed_tools(backend: Backend) -> list[Tool]:
                 "findings": graded["findings"],
                 "ledger": receipt_doc(graded["receipt"]),
             }
-            return decision_result(doc, decision_links(backend, graded["citations"]))
+            result = decision_result(doc, decision_links(backend, graded["citations"]))
+            return backend.fit(result, _key(result))
 
         return guarded("record_decision", backend, work, retry=False)
 
@@ -208,13 +253,14 @@ def fixed_tools(backend: Backend) -> list[Tool]:
         head record's sequence and hash, or the first bad record and what is wrong with it."""
         return guarded("verify_chain", backend, lambda fn: chain_result(verify(fn)))
 
+    cap = backend.config.max_result
     return [
         fixed_tool(answer, title="Answer a question with cited figures", arguments=AnswerArguments,
-                   output=AnswerOutput, annotations=RECORDS),
+                   output=AnswerOutput, annotations=RECORDS, cap=cap),
         fixed_tool(submit_answer, title="Submit your own answer to the gate", arguments=SubmitAnswerArguments,
-                   output=SubmittedOutput, annotations=RECORDS),
+                   output=SubmittedOutput, annotations=RECORDS, cap=cap),
         fixed_tool(record_decision, title="Record a decision with its evidence", arguments=RecordDecisionArguments,
-                   output=DecisionOutput, annotations=RECORDS),
+                   output=DecisionOutput, annotations=RECORDS, cap=cap),
         fixed_tool(verify_chain, title="Verify the ledger's hash chain", arguments=NoArguments, output=ChainVerdict,
-                   annotations=READ_ONLY),
+                   annotations=READ_ONLY, cap=cap),
     ]
