@@ -270,8 +270,9 @@ def entry_points(db: TestDatabase) -> dict[str, Entry]:
         FROM pg_proc AS p JOIN pg_namespace AS n ON n.oid = p.pronamespace
         WHERE n.nspname = 'footnote' AND (has_function_privilege('footnote_service', p.oid, 'EXECUTE')
                                           OR has_function_privilege('footnote_auditor', p.oid, 'EXECUTE'))
-          -- footnote.call with its arguments as text has a test of its own (the JSON text it is given)
-          AND p.oid::regprocedure::text <> 'footnote.call(text,text)'
+          -- footnote.call with its arguments as text has a test of its own (the JSON text it is given), and so
+          -- has verify_chain(regrade) (tests/test_attacks.py; regrade NULL is verify_chain() alone, below)
+          AND p.oid::regprocedure::text NOT IN ('footnote.call(text,text)', 'footnote.verify_chain(boolean)')
         ORDER BY 1, 2""")
     catalog = {op: {a["name"]: a for a in args}
                for op, args in db.rows("SELECT operation, arguments FROM footnote.catalog")}
@@ -625,6 +626,13 @@ def test_accepted_edge_values_are_sealed_and_verify(module_db: TestDatabase, wor
         assert conn.execute("SELECT length(footnote.canonical_json(%s))", (psycopg.types.json.Jsonb(details),)
                             ).fetchone() == (len(json.dumps(details, separators=(",", ":"))),)
     assert module_db.rows("SELECT ok FROM footnote.verify_chain()") == [(True,)]
+
+
+def test_verify_chain_with_regrade_null_or_false_is_the_chain_check_alone(module_db: TestDatabase) -> None:
+    plain = module_db.rows("SELECT ok, records, problem FROM footnote.verify_chain()")
+    for regrade in (None, False):
+        assert module_db.rows("SELECT ok, records, problem FROM footnote.verify_chain(%s::boolean)", (regrade,),
+                              role="auditor") == plain
 
 
 def repeat_nested(levels: int) -> str:
