@@ -3,8 +3,10 @@
 After the chain walk (:mod:`footnote_pg.ledger`), every record must be backed
 by the calls it names (docs/threat-model.md): each call is in the call log,
 with the result hash and operation the record holds, made by the record's role
-and actor, and marked by the gate as used by this record; and every call the
-gate marked as used belongs to a record that is sealed or still queued.
+and actor, and marked by the gate as used by this record (or, for an answer
+the gate did not accept, as tried by it: an agent may fix its text and submit
+it again on the same calls); and every call the gate marked as used or tried
+belongs to a record that is sealed or still queued.
 ``recompute`` also hashes every cited call's result again (docs/hash-spec.md),
 which catches a call log result changed behind its hash.
 
@@ -39,8 +41,8 @@ def _stream(conn: psycopg.Connection[Any], sql: str, name: str) -> Iterator[tupl
 
 
 def _call_problem(seq: int, record: tuple[Any, ...], op: tuple[str, Any, Any], calls: dict[str, tuple[Any, ...]],
-                  used_by: dict[str, str]) -> Problem | None:
-    record_id, db_role, actor_id, actor_role = record
+                  used_by: dict[str, str], tried: set[tuple[str, str]]) -> Problem | None:
+    record_id, db_role, actor_id, actor_role, accepted = record
     call_id, cited_operation, cited_hash = op
     call = calls.get(call_id)
     if call is None:
@@ -59,6 +61,11 @@ def _call_problem(seq: int, record: tuple[Any, ...], op: tuple[str, Any, Any], c
                        f"record {seq} ({db_role} / {actor_id or '-'}) cites call {call_id} made by "
                        f"{call_role} / {call_actor or '-'}")
     user = used_by.get(call_id)
+    if user != record_id and not accepted and (call_id, record_id) in tried:
+        return None  # an attempt the gate did not accept: the call may back the next one
+    if user is None and (call_id, record_id) in tried:
+        return Problem(seq, "not_from_gate", f"record {seq} is accepted, but the gate never marked call {call_id} "
+                                             "as used by an accepted record")
     if user is None:
         return Problem(seq, "not_from_gate", f"record {seq} cites call {call_id}, which the gate never marked as used: "
                                              "it did not come through the gate")
@@ -80,7 +87,7 @@ class Cited:
     record only its id and, for each operation, call id, operation and result hash)."""
 
     def __init__(self) -> None:
-        self.records: list[tuple[int, str, str, str | None, str | None, tuple[tuple[str, Any, Any], ...]]] = []
+        self.records: list[tuple[int, str, str, str | None, str | None, bool, tuple[tuple[str, Any, Any], ...]]] = []
         self.sealed: set[str] = set()
 
     def add(self, obj: dict[str, Any]) -> None:
@@ -89,8 +96,9 @@ class Cited:
         operations = obj.get("operations")
         if operations:
             actor = obj.get("actor") or {}
+            accepted = obj.get("kind") != "answer" or obj.get("status") in ("verified", "partially_verified")
             self.records.append((obj["seq"], str(obj["id"]), obj["db_role"], actor.get("id"), actor.get("role"),
-                                 tuple(_cited(op) for op in operations)))
+                                 accepted, tuple(_cited(op) for op in operations)))
 
 
 # A call-log row's columns and the parts of its result that say the same (the hash covers the result).
@@ -131,16 +139,18 @@ def child_tables(conn: psycopg.Connection[Any]) -> Problem | None:
 def first_problem(conn: psycopg.Connection[Any], cited: Cited, *, recompute: bool = False) -> Problem | None:
     """The first record not backed by its calls (sequence order, then call order), else a lost record, else None."""
     used_by = {str(c): str(r) for c, r in conn.execute("SELECT call_id, record_id FROM ONLY footnote.call_use")}
+    tried = {(str(c), str(r)) for c, r in conn.execute("SELECT call_id, record_id FROM ONLY footnote.call_attempts")}
     calls = {str(row[0]): (*row[1:6], _agree(row)) for row in _stream(conn, _CALL_META, "footnote_call_meta")}
     first_citing: dict[str, int] = {}
-    for seq, record_id, db_role, actor_id, actor_role, operations in cited.records:
+    for seq, record_id, db_role, actor_id, actor_role, accepted, operations in cited.records:
         for op in operations:
-            found = _call_problem(seq, (record_id, db_role, actor_id, actor_role), op, calls, used_by)
+            found = _call_problem(seq, (record_id, db_role, actor_id, actor_role, accepted), op, calls, used_by,
+                                  tried)
             if found is not None:
                 return found
             first_citing.setdefault(op[0], seq)
     queued = {str(r[0]) for r in conn.execute("SELECT id FROM ONLY footnote.ledger_queue")}
-    for call_id, record_id in sorted(used_by.items()):
+    for call_id, record_id in sorted(set(used_by.items()) | tried):
         if record_id not in cited.sealed and record_id not in queued:
             return Problem(None, "record_lost", f"call {call_id} was used by record {record_id}, "
                                                 "which is neither in the ledger nor in the queue")

@@ -116,11 +116,21 @@ COMMENT ON TABLE footnote.ledger_queue IS 'gate output awaiting its seal into fo
 -- SET enable_seqscan = off on footnote._seal_queue made appends ten times slower on PostgreSQL 15.
 CREATE INDEX ledger_queue_order_idx ON footnote.ledger_queue (queued_at, id);
 
--- Each catalog call may back one record: using it twice is a replay.
+-- Each catalog call may back one accepted record (an answer verified or partially verified, a decision): using it
+-- twice is a replay. A call also backs every attempt before it: an answer the gate did not accept may be fixed and
+-- submitted again on the same calls (footnote.call_attempts), until one is accepted.
 CREATE TABLE footnote.call_use (
     call_id   uuid PRIMARY KEY REFERENCES footnote.call_log (call_id),
     record_id uuid NOT NULL
 );
+
+-- Every record that cites a call, accepted or not (from revision 0015 on; records before it are in call_use).
+CREATE TABLE footnote.call_attempts (
+    call_id   uuid NOT NULL REFERENCES footnote.call_log (call_id),
+    record_id uuid NOT NULL,
+    PRIMARY KEY (call_id, record_id)
+);
+COMMENT ON TABLE footnote.call_attempts IS 'every record that cites a call: the attempts of an agent that fixed its text and submitted it again';
 
 -- The JSON object a record's hash covers (docs/hash-spec.md), built from its columns.
 CREATE FUNCTION footnote._record_object(l footnote.ledger)
@@ -194,8 +204,9 @@ CREATE TRIGGER ledger_queue_append_only BEFORE UPDATE ON footnote.ledger_queue
 CREATE TRIGGER ledger_queue_no_truncate BEFORE TRUNCATE ON footnote.ledger_queue
     FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
 
--- Queue a graded record and mark its calls used, in one statement; returns the record id, or NULL when a
--- concurrent record took one of the calls first (the caller raises FN104).
+-- Queue a graded record and mark its calls used (by an accepted record) or tried (by any), in one statement;
+-- returns the record id, or NULL when a concurrent accepted record took one of the calls first (the caller
+-- raises FN104).
 CREATE FUNCTION footnote._queue_record(record_id uuid, actor jsonb, kind text, question text, answer text, g jsonb,
                                        decision jsonb, details jsonb)
 RETURNS uuid
@@ -214,13 +225,18 @@ AS $$
                footnote._canonical_parts(r.row)
         FROM r
         RETURNING id
+    ), a AS (
+        INSERT INTO footnote.call_attempts (call_id, record_id)
+        SELECT (o->>'call_id')::uuid, record_id FROM jsonb_array_elements(g->'operations') AS o
     ), u AS (
         INSERT INTO footnote.call_use (call_id, record_id)
         SELECT (o->>'call_id')::uuid, record_id FROM jsonb_array_elements(g->'operations') AS o
+        WHERE kind = 'decision' OR g->>'status' IN ('verified', 'partially_verified')
         ON CONFLICT (call_id) DO NOTHING
         RETURNING call_id
     )
-    SELECT CASE WHEN (SELECT count(*) FROM u) = jsonb_array_length(g->'operations') THEN (SELECT id FROM q) END
+    SELECT CASE WHEN kind <> 'decision' AND g->>'status' NOT IN ('verified', 'partially_verified')
+                     OR (SELECT count(*) FROM u) = jsonb_array_length(g->'operations') THEN (SELECT id FROM q) END
 $$;
 
 -- BEFORE INSERT on the ledger: take the chain lock and the queued record, link to the committed head,
@@ -264,6 +280,10 @@ CREATE TRIGGER ledger_no_truncate BEFORE TRUNCATE ON footnote.ledger
 CREATE TRIGGER call_use_append_only BEFORE UPDATE OR DELETE ON footnote.call_use
     FOR EACH ROW EXECUTE FUNCTION footnote._append_only();
 CREATE TRIGGER call_use_no_truncate BEFORE TRUNCATE ON footnote.call_use
+    FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
+CREATE TRIGGER call_attempts_append_only BEFORE UPDATE OR DELETE ON footnote.call_attempts
+    FOR EACH ROW EXECUTE FUNCTION footnote._append_only();
+CREATE TRIGGER call_attempts_no_truncate BEFORE TRUNCATE ON footnote.call_attempts
     FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
 
 -- End the sessions in `holders` that keep a lock of ours from others: those idle in their transaction, or

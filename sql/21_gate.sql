@@ -48,7 +48,7 @@ BEGIN
         END IF;
         IF recording AND EXISTS (SELECT FROM ONLY footnote.call_use AS u WHERE u.call_id = wanted) THEN
             RAISE EXCEPTION USING ERRCODE = 'FN104',
-                MESSAGE = format('call %s already backs a ledger record; make a new call', wanted),
+                MESSAGE = format('call %s already backs an accepted ledger record; make a new call', wanted),
                 DETAIL = jsonb_build_object('argument', 'call_ids', 'call_id', wanted,
                     'record_id', (SELECT u.record_id FROM ONLY footnote.call_use AS u WHERE u.call_id = wanted))::text;
         END IF;
@@ -921,6 +921,26 @@ BEGIN
                               'sentences', g->'sentences');
 END
 $$;
+-- The records that cited any of these calls before (attempts the gate did not accept), oldest first:
+-- {"attempt": n, "earlier_attempts": [record ids]}, or nothing for a first attempt.
+CREATE FUNCTION footnote._earlier_attempts(call_ids uuid[])
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN count(*) = 0 THEN '{}'::jsonb
+                ELSE jsonb_build_object('attempt', count(*) + 1,
+                                        'earlier_attempts', jsonb_agg(x.record_id::text ORDER BY x.first, x.record_id))
+           END
+    FROM (SELECT a.record_id, min(q.at) AS first
+          FROM ONLY footnote.call_attempts AS a
+          LEFT JOIN LATERAL (SELECT l.seq::numeric AS at FROM ONLY footnote.ledger AS l WHERE l.id = a.record_id
+                             UNION ALL
+                             SELECT 1e18 FROM ONLY footnote.ledger_queue AS w WHERE w.id = a.record_id) AS q ON true
+          WHERE a.call_id = ANY (call_ids)
+          GROUP BY a.record_id) AS x
+$$;
+
 -- FN104 when _queue_record returned no id: a concurrent record took one of the answer's calls first.
 CREATE FUNCTION footnote._replayed(g jsonb)
 RETURNS void
@@ -986,7 +1006,8 @@ BEGIN
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, recorded, g, NULL,
         coalesce(details, '{}') || jsonb_build_object('outcome', outcome)
         || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END
-        || jsonb_build_object('gate', jsonb_build_object('template', template, 'claims', claims)));
+        || jsonb_build_object('gate', jsonb_build_object('template', template, 'claims', claims))
+        || footnote._earlier_attempts(call_ids));
     IF record_id IS NULL THEN
         PERFORM footnote._replayed(g);
     END IF;
@@ -1022,7 +1043,8 @@ BEGIN
     fb := footnote._template_of(NULL, question, idx, call_ids, false);
     g := g || jsonb_build_object('operations', idx->'operations');
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, answer, g, NULL,
-        coalesce(details, '{}') || jsonb_build_object('outcome', 'answer', 'origin', 'agent', 'fallback', fb->'answer'));
+        coalesce(details, '{}') || jsonb_build_object('outcome', 'answer', 'origin', 'agent', 'fallback', fb->'answer')
+        || footnote._earlier_attempts(call_ids));
     IF record_id IS NULL THEN
         PERFORM footnote._replayed(g);
     END IF;

@@ -30,7 +30,7 @@ $$;
 -- call_missing (not in the call log), call_changed (another result hash or operation than the record holds, or
 -- columns that no longer agree with the hashed result),
 -- call_not_theirs (made by another role or actor than the record's), not_from_gate (the gate did not mark the
--- call as used by this record); then record_lost: a call the gate marked as used by a record that is neither
+-- call as used by this record, or, for an answer it did not accept, as tried by it); then record_lost: a call the gate marked as used by a record that is neither
 -- in the ledger nor in the queue (a queued record deleted). NULL when every record is backed.
 CREATE FUNCTION footnote._unbacked_record()
 RETURNS TABLE (seq bigint, problem text, detail text)
@@ -56,27 +56,35 @@ AS $$
                       OR c.actor_role IS DISTINCT FROM l.actor_role
                      THEN format('record %s (%s / %s) cites call %s made by %s / %s', l.seq, l.db_role,
                                  coalesce(l.actor_id, '-'), c.call_id, c.db_role, coalesce(c.actor_id, '-'))
-                 WHEN u.record_id IS NULL
+                 WHEN u.record_id IS NULL AND NOT a.tried
                      THEN format('record %s cites call %s, which the gate never marked as used: it did not come through the gate',
+                                 l.seq, c.call_id)
+                 WHEN u.record_id IS NULL
+                     THEN format('record %s is accepted, but the gate never marked call %s as used by an accepted record',
                                  l.seq, c.call_id)
                  ELSE format('record %s cites call %s, which the gate marked as used by record %s', l.seq, c.call_id, u.record_id) END
      FROM ONLY footnote.ledger AS l
      CROSS JOIN LATERAL jsonb_array_elements(l.operations) WITH ORDINALITY AS o(op, n)
      LEFT JOIN ONLY footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
      LEFT JOIN ONLY footnote.call_use AS u ON u.call_id = (o.op->>'call_id')::uuid
+     CROSS JOIN LATERAL (SELECT EXISTS (SELECT FROM ONLY footnote.call_attempts AS x
+                                        WHERE x.call_id = (o.op->>'call_id')::uuid AND x.record_id = l.id) AS tried) AS a
      WHERE c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR NOT footnote._call_columns_agree(c)
         OR c.operation IS DISTINCT FROM o.op->>'operation' OR c.db_role IS DISTINCT FROM l.db_role
         OR c.actor_id IS DISTINCT FROM l.actor_id OR c.actor_role IS DISTINCT FROM l.actor_role
-        OR u.record_id IS DISTINCT FROM l.id
+        OR (u.record_id IS DISTINCT FROM l.id
+            -- an attempt the gate did not accept is backed by call_attempts; an accepted one only by call_use
+            AND NOT (a.tried AND (l.kind = 'answer' AND l.status NOT IN ('verified', 'partially_verified'))))
      ORDER BY l.seq, o.n
      LIMIT 1)
     UNION ALL
     (SELECT NULL::bigint, 'record_lost',
             format('call %s was used by record %s, which is neither in the ledger nor in the queue', u.call_id, u.record_id)
-     FROM ONLY footnote.call_use AS u
+     FROM (SELECT call_id, record_id FROM ONLY footnote.call_use
+           UNION SELECT call_id, record_id FROM ONLY footnote.call_attempts) AS u
      WHERE NOT EXISTS (SELECT FROM ONLY footnote.ledger AS l WHERE l.id = u.record_id)
        AND NOT EXISTS (SELECT FROM ONLY footnote.ledger_queue AS q WHERE q.id = u.record_id)
-     ORDER BY u.call_id
+     ORDER BY u.call_id, u.record_id
      LIMIT 1)
     LIMIT 1
 $$;

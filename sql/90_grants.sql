@@ -150,7 +150,8 @@ GRANT SELECT ON footnote.lexicon TO footnote_service, footnote_auditor;
 GRANT SELECT ON footnote.call_log, footnote.settings, footnote.queries, footnote.evidence_queries, footnote.operations,
                 footnote.operation_arguments TO footnote_auditor;
 -- and the ledger with its views
-GRANT SELECT ON footnote.ledger, footnote.ledger_queue, footnote.call_use, footnote.answers, footnote.claims,
+GRANT SELECT ON footnote.ledger, footnote.ledger_queue, footnote.call_use, footnote.call_attempts, footnote.answers,
+                footnote.claims,
                 footnote.evidence, footnote.decisions, footnote.chain_status TO footnote_auditor;
 
 -- receipts (sql/24_merkle.sql): tree heads, inclusion and consistency proofs for whoever may verify the chain;

@@ -152,14 +152,12 @@ ATTEMPTS: dict[str, tuple[str, list[str]]] = {
         "SELECT footnote.seal()",
         "SELECT 1 / (CASE WHEN (SELECT hash FROM footnote.receipt((SELECT (footnote.record_answer('q2', 'y', '[]', "
         "'{}', 'refusal', NULL, NULL, NULL))->>'record_id')::uuid)) = repeat('0', 64) THEN 0 ELSE 1 END)"]),
-    "service_replay_call": ("service", [
+    "service_replay_call": ("service", [  # an accepted answer's call cited again
         "CREATE TEMP TABLE c AS " + OVERDUE.replace("->>'call_id'", "->>'call_id' AS id"),
-        f"SELECT footnote.record_answer('q', '{ANSWER}', NULL, ARRAY[(SELECT id::uuid FROM c)], "  # noqa: S608
-        "'answer', NULL, "
-        "NULL, NULL)",
-        f"SELECT footnote.record_answer('q', '{ANSWER}', NULL, ARRAY[(SELECT id::uuid FROM c)], "  # noqa: S608
-        "'answer', NULL, "
-        "NULL, NULL)"]),
+        "SELECT footnote.submit_answer('How much does Bergmann Logistik owe?', footnote.compose(ARRAY[(SELECT "
+        "id::uuid FROM c)])->>'answer', ARRAY[(SELECT id::uuid FROM c)])",
+        "SELECT footnote.submit_answer('How much does Bergmann Logistik owe?', footnote.compose(ARRAY[(SELECT "
+        "id::uuid FROM c)])->>'answer', ARRAY[(SELECT id::uuid FROM c)])"]),
     "service_submits_a_made_up_call": ("service", [
         "SELECT footnote.submit_answer('q', 'Overdue: 0,00 €.', "
         "ARRAY['00000000-0000-0000-0000-000000000001']::uuid[])"]),
@@ -302,28 +300,27 @@ def test_a_call_column_changed_by_a_superuser_is_named_by_both_verifiers(history
     assert (py.ok, py.first_bad_seq, py.problem) == (False, 2, "call_changed")
 
 
-def test_regrading_finds_a_verdict_changed_before_the_seal(db: TestDatabase) -> None:
-    """A superuser turns a queued refusal of the gate into 'verified' before its seal: the chain and the calls
-    are intact, but graded again the record is what the gate said."""
-    with db.connect("service") as conn:
-        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
-        conn.execute(query("record_answer"), dict(REFUSAL, question="q", answer=ANSWER, claims=None,
-                                                  call_ids=[call_id], outcome="answer", details=None))
+def test_regrading_finds_a_text_changed_before_the_seal(db: TestDatabase) -> None:
+    """A superuser changes a queued verified answer's text before its seal (sealed as changed: the chain and the
+    calls are intact), but graded again the text is not what the gate verified."""
     with db.connect("service", autocommit=False) as conn:
         conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ  # waits in the queue
         call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
-        conn.execute(query("record_answer"), dict(REFUSAL, question="q", answer=ANSWER.replace("43.805,00", "0,00"),
-                                                  claims=None, call_ids=[call_id], outcome="answer", details=None))
+        answer = conn.execute("SELECT footnote.compose(ARRAY[%s]::uuid[])->>'answer'", (call_id,)).fetchone()[0]  # type: ignore[index]
+        conn.execute(query("record_answer"), dict(REFUSAL, question="How much does Bergmann Logistik owe?",
+                                                  answer=answer, claims=None, call_ids=[call_id], outcome="answer",
+                                                  details=None))
         conn.commit()
     with db.connect() as conn:
         conn.execute("SET session_replication_role = replica")
-        conn.execute("UPDATE footnote.ledger_queue SET status = 'verified', canonical_parts = NULL")
+        conn.execute("UPDATE footnote.ledger_queue SET answer = replace(answer, '43.805,00', '0,00'), "
+                     "canonical_parts = NULL")
     with db.connect("service") as conn:
         conn.execute("SELECT footnote.seal()")
-    assert db.rows("SELECT ok FROM footnote.verify_chain()") == [(True,)]
+    assert db.rows("SELECT ok, status FROM footnote.verify_chain(), footnote.ledger") == [(True, "verified")]
     ok, seq, problem, detail = db.rows("SELECT ok, first_bad_seq, problem, detail "
                                        "FROM footnote.verify_chain(regrade => true)")[0]
-    assert (ok, seq, problem) == (False, 2, "regraded_differently")
+    assert (ok, seq, problem) == (False, 1, "regraded_differently")
     assert "insufficient_evidence, not verified" in detail
 
 
@@ -402,3 +399,43 @@ def test_without_the_event_trigger_a_computation_made_to_run_as_its_caller_is_re
     assert caught.value.sqlstate in ("42501", "FN105"), caught.value
     assert _evidence(history) == before
     _intact(history)
+
+
+def test_a_refused_submission_may_be_fixed_and_resubmitted_on_the_same_calls_once(db: TestDatabase) -> None:
+    """An agent's text the gate does not accept is recorded; the agent fixes it and submits again on the same
+    calls; the ledger links the attempts; once one is accepted, the calls back nothing more (FN104)."""
+    question = "How much does Bergmann Logistik owe?"
+    with db.connect("service") as conn:
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        fixed = conn.execute("SELECT footnote.compose(ARRAY[%s]::uuid[])->>'answer'", (call_id,)).fetchone()[0]  # type: ignore[index]
+        submit = "SELECT footnote.submit_answer(%s, %s, ARRAY[%s]::uuid[])"
+        first = conn.execute(submit, (question, fixed.replace("43.805,00", "0,00"), call_id)).fetchone()[0]  # type: ignore[index]
+        assert first["status"] != "verified"
+        second = conn.execute(submit, (question, fixed, call_id)).fetchone()[0]  # type: ignore[index]
+        assert second["status"] == "verified", second
+        with pytest.raises(psycopg.Error) as caught:
+            conn.execute(submit, (question, fixed, call_id))
+    assert caught.value.sqlstate == "FN104" and "accepted" in str(caught.value)
+    details = db.scalar("SELECT details FROM footnote.ledger WHERE id = %s", (second["record_id"],))
+    assert details["attempt"] == 2 and details["earlier_attempts"] == [first["record_id"]]
+    assert db.rows("SELECT status FROM footnote.ledger ORDER BY seq") == [(first["status"],), ("verified",)]
+    _intact(db)
+
+
+def test_a_forged_accepted_record_on_a_tried_call_is_named_by_both_verifiers(db: TestDatabase) -> None:
+    """A superuser turns a refused attempt into 'verified' (with its hashes made right): its call was only tried,
+    never used by an accepted record."""
+    with db.connect("service") as conn:
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        conn.execute("SELECT footnote.submit_answer('q', 'Bergmann Logistik owes 0,00 €.', ARRAY[%s]::uuid[])",
+                     (call_id,))
+    with db.connect() as conn:
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("UPDATE footnote.ledger AS l SET status = 'verified'")
+        conn.execute("UPDATE footnote.ledger AS l SET canonical = footnote._canonical_json(footnote._record_object(l))")
+        conn.execute("UPDATE footnote.ledger SET hash = footnote.sha256_hex(canonical)")
+    sql = db.rows("SELECT ok, first_bad_seq, problem, detail FROM footnote.verify_chain()")[0]
+    with db.connect(autocommit=False) as conn:
+        py = ledger.verify_database(conn)
+    assert sql[:3] == (False, 1, "not_from_gate") and "is accepted, but the gate never marked" in sql[3]
+    assert (py.ok, py.first_bad_seq, py.problem, py.detail) == (False, 1, "not_from_gate", sql[3])

@@ -138,7 +138,7 @@ def test_a_call_of_another_actor_is_rejected(db: TestDatabase, fn: Footnote) -> 
 def test_a_replayed_call_is_rejected(db: TestDatabase, fn: Footnote) -> None:
     answer, claims, calls, _ = overdue_answer(fn)
     first = fn.record_answer(QUESTION, answer, claims, calls)
-    with pytest.raises(FootnoteError, match="already backs a ledger record"):
+    with pytest.raises(FootnoteError, match="already backs an accepted ledger record"):
         fn.record_answer(QUESTION, answer, claims, calls)
     assert db.scalar("SELECT count(*) FROM footnote.ledger") == 1
     assert first["receipt"].seq == 1

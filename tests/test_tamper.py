@@ -26,13 +26,18 @@ from tests.test_chain import REFUSAL, _cli
 OVERDUE = "SELECT footnote.call('customer_overdue', '{\"customer\": \"Bergmann Logistik\"}')->>'call_id'"
 
 
+def composed(conn: psycopg.Connection[Any], call_id: str) -> str:
+    row = conn.execute("SELECT footnote.compose(ARRAY[%s]::uuid[])->>'answer'", (call_id,)).fetchone()
+    assert row is not None
+    return str(row[0])
+
+
 def record(conn: psycopg.Connection[Any], question: str = "q", call: bool = False) -> str:
     """One recorded answer (citing a real catalog call when ``call``); returns the record id."""
     params = dict(REFUSAL, question=question)
-    if call:
+    if call:  # the answer the template gives: verified, so its call backs no other record
         call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
-        params.update(answer="Bergmann Logistik GmbH owes 43.805,00 € overdue.", claims=None, call_ids=[call_id],
-                      outcome="answer", details=None)
+        params.update(answer=composed(conn, call_id), claims=None, call_ids=[call_id], outcome="answer", details=None)
     row = conn.execute(query("record_answer"), params).fetchone()
     assert row is not None
     return str(row[0]["record_id"])
@@ -105,8 +110,8 @@ def test_the_owner_cannot_change_delete_or_truncate_a_queued_record(db: TestData
     refused(db, "TRUNCATE footnote.ledger_queue", "42501")
     with db.connect("service") as conn:
         conn.execute("SELECT footnote.seal()")
-    assert db.rows("SELECT id::text, answer FROM footnote.ledger") == [
-        (record_id, "Bergmann Logistik GmbH owes 43.805,00 € overdue.")]
+    assert db.rows("SELECT id::text, left(answer, 47) FROM footnote.ledger") == [
+        (record_id, "Bergmann Logistik GmbH owes 43.805,00 € overdue")]
     sql, py = verdicts(db)
     assert sql[0] and py.ok
 
@@ -142,8 +147,8 @@ def test_an_insert_into_the_ledger_only_seals_the_queued_record_as_it_was(db: Te
         conn.execute("SET ROLE footnote_ledger")
         conn.execute("INSERT INTO footnote.ledger (id, answer, status) VALUES (%s, 'Overdue: 0,00 €.', 'verified')",
                      (record_id,))
-    assert db.rows("SELECT seq, answer FROM footnote.ledger") == [
-        (1, "Bergmann Logistik GmbH owes 43.805,00 € overdue.")]
+    assert db.rows("SELECT seq, left(answer, 47) FROM footnote.ledger") == [
+        (1, "Bergmann Logistik GmbH owes 43.805,00 € overdue")]
     assert db.scalar("SELECT count(*) FROM footnote.ledger_queue") == 0
 
 
@@ -186,8 +191,8 @@ def test_a_concurrent_replay_of_one_call_is_fn104(db: TestDatabase) -> None:
     with db.connect("service", autocommit=False) as first:
         call_id = first.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
         first.commit()
-        params = dict(REFUSAL, answer="Bergmann Logistik GmbH owes 43.805,00 € overdue.", claims=None,
-                      call_ids=[call_id], outcome="answer", details=None)
+        params = dict(REFUSAL, answer=composed(first, call_id), claims=None, call_ids=[call_id], outcome="answer",
+                      details=None)
         first.execute(query("record_answer"), params)  # holds its call_use row, uncommitted
         outcome: list[Any] = []
 
@@ -317,7 +322,8 @@ def test_a_call_rewritten_with_its_hash_is_named(chain: TestDatabase) -> None:
 def test_a_call_given_to_another_actor_is_named(chain: TestDatabase) -> None:
     superuser(chain, """UPDATE footnote.call_log SET actor_id = 'ceo'
         WHERE call_id = (SELECT (operations->0->>'call_id')::uuid FROM footnote.ledger WHERE seq = 3)""")
-    assert "made by fn_test_service / ceo" in detected(chain, 3, "call_not_theirs")
+    # the actor column no longer says what the hashed result says
+    assert "no longer agree with the result its hash covers" in detected(chain, 3, "call_changed")
 
 
 def test_a_call_result_changed_behind_its_hash_is_named_when_results_are_hashed_again(chain: TestDatabase) -> None:

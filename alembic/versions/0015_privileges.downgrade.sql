@@ -91,6 +91,14 @@ REVOKE EXECUTE ON FUNCTION
     footnote.evidence_rows(uuid, text, bigint, integer)
 FROM footnote_service, footnote_auditor;
 
+REVOKE SELECT ON footnote.ledger, footnote.ledger_queue, footnote.call_use, footnote.call_attempts, footnote.answers,
+                footnote.claims,
+                footnote.evidence, footnote.decisions, footnote.chain_status FROM footnote_auditor;
+
+DROP TRIGGER call_attempts_no_truncate ON footnote.call_attempts;
+
+DROP TRIGGER call_attempts_append_only ON footnote.call_attempts;
+
 DROP TRIGGER ledger_queue_append_only ON footnote.ledger_queue;
 
 DROP VIEW footnote.answers;
@@ -153,6 +161,8 @@ DROP FUNCTION footnote._op_purchase_order(text);
 
 DROP FUNCTION footnote._take_over(integer[], interval);
 
+DROP FUNCTION footnote._earlier_attempts(uuid[]);
+
 DROP FUNCTION footnote._call_columns_agree(footnote.call_log);
 
 DROP FUNCTION footnote._regrade(footnote.ledger);
@@ -168,6 +178,8 @@ DROP FUNCTION footnote.revenue_drivers(text, text, integer, text);
 DROP FUNCTION footnote.list_customers(text, integer, text, text);
 
 DROP FUNCTION footnote.rank_customers(text, text, integer, date);
+
+DROP TABLE footnote.call_attempts;
 
 -- ==== sql/23_audit.sql ================================================
 
@@ -1330,6 +1342,44 @@ BEGIN
 END
 $$;
 
+-- The gate for an agent's own words: the text it wants to show, and the calls it made. The gate finds the
+-- figures and names itself, grades every sentence against the templates of those calls, records the text,
+-- and returns the verdict per sentence and the template answer for the same calls as a fallback.
+CREATE OR REPLACE FUNCTION footnote.submit_answer(question text, answer text, call_ids uuid[], details jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    idx       jsonb;
+    g         jsonb;
+    fb        jsonb;
+    record_id uuid;
+BEGIN
+    PERFORM footnote._text_arg('question', question, true, 2000);
+    answer := footnote._normal_text(answer);
+    PERFORM footnote._text_arg('answer', answer, true, 20000, true);
+    call_ids := footnote._uuids_arg('call_ids', call_ids, true);
+    details := footnote._json_arg('details', details, 'object');
+    idx := footnote._call_index(call_ids, true);
+    IF jsonb_array_length(idx->'unknown') > 0 THEN
+        PERFORM footnote._invalid('call_ids', format('call %s was never made', idx->'unknown'->>0), idx->'unknown'->>0);
+    END IF;
+    g := footnote._grade(answer, NULL, idx, footnote._template_of(NULL, question, idx, call_ids, true), 'answer');
+    fb := footnote._template_of(NULL, question, idx, call_ids, false);
+    g := g || jsonb_build_object('operations', idx->'operations');
+    record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, answer, g, NULL,
+        coalesce(details, '{}') || jsonb_build_object('outcome', 'answer', 'origin', 'agent', 'fallback', fb->'answer'));
+    IF record_id IS NULL THEN
+        PERFORM footnote._replayed(g);
+    END IF;
+    RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'sentences', g->'sentences',
+                              'claims', g->'claims', 'findings', g->'findings',
+                              'fallback', jsonb_build_object('answer', fb->'answer', 'claims', fb->'claims',
+                                                             'inference', fb->'inference', 'facts', fb->'facts'));
+END
+$$;
+
 -- Customers by name (optionally those whose name contains name_contains, with account owner owner, in country
 -- country), at most limit. An owner no customer has is FN002 listing the real ones.
 CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL,
@@ -2310,6 +2360,35 @@ BEGIN
     RAISE EXCEPTION USING ERRCODE = 'FN101',
         MESSAGE = format('footnote.%s is append-only: %s is not allowed', TG_TABLE_NAME, TG_OP);
 END
+$$;
+
+-- Queue a graded record and mark its calls used, in one statement; returns the record id, or NULL when a
+-- concurrent record took one of the calls first (the caller raises FN104).
+CREATE OR REPLACE FUNCTION footnote._queue_record(record_id uuid, actor jsonb, kind text, question text, answer text, g jsonb,
+                                       decision jsonb, details jsonb)
+RETURNS uuid
+LANGUAGE sql
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH r AS (
+        SELECT (record_id, clock_timestamp(), session_user, actor->>'id', actor->>'role', kind, question, answer,
+                g->>'status', g->'claims', g->'operations', g->'evidence', g->'findings', decision, details,
+                NULL)::footnote.ledger_queue AS row
+    ), q AS (
+        INSERT INTO footnote.ledger_queue
+        SELECT (r.row).id, (r.row).queued_at, (r.row).db_role, (r.row).actor_id, (r.row).actor_role, (r.row).kind,
+               (r.row).question, (r.row).answer, (r.row).status, (r.row).claims, (r.row).operations,
+               (r.row).evidence, (r.row).findings, (r.row).decision, (r.row).details,
+               footnote._canonical_parts(r.row)
+        FROM r
+        RETURNING id
+    ), u AS (
+        INSERT INTO footnote.call_use (call_id, record_id)
+        SELECT (o->>'call_id')::uuid, record_id FROM jsonb_array_elements(g->'operations') AS o
+        ON CONFLICT (call_id) DO NOTHING
+        RETURNING call_id
+    )
+    SELECT CASE WHEN (SELECT count(*) FROM u) = jsonb_array_length(g->'operations') THEN (SELECT id FROM q) END
 $$;
 
 -- Take the chain lock: at once when free, else wait at most wait_for; false when it stayed taken.

@@ -30,6 +30,9 @@ REVOKE EXECUTE ON FUNCTION
     footnote.evidence_rows(uuid, text, bigint, integer)
 FROM footnote_service, footnote_auditor;
 
+REVOKE SELECT ON footnote.ledger, footnote.ledger_queue, footnote.call_use, footnote.answers, footnote.claims,
+                footnote.evidence, footnote.decisions, footnote.chain_status FROM footnote_auditor;
+
 DROP TRIGGER call_use_guard ON footnote.call_use;
 
 DROP TRIGGER ledger_queue_guard ON footnote.ledger_queue;
@@ -55,6 +58,13 @@ DROP FUNCTION footnote._call_log_guard();
 DROP FUNCTION footnote._log_call(uuid, timestamptz, jsonb, text, jsonb, text[], jsonb, text, numeric);
 
 DROP FUNCTION footnote._queue_guard();
+
+-- Every record that cites a call, accepted or not (from revision 0015 on; records before it are in call_use).
+CREATE TABLE footnote.call_attempts (
+    call_id   uuid NOT NULL REFERENCES footnote.call_log (call_id),
+    record_id uuid NOT NULL,
+    PRIMARY KEY (call_id, record_id)
+);
 
 -- footnote-pg: views for auditors in psql.
 
@@ -90,6 +100,8 @@ SELECT l.seq, l.recorded_at, l.db_role, l.actor_id, l.actor_role, l.decision->>'
 FROM ONLY footnote.ledger AS l
 WHERE l.kind = 'decision';
 
+
+COMMENT ON TABLE footnote.call_attempts IS 'every record that cites a call: the attempts of an agent that fixed its text and submitted it again';
 
 -- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; return the document (the
 -- entry point logs it).
@@ -1761,6 +1773,41 @@ BEGIN
 END
 $$;
 
+-- Queue a graded record and mark its calls used (by an accepted record) or tried (by any), in one statement;
+-- returns the record id, or NULL when a concurrent accepted record took one of the calls first (the caller
+-- raises FN104).
+CREATE OR REPLACE FUNCTION footnote._queue_record(record_id uuid, actor jsonb, kind text, question text, answer text, g jsonb,
+                                       decision jsonb, details jsonb)
+RETURNS uuid
+LANGUAGE sql
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH r AS (
+        SELECT (record_id, clock_timestamp(), session_user, actor->>'id', actor->>'role', kind, question, answer,
+                g->>'status', g->'claims', g->'operations', g->'evidence', g->'findings', decision, details,
+                NULL)::footnote.ledger_queue AS row
+    ), q AS (
+        INSERT INTO footnote.ledger_queue
+        SELECT (r.row).id, (r.row).queued_at, (r.row).db_role, (r.row).actor_id, (r.row).actor_role, (r.row).kind,
+               (r.row).question, (r.row).answer, (r.row).status, (r.row).claims, (r.row).operations,
+               (r.row).evidence, (r.row).findings, (r.row).decision, (r.row).details,
+               footnote._canonical_parts(r.row)
+        FROM r
+        RETURNING id
+    ), a AS (
+        INSERT INTO footnote.call_attempts (call_id, record_id)
+        SELECT (o->>'call_id')::uuid, record_id FROM jsonb_array_elements(g->'operations') AS o
+    ), u AS (
+        INSERT INTO footnote.call_use (call_id, record_id)
+        SELECT (o->>'call_id')::uuid, record_id FROM jsonb_array_elements(g->'operations') AS o
+        WHERE kind = 'decision' OR g->>'status' IN ('verified', 'partially_verified')
+        ON CONFLICT (call_id) DO NOTHING
+        RETURNING call_id
+    )
+    SELECT CASE WHEN kind <> 'decision' AND g->>'status' NOT IN ('verified', 'partially_verified')
+                     OR (SELECT count(*) FROM u) = jsonb_array_length(g->'operations') THEN (SELECT id FROM q) END
+$$;
+
 -- BEFORE INSERT on the ledger: take the chain lock and the queued record, link to the committed head,
 -- stamp time, canonical text and hash. Only the id of the inserted row counts.
 CREATE OR REPLACE FUNCTION footnote._ledger_link()
@@ -1997,7 +2044,7 @@ BEGIN
         END IF;
         IF recording AND EXISTS (SELECT FROM ONLY footnote.call_use AS u WHERE u.call_id = wanted) THEN
             RAISE EXCEPTION USING ERRCODE = 'FN104',
-                MESSAGE = format('call %s already backs a ledger record; make a new call', wanted),
+                MESSAGE = format('call %s already backs an accepted ledger record; make a new call', wanted),
                 DETAIL = jsonb_build_object('argument', 'call_ids', 'call_id', wanted,
                     'record_id', (SELECT u.record_id FROM ONLY footnote.call_use AS u WHERE u.call_id = wanted))::text;
         END IF;
@@ -2068,6 +2115,26 @@ BEGIN
 END
 $$;
 
+-- The records that cited any of these calls before (attempts the gate did not accept), oldest first:
+-- {"attempt": n, "earlier_attempts": [record ids]}, or nothing for a first attempt.
+CREATE FUNCTION footnote._earlier_attempts(call_ids uuid[])
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN count(*) = 0 THEN '{}'::jsonb
+                ELSE jsonb_build_object('attempt', count(*) + 1,
+                                        'earlier_attempts', jsonb_agg(x.record_id::text ORDER BY x.first, x.record_id))
+           END
+    FROM (SELECT a.record_id, min(q.at) AS first
+          FROM ONLY footnote.call_attempts AS a
+          LEFT JOIN LATERAL (SELECT l.seq::numeric AS at FROM ONLY footnote.ledger AS l WHERE l.id = a.record_id
+                             UNION ALL
+                             SELECT 1e18 FROM ONLY footnote.ledger_queue AS w WHERE w.id = a.record_id) AS q ON true
+          WHERE a.call_id = ANY (call_ids)
+          GROUP BY a.record_id) AS x
+$$;
+
 -- The gate for answers (and clarifications and refusals): grade, then append to the ledger at commit.
 -- template: {"intent", "notes"} of the answer's template (footnote.compose); claims NULL: the gate finds
 -- the figures itself. narration: a rewording offered for the answer (a model's): graded against the
@@ -2119,12 +2186,52 @@ BEGIN
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, recorded, g, NULL,
         coalesce(details, '{}') || jsonb_build_object('outcome', outcome)
         || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END
-        || jsonb_build_object('gate', jsonb_build_object('template', template, 'claims', claims)));
+        || jsonb_build_object('gate', jsonb_build_object('template', template, 'claims', claims))
+        || footnote._earlier_attempts(call_ids));
     IF record_id IS NULL THEN
         PERFORM footnote._replayed(g);
     END IF;
     RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'answer', recorded, 'claims', g->'claims',
                               'findings', g->'findings', 'sentences', g->'sentences', 'narration', nd);
+END
+$$;
+
+-- The gate for an agent's own words: the text it wants to show, and the calls it made. The gate finds the
+-- figures and names itself, grades every sentence against the templates of those calls, records the text,
+-- and returns the verdict per sentence and the template answer for the same calls as a fallback.
+CREATE OR REPLACE FUNCTION footnote.submit_answer(question text, answer text, call_ids uuid[], details jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    idx       jsonb;
+    g         jsonb;
+    fb        jsonb;
+    record_id uuid;
+BEGIN
+    PERFORM footnote._text_arg('question', question, true, 2000);
+    answer := footnote._normal_text(answer);
+    PERFORM footnote._text_arg('answer', answer, true, 20000, true);
+    call_ids := footnote._uuids_arg('call_ids', call_ids, true);
+    details := footnote._json_arg('details', details, 'object');
+    idx := footnote._call_index(call_ids, true);
+    IF jsonb_array_length(idx->'unknown') > 0 THEN
+        PERFORM footnote._invalid('call_ids', format('call %s was never made', idx->'unknown'->>0), idx->'unknown'->>0);
+    END IF;
+    g := footnote._grade(answer, NULL, idx, footnote._template_of(NULL, question, idx, call_ids, true), 'answer');
+    fb := footnote._template_of(NULL, question, idx, call_ids, false);
+    g := g || jsonb_build_object('operations', idx->'operations');
+    record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, answer, g, NULL,
+        coalesce(details, '{}') || jsonb_build_object('outcome', 'answer', 'origin', 'agent', 'fallback', fb->'answer')
+        || footnote._earlier_attempts(call_ids));
+    IF record_id IS NULL THEN
+        PERFORM footnote._replayed(g);
+    END IF;
+    RETURN jsonb_build_object('record_id', record_id, 'status', g->'status', 'sentences', g->'sentences',
+                              'claims', g->'claims', 'findings', g->'findings',
+                              'fallback', jsonb_build_object('answer', fb->'answer', 'claims', fb->'claims',
+                                                             'inference', fb->'inference', 'facts', fb->'facts'));
 END
 $$;
 
@@ -2160,7 +2267,7 @@ $$;
 -- call_missing (not in the call log), call_changed (another result hash or operation than the record holds, or
 -- columns that no longer agree with the hashed result),
 -- call_not_theirs (made by another role or actor than the record's), not_from_gate (the gate did not mark the
--- call as used by this record); then record_lost: a call the gate marked as used by a record that is neither
+-- call as used by this record, or, for an answer it did not accept, as tried by it); then record_lost: a call the gate marked as used by a record that is neither
 -- in the ledger nor in the queue (a queued record deleted). NULL when every record is backed.
 CREATE OR REPLACE FUNCTION footnote._unbacked_record()
 RETURNS TABLE (seq bigint, problem text, detail text)
@@ -2186,27 +2293,35 @@ AS $$
                       OR c.actor_role IS DISTINCT FROM l.actor_role
                      THEN format('record %s (%s / %s) cites call %s made by %s / %s', l.seq, l.db_role,
                                  coalesce(l.actor_id, '-'), c.call_id, c.db_role, coalesce(c.actor_id, '-'))
-                 WHEN u.record_id IS NULL
+                 WHEN u.record_id IS NULL AND NOT a.tried
                      THEN format('record %s cites call %s, which the gate never marked as used: it did not come through the gate',
+                                 l.seq, c.call_id)
+                 WHEN u.record_id IS NULL
+                     THEN format('record %s is accepted, but the gate never marked call %s as used by an accepted record',
                                  l.seq, c.call_id)
                  ELSE format('record %s cites call %s, which the gate marked as used by record %s', l.seq, c.call_id, u.record_id) END
      FROM ONLY footnote.ledger AS l
      CROSS JOIN LATERAL jsonb_array_elements(l.operations) WITH ORDINALITY AS o(op, n)
      LEFT JOIN ONLY footnote.call_log AS c ON c.call_id = (o.op->>'call_id')::uuid
      LEFT JOIN ONLY footnote.call_use AS u ON u.call_id = (o.op->>'call_id')::uuid
+     CROSS JOIN LATERAL (SELECT EXISTS (SELECT FROM ONLY footnote.call_attempts AS x
+                                        WHERE x.call_id = (o.op->>'call_id')::uuid AND x.record_id = l.id) AS tried) AS a
      WHERE c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR NOT footnote._call_columns_agree(c)
         OR c.operation IS DISTINCT FROM o.op->>'operation' OR c.db_role IS DISTINCT FROM l.db_role
         OR c.actor_id IS DISTINCT FROM l.actor_id OR c.actor_role IS DISTINCT FROM l.actor_role
-        OR u.record_id IS DISTINCT FROM l.id
+        OR (u.record_id IS DISTINCT FROM l.id
+            -- an attempt the gate did not accept is backed by call_attempts; an accepted one only by call_use
+            AND NOT (a.tried AND (l.kind = 'answer' AND l.status NOT IN ('verified', 'partially_verified'))))
      ORDER BY l.seq, o.n
      LIMIT 1)
     UNION ALL
     (SELECT NULL::bigint, 'record_lost',
             format('call %s was used by record %s, which is neither in the ledger nor in the queue', u.call_id, u.record_id)
-     FROM ONLY footnote.call_use AS u
+     FROM (SELECT call_id, record_id FROM ONLY footnote.call_use
+           UNION SELECT call_id, record_id FROM ONLY footnote.call_attempts) AS u
      WHERE NOT EXISTS (SELECT FROM ONLY footnote.ledger AS l WHERE l.id = u.record_id)
        AND NOT EXISTS (SELECT FROM ONLY footnote.ledger_queue AS q WHERE q.id = u.record_id)
-     ORDER BY u.call_id
+     ORDER BY u.call_id, u.record_id
      LIMIT 1)
     LIMIT 1
 $$;
@@ -2943,6 +3058,12 @@ $$;
 CREATE TRIGGER ledger_queue_append_only BEFORE UPDATE ON footnote.ledger_queue
     FOR EACH ROW EXECUTE FUNCTION footnote._append_only();
 
+CREATE TRIGGER call_attempts_append_only BEFORE UPDATE OR DELETE ON footnote.call_attempts
+    FOR EACH ROW EXECUTE FUNCTION footnote._append_only();
+
+CREATE TRIGGER call_attempts_no_truncate BEFORE TRUNCATE ON footnote.call_attempts
+    FOR EACH STATEMENT EXECUTE FUNCTION footnote._append_only();
+
 RESET ROLE;
 
 REVOKE ALL ON SCHEMA footnote FROM PUBLIC;
@@ -3109,7 +3230,8 @@ GRANT SELECT ON footnote.call_log, footnote.settings, footnote.queries, footnote
                 footnote.operation_arguments TO footnote_auditor;
 
 -- and the ledger with its views
-GRANT SELECT ON footnote.ledger, footnote.ledger_queue, footnote.call_use, footnote.answers, footnote.claims,
+GRANT SELECT ON footnote.ledger, footnote.ledger_queue, footnote.call_use, footnote.call_attempts, footnote.answers,
+                footnote.claims,
                 footnote.evidence, footnote.decisions, footnote.chain_status TO footnote_auditor;
 
 -- receipts (sql/24_merkle.sql): tree heads, inclusion and consistency proofs for whoever may verify the chain;
