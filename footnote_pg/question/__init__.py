@@ -11,7 +11,8 @@ Steps, one module each: ``text`` (folding, tokens), ``lexicon`` (vocabulary and 
 resolved against the reference day), ``names`` (the directory of customers, suppliers, items and account
 owners), ``reading`` (a question read once), ``rules`` (which intent a question is: an ordered table of named
 rules), ``plan`` and ``portfolio`` (what each intent calls, or what it asks back), ``coverage`` (every content
-word used, or the part no operation answers named; keyword typos). This module splits a question into clauses
+word used, or the part no operation answers named; keyword typos), ``words`` (the vocabulary kept as data:
+German and shorthand read as English, filler, other languages, what no operation computes). This module splits a question into clauses
 and routes each.
 """
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from footnote_pg.question import coverage
+from footnote_pg.question import coverage, words
 from footnote_pg.question.names import Directory, Mention
 from footnote_pg.question.reading import _analyse
 from footnote_pg.question.rules import _decide
@@ -115,7 +116,9 @@ def _keys(r: Route) -> set[str]:
 
 
 def _route(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
-    text, corrections = coverage.correct_spelling(question, directory)
+    text, read = words.read_as(question, directory)
+    text, corrections = coverage.correct_spelling(text, directory)
+    corrections = {**read, **corrections}
     q = _analyse(text, settings)
     r = coverage.check(q, _decide(q, directory), directory)
     if depth == 0 and _CLAUSE.search(text) and r.reason not in _FINAL:
@@ -137,7 +140,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
 def unanswered_words(question: str, r: Route, directory: Directory, settings: RouterSettings) -> list[str]:
     """The content words, periods, days and names of the question that route r does not use (none for a route
     that route() returned as an answer, unless it combines clauses)."""
-    text, _ = coverage.correct_spelling(question, directory)
+    text, _ = coverage.correct_spelling(words.read_as(question, directory)[0], directory)
     q = _analyse(text, settings)
     _decide(q, directory)                 # reads the names, as routing does
     return coverage.unaccounted(q, r, directory)

@@ -7,8 +7,9 @@ the question the route does not answer ("smallest" in "smallest customers by rev
 value", "tickets" in a question about what a customer owes and its tickets): the route becomes a refusal that
 says which words no operation answers, and what it could have answered instead.
 
-Spelling: a keyword typed with one slip ("revnue", "custmers", "recievables") is read as the keyword when the
-word is not a name the directory knows; names keep their own typo tolerance in :mod:`names`.
+Spelling: a keyword or an ordinary question word typed with one slip ("revnue", "custmers", "recievables", "dose",
+"stauts") is read as that word when the word is not a name the directory knows (a word of four letters only when
+two letters are swapped); names keep their own typo tolerance in :mod:`names`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import datetime as dt
 import re
 
 from footnote_pg.question import lexicon as cue
+from footnote_pg.question import words
 from footnote_pg.question.dates import DateMention, PeriodMention
 from footnote_pg.question.names import Directory
 from footnote_pg.question.reading import _Question
@@ -39,7 +41,7 @@ items product products invoice invoices there here then than else anything somet
 actually really precisely approximately roughly around more most less least
 our ours whole full entire exact exactly money euros euro eur in-house erp system records record data numbers
 s t don doesn isn aren wasn weren didn haven hasn amt amnt qty no nr
-""".split())
+""".split()) | words.FILLER
 
 # Each intent's own cue words (as the rule table and the plan read them).
 INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
@@ -129,7 +131,8 @@ revenue revenues customer customers invoice invoices overdue outstanding receiva
 tickets ticket supplier suppliers payment payments purchase orders inventory quarter average customers
 turnover balance aging ageing profile credit notes monthly ranking largest biggest smallest oldest
 """.split())
-_WORD = re.compile(r"[^\W\d_]{5,}")
+CORRECTABLE = KEYWORDS | words.ORDINARY
+_WORD = re.compile(r"[^\W\d_]{4,}")
 
 
 def correct_spelling(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
@@ -140,10 +143,10 @@ def correct_spelling(question: str, directory: Directory) -> tuple[str, dict[str
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         low = word.lower()
-        if low in KEYWORDS or low in cue.VOCABULARY or directory.knows_word(low):
+        if low in CORRECTABLE or low in cue.VOCABULARY or low in FILLER or directory.knows_word(low):
             return word
-        for key in KEYWORDS:
-            if _within_one(low, key) or _swapped(low, key):
+        for key in sorted(CORRECTABLE):
+            if _swapped(low, key) or (len(low) > 4 and len(key) > 4 and _within_one(low, key)):
                 corrections[word] = key
                 return key
         return word

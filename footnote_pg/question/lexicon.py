@@ -130,6 +130,12 @@ _NOT_COVERED = _rx(
     r"|stock\s+(?:price|market)|share\s+price|shares|dividends?|vat|tax(?:es)?|interest\s+rates?"
     r"|competitors?|market\s+share|news|joke|poem|recipe|capital\s+of|costs?|expenses?|spend(?:ing)?"
     r"|bank\s+balance|cash\s+(?:in\s+the\s+bank|on\s+hand|at\s+bank))\b")
+# A minus sign before a count, a limit or a number of days ("top -5", "over -5 days", "a -30 day window"), or zero.
+_NEGATIVE = _rx(r"(?:^|[\s(:=])[-\u2212]\s?\d+(?:\s*(?:days?|customers?|clients?|debtors?|items?|invoices?|months?"
+                r"|weeks?)\b|\s*$|\s+(?:biggest|largest|top|best|smallest|worst|oldest)\b)"
+                r"|\b(?:top|bottom|first|last|over|under|above|below|limit|window|of)\s+[-\u2212]\s?\d")
+_ZERO_COUNT = _rx(r"\b(?:top|bottom|first)\s+0+\b|\b0+\s+(?:biggest|largest|top|best|smallest|customers|clients"
+                  r"|debtors)\b|\b0+[\s-]+days?\s+window\b|\bwindow\s+of\s+0+\b")
 _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
 
 _INVOICE_NO = _rx(r"\binv[\s-]?((?:19|20)\d\d)[\s-](\d{3,7})\b")

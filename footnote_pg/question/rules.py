@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from footnote_pg.question import portfolio
+from footnote_pg.question import portfolio, words
 from footnote_pg.question.lexicon import (
     _ACTION,
     _ADVICE,
@@ -43,6 +43,7 @@ from footnote_pg.question.lexicon import (
     _LIST_SCOPE,
     _LIST_SUPPLIERS,
     _MONTHLY,
+    _NEGATIVE,
     _NOT_COVERED,
     _OVERDUE,
     _OWNER,
@@ -63,6 +64,7 @@ from footnote_pg.question.lexicon import (
     _TICKETS,
     _TOP,
     _WEAK_METRIC,
+    _ZERO_COUNT,
 )
 from footnote_pg.question.names import Directory
 from footnote_pg.question.plan import (
@@ -88,6 +90,10 @@ Rule = Callable[[_Question, Directory], Route | None]
 _ACTION_MESSAGE = "I only read the recorded data; I do not send messages, contact anyone or change an account."
 _FRAUD_MESSAGE = ("I have no operation that assesses whether a customer is a fraud risk; I can show a customer's risk "
                   "facts (what is overdue, open tickets) and, for a supplier, the checks on a bank detail change.")
+_NEGATIVE_MESSAGE = ("A count, a limit or a number of days must be at least one; I do not read a negative number or zero "
+                     "as another one. Please ask again with the number you mean.")
+_CREDIT_NOTE_MESSAGE = ("No operation shows one credit note by its number; the credit notes of a period list each one with "
+                        "its customer, date, amount and the invoice it credits.")
 _STOCK_VALUE_MESSAGE = ("I have no operation that values stock; I can show the quantity on hand of an item and which "
                         "items are below their reorder level.")
 
@@ -118,6 +124,28 @@ def advice(q: _Question, d: Directory) -> Route | None:
 def action(q: _Question, d: Directory) -> Route | None:
     """"Send a reminder to X", "block the account": an action, not a question about the records."""
     return _refuse("not_covered", _ACTION_MESSAGE) if q.has(_ACTION) else None
+
+
+def foreign_language(q: _Question, d: Directory) -> Route | None:
+    """A question in a language the router does not read: refused, saying which it reads (never half-read)."""
+    return _refuse("not_covered", words.foreign_message()) if words.foreign_language(q.text, d) else None
+
+
+def negative_count(q: _Question, d: Directory) -> Route | None:
+    """"top -5", "DSO over -5 days", "top 0": a count, limit or number of days below one is never read as another."""
+    if q.has(_NEGATIVE) or q.has(_ZERO_COUNT):
+        return _refuse("not_covered", _NEGATIVE_MESSAGE)
+    return None
+
+
+def not_computed(q: _Question, d: Directory) -> Route | None:
+    """What people ask that no operation computes (revenue by country, tickets opened in a period, a ranking of
+    suppliers, ...): refused, saying what the catalog gives instead (words.toml)."""
+    if q.invoice and q.invoice.upper().startswith("CN"):
+        return _refuse("not_covered", _CREDIT_NOTE_MESSAGE)
+    customer = bool(q.customer_ref) or bool(d.customer_index.find(q))
+    message = words.not_computed(q.masked, customer, bool(d.supplier_index.find(q)))
+    return _refuse("not_covered", message) if message else None
 
 
 def not_covered(q: _Question, d: Directory) -> Route | None:
@@ -304,8 +332,9 @@ def about_a_customer(q: _Question, d: Directory) -> Route | None:
 
 
 RULES: tuple[tuple[str, Rule], ...] = (
-    ("instruction", instruction), ("database_command", database_command),
+    ("instruction", instruction), ("database_command", database_command), ("foreign_language", foreign_language),
     ("currency_conversion", currency_conversion), ("forecast", forecast), ("advice", advice), ("action", action),
+    ("negative_count", negative_count), ("not_computed", not_computed),
     ("not_covered", not_covered), ("invalid_day", invalid_day), ("invalid_period", invalid_period),
     ("payables", payables), ("invoice", invoice),
     ("purchase_order", purchase_order), ("below_reorder", below_reorder), ("stock", stock),
