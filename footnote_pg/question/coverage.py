@@ -78,33 +78,34 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
 
 # Words an intent uses beyond its cue patterns (they qualify what it answers, and it answers them).
 INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
-    "risk": "credit creditworthy paying pay payer late assessment assess check review",
-    "aging": "open outstanding total",
-    "revenue": "net issue issued issuing raised sent",
+    "risk": "credit creditworthy paying pay payer late assessment assess check review wise doing profile safe keep "
+            "delivering deliver",
+    "aging": "open outstanding total balance days more older than overall just only not",
+    "revenue": "net issue issued issuing raised sent send out make made",
     "credit_notes": "issue issued raised given granted sent",
     "revenue_monthly": "net issue issued",
     "payables": "open unpaid supplier suppliers invoice invoices bill bills due overdue outstanding total ap "
                 "received",
     "profile": "manager owner terms payment country located based city limit credit number",
-    "tickets": "open opened support cases case raised complaints complaint issues issue severity high critical "
+    "tickets": "unresolved pending active open opened support cases case raised complaints complaint issues issue severity high critical "
                "escalated",
     "dso": "window day days collect collection outstanding sales average take",
     "compare_dso": "window day days collect collection outstanding sales",
     "open_pos": "open expected pending outstanding placed delivery deliveries arrive arriving arrives due delivered "
                 "coming",
     "stock": "level levels left hand units reorder point below enough",
-    "supplier_payment": "new asked change changed legitimate legit genuine real safe request requested details bank "
+    "supplier_payment": "phone number numbers file verified new asked change changed legitimate legit genuine real safe request requested details bank "
                         "account iban transfer wire email fraud phishing scam suspicious release approve",
     "list_customers": "name names named called starting start starts beginning begins containing contains letter "
                       "managed manage manages owned own owns handled handle looked after served",
     "list_suppliers": "name names named called starting start starts beginning begins containing contains letter",
     "list_items": "name names named called starting start starts beginning begins containing contains letter",
-    "overdue": "compared compare between ar receivable receivables",
+    "overdue": "compared compare between ar receivable receivables payments payment days late",
     "compare_overdue": "compared compare between",
-    "revenue_change": "compared compare between",
+    "revenue_change": "compared compare between up down",
     "compare_revenue": "compared compare between",
     "revenue_why": "compared compare between",
-    "invoice": "paid settled",
+    "invoice": "paid settled vat tax days late overdue",
     "payments": "paid pay pays paying payment payments late time times",
 }.items()}
 GENERAL_WORDS = frozenset("compared compare comparison between against versus".split())

@@ -274,6 +274,8 @@ def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
     mentions = _entities(q, directory.supplier_index, required=intent == "supplier_payment")
     if intent == "open_pos":
         mentions = [m for m in mentions if m.known or _in_slot(q, m.start, m.end, strict=True)]
+    if q.supplier_ref:
+        mentions.insert(0, Mention((q.supplier_ref,), 0, 0, q.supplier_ref, known=False))
     if mentions and len(mentions[0].candidates) > 1:
         return _ambiguous(q, mentions[0], "supplier")
     supplier = mentions[0].candidates[0] if mentions else None

@@ -10,11 +10,14 @@ from __future__ import annotations
 import re
 
 from footnote_pg.question.lexicon import (
+    COUNTRIES,
+    DEMONYMS,
     _COUNTRY,
     _DEMONYM,
     _DOWN_WORDS,
     _IN_COUNTRY,
     _LIST_FILTER,
+    _OPEN_TOTAL,
     _OWNER,
     _PO_NUMBER,
     _RANK_ASC,
@@ -23,10 +26,8 @@ from footnote_pg.question.lexicon import (
     _TOP_LIMIT,
     _TOP_SINGLE,
     _UP_WORDS,
-    COUNTRIES,
-    DEMONYMS,
 )
-from footnote_pg.question.names import Directory
+from footnote_pg.question.names import Directory, Mention
 from footnote_pg.question.plan import (
     _ambiguous,
     _answer,
@@ -52,7 +53,8 @@ def _limit(q: _Question, default: int | None = None) -> int | None:
     m = _TOP_LIMIT.search(q.masked)
     if m:
         return _number(next(g for g in m.groups() if g))
-    if _TOP_SINGLE.search(q.masked) or re.search(r"\bwho\s+(?:owes|has)\b", q.masked):
+    if _TOP_SINGLE.search(q.masked) or re.search(r"\bwho\s+(?:owes|has)\b|\b(?:which|what)\s+(?:customer|client)\b(?!s)",
+                                                   q.masked):
         return 1 if not re.search(r"\bcustomers\b", q.masked) else default
     return default
 
@@ -95,7 +97,8 @@ def ranking_route(q: _Question) -> Route:
     first."""
     as_of, notes = _as_of(q)
     measure = ("oldest_overdue" if _RANK_OLDEST.search(q.masked)
-               else "outstanding" if _RANK_OPEN.search(q.masked) and "overdue" not in q.masked else "overdue")
+               else "outstanding" if (_RANK_OPEN.search(q.masked) and "overdue" not in q.masked) or _OPEN_TOTAL.search(q.masked)
+               else "overdue")
     direction = "asc" if _RANK_ASC.search(q.masked) and measure != "oldest_overdue" else None
     return _answer("ranking", [_call("rank_customers", measure=measure, direction=direction, limit=_limit(q),
                                      as_of=as_of)], notes)
@@ -135,6 +138,8 @@ def payables_route(q: _Question, directory: Directory) -> Route:
     """Accounts payable as of a day, of all suppliers or one."""
     mentions = [m for m in _entities(q, directory.supplier_index, required=False)
                 if m.known or _in_slot(q, m.start, m.end, strict=True)]
+    if q.supplier_ref:
+        mentions.insert(0, Mention((q.supplier_ref,), 0, 0, q.supplier_ref, known=False))
     for m in mentions:
         if len(m.candidates) > 1:
             return _ambiguous(q, m, "supplier")
@@ -152,7 +157,7 @@ def purchase_order_route(q: _Question) -> Route | None:
     m = _PO_NUMBER.search(q.low)
     if not m:
         return None
-    number = f"PO-{m.group(1)}-{m.group(2)}" if m.group(1) else m.group(3)
+    number = f"PO-{m.group(1)}-{m.group(2)}" if m.group(1) else m.group(3) or m.group(4)
     return _answer("purchase_order", [_call("purchase_order", number=number)])
 
 

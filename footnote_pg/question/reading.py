@@ -17,6 +17,7 @@ from footnote_pg.question.lexicon import (
     _INVOICE_URI,
     _PO_NUMBER,
     _SKU,
+    _SUPPLIER_REF,
 )
 from footnote_pg.question.text import _Tok, _tokens, blank
 from footnote_pg.question.types import RouterSettings
@@ -37,6 +38,7 @@ class _Question:
     invoice: str | None
     sku: str | None
     customer_ref: str | None
+    supplier_ref: str | None = None
     found: dict[int, list[Mention]] = field(default_factory=dict)   # per name index
 
     def consumed(self, tok: _Tok) -> bool:
@@ -83,11 +85,18 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
         pre = blank(pre, m.start(), m.end())
     m = _CUSTOMER_REF.search(pre)
     if m:
-        customer_ref = (m.group(1) or m.group(2)).upper()
-        pre = blank(pre, m.start(1) if m.group(1) else m.start(2), m.end())
+        group = next(i for i in (1, 2, 3) if m.group(i))
+        customer_ref = m.group(group) if group == 3 else m.group(group).upper()
+        pre = blank(pre, m.start(group), m.end())
+    supplier_ref = None
+    m = _SUPPLIER_REF.search(pre)
+    if m:
+        group = next(i for i in (1, 2, 3) if m.group(i))
+        supplier_ref = m.group(group) if group == 3 else m.group(group).upper()
+        pre = blank(pre, m.start(group), m.end())
     cal = Calendar(settings.as_of, settings.fiscal_year_start_month)
     time = periods.scan(pre, cal, text)
     return _Question(text, low, pre, time.masked, _tokens(text), time, cal, invoice, sku,
-                     customer_ref)
+                     customer_ref, supplier_ref)
 
 

@@ -45,6 +45,7 @@ from footnote_pg.question.lexicon import (
     _MONTHLY,
     _NEGATIVE,
     _NOT_COVERED,
+    _OPEN_TOTAL,
     _OVERDUE,
     _OWNER,
     _PAY,
@@ -52,6 +53,7 @@ from footnote_pg.question.lexicon import (
     _PAYMENTS,
     _PO,
     _PO_CONTEXT,
+    _PO_NUMBER,
     _PROFILE,
     _RANK_OWE,
     _REVENUE,
@@ -61,9 +63,11 @@ from footnote_pg.question.lexicon import (
     _STOCK,
     _STOCK_VALUE,
     _STRONG_METRIC,
+    _TAX,
     _TICKETS,
     _TOP,
     _WEAK_METRIC,
+    _WHO_MOST,
     _ZERO_COUNT,
 )
 from footnote_pg.question.names import Directory
@@ -111,7 +115,7 @@ def currency_conversion(q: _Question, d: Directory) -> Route | None:
 
 
 def forecast(q: _Question, d: Directory) -> Route | None:
-    po = q.has(_PO) or (q.has(_PO_CONTEXT) and not q.has(_REVENUE))
+    po = q.has(_PO) or (q.has(_PO_CONTEXT) and not q.has(_REVENUE)) or _PO_NUMBER.search(q.low) is not None
     if po and _EXPECTED.search(q.masked) and not q.has(_REVENUE):
         return None          # orders expected next month: recorded expected dates, not a forecast
     return _refuse("forecast") if q.time.future or (q.has(_FORECAST) and not po) else None
@@ -149,7 +153,7 @@ def not_computed(q: _Question, d: Directory) -> Route | None:
 
 
 def not_covered(q: _Question, d: Directory) -> Route | None:
-    if q.has(_NOT_COVERED):
+    if _NOT_COVERED.search(_TAX.sub(" ", q.masked) if q.invoice else q.masked):   # the tax on one invoice is shown
         return _refuse("not_covered")
     if q.has(_STOCK_VALUE):
         return _refuse("not_covered", _STOCK_VALUE_MESSAGE)
@@ -216,7 +220,7 @@ def purchase_orders(q: _Question, d: Directory) -> Route | None:
 def payments(q: _Question, d: Directory) -> Route | None:
     """What a customer paid, when, how fast: before DSO ("average days to pay", "DSO for X": one customer's days to
     pay) and before overdue ("has X paid anything")."""
-    if (q.has(_PAYMENTS) or q.has(_DSO)) and d.customer_index.find(q):
+    if (q.has(_PAYMENTS) or q.has(_DSO)) and (q.customer_ref or d.customer_index.find(q)):
         return portfolio.payments_route(q, d)
     return None
 
@@ -227,7 +231,7 @@ def dso(q: _Question, d: Directory) -> Route | None:
 
 def all_overdue(q: _Question, d: Directory) -> Route | None:
     """One total across all customers ("total overdue", "how much is past due in total"): the aging states it."""
-    if q.has(_ALL_OVERDUE) and not d.customer_index.find(q):
+    if q.has(_ALL_OVERDUE) and not q.has(_WHO_MOST) and not d.customer_index.find(q) and not q.customer_ref:
         return portfolio.all_overdue_route(q)
     return None
 
@@ -250,7 +254,7 @@ def tickets(q: _Question, d: Directory) -> Route | None:
 
 
 def profile(q: _Question, d: Directory) -> Route | None:
-    if q.has(_PROFILE) and d.customer_index.find(q):
+    if q.has(_PROFILE) and (q.customer_ref or d.customer_index.find(q)):
         return portfolio.profile_route(q, d)
     return None
 
@@ -292,6 +296,8 @@ def other_lists(q: _Question, d: Directory) -> Route | None:
 
 
 def customer_list(q: _Question, d: Directory) -> Route | None:
+    if q.has(_LIST) and q.customer_ref:
+        return portfolio.profile_route(q, d)         # "show customer C-4471": that customer's record
     if q.has(_LIST) and not q.has(_OVERDUE) and not q.has(_REVENUE):
         return _refuse("not_covered") if q.has(_LIST_SCOPE) else _list_route(q)
     return None
@@ -309,6 +315,10 @@ def revenue(q: _Question, d: Directory) -> Route | None:
 
 
 def overdue(q: _Question, d: Directory) -> Route | None:
+    """What a customer owes overdue; all it owes ("open balance", "total outstanding, not just overdue"): its aging."""
+    if q.has(_OPEN_TOTAL) and (q.has(_OVERDUE) or q.has(_BALANCE_CLEAR)) and (
+            q.customer_ref or d.customer_index.find(q)):
+        return _one_customer(q, d, "aging", "ar_aging")
     if q.has(_OVERDUE) or q.has(_BALANCE_CLEAR):
         return _one_customer(q, d, "overdue", "customer_overdue")
     return None
@@ -323,6 +333,8 @@ def how_many_have(q: _Question, d: Directory) -> Route | None:
 
 
 def about_a_customer(q: _Question, d: Directory) -> Route | None:
+    if q.customer_ref and not d.customer_index.find(q):
+        return portfolio.profile_route(q, d)         # "customer C-4471", "erp://customer/4471": its record
     known = d.customer_index.find(q)
     if not known:
         return None

@@ -54,7 +54,7 @@ def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
 
     def swap(m: re.Match[str]) -> str:
         typed = m.group(0)
-        words = _TOKEN.findall(typed)
+        words = [w for w in _TOKEN.findall(typed) if not w.isdigit()]
         if words and all(directory.knows_word(fold(w)) for w in words):
             return typed                   # a word of a name ("Bau", "Logistik"), as typed
         read = _READ_AS[typed.casefold()]
