@@ -105,6 +105,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "revenue_change": "compared compare between up down",
     "compare_revenue": "compared compare between",
     "revenue_why": "compared compare between",
+    "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
     "invoice": "paid settled vat tax days late overdue",
     "payments": "paid pay pays paying payment payments late time times",
 }.items()}

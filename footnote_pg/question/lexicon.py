@@ -306,7 +306,7 @@ _PAYMENTS = _rx(
     r"|any\s+money"
     r"|at\s+all|something)\b|\bpaid\s+(?:in|during|since|this|last)\b|\bpayment\s+(?:behaviou?r|record|pattern)s?\b"
     r"|\bdays\s+to\s+pay\b|\bdid\b[^?.!]{1,60}\bpay\s+(?:us\s+)?(?:anything|something|at\s+all)\b"
-    r"|\bhow\s+much\b[^?.!]{1,60}\bpaid\s+(?:us\s+)?(?:this|last|in|since|during)\b")
+    r"|\bhow\s+much\s+(?:[\w.&'-]+\s+){1,6}paid\b(?!\s+(?:them|to|the\s+supplier))")
 _PROFILE = _rx(
     r"\bprofile\b|\btell\s+me\s+(?:everything\s+)?about\b|\b(?:an\s+)?overview\s+of\b|\bsummary\s+(?:of|for|on)\b"
     r"|\bwho\s+is\b|\bwho\s+are\b(?!\s+our\b)|\bdetails\s+(?:of|for|on|about)\b|\bwhat\s+do\s+we\s+know\s+about\b"
@@ -404,7 +404,7 @@ _DRIVER_ASK = _rx(r"\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\
 _DOWN_WORDS = _rx(r"\b(?:drops?|dropped|declines?|declined|decreases?|decreased|falls?|fell|loss|losses|lost|shrank"
                   r"|worst)\b")
 _UP_WORDS = _rx(r"\b(?:increases?|increased|growth|grew|rises?|rose|gains?|gained|jump|jumped)\b")
-_NOW_VS = _rx(r"\b(?:now|today|currently|at\s+present)\b[^?.!]{0,80}\b(?:compare|compared|vs\.?|versus|than|against"
+_NOW_VS = _rx(r"\band\s+(?:now|today|currently|at\s+present)\s*[?.!]*$|\b(?:now|today|currently|at\s+present)\b[^?.!]{0,80}\b(?:compare|compared|vs\.?|versus|than|against"
               r"|and)\b"
               r"|\b(?:compare|compared|vs\.?|versus|than|against)\b[^?.!]{0,60}\b(?:now|today)\b")
 

@@ -254,7 +254,7 @@ def tickets(q: _Question, d: Directory) -> Route | None:
 
 
 def profile(q: _Question, d: Directory) -> Route | None:
-    if q.has(_PROFILE) and (q.customer_ref or d.customer_index.find(q)):
+    if q.has(_PROFILE) and not q.has(_RISK) and (q.customer_ref or d.customer_index.find(q)):
         return portfolio.profile_route(q, d)
     return None
 
