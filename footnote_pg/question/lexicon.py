@@ -42,6 +42,7 @@ collected collection terms term average window sorted sort order ordered
 high severity critical severe escalated escalation
 risky healthy reliable trustworthy danger red flag flags warning signs health
 date dates today's recently lately
+other others another same
 ebitda ebit budget budgets salary salaries payroll wages weather headcount employees staff forecast forecasts
 valuation worth cost costs expense expenses spend spending
 """.split())
@@ -140,7 +141,8 @@ _WHO_MOST = _rx(r"\b(?:who|which|what)\b[^?.!]*\b(?:most|least|largest|biggest|s
 _TAX = _rx(r"\b(?:vat|tax(?:es)?)\b")
 _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
 
-_INVOICE_NO = _rx(r"\binv[\s-]?((?:19|20)\d\d)[\s-](\d{3,7})\b")
+_INVOICE_NO = _rx(r"\binv[\s-]?((?:19|20)\d\d)[\s-](\d{3,7})\b"
+                  r"|\binvoices?\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?((?:19|20)\d\d)[-/](\d{1,8})\b")
 _INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)?\s*#?\s*(\d{3,8})\b")
 _INVOICE_URI = _rx(r"\berp://invoice/\d+")
 # a document number as an ERP writes it: INV/2026/0032, CN/2026/0002, RE-2026-00123 (not a PO or SKU number)
@@ -207,7 +209,7 @@ _TOP = _rx(
     rf"|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated)\s+(?:the\s+)?least|\bwho\s+(?:bought"
     rf"|spent)\s+"
     rf"(?:the\s+)?least")
-_TOP_LIMIT = _rx(rf"\b(?:top|bottom)[\s-]+{_NUM}\b|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
+_TOP_LIMIT = _rx(rf"\b(?:top|bottom)[\s-]+{_NUM}\b|\b(?:which|what)\s+{_NUM}\s+(?:customers|clients|debtors)\b|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
                  rf"|highest|leading|most\s+important|smallest|lowest|least\s+valuable|weakest)\b"
                  rf"|\b(?:biggest|largest|best|top|smallest|bottom)\s+{_NUM}\b")
 _TOP_SINGLE = _rx(r"\b(?:the\s+)?(?:top|biggest|largest|best|most\s+valuable|most\s+important)\s+"
@@ -313,7 +315,7 @@ _PROFILE = _rx(
     r"|\binfo(?:rmation)?\s+(?:on|about|for)\b|\bat\s+a\s+glance\b|\bmaster\s+data\b|\bcredit\s+limit\b"
     r"|\bpayment\s+terms\b|\bterms\s+(?:of|for)\b|\baccount\s+(?:owner|manager)\b|\bwho\s+(?:looks\s+after|manages"
     r"|owns)\b"
-    r"|\b(?:what|which)\s+country\b|\bwhere\s+(?:is|are)\b[^?.!]{1,60}\b(?:based|located|from)\b"
+    r"|\b(?:what|which)\s+(?:country|city|town)\b|\bwhere\s+(?:is|are)\b[^?.!]{1,60}\b(?:based|located|from)\b"
     r"|\b(?:find|look\s+up|search\s+for|pull\s+up)\s+(?:the\s+)?customer\b|\bcustomer\s+(?:card|record|details|file)\b")
 _RANK_OWE = _rx(
     r"\b(?:who|which\s+customers?|what\s+customers?|which\s+clients?)\s+(?:owes?|has|have|had)\s+(?:us\s+)?(?:the\s+)?"

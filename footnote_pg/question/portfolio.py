@@ -55,7 +55,7 @@ def _limit(q: _Question, default: int | None = None) -> int | None:
         return _number(next(g for g in m.groups() if g))
     if _TOP_SINGLE.search(q.masked) or re.search(r"\bwho\s+(?:owes|has)\b|\b(?:which|what)\s+(?:customer|client)\b(?!s)",
                                                    q.masked):
-        return 1 if not re.search(r"\bcustomers\b", q.masked) else default
+        return 1 if not re.search(r"\b(?:customers|clients|balances|amounts|invoices|accounts|debts)\b", q.masked) else default
     return default
 
 

@@ -61,7 +61,7 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     invoice = sku = customer_ref = None
     m = _INVOICE_NO.search(pre)
     if m:
-        invoice = f"INV-{m.group(1)}-{m.group(2)}"
+        invoice = f"INV-{m.group(1) or m.group(3)}-{m.group(2) or m.group(4)}"
         pre = blank(pre, m.start(), m.end())
     elif (m := _DOCUMENT_NO.search(pre)) is not None:   # the ERP's own numbering, kept as written
         invoice = text[m.start():m.end()].upper()

@@ -43,6 +43,7 @@ NOT_COMPUTED: tuple[NotComputed, ...] = tuple(
                 bool(entry.get("without_customer")))
     for entry in _DATA["not_computed"])
 
+_PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
 _READ_AS: dict[str, str] = {k.casefold(): v for k, v in _DATA["read_as"].items()}
 _PHRASE = re.compile(r"(?<![\w#/])(?:" + "|".join(re.escape(k) for k in sorted(_READ_AS, key=len, reverse=True))
                      + r")(?![\w/])", re.IGNORECASE)
@@ -61,6 +62,7 @@ def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
         changes[typed] = read
         return read
 
+    question = _PURPOSE.sub(lambda m: changes.setdefault(m.group(0), "") or "", question)
     return _PHRASE.sub(swap, question), changes
 
 
