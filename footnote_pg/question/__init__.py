@@ -160,7 +160,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
         if parts is not None and (
                 (parts.intent == "combined" and (whole.kind in ("refusal", "clarification")
                                                  or not _keys(whole) >= _keys(parts)))
-                or (parts.kind == "clarification" and whole.kind == "refusal")):
+                or (parts.kind == "clarification" and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))):
             r = parts
     if corrections:
         r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,

@@ -106,6 +106,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "compare_revenue": "compared compare between",
     "revenue_why": "compared compare between",
     "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
+    "ranking": "payments payment behind with",
     "invoice": "paid settled vat tax days late overdue",
     "payments": "paid pay pays paying payment payments late time times",
 }.items()}
@@ -214,7 +215,8 @@ def _time_used(when: PeriodMention | DateMention, used: str, as_of: dt.date) -> 
     if isinstance(when, DateMention):
         return when.day == as_of or when.day.isoformat() in used
     p = when.period
-    forms = {p.catalog(), f"{p.start().isoformat()}.."} | ({p.end().isoformat()} if p.kind != "range" else set())
+    forms = {p.catalog(), f"{p.start().isoformat()}.."} | (
+        {p.end().isoformat()} if p.kind != "range" or p.end() < as_of else set())   # a past span: its last day
     if p.kind == "year":
         forms.add(f"FY{p.year}")
     if p.kind != "range":

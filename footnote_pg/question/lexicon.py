@@ -121,7 +121,9 @@ _ACTION = _rx(r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|would\s+you\
 _FRAUD = _rx(r"\bfraud|\bscam\b|\bphishing\b|\bsuspicious\b")
 _LIST_SUPPLIERS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+"
                       r"|our\s+|of\s+our\s+)*"
-                      r"(?:suppliers|vendors)\b|\bsupplier\s+(?:list|directory)\b")
+                      r"(?:suppliers|vendors)\b|\bsupplier\s+(?:list|directory)\b"
+                      r"|^\s*(?:suppliers|vendors)\s+(?:with\s+.+\s+in\s+(?:the|their)\s+names?|starting|beginning|named"
+                      r"|called|containing)\b")
 _LIST_ITEMS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
                   r"|of\s+our\s+)*"
                   r"(?:items|products|articles|skus)\b(?!\s+(?:are|is|below|under|low|need|running|out))|\b(?:item"
@@ -155,7 +157,8 @@ _SUPPLIER_REF = _rx(r"\b(s-\d{2,8})\b|\b(?:supplier|vendor)\s+(?:number\s+|no\.?
 
 _STOCK = _rx(
     r"\bin\s+stock\b|\bstock(?:s|ed)?\b|\binventory\b|\bon\s+hand\b|\bre-?order\s+(?:level|point)"
-    r"|\bout\s+of\s+stock|\brunning\s+(?:low|out)\b|\b(?:low|short)\s+on\b|\b(?:are|is)\s+left\b|\bleft\s+in\s+stock\b")
+    r"|\bout\s+of\s+stock|\brunning\s+(?:low|out)\b|\b(?:low|short)\s+on\b|\b(?:are|is)\s+left\b|\bleft\s+in\s+stock\b"
+    r"|\bhow\s+(?:many|much)\b[^?.!]{1,60}\bleft\b")
 _HOW_MANY_HAVE = _rx(r"\bhow\s+(?:many|much)\b.+\b(?:do|have|did)\s+we\s+(?:have|got|hold|carry)\b"
                      r"|\bdo\s+we\s+(?:still\s+)?have\s+(?:enough|any)\b")
 _BANK_CHANGE = _rx(
@@ -185,7 +188,8 @@ _EXPECTED = _rx(r"\b(?:expected|due|arriving|arrive|delivered|deliveries|deliver
 _AGING_STRICT = _rx(r"\bag(?:e)?ing\b|\baged\b|\bbuckets?\b")
 _TICKETS = _rx(
     r"\btickets?\b|\bsupport\s+(?:cases?|requests?|issues?|calls?)\b|\bcomplaints?\b|\bcomplain"
-    r"|\bservice\s+(?:requests?|cases?)\b|\bincidents?\b|\bescalations?\b|\bopen\s+issues?\b|\bopen\s+cases?\b")
+    r"|\bservice\s+(?:requests?|cases?)\b|\bincidents?\b|\bescalations?\b|\bopen\s+issues?\b|\bopen\s+cases?\b"
+    r"|\bunresolved\s+(?:issues?|cases?|complaints?|problems?)\b")
 _RISK = _rx(
     r"\bat\s+risk\b|\brisk(?:s|y|ier|iest|iness)?\b|\bworr(?:y|ied|ying)\b|\bconcern(?:ed|ing|s)?\b"
     r"|\bcredit\s*worth(?:y|iness)\b|\bred\s+flags?\b|\bwarning\s+signs?\b|\bin\s+trouble\b"
@@ -272,7 +276,7 @@ _OVERDUE = _rx(
     r"|\bamount\s+due\b|\bbalance\s+due\b|\b(?:has|have)n'?t\s+(?:yet\s+)?paid\b|\bnot\s+(?:yet\s+)?"
     r"paid\b|\b(?:yet|left)\s+to\s+pay\b|\bwhat\s+is\s+due\b"
     r"|\b(?:has|have|did)\b[^?.!]{1,60}\b(?:paid|made\s+(?:any\s+)?payments?)\b|\bdays\s+(?:late|overdue|past\s+due)\b"
-    r"|\bif\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b")
+    r"|\bif\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\bhow\s+far\s+behind\b")
 # All that is open, not only the overdue part: "open balance", "total outstanding", "not just overdue".
 _OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due)\b|\btotal\s+(?:outstanding|open|receivables?)\b"
                   r"|\bopen\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open|outstanding)\b")
@@ -307,7 +311,7 @@ _PAYMENTS = _rx(
     r"|\bhow\s+late\s+(?:is|are|does|do|did)\b|\b(?:has|have|did)\b[^?.!]{1,60}\bpaid\s+(?:us\s+)?(?:anything"
     r"|any\s+money"
     r"|at\s+all|something)\b|\bpaid\s+(?:in|during|since|this|last)\b|\bpayment\s+(?:behaviou?r|record|pattern)s?\b"
-    r"|\bdays\s+to\s+pay\b|\bdid\b[^?.!]{1,60}\bpay\s+(?:us\s+)?(?:anything|something|at\s+all)\b"
+    r"|\bdays\s+to\s+pay\b|\bwhat\s+(?:did|has|have)\s+(?:[\w.&'-]+\s+){1,6}pa(?:y|id)\b(?!\s+(?:them|to|the\s+supplier))|\bdid\b[^?.!]{1,60}\bpay\s+(?:us\s+)?(?:anything|something|at\s+all)\b"
     r"|\bhow\s+much\s+(?:[\w.&'-]+\s+){1,6}paid\b(?!\s+(?:them|to|the\s+supplier))")
 _PROFILE = _rx(
     r"\bprofile\b|\btell\s+me\s+(?:everything\s+)?about\b|\b(?:an\s+)?overview\s+of\b|\bsummary\s+(?:of|for|on)\b"
@@ -316,6 +320,7 @@ _PROFILE = _rx(
     r"|\bpayment\s+terms\b|\bterms\s+(?:of|for)\b|\baccount\s+(?:owner|manager)\b|\bwho\s+(?:looks\s+after|manages"
     r"|owns)\b"
     r"|\b(?:what|which)\s+(?:country|city|town)\b|\bwhere\s+(?:is|are)\b[^?.!]{1,60}\b(?:based|located|from)\b"
+    r"|\bcustomer\s+(?:number|no\.?|id)\s+(?:of|for)\b|\bcustomer\s+(?:number|no)\s*[?.!]*$"
     r"|\b(?:find|look\s+up|search\s+for|pull\s+up)\s+(?:the\s+)?customer\b|\bcustomer\s+(?:card|record|details|file)\b")
 _RANK_OWE = _rx(
     r"\b(?:who|which\s+customers?|what\s+customers?|which\s+clients?)\s+(?:owes?|has|have|had)\s+(?:us\s+)?(?:the\s+)?"

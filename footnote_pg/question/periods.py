@@ -266,13 +266,11 @@ class _Scanner:
         return self.add(Period.days(monday - dt.timedelta(days=7), monday - dt.timedelta(days=1)), m.start(), m.end())
 
     def week_no(self, m: re.Match[str]) -> bool:
-        """An ISO week by number, of the year named or else the latest such week that has started."""
+        """An ISO week by number, of the year named or else of the reference day's year."""
         week = int(m.group(1))
-        year = int(m.group(2)) if m.group(2) else self.cal.as_of.year
+        year = int(m.group(2)) if m.group(2) else self.cal.as_of.year   # a week still to come stays to come
         try:
             monday = dt.date.fromisocalendar(year, week, 1)
-            if not m.group(2) and monday > self.cal.as_of:
-                monday = dt.date.fromisocalendar(year - 1, week, 1)
         except ValueError:
             return self.bad_period(m)
         return self.add(Period.days(monday, monday + dt.timedelta(days=6)), m.start(), m.end())
