@@ -215,8 +215,9 @@ def _time_used(when: PeriodMention | DateMention, used: str, as_of: dt.date) -> 
     if isinstance(when, DateMention):
         return when.day == as_of or when.day.isoformat() in used
     p = when.period
+    short = p.kind == "range" and (p.end() - p.start()).days <= 6 and p.end() < as_of   # a past day or week
     forms = {p.catalog(), f"{p.start().isoformat()}.."} | (
-        {p.end().isoformat()} if p.kind != "range" or p.end() < as_of else set())   # a past span: its last day
+        {p.end().isoformat()} if p.kind != "range" or short else set())
     if p.kind == "year":
         forms.add(f"FY{p.year}")
     if p.kind != "range":
