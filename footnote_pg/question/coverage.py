@@ -135,6 +135,8 @@ tickets ticket supplier suppliers payment payments purchase orders inventory qua
 turnover balance aging ageing profile credit notes monthly ranking largest biggest smallest oldest
 """.split())
 CORRECTABLE = KEYWORDS | words.ORDINARY
+_BY_LENGTH: dict[int, tuple[str, ...]] = {n: tuple(sorted(k for k in CORRECTABLE if abs(len(k) - n) <= 1))
+                                          for n in range(1, 1 + max(map(len, CORRECTABLE)) + 1)}
 _WORD = re.compile(r"[^\W\d_]{4,}")
 
 
@@ -148,7 +150,7 @@ def correct_spelling(question: str, directory: Directory) -> tuple[str, dict[str
         low = word.lower()
         if low in CORRECTABLE or low in cue.VOCABULARY or low in FILLER or directory.knows_word(low):
             return word
-        for key in sorted(CORRECTABLE):
+        for key in _BY_LENGTH.get(len(low), ()):
             if _swapped(low, key) or (len(low) > 4 and len(key) > 4 and _within_one(low, key)):
                 corrections[word] = key
                 return key

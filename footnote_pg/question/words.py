@@ -27,6 +27,7 @@ FILLER: frozenset[str] = frozenset(_DATA["filler"]["words"].split())
 ORDINARY: frozenset[str] = frozenset(_DATA["ordinary"]["words"].split())
 LANGUAGES: dict[str, frozenset[str]] = {lang: frozenset(fold(w) for w in words.split())
                                         for lang, words in _DATA["languages"].items()}
+_FOREIGN: frozenset[str] = frozenset().union(*LANGUAGES.values())
 READ = ("English", "with the German words of a German ERP such as Umsatz, Rechnung or offene Posten")
 
 
@@ -70,6 +71,8 @@ def foreign_language(question: str, directory: Directory) -> str | None:
     """The language of a question written in one the router does not read (two or more of its own words, and more
     of them than of anything else that is not a name)."""
     words = [fold(w) for w in _TOKEN.findall(question) if not w.isdigit()]
+    if not _FOREIGN.intersection(words):
+        return None
     words = [w for w in words if not directory.knows_word(w)]
     if len(words) < 2:
         return None
