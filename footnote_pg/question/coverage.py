@@ -106,7 +106,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "compare_revenue": "compared compare between",
     "revenue_why": "compared compare between",
     "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
-    "ranking": "payments payment behind with",
+    "ranking": "payments payment behind with everything open included including incl",
     "invoice": "paid settled vat tax days late overdue",
     "payments": "paid pay pays paying payment payments late time times",
 }.items()}

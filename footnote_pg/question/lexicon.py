@@ -279,7 +279,8 @@ _OVERDUE = _rx(
     r"|\bif\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\bhow\s+far\s+behind\b")
 # All that is open, not only the overdue part: "open balance", "total outstanding", "not just overdue".
 _OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due)\b|\btotal\s+(?:outstanding|open|receivables?)\b"
-                  r"|\bopen\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open|outstanding)\b")
+                  r"|\bopen\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open|outstanding)\b"
+                  r"|\b(?:including|incl\.?)\s+(?:what\s+is\s+)?(?:not\s+yet\s+due|current)\b|\bopen\s+included\b")
 _BALANCE = _rx(r"\bbalances?\b")
 _BALANCE_CLEAR = _rx(r"\b(?:open|overdue|outstanding|unpaid|past[\s-]+due)\s+balances?\b"
                      r"|\bbalances?\s+(?:due|overdue|outstanding)\b")

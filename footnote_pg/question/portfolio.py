@@ -192,7 +192,7 @@ def owner_or_country(q: _Question, directory: Directory) -> Route | None:
         country = DEMONYMS[demonym.group(1)]
     elif named_country:
         country = COUNTRIES[named_country.group(1)]
-    elif c:
+    elif c and not named:                  # "customers of Sofia Rossi": an owner, no country
         word = c.group(1).strip()
         country = COUNTRIES.get(word) or (word.upper() if re.fullmatch(r"[a-z]{2}", word) else None)
         if country is None:

@@ -246,7 +246,7 @@ def aging(q: _Question, d: Directory) -> Route | None:
     """The aging, of all customers or one; "AR overdue for X" is what X owes overdue, not X's aging."""
     if not q.has(_AGING):
         return None
-    if q.has(_OVERDUE) and not q.has(_AGING_STRICT) and d.customer_index.find(q):
+    if q.has(_OVERDUE) and not q.has(_AGING_STRICT) and (q.customer_ref or d.customer_index.find(q)):
         return None
     return _one_customer(q, d, "aging", "ar_aging", required=False)
 
