@@ -15,6 +15,7 @@ two letters are swapped); names keep their own typo tolerance in :mod:`names`.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 
 from footnote_pg.question import lexicon as cue
@@ -150,13 +151,23 @@ def correct_spelling(question: str, directory: Directory) -> tuple[str, dict[str
         low = word.lower()
         if low in CORRECTABLE or low in cue.VOCABULARY or low in FILLER or directory.knows_word(low):
             return word
-        for key in _BY_LENGTH.get(len(low), ()):
-            if _swapped(low, key) or (len(low) > 4 and len(key) > 4 and _within_one(low, key)):
-                corrections[word] = key
-                return key
-        return word
+        key = _correction(low)
+        if key is None:
+            return word
+        corrections[word] = key
+        return key
 
     return _WORD.sub(fix, question), corrections
+
+
+@functools.lru_cache(maxsize=4096)
+def _correction(low: str) -> str | None:
+    """The keyword or ordinary word a word is one slip away from (two letters swapped; for longer words also one
+    letter added, dropped or changed), or None."""
+    for key in _BY_LENGTH.get(len(low), ()):
+        if _swapped(low, key) or (len(low) > 4 and len(key) > 4 and _within_one(low, key)):
+            return key
+    return None
 
 
 def _swapped(a: str, b: str) -> bool:

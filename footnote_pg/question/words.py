@@ -43,9 +43,17 @@ NOT_COMPUTED: tuple[NotComputed, ...] = tuple(
     NotComputed(re.compile(entry["pattern"]), entry["message"], bool(entry.get("customer_only")),
                 bool(entry.get("without_customer")))
     for entry in _DATA["not_computed"])
+_ANY_NOT_COMPUTED = re.compile("|".join(f"(?:{entry.pattern.pattern})" for entry in NOT_COMPUTED))
 
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
+_PURPOSE_WORD = re.compile(r"\b(?:for|in)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s", re.IGNORECASE)
 _READ_AS: dict[str, str] = {k.casefold(): v for k, v in _DATA["read_as"].items()}
+# The words of each key: a question holding all the words of none of the keys is left as it is (the fast path).
+_KEYS_OF: dict[str, list[frozenset[str]]] = {}
+for _key in _READ_AS:
+    _words = frozenset(_TOKEN.findall(_key))
+    for _word in _words:
+        _KEYS_OF.setdefault(_word, []).append(_words)
 _PHRASE = re.compile(r"(?<![\w#/])(?:" + "|".join(re.escape(k) for k in sorted(_READ_AS, key=len, reverse=True))
                      + r")(?![\w/])", re.IGNORECASE)
 
@@ -53,6 +61,11 @@ _PHRASE = re.compile(r"(?<![\w#/])(?:" + "|".join(re.escape(k) for k in sorted(_
 def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
     """The question with the words of read_as replaced (the replacements returned, as typed -> read)."""
     changes: dict[str, str] = {}
+    if _PURPOSE_WORD.search(question) is not None:
+        question = _PURPOSE.sub(lambda m: changes.setdefault(m.group(0), "") or "", question)
+    present = _KEYS_OF.keys() & set(_TOKEN.findall(question.casefold()))
+    if not any(k <= present for word in present for k in _KEYS_OF[word]):
+        return question, changes
 
     def swap(m: re.Match[str]) -> str:
         typed = m.group(0)
@@ -63,7 +76,6 @@ def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
         changes[typed] = read
         return read
 
-    question = _PURPOSE.sub(lambda m: changes.setdefault(m.group(0), "") or "", question)
     return _PHRASE.sub(swap, question), changes
 
 
@@ -89,6 +101,8 @@ def foreign_message() -> str:
 
 def not_computed(text: str, customer_named: bool, supplier_named: bool) -> str | None:
     """The message for what no operation computes, or None."""
+    if _ANY_NOT_COMPUTED.search(text) is None:
+        return None
     for entry in NOT_COMPUTED:
         if entry.customer_only and (supplier_named or not customer_named):
             continue
