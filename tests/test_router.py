@@ -103,7 +103,7 @@ def test_every_option_routes_to_an_answer(entry: dict[str, Any], directory: Dire
 
 
 def test_routing_is_reproducible(directory: Directory) -> None:
-    fresh = Directory(directory.customers, directory.suppliers, directory.items)
+    fresh = Directory(directory.customers, directory.suppliers, directory.items, directory.owners)
     for entry in QUESTIONS:
         first = route(entry["text"], directory, SETTINGS)
         assert route(entry["text"], directory, SETTINGS) == first
