@@ -12,8 +12,8 @@ resolved against the reference day), ``names`` (the directory of customers, supp
 owners), ``reading`` (a question read once), ``rules`` (which intent a question is: an ordered table of named
 rules), ``plan`` and ``portfolio`` (what each intent calls, or what it asks back), ``coverage`` (every content
 word used, or the part no operation answers named; keyword typos), ``words`` (the vocabulary kept as data:
-German and shorthand read as English, filler, other languages, what no operation computes). This module splits a question into clauses
-and routes each.
+German and shorthand read as English, filler, other languages, what no operation computes). This module splits a
+question into clauses and routes each.
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int
                  reason=r.reason, message=r.message, notes=r.notes)
 
 
-_CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+|\s+as\s+well\s+as\s+|\?\s+"
+_CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+"
+                     r"|\s+as\s+well\s+as\s+|\?\s+"
                      r"|,\s+(?=(?:their|its|his|her|what|how|is|are|do|does|did|when|who|which)\b))"
                      r"(?=\S)", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|this\s+customer|that\s+customer"

@@ -88,14 +88,16 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "payables": "open unpaid supplier suppliers invoice invoices bill bills due overdue outstanding total ap "
                 "received",
     "profile": "manager owner terms payment country located based city limit credit number",
-    "tickets": "unresolved pending active open opened support cases case raised complaints complaint issues issue severity high critical "
+    "tickets": "unresolved pending active open opened support cases case raised complaints complaint issues issue "
+               "severity high critical "
                "escalated",
     "dso": "window day days collect collection outstanding sales average take",
     "compare_dso": "window day days collect collection outstanding sales",
     "open_pos": "open expected pending outstanding placed delivery deliveries arrive arriving arrives due delivered "
                 "coming",
     "stock": "level levels left hand units reorder point below enough",
-    "supplier_payment": "phone number numbers file verified new asked change changed legitimate legit genuine real safe request requested details bank "
+    "supplier_payment": "phone number numbers file verified new asked change changed legitimate legit genuine real "
+                        "safe request requested details bank "
                         "account iban transfer wire email fraud phishing scam suspicious release approve",
     "list_customers": "name names named called starting start starts beginning begins containing contains letter "
                       "managed manage manages owned own owns handled handle looked after served",

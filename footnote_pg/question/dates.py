@@ -251,7 +251,8 @@ _WEEK = re.compile(r"\b(this|last|past|previous)\s+week\b")
 _WEEK_NO = re.compile(r"\b(?:(?:the\s+)?(?:calendar|iso)\s+week|week|cw|wk)\s*(?:no\.?\s*|number\s+|#\s*)?(\d{1,2})"
                       r"(?:\s*(?:of\s+|/|,\s*)?((?:19|20)\d\d))?\b")
 # "since last year": from the first day of the last fiscal year (or this one) to the reference day.
-_SINCE_YEAR = re.compile(r"\bsince\s+(?:the\s+(?:start|beginning)\s+of\s+)?(last|this|the\s+previous)\s+(?:fiscal\s+)?year\b")
+_SINCE_YEAR = re.compile(r"\bsince\s+(?:the\s+(?:start|beginning)\s+of\s+)?(last|this|the\s+previous)"
+                         r"\s+(?:fiscal\s+)?year\b")
 # A day that is the question's point in time rather than a span ("as of yesterday", "until yesterday").
 _POINT_BEFORE = re.compile(r"(?:as\s+of|as\s+at|by|until|till|through|up\s+to)\s+$")
 _FROM_TO = re.compile(rf"\bfrom\s+({_YEAR})-(\d{{2}})-(\d{{2}})\s+(?:to|until|till|through)\s+"

@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 
 from footnote_pg.question.lexicon import (
-    COUNTRIES,
-    DEMONYMS,
     _COUNTRY,
     _DEMONYM,
     _DOWN_WORDS,
@@ -26,6 +24,8 @@ from footnote_pg.question.lexicon import (
     _TOP_LIMIT,
     _TOP_SINGLE,
     _UP_WORDS,
+    COUNTRIES,
+    DEMONYMS,
 )
 from footnote_pg.question.names import Directory, Mention
 from footnote_pg.question.plan import (
@@ -53,10 +53,13 @@ def _limit(q: _Question, default: int | None = None) -> int | None:
     m = _TOP_LIMIT.search(q.masked)
     if m:
         return _number(next(g for g in m.groups() if g))
-    if _TOP_SINGLE.search(q.masked) or re.search(r"\bwho\s+(?:owes|has)\b|\b(?:which|what)\s+(?:customer|client)\b(?!s)",
-                                                   q.masked):
-        return 1 if not re.search(r"\b(?:customers|clients|balances|amounts|invoices|accounts|debts)\b", q.masked) else default
+    if _TOP_SINGLE.search(q.masked) or _ONE_WHO.search(q.masked):
+        return 1 if not _PLURAL_OWED.search(q.masked) else default
     return default
+
+
+_ONE_WHO = re.compile(r"\bwho\s+(?:owes|has)\b|\b(?:which|what)\s+(?:customer|client)\b(?!s)")
+_PLURAL_OWED = re.compile(r"\b(?:customers|clients|balances|amounts|invoices|accounts|debts)\b")
 
 
 def payments_route(q: _Question, directory: Directory) -> Route:
@@ -97,7 +100,8 @@ def ranking_route(q: _Question) -> Route:
     first."""
     as_of, notes = _as_of(q)
     measure = ("oldest_overdue" if _RANK_OLDEST.search(q.masked)
-               else "outstanding" if (_RANK_OPEN.search(q.masked) and "overdue" not in q.masked) or _OPEN_TOTAL.search(q.masked)
+               else "outstanding" if (_RANK_OPEN.search(q.masked) and "overdue" not in q.masked)
+               or _OPEN_TOTAL.search(q.masked)
                else "overdue")
     direction = "asc" if _RANK_ASC.search(q.masked) and measure != "oldest_overdue" else None
     return _answer("ranking", [_call("rank_customers", measure=measure, direction=direction, limit=_limit(q),

@@ -94,10 +94,10 @@ Rule = Callable[[_Question, Directory], Route | None]
 _ACTION_MESSAGE = "I only read the recorded data; I do not send messages, contact anyone or change an account."
 _FRAUD_MESSAGE = ("I have no operation that assesses whether a customer is a fraud risk; I can show a customer's risk "
                   "facts (what is overdue, open tickets) and, for a supplier, the checks on a bank detail change.")
-_NEGATIVE_MESSAGE = ("A count, a limit or a number of days must be at least one; I do not read a negative number or zero "
-                     "as another one. Please ask again with the number you mean.")
-_CREDIT_NOTE_MESSAGE = ("No operation shows one credit note by its number; the credit notes of a period list each one with "
-                        "its customer, date, amount and the invoice it credits.")
+_NEGATIVE_MESSAGE = ("A count, a limit or a number of days must be at least one; I do not read a negative number or "
+                     "zero as another one. Please ask again with the number you mean.")
+_CREDIT_NOTE_MESSAGE = ("No operation shows one credit note by its number; the credit notes of a period list each one "
+                        "with its customer, date, amount and the invoice it credits.")
 _STOCK_VALUE_MESSAGE = ("I have no operation that values stock; I can show the quantity on hand of an item and which "
                         "items are below their reorder level.")
 
