@@ -62,6 +62,20 @@ _ONE_WHO = re.compile(r"\bwho\s+(?:owes|has)\b|\b(?:which|what)\s+(?:customer|cl
 _PLURAL_OWED = re.compile(r"\b(?:customers|clients|balances|amounts|invoices|accounts|debts)\b")
 
 
+def customer_dso_route(q: _Question, directory: Directory) -> Route:
+    """DSO of one customer: no operation computes it; the customer's own days to pay is the best reading, offered
+    first, our DSO overall second."""
+    paid = payments_route(q, directory)
+    if paid.kind == "clarification" or not paid.calls:
+        return paid
+    name = str(paid.calls[0].arguments["customer"])
+    return _clarify("ambiguous_metric",
+                    "No operation computes days sales outstanding for one customer. I read this as how long this "
+                    "customer takes to pay (its payment history: average days to pay, invoices paid late); answer "
+                    "that, or give our DSO overall?",
+                    [f"Show the payment history of {name}", "What is our DSO?"])
+
+
 def payments_route(q: _Question, directory: Directory) -> Route:
     """What one customer paid, when, how fast and how late."""
     mentions = _customer_mentions(q, directory, required=True)

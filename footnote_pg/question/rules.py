@@ -220,9 +220,11 @@ def purchase_orders(q: _Question, d: Directory) -> Route | None:
 
 
 def payments(q: _Question, d: Directory) -> Route | None:
-    """What a customer paid, when, how fast: before DSO ("average days to pay", "DSO for X": one customer's days to
-    pay) and before overdue ("has X paid anything")."""
-    if (q.has(_PAYMENTS) or q.has(_DSO)) and (q.customer_ref or d.customer_index.find(q)):
+    """What a customer paid, when, how fast: before DSO ("average days to pay") and before overdue ("has X paid
+    anything"). "DSO for X": no operation computes it for one customer; said so, with X's days to pay first."""
+    if q.has(_DSO) and not q.has(_PAYMENTS) and (q.customer_ref or d.customer_index.find(q)):
+        return portfolio.customer_dso_route(q, d)
+    if q.has(_PAYMENTS) and (q.customer_ref or d.customer_index.find(q)):
         return portfolio.payments_route(q, d)
     return None
 
