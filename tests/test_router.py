@@ -287,3 +287,44 @@ def test_case_and_punctuation_keep_the_route(directory: Directory, text: str, ho
     else:
         assert (changed.kind, changed.intent) == (original.kind, original.intent)
         assert _folded(changed) == _folded(original)   # a name the directory lacks keeps its case
+
+
+@pytest.mark.parametrize("question", ["top -5 customers last quarter", "DSO over -5 days", "dso with a -30 day window",
+                                      "show the top −3 debtors", "top 0 customers in 2025"])
+def test_a_negative_or_zero_count_is_refused_never_read_as_another(question: str, directory: Directory) -> None:
+    r = route(question, directory, SETTINGS)
+    assert (r.kind, r.reason, r.calls) == ("refusal", "not_covered", ())
+    assert "negative" in (r.message or "")
+
+
+@pytest.mark.parametrize("question", ["Quel est le chiffre d'affaires du dernier trimestre ?",
+                                      "¿Cuánto nos debe Vidal Embalajes?", "Hoeveel omzet hadden we vorig jaar?"])
+def test_a_language_not_read_is_refused_naming_the_languages_read(question: str, directory: Directory) -> None:
+    r = route(question, directory, SETTINGS)
+    assert (r.kind, r.reason, r.calls) == ("refusal", "not_covered", ())
+    assert "English" in (r.message or "") and "German" in (r.message or "")
+
+
+@pytest.mark.parametrize(("german", "english"), [
+    ("Umsatz 2025", "revenue 2025"), ("Was schuldet uns Steiner Holzbau?", "What does Steiner Holzbau owe us?"),
+    ("offene Posten Krenn Kältetechnik", "open balance of Krenn Kältetechnik"),
+    ("Umsatz KW 32", "revenue in calendar week 32"), ("Gutschriften im Q2", "credit notes in Q2")])
+def test_german_erp_words_are_read_as_english(german: str, english: str, directory: Directory) -> None:
+    assert _calls(route(german, directory, SETTINGS)) == _calls(route(english, directory, SETTINGS))
+    assert route(german, directory, SETTINGS).calls
+
+
+def test_a_word_of_a_name_is_never_read_as_another_word(directory: Directory) -> None:
+    named = Directory((*directory.customers, "Umsatz Logistik GmbH"), directory.suppliers, directory.items,
+                      directory.owners)
+    r = route("How much does Umsatz Logistik owe?", named, SETTINGS)
+    assert _calls(r) == [{"operation": "customer_overdue", "arguments": {"customer": "Umsatz Logistik GmbH"}}]
+
+
+def test_the_dso_of_one_customer_is_said_to_be_computed_by_no_operation(directory: Directory) -> None:
+    r = route("DSO for Vidal Embalajes", directory, SETTINGS)
+    assert (r.kind, r.reason) == ("clarification", "ambiguous_metric")
+    assert "No operation computes days sales outstanding for one customer" in (r.message or "")
+    assert r.options[0] == "Show the payment history of Vidal Embalajes S.A."
+    first = route(r.options[0], directory, SETTINGS)
+    assert _calls(first) == [{"operation": "customer_payments", "arguments": {"customer": "Vidal Embalajes S.A."}}]
