@@ -328,3 +328,10 @@ def test_the_dso_of_one_customer_is_said_to_be_computed_by_no_operation(director
     assert r.options[0] == "Show the payment history of Vidal Embalajes S.A."
     first = route(r.options[0], directory, SETTINGS)
     assert _calls(first) == [{"operation": "customer_payments", "arguments": {"customer": "Vidal Embalajes S.A."}}]
+
+
+def test_two_customer_numbers_are_two_customers(directory: Directory) -> None:
+    r = route("overdue for C-4471 and C-4472", directory, SETTINGS)
+    assert _calls(r) == [{"operation": "customer_overdue", "arguments": {"customer": "C-4471"}},
+                         {"operation": "customer_overdue", "arguments": {"customer": "C-4472"}}]
+    assert route("C-4471", directory, SETTINGS).calls == ()      # a bare number asks nothing: no profile guessed

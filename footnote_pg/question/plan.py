@@ -327,8 +327,8 @@ def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
 
 def _customer_mentions(q: _Question, directory: Directory, required: bool) -> list[Mention]:
     mentions = _entities(q, directory.customer_index, required)
-    if q.customer_ref:
-        mentions.insert(0, Mention((q.customer_ref,), 0, 0, q.customer_ref, known=False))
+    for ref in reversed(q.customer_refs):
+        mentions.insert(0, Mention((ref,), 0, 0, ref, known=False))
     return mentions
 
 

@@ -39,6 +39,7 @@ class _Question:
     sku: str | None
     customer_ref: str | None
     supplier_ref: str | None = None
+    customer_refs: tuple[str, ...] = ()    # every customer number or link, in order (customer_ref is the first)
     found: dict[int, list[Mention]] = field(default_factory=dict)   # per name index
 
     def consumed(self, tok: _Tok) -> bool:
@@ -83,11 +84,12 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     if m:
         sku = f"SKU-{m.group(1)}"
         pre = blank(pre, m.start(), m.end())
-    m = _CUSTOMER_REF.search(pre)
-    if m:
+    refs: list[str] = []
+    for m in list(_CUSTOMER_REF.finditer(pre)):
         group = next(i for i in (1, 2, 3) if m.group(i))
-        customer_ref = m.group(group) if group == 3 else m.group(group).upper()
+        refs.append(m.group(group) if group == 3 else m.group(group).upper())
         pre = blank(pre, m.start(group), m.end())
+    customer_ref = refs[0] if refs else None
     supplier_ref = None
     m = _SUPPLIER_REF.search(pre)
     if m:
@@ -97,6 +99,6 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     cal = Calendar(settings.as_of, settings.fiscal_year_start_month)
     time = periods.scan(pre, cal, text)
     return _Question(text, low, pre, time.masked, _tokens(text), time, cal, invoice, sku,
-                     customer_ref, supplier_ref)
+                     customer_ref, supplier_ref, tuple(dict.fromkeys(refs)))
 
 

@@ -10,6 +10,7 @@ overdue).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from footnote_pg.question import portfolio, words
@@ -91,6 +92,7 @@ from footnote_pg.question.types import Route
 
 Rule = Callable[[_Question, Directory], Route | None]
 
+_CUSTOMER_WORD = re.compile(r"\b(?:customer|client|kunde)\b")
 _ACTION_MESSAGE = "I only read the recorded data; I do not send messages, contact anyone or change an account."
 _FRAUD_MESSAGE = ("I have no operation that assesses whether a customer is a fraud risk; I can show a customer's risk "
                   "facts (what is overdue, open tickets) and, for a supplier, the checks on a bank detail change.")
@@ -337,7 +339,8 @@ def how_many_have(q: _Question, d: Directory) -> Route | None:
 
 
 def about_a_customer(q: _Question, d: Directory) -> Route | None:
-    if q.customer_ref and not d.customer_index.find(q):
+    if q.customer_ref and not d.customer_index.find(q) and (
+            q.customer_ref.startswith("erp://") or _CUSTOMER_WORD.search(q.low)):
         return portfolio.profile_route(q, d)         # "customer C-4471", "erp://customer/4471": its record
     known = d.customer_index.find(q)
     if not known:
