@@ -91,7 +91,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "tickets": "unresolved pending active open opened support cases case raised complaints complaint issues issue "
                "severity high critical "
                "escalated",
-    "dso": "window day days collect collection outstanding sales average take",
+    "dso": "window day days collect collection outstanding sales average take across",
     "compare_dso": "window day days collect collection outstanding sales",
     "open_pos": "open expected pending outstanding placed delivery deliveries arrive arriving arrives due delivered "
                 "coming",
