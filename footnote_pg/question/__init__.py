@@ -60,6 +60,7 @@ _ORDINALS = ("first", "second", "third", "fourth")
 _DETAIL = ("unclear_period", "ambiguous_entity")   # a clause that needs one more detail to be answered
 _FINAL = ("instruction", "database_command")       # refusals no clause may override
 _POINT_IN_TIME = ("aging", "dso", "overdue", "tickets", "risk", "profile", "payables", "ranking")
+_ALL = re.compile(r"\b(?:all|total|overall|every|any\s+supplier|in\s+general)\b", re.IGNORECASE)
 _AS_OF_WORDS = re.compile(r"(?:as\s+(?:of|at)|at|by|on|until)\b", re.IGNORECASE)
 
 
@@ -71,8 +72,8 @@ def _asked_back(r: Route) -> bool:
     return r.kind in ("refusal", "clarification")
 
 
-def _carried(text: str, r: Route, subject: str | None, period: str | None, as_of: str | None,
-             directory: Directory, settings: RouterSettings, depth: int) -> tuple[str, Route]:
+def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None, period: str | None,
+             as_of: str | None, directory: Directory, settings: RouterSettings, depth: int) -> tuple[str, Route]:
     """A clause with what another clause named and it lacks: the customer or supplier ("... and open POs with
     them", "overdue and open tickets for X"), the period ("revenue in Q2 and the top customers", "top customers
     2025 and how revenue changed vs 2024") or the day ("AR aging and DSO as of end of Q2")."""
@@ -81,6 +82,9 @@ def _carried(text: str, r: Route, subject: str | None, period: str | None, as_of
         tries.append(_PRONOUN.sub(subject, text, count=1))    # "do they have open tickets" -> "do <X> have ..."
     elif subject and r.reason == "missing_entity":
         tries.append(f"{text.rstrip('?')} for {subject}?")
+    elif subject_kind == "supplier" and r.intent in ("open_pos", "payables") and _subject(r) is None \
+            and not _ALL.search(text):
+        tries.append(f"{text.rstrip('?')} with {subject}?")       # "what do we owe X; also any open POs?"
     for attempt in tries:
         routed = _route(attempt, directory, settings, depth + 1)
         if not _asked_back(routed) or _asked_back(r):
@@ -112,9 +116,10 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
         text = part if part.rstrip().endswith("?") else part + "?"
         first.append((text, _route(text, directory, settings, depth + 1)))
     subject = next((s for _, r in first if (s := _subject(r)) is not None), None)
+    subject_kind = next((a for _, r in first for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
     period = next((r.notes["period"] for _, r in first if "period" in r.notes), None)
     as_of = next((r.notes["as_of"] for _, r in first if "as_of" in r.notes), None)
-    routes = [_carried(t, r, subject, period, as_of, directory, settings, depth) for t, r in first]
+    routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth) for t, r in first]
     answered = [(t, r) for t, r in routes if r.kind not in ("refusal", "clarification")]
     if len(answered) == len(routes):
         calls = tuple(c for _, r in routes for c in r.calls)

@@ -111,7 +111,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
     "ranking": "payments payment behind with everything open included including incl",
     "invoice": "paid settled vat tax days late overdue",
-    "payments": "paid pay pays paying payment payments late time times",
+    "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically",
 }.items()}
 GENERAL_WORDS = frozenset("compared compare comparison between against versus".split())
 

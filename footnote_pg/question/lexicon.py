@@ -157,9 +157,9 @@ _SUPPLIER_REF = _rx(r"\b(s-\d{2,8})\b|\b(?:supplier|vendor)\s+(?:number\s+|no\.?
 
 _STOCK = _rx(
     r"\bin\s+stock\b|\bstock(?:s|ed)?\b|\binventory\b|\bon\s+hand\b|\bre-?order\s+(?:level|point)"
-    r"|\bout\s+of\s+stock|\brunning\s+(?:low|out)\b|\b(?:low|short)\s+on\b|\b(?:are|is)\s+left\b|\bleft\s+in\s+stock\b"
-    r"|\bhow\s+(?:many|much)\b[^?.!]{1,60}\bleft\b")
+    r"|\bout\s+of\s+stock|\brunning\s+(?:low|out)\b|\b(?:low|short)\s+on\b|\bleft\s+in\s+stock\b")
 _HOW_MANY_HAVE = _rx(r"\bhow\s+(?:many|much)\b.+\b(?:do|have|did)\s+we\s+(?:have|got|hold|carry)\b"
+                     r"|\bhow\s+(?:many|much)\b[^?.!]{1,60}\bleft\b|\b(?:are|is)\s+left\b"
                      r"|\bdo\s+we\s+(?:still\s+)?have\s+(?:enough|any)\b")
 _BANK_CHANGE = _rx(
     r"\bbank\s+(?:details?|accounts?|change|data|information|info)\b|\biban\b|\bnew\s+(?:bank\s+)?"
@@ -205,7 +205,7 @@ _TOP = _rx(
     rf"|highest[\s-]+revenue|leading|most\s+important)\s+(?:{_NUM}\s+)?{_WHO}"
     rf"|\b{_WHO}\s+(?:ranked\s+)?by\s+(?:revenue|sales|turnover)\b"
     rf"|\b(?:revenue|sales|turnover)\s+(?:by|per)\s+{_WHO}|\brank(?:ed|ing)?\s+(?:of\s+)?"
-    rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated"
+    rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+(?:{_NUM}\s+)?customers?\s+(?:bought|spent|ordered|generated"
     rf"|brought\s+in)\s+(?:the\s+)?most|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?most"
     rf"|\b(?:{_NUM}\s+)?(?:smallest|least\s+valuable|lowest[\s-]+revenue|weakest)\s+(?:{_NUM}\s+)?{_WHO}"
     rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+the\s+(?:least|lowest|smallest)\s+(?:revenue|sales"
@@ -277,7 +277,8 @@ _OVERDUE = _rx(
     r"|\bamount\s+due\b|\bbalance\s+due\b|\b(?:has|have)n'?t\s+(?:yet\s+)?paid\b|\bnot\s+(?:yet\s+)?"
     r"paid\b|\b(?:yet|left)\s+to\s+pay\b|\bwhat\s+is\s+due\b"
     r"|\b(?:has|have|did)\b[^?.!]{1,60}\b(?:paid|made\s+(?:any\s+)?payments?)\b|\bdays\s+(?:late|overdue|past\s+due)\b"
-    r"|\bif\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\bhow\s+far\s+behind\b")
+    r"|\bif\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\b(?:how\s+far|still|far|way)\s+behind\b")
+_NOT_PAID = _rx(r"\b(?:not|n't)\s+(?:yet\s+)?paid\b|\bnot\s+paid\s+yet\b")
 # All that is open, not only the overdue part: "open balance", "total outstanding", "not just overdue".
 _OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due)\b"
                   r"|\btotal\s+(?:outstanding|open|receivables?)\b"
@@ -344,13 +345,14 @@ _RANK_OWE = _rx(
     r"(?:their\s+)?payments?)\b"
     r"|\bwho\s+(?:is|are)\s+(?:still\s+)?(?:overdue|late|behind|in\s+arrears)\b"
     r"|\b(?:which|what)\s+customers\s+(?:are|were)\s+(?:still\s+)?(?:overdue|late|behind|in\s+arrears)\b"
-    r"|\brank(?:ed|ing)?\s+(?:the\s+|our\s+|all\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open"
+    r"|\brank(?:ed|ing)?\s+(?:of\s+)?(?:the\s+|our\s+|all\s+)?(?:customers|clients|debtors)\s+by\s+(?:oldest|days|overdue"
+    r"|outstanding|open"
     r"|balance|debt|what\s+they\s+owe|how\s+much\s+they\s+owe|receivables?)"
     r"|\b(?:top|bottom)\s+(?:\d+\s+|\w+\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open|balance"
     r"|debt"
     r"|receivables?)\b|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:oldest|longest)\s+(?:unpaid|open|overdue|late)\b")
 _RANK_ASC = _rx(r"\b(?:smallest|lowest|least|fewest|bottom|weakest)\b")
-_RANK_OLDEST = _rx(r"\b(?:oldest|longest|worst|slowest)\b|\bdays\s+overdue\b"
+_RANK_OLDEST = _rx(r"\b(?:oldest|longest|worst|slowest)\b|\bdays\s+overdue\b|\blate\s+payers?\b"
                    r"|\bmost\s+overdue\s+(?:invoices|customers|accounts|clients)\b")
 _RANK_OPEN = _rx(r"\b(?:outstanding|open\s+balances?|receivables?|balances?|debt|debtors)\b")
 _ALL_OVERDUE = _rx(r"\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"

@@ -46,6 +46,7 @@ from footnote_pg.question.lexicon import (
     _MONTHLY,
     _NEGATIVE,
     _NOT_COVERED,
+    _NOT_PAID,
     _OPEN_TOTAL,
     _OVERDUE,
     _OWNER,
@@ -226,7 +227,7 @@ def payments(q: _Question, d: Directory) -> Route | None:
     anything"). "DSO for X": no operation computes it for one customer; said so, with X's days to pay first."""
     if q.has(_DSO) and not q.has(_PAYMENTS) and (q.customer_ref or d.customer_index.find(q)):
         return portfolio.customer_dso_route(q, d)
-    if q.has(_PAYMENTS) and (q.customer_ref or d.customer_index.find(q)):
+    if q.has(_PAYMENTS) and not q.has(_NOT_PAID) and (q.customer_ref or d.customer_index.find(q)):
         return portfolio.payments_route(q, d)
     return None
 
@@ -260,7 +261,7 @@ def tickets(q: _Question, d: Directory) -> Route | None:
 
 
 def profile(q: _Question, d: Directory) -> Route | None:
-    if q.has(_PROFILE) and not q.has(_RISK) and (q.customer_ref or d.customer_index.find(q)):
+    if q.has(_PROFILE) and not q.has(_RISK) and not q.has(_OVERDUE) and (q.customer_ref or d.customer_index.find(q)):
         return portfolio.profile_route(q, d)
     return None
 
