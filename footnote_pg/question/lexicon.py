@@ -42,7 +42,7 @@ collected collection terms term average window sorted sort order ordered
 high severity critical severe escalated escalation
 risky healthy reliable trustworthy danger red flag flags warning signs health
 date dates today's recently lately
-other others another same
+other others another same limit limits
 ebitda ebit budget budgets salary salaries payroll wages weather headcount employees staff forecast forecasts
 valuation worth cost costs expense expenses spend spending
 """.split())
