@@ -152,6 +152,8 @@ def not_computed(q: _Question, d: Directory) -> Route | None:
     suppliers, ...): refused, saying what the catalog gives instead (words.toml)."""
     if q.invoice and q.invoice.upper().startswith("CN"):
         return _refuse("not_covered", _CREDIT_NOTE_MESSAGE)
+    if not words.may_be_not_computed(q.masked):
+        return None
     customer = bool(q.customer_ref) or bool(d.customer_index.find(q))
     message = words.not_computed(q.masked, customer, bool(d.supplier_index.find(q)))
     return _refuse("not_covered", message) if message else None

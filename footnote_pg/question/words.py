@@ -99,6 +99,11 @@ def foreign_message() -> str:
     return f"I read questions in {READ[0]} ({READ[1]}); please ask in English."
 
 
+def may_be_not_computed(text: str) -> bool:
+    """Whether any pattern of what no operation computes is in the text (before the names are looked up)."""
+    return _ANY_NOT_COMPUTED.search(text) is not None
+
+
 def not_computed(text: str, customer_named: bool, supplier_named: bool) -> str | None:
     """The message for what no operation computes, or None."""
     if _ANY_NOT_COMPUTED.search(text) is None:
