@@ -327,7 +327,7 @@ def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
 
 def _customer_mentions(q: _Question, directory: Directory, required: bool) -> list[Mention]:
     mentions = _entities(q, directory.customer_index, required)
-    if q.customer_refs:              # a customer given by number: other words are no unknown name ("CREDIT LIMIT C-4471")
+    if q.customer_refs:              # given by number: no other word is an unknown name ("CREDIT LIMIT C-4471")
         mentions = [m for m in mentions if m.known]
     for ref in reversed(q.customer_refs):
         mentions.insert(0, Mention((ref,), 0, 0, ref, known=False))
