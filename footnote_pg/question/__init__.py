@@ -11,18 +11,20 @@ Steps, one module each: ``text`` (folding, tokens), ``lexicon`` (vocabulary and 
 resolved against the reference day), ``names`` (the directory of customers, suppliers, items and account
 owners), ``reading`` (a question read once), ``rules`` (which intent a question is: an ordered table of named
 rules), ``plan`` and ``portfolio`` (what each intent calls, or what it asks back), ``coverage`` (every content
-word used, or the part no operation answers named; keyword typos). This module splits a question into clauses
-and routes each.
+word used, or the part no operation answers named; keyword typos), ``words`` (the vocabulary kept as data:
+German and shorthand read as English, filler, other languages, what no operation computes). This module splits a
+question into clauses and routes each.
 """
 
 from __future__ import annotations
 
 import re
 
-from footnote_pg.question import coverage
+from footnote_pg.question import coverage, words
 from footnote_pg.question.names import Directory, Mention
 from footnote_pg.question.reading import _analyse
 from footnote_pg.question.rules import _decide
+from footnote_pg.question.text import _tokens
 from footnote_pg.question.types import Call, Route, RouterSettings
 
 __all__ = ["Call", "Directory", "Mention", "Route", "RouterSettings", "route", "unanswered_words"]
@@ -47,7 +49,8 @@ def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int
                  reason=r.reason, message=r.message, notes=r.notes)
 
 
-_CLAUSE = re.compile(r"\s*(?:;|,?\s+and\s+(?:also\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+|\s+as\s+well\s+as\s+|\?\s+"
+_CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+"
+                     r"|\s+as\s+well\s+as\s+|\?\s+"
                      r"|,\s+(?=(?:their|its|his|her|what|how|is|are|do|does|did|when|who|which)\b))"
                      r"(?=\S)", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|this\s+customer|that\s+customer"
@@ -56,30 +59,67 @@ _SUBJECT_ARGS = ("customer", "supplier", "item")
 _ORDINALS = ("first", "second", "third", "fourth")
 _DETAIL = ("unclear_period", "ambiguous_entity")   # a clause that needs one more detail to be answered
 _FINAL = ("instruction", "database_command")       # refusals no clause may override
+_POINT_IN_TIME = ("aging", "dso", "overdue", "tickets", "risk", "profile", "payables", "ranking")
+_ALL = re.compile(r"\b(?:all|total|overall|every|any\s+supplier|in\s+general)\b", re.IGNORECASE)
+_AS_OF_WORDS = re.compile(r"(?:as\s+(?:of|at)|at|by|on|until)\b", re.IGNORECASE)
+
+
+def _subject(r: Route) -> str | None:
+    return next((str(c.arguments[a]) for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
+
+
+def _asked_back(r: Route) -> bool:
+    return r.kind in ("refusal", "clarification")
+
+
+def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None, period: str | None,
+             as_of: str | None, directory: Directory, settings: RouterSettings, depth: int) -> tuple[str, Route]:
+    """A clause with what another clause named and it lacks: the customer or supplier ("... and open POs with
+    them", "overdue and open tickets for X"), the period ("revenue in Q2 and the top customers", "top customers
+    2025 and how revenue changed vs 2024") or the day ("AR aging and DSO as of end of Q2")."""
+    tries: list[str] = []
+    if subject and _PRONOUN.search(text) and (_asked_back(r) or _subject(r) is None):
+        tries.append(_PRONOUN.sub(subject, text, count=1))    # "do they have open tickets" -> "do <X> have ..."
+    elif subject and r.reason == "missing_entity":
+        tries.append(f"{text.rstrip('?')} for {subject}?")
+    elif subject_kind == "supplier" and r.intent in ("open_pos", "payables") and _subject(r) is None \
+            and not _ALL.search(text):
+        tries.append(f"{text.rstrip('?')} with {subject}?")       # "what do we owe X; also any open POs?"
+    for attempt in tries:
+        routed = _route(attempt, directory, settings, depth + 1)
+        if not _asked_back(routed) or _asked_back(r):
+            text, r = attempt, routed
+    if period and (r.reason == "unclear_period" or ("period_from" in r.notes and "period_to" not in r.notes
+                                                     and r.notes["period_from"] != period)):
+        attempt = f"{text.rstrip('?')} in {period}?"
+        routed = _route(attempt, directory, settings, depth + 1)
+        if not _asked_back(routed) or _asked_back(r):
+            text, r = attempt, routed
+    elif as_of and not _asked_back(r) and r.intent in _POINT_IN_TIME and "as_of" not in r.notes \
+            and "period" not in r.notes:
+        attempt = f"{text.rstrip('?')} {as_of if _AS_OF_WORDS.match(as_of) else 'as of ' + as_of}?"
+        routed = _route(attempt, directory, settings, depth + 1)
+        if not _asked_back(routed):
+            text, r = attempt, routed
+    return text, r
 
 
 def _combined(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route | None:
     """A question of several clauses ("what does X owe and do they have open tickets"): each clause answered with
     its own calls in one answer; when a clause cannot be answered, a clarification that offers the others."""
     parts = [p.strip(" ,;") for p in _CLAUSE.split(question) if p.strip(" ,;?")]
+    parts = [p for p in parts if not all(t.fold in coverage.FILLER for t in _tokens(p))]   # "um, what's ..."
     if len(parts) < 2 or len(parts) > 4:
         return None
-    routes: list[tuple[str, Route]] = []
-    subject: str | None = None
-    period: str | None = None
+    first = []
     for part in parts:
         text = part if part.rstrip().endswith("?") else part + "?"
-        r = _route(text, directory, settings, depth + 1)
-        if subject and r.kind in ("refusal", "clarification") and _PRONOUN.search(part):
-            text = _PRONOUN.sub(subject, text, count=1)      # "do they have open tickets" -> "do <X> have ..."
-            r = _route(text, directory, settings, depth + 1)
-        if period and r.reason == "unclear_period":          # "revenue in Q2 and the top customers": Q2 for both
-            text = f"{text.rstrip('?')} in {period}?"
-            r = _route(text, directory, settings, depth + 1)
-        if subject is None:
-            subject = next((str(c.arguments[a]) for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
-        period = period or r.notes.get("period")
-        routes.append((text, r))
+        first.append((text, _route(text, directory, settings, depth + 1)))
+    subject = next((s for _, r in first if (s := _subject(r)) is not None), None)
+    subject_kind = next((a for _, r in first for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
+    period = next((r.notes["period"] for _, r in first if "period" in r.notes), None)
+    as_of = next((r.notes["as_of"] for _, r in first if "as_of" in r.notes), None)
+    routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth) for t, r in first]
     answered = [(t, r) for t, r in routes if r.kind not in ("refusal", "clarification")]
     if len(answered) == len(routes):
         calls = tuple(c for _, r in routes for c in r.calls)
@@ -115,7 +155,9 @@ def _keys(r: Route) -> set[str]:
 
 
 def _route(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
-    text, corrections = coverage.correct_spelling(question, directory)
+    text, read = words.read_as(question, directory)
+    text, corrections = coverage.correct_spelling(text, directory)
+    corrections = {**read, **corrections}
     q = _analyse(text, settings)
     r = coverage.check(q, _decide(q, directory), directory)
     if depth == 0 and _CLAUSE.search(text) and r.reason not in _FINAL:
@@ -124,7 +166,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
         if parts is not None and (
                 (parts.intent == "combined" and (whole.kind in ("refusal", "clarification")
                                                  or not _keys(whole) >= _keys(parts)))
-                or (parts.kind == "clarification" and whole.kind == "refusal")):
+                or (parts.kind == "clarification" and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))):
             r = parts
     if corrections:
         r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,
@@ -137,7 +179,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
 def unanswered_words(question: str, r: Route, directory: Directory, settings: RouterSettings) -> list[str]:
     """The content words, periods, days and names of the question that route r does not use (none for a route
     that route() returned as an answer, unless it combines clauses)."""
-    text, _ = coverage.correct_spelling(question, directory)
+    text, _ = coverage.correct_spelling(words.read_as(question, directory)[0], directory)
     q = _analyse(text, settings)
     _decide(q, directory)                 # reads the names, as routing does
     return coverage.unaccounted(q, r, directory)

@@ -7,16 +7,19 @@ the question the route does not answer ("smallest" in "smallest customers by rev
 value", "tickets" in a question about what a customer owes and its tickets): the route becomes a refusal that
 says which words no operation answers, and what it could have answered instead.
 
-Spelling: a keyword typed with one slip ("revnue", "custmers", "recievables") is read as the keyword when the
-word is not a name the directory knows; names keep their own typo tolerance in :mod:`names`.
+Spelling: a keyword or an ordinary question word typed with one slip ("revnue", "custmers", "recievables", "dose",
+"stauts") is read as that word when the word is not a name the directory knows (a word of four letters only when
+two letters are swapped); names keep their own typo tolerance in :mod:`names`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 
 from footnote_pg.question import lexicon as cue
+from footnote_pg.question import words
 from footnote_pg.question.dates import DateMention, PeriodMention
 from footnote_pg.question.names import Directory
 from footnote_pg.question.reading import _Question
@@ -39,7 +42,7 @@ items product products invoice invoices there here then than else anything somet
 actually really precisely approximately roughly around more most less least
 our ours whole full entire exact exactly money euros euro eur in-house erp system records record data numbers
 s t don doesn isn aren wasn weren didn haven hasn amt amnt qty no nr
-""".split())
+""".split()) | words.FILLER
 
 # Each intent's own cue words (as the rule table and the plan read them).
 INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
@@ -76,34 +79,39 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
 
 # Words an intent uses beyond its cue patterns (they qualify what it answers, and it answers them).
 INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
-    "risk": "credit creditworthy paying pay payer late assessment assess check review",
-    "aging": "open outstanding total",
-    "revenue": "net issue issued issuing raised sent",
+    "risk": "credit creditworthy paying pay payer late assessment assess check review wise doing profile safe keep "
+            "delivering deliver",
+    "aging": "open outstanding total balance days more older than overall just only not",
+    "revenue": "net issue issued issuing raised sent send out make made",
     "credit_notes": "issue issued raised given granted sent",
     "revenue_monthly": "net issue issued",
     "payables": "open unpaid supplier suppliers invoice invoices bill bills due overdue outstanding total ap "
                 "received",
     "profile": "manager owner terms payment country located based city limit credit number",
-    "tickets": "open opened support cases case raised complaints complaint issues issue severity high critical "
+    "tickets": "unresolved pending active open opened support cases case raised complaints complaint issues issue "
+               "severity high critical "
                "escalated",
-    "dso": "window day days collect collection outstanding sales average take",
+    "dso": "window day days collect collection outstanding sales average take across",
     "compare_dso": "window day days collect collection outstanding sales",
     "open_pos": "open expected pending outstanding placed delivery deliveries arrive arriving arrives due delivered "
                 "coming",
     "stock": "level levels left hand units reorder point below enough",
-    "supplier_payment": "new asked change changed legitimate legit genuine real safe request requested details bank "
+    "supplier_payment": "phone number numbers file verified new asked change changed legitimate legit genuine real "
+                        "safe request requested details bank "
                         "account iban transfer wire email fraud phishing scam suspicious release approve",
     "list_customers": "name names named called starting start starts beginning begins containing contains letter "
                       "managed manage manages owned own owns handled handle looked after served",
     "list_suppliers": "name names named called starting start starts beginning begins containing contains letter",
     "list_items": "name names named called starting start starts beginning begins containing contains letter",
-    "overdue": "compared compare between ar receivable receivables",
+    "overdue": "compared compare between ar receivable receivables payments payment days late",
     "compare_overdue": "compared compare between",
-    "revenue_change": "compared compare between",
+    "revenue_change": "compared compare between up down",
     "compare_revenue": "compared compare between",
     "revenue_why": "compared compare between",
-    "invoice": "paid settled",
-    "payments": "paid pay pays paying payment payments late time times",
+    "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
+    "ranking": "payments payment behind with everything open included including incl",
+    "invoice": "paid settled vat tax days late overdue",
+    "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically",
 }.items()}
 GENERAL_WORDS = frozenset("compared compare comparison between against versus".split())
 
@@ -129,7 +137,10 @@ revenue revenues customer customers invoice invoices overdue outstanding receiva
 tickets ticket supplier suppliers payment payments purchase orders inventory quarter average customers
 turnover balance aging ageing profile credit notes monthly ranking largest biggest smallest oldest
 """.split())
-_WORD = re.compile(r"[^\W\d_]{5,}")
+CORRECTABLE = KEYWORDS | words.ORDINARY
+_BY_LENGTH: dict[int, tuple[str, ...]] = {n: tuple(sorted(k for k in CORRECTABLE if abs(len(k) - n) <= 1))
+                                          for n in range(1, 1 + max(map(len, CORRECTABLE)) + 1)}
+_WORD = re.compile(r"[^\W\d_]{4,}")
 
 
 def correct_spelling(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
@@ -140,15 +151,25 @@ def correct_spelling(question: str, directory: Directory) -> tuple[str, dict[str
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         low = word.lower()
-        if low in KEYWORDS or low in cue.VOCABULARY or directory.knows_word(low):
+        if low in CORRECTABLE or low in cue.VOCABULARY or low in FILLER or directory.knows_word(low):
             return word
-        for key in KEYWORDS:
-            if _within_one(low, key) or _swapped(low, key):
-                corrections[word] = key
-                return key
-        return word
+        key = _correction(low)
+        if key is None:
+            return word
+        corrections[word] = key
+        return key
 
     return _WORD.sub(fix, question), corrections
+
+
+@functools.lru_cache(maxsize=4096)
+def _correction(low: str) -> str | None:
+    """The keyword or ordinary word a word is one slip away from (two letters swapped; for longer words also one
+    letter added, dropped or changed), or None."""
+    for key in _BY_LENGTH.get(len(low), ()):
+        if _swapped(low, key) or (len(low) > 4 and len(key) > 4 and _within_one(low, key)):
+            return key
+    return None
 
 
 def _swapped(a: str, b: str) -> bool:
@@ -209,7 +230,9 @@ def _time_used(when: PeriodMention | DateMention, used: str, as_of: dt.date) -> 
     if isinstance(when, DateMention):
         return when.day == as_of or when.day.isoformat() in used
     p = when.period
-    forms = {p.catalog(), f"{p.start().isoformat()}.."} | ({p.end().isoformat()} if p.kind != "range" else set())
+    short = p.kind == "range" and (p.end() - p.start()).days <= 6 and p.end() < as_of   # a past day or week
+    forms = {p.catalog(), f"{p.start().isoformat()}.."} | (
+        {p.end().isoformat()} if p.kind != "range" or short else set())
     if p.kind == "year":
         forms.add(f"FY{p.year}")
     if p.kind != "range":

@@ -247,6 +247,14 @@ _LAST_N = re.compile(r"\b(?:in\s+|over\s+|for\s+|during\s+)?(?:the\s+)?(?:last|p
                      r"(\d{1,9}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty[\s-]four)"
                      r"\s+(days|weeks|months|years)\b|\b(ttm|ltm|trailing\s+twelve\s+months)\b")
 _WEEK = re.compile(r"\b(this|last|past|previous)\s+week\b")
+# A week by its ISO number: "calendar week 32", "week 32 of 2025", "CW 32", "wk 32".
+_WEEK_NO = re.compile(r"\b(?:(?:the\s+)?(?:calendar|iso)\s+week|week|cw|wk)\s*(?:no\.?\s*|number\s+|#\s*)?(\d{1,2})"
+                      r"(?:\s*(?:of\s+|/|,\s*)?((?:19|20)\d\d))?\b")
+# "since last year": from the first day of the last fiscal year (or this one) to the reference day.
+_SINCE_YEAR = re.compile(r"\bsince\s+(?:the\s+(?:start|beginning)\s+of\s+)?(last|this|the\s+previous)"
+                         r"\s+(?:fiscal\s+)?year\b")
+# A day that is the question's point in time rather than a span ("as of yesterday", "until yesterday").
+_POINT_BEFORE = re.compile(r"(?:as\s+of|as\s+at|by|until|till|through|up\s+to)\s+$")
 _FROM_TO = re.compile(rf"\bfrom\s+({_YEAR})-(\d{{2}})-(\d{{2}})\s+(?:to|until|till|through)\s+"
                       rf"({_YEAR})-(\d{{2}})-(\d{{2}})\b"
                       rf"|\b({_YEAR})-(\d{{2}})-(\d{{2}})\s*\.\.\s*({_YEAR})-(\d{{2}})-(\d{{2}})\b")
@@ -259,7 +267,7 @@ _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 
 _FUTURE = re.compile(r"\b(?:next|coming|upcoming|following)\s+(?:fiscal\s+year|financial\s+year"
                      r"|month|quarter|year|week|fy)\b|\bin\s+the\s+future\b|\btomorrow\b")
 _NEXT_UNIT = re.compile(r"(?:next|coming|upcoming|following)\s+"
-                        r"(fiscal\s+year|financial\s+year|month|quarter|year|fy)\b")
+                        r"(fiscal\s+year|financial\s+year|month|quarter|year|fy|week)\b")
 _YTD = re.compile(r"\b(?:year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+)?year|(?:this\s+year|(?:fy\s*)?"
                   rf"(?P<year>{_YEAR}))\s+(?:so\s+far|to\s+date)|so\s+far\s+in\s+(?P<year2>{_YEAR}))\b")
 _RELATIVE = re.compile(r"\b(?:the\s+)?(last|previous|prior|past|this|current|present)\s+"

@@ -42,6 +42,7 @@ collected collection terms term average window sorted sort order ordered
 high severity critical severe escalated escalation
 risky healthy reliable trustworthy danger red flag flags warning signs health
 date dates today's recently lately
+other others another same limit limits
 ebitda ebit budget budgets salary salaries payroll wages weather headcount employees staff forecast forecasts
 valuation worth cost costs expense expenses spend spending
 """.split())
@@ -114,13 +115,15 @@ _ADVICE = _rx(
 _SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve|accept|trust"
                    r"|worry|be\s+(?:worried|concerned|careful|nervous)|be\s+paying)\b")
 _ACTION = _rx(r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|would\s+you\s+)?(?:send|e-?mail|remind|notify"
-              r"|call|phone"
+              r"|call|phone(?!\s+(?:numbers?|no\.?|on\s+file)\b)"
              r"|message|chase|escalate|schedule|book|block|unblock|approve|reject|assign|sue|draft|write\s+(?:to"
              r"|an?\s+))\b")
 _FRAUD = _rx(r"\bfraud|\bscam\b|\bphishing\b|\bsuspicious\b")
 _LIST_SUPPLIERS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+"
                       r"|our\s+|of\s+our\s+)*"
-                      r"(?:suppliers|vendors)\b|\bsupplier\s+(?:list|directory)\b")
+                      r"(?:suppliers|vendors)\b|\bsupplier\s+(?:list|directory)\b"
+                      r"|^\s*(?:suppliers|vendors)\s+(?:with\s+.+\s+in\s+(?:the|their)\s+names?|starting|beginning|named"
+                      r"|called|containing)\b")
 _LIST_ITEMS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
                   r"|of\s+our\s+)*"
                   r"(?:items|products|articles|skus)\b(?!\s+(?:are|is|below|under|low|need|running|out))|\b(?:item"
@@ -130,32 +133,46 @@ _NOT_COVERED = _rx(
     r"|stock\s+(?:price|market)|share\s+price|shares|dividends?|vat|tax(?:es)?|interest\s+rates?"
     r"|competitors?|market\s+share|news|joke|poem|recipe|capital\s+of|costs?|expenses?|spend(?:ing)?"
     r"|bank\s+balance|cash\s+(?:in\s+the\s+bank|on\s+hand|at\s+bank))\b")
+# A minus sign before a count, a limit or a number of days ("top -5", "over -5 days", "a -30 day window"), or zero.
+_NEGATIVE = _rx(r"(?:^|[\s(:=])[-\u2212]\s?\d+(?:\s*(?:days?|customers?|clients?|debtors?|items?|invoices?|months?"
+                r"|weeks?)\b|\s*$|\s+(?:biggest|largest|top|best|smallest|worst|oldest)\b)"
+                r"|\b(?:top|bottom|first|last|over|under|above|below|limit|window|of)\s+[-\u2212]\s?\d")
+_ZERO_COUNT = _rx(r"\b(?:top|bottom|first)\s+0+\b|\b0+\s+(?:biggest|largest|top|best|smallest|customers|clients"
+                  r"|debtors)\b|\b0+[\s-]+days?\s+window\b|\bwindow\s+of\s+0+\b")
+_WHO_MOST = _rx(r"\b(?:who|which|what)\b[^?.!]*\b(?:most|least|largest|biggest|smallest|highest|lowest)\b")
+_TAX = _rx(r"\b(?:vat|tax(?:es)?)\b")
 _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
 
-_INVOICE_NO = _rx(r"\binv[\s-]?((?:19|20)\d\d)[\s-](\d{3,7})\b")
+_INVOICE_NO = _rx(r"\binv[\s-]?((?:19|20)\d\d)[\s-](\d{3,7})\b"
+                  r"|\binvoices?\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?((?:19|20)\d\d)[-/](\d{1,8})\b")
 _INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)?\s*#?\s*(\d{3,8})\b")
 _INVOICE_URI = _rx(r"\berp://invoice/\d+")
 # a document number as an ERP writes it: INV/2026/0032, CN/2026/0002, RE-2026-00123 (not a PO or SKU number)
 _DOCUMENT_NO = _rx(r"\b(?!po\b|sku\b)[a-z]{1,5}(?:/(?:19|20)\d\d/\d{2,8}|-(?:19|20)\d\d-\d{3,8})\b")
 _SKU = _rx(r"\bsku[\s#:-]*(\d{3,8})\b")
-_CUSTOMER_REF = _rx(r"\b(c-\d{3,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b")
+_CUSTOMER_REF = _rx(r"\b(c-\d{3,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b|(erp://customer/\d+)")
+# A supplier by its number or deep link: S-304, supplier no. 304, erp://supplier/304.
+_SUPPLIER_REF = _rx(r"\b(s-\d{2,8})\b|\b(?:supplier|vendor)\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{2,8})\b"
+                    r"|(erp://supplier/\d+)")
 
 _STOCK = _rx(
     r"\bin\s+stock\b|\bstock(?:s|ed)?\b|\binventory\b|\bon\s+hand\b|\bre-?order\s+(?:level|point)"
-    r"|\bout\s+of\s+stock|\brunning\s+(?:low|out)\b|\b(?:low|short)\s+on\b")
+    r"|\bout\s+of\s+stock|\brunning\s+(?:low|out)\b|\b(?:low|short)\s+on\b|\bleft\s+in\s+stock\b")
 _HOW_MANY_HAVE = _rx(r"\bhow\s+(?:many|much)\b.+\b(?:do|have|did)\s+we\s+(?:have|got|hold|carry)\b"
+                     r"|\bhow\s+(?:many|much)\b[^?.!]{1,60}\bleft\b|\b(?:are|is)\s+left\b"
                      r"|\bdo\s+we\s+(?:still\s+)?have\s+(?:enough|any)\b")
 _BANK_CHANGE = _rx(
     r"\bbank\s+(?:details?|accounts?|change|data|information|info)\b|\biban\b|\bnew\s+(?:bank\s+)?"
     r"account\b|\baccount\s+(?:change|details?|number)\b|\bchange\s+(?:of|in|to)\s+(?:their\s+)?bank"
     r"|\blegit(?:imate)?\b|\bgenuine\b|\bfraud|\bphishing\b|\bscam\b|\bsuspicious\b|\bauthentic"
-    r"|\bchange\s+request\b|\bpayment\s+details\b")
+    r"|\bchange\s+request\b|\bpayment\s+details\b|\bphone\s+(?:numbers?\s+)?on\s+file\b|\bphone\s+numbers?\b")
 _PAY = _rx(r"\b(?:pay|paying|paid|payments?|remit|wire|transfer)\b")
 _SHOULD_PAY = _rx(r"\b(?:should|can|could|may|do)\s+(?:we|i)\s+(?:still\s+)?(?:pay|release\s+(?:the\s+)?payment)\b"
                   r"|\b(?:safe|ok|okay|fine|alright)\s+to\s+pay\b|\bpay(?:ing)?\s+the\s+new\b")
 _PO = _rx(r"\bpurchase\s+orders?\b|\bp\.?o\.?s?\b|\bopen\s+orders?\b|\borders?\s+(?:from|with|to|"
           r"placed\s+with)\s+(?:our\s+)?(?:suppliers?|vendors?)?|\b(?:incoming|pending|outstanding"
-          r"|expected)\s+deliveries\b|\bon\s+order\b|\bwhat\s+(?:have|did)\s+we\s+order")
+          r"|expected)\s+deliveries\b|\bon\s+order\b|\bwhat\s+(?:have|did)\s+we\s+order"
+          r"|\bdeliveries\s+(?:are\s+|were\s+)?(?:due|expected|coming|arriving)\b")
 _DSO = _rx(
     r"\bdso\b|\bdays?[\s-]+(?:of\s+)?sales?[\s-]+outstanding\b|\bhow\s+(?:long|quickly|fast|many\s+days)"
     r"\s+(?:does\s+it\s+take\s+(?:for\s+)?|do\s+|does\s+|are\s+)?(?:our\s+)?(?:customers?|clients?|we)"
@@ -171,12 +188,13 @@ _EXPECTED = _rx(r"\b(?:expected|due|arriving|arrive|delivered|deliveries|deliver
 _AGING_STRICT = _rx(r"\bag(?:e)?ing\b|\baged\b|\bbuckets?\b")
 _TICKETS = _rx(
     r"\btickets?\b|\bsupport\s+(?:cases?|requests?|issues?|calls?)\b|\bcomplaints?\b|\bcomplain"
-    r"|\bservice\s+(?:requests?|cases?)\b|\bincidents?\b|\bescalations?\b|\bopen\s+issues?\b")
+    r"|\bservice\s+(?:requests?|cases?)\b|\bincidents?\b|\bescalations?\b|\bopen\s+issues?\b|\bopen\s+cases?\b"
+    r"|\bunresolved\s+(?:issues?|cases?|complaints?|problems?)\b")
 _RISK = _rx(
     r"\bat\s+risk\b|\brisk(?:s|y|ier|iest|iness)?\b|\bworr(?:y|ied|ying)\b|\bconcern(?:ed|ing|s)?\b"
     r"|\bcredit\s*worth(?:y|iness)\b|\bred\s+flags?\b|\bwarning\s+signs?\b|\bin\s+trouble\b"
     r"|\bhealthy\b|\bhealth\s+of\b|\breliable\b|\btrustworthy\b|\b(?:good|bad|slow|poor)\s+payer\b"
-    r"|\bdanger")
+    r"|\bdanger|\bsafe\s+to\s+(?:keep\s+)?(?:deliver|sell|ship|supply)(?:ing)?\b")
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20, "fifty": 50,
                  "hundred": 100}
@@ -187,7 +205,7 @@ _TOP = _rx(
     rf"|highest[\s-]+revenue|leading|most\s+important)\s+(?:{_NUM}\s+)?{_WHO}"
     rf"|\b{_WHO}\s+(?:ranked\s+)?by\s+(?:revenue|sales|turnover)\b"
     rf"|\b(?:revenue|sales|turnover)\s+(?:by|per)\s+{_WHO}|\brank(?:ed|ing)?\s+(?:of\s+)?"
-    rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated"
+    rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+(?:{_NUM}\s+)?customers?\s+(?:bought|spent|ordered|generated"
     rf"|brought\s+in)\s+(?:the\s+)?most|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?most"
     rf"|\b(?:{_NUM}\s+)?(?:smallest|least\s+valuable|lowest[\s-]+revenue|weakest)\s+(?:{_NUM}\s+)?{_WHO}"
     rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+the\s+(?:least|lowest|smallest)\s+(?:revenue|sales"
@@ -195,7 +213,8 @@ _TOP = _rx(
     rf"|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated)\s+(?:the\s+)?least|\bwho\s+(?:bought"
     rf"|spent)\s+"
     rf"(?:the\s+)?least")
-_TOP_LIMIT = _rx(rf"\b(?:top|bottom)[\s-]+{_NUM}\b|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
+_TOP_LIMIT = _rx(rf"\b(?:top|bottom)[\s-]+{_NUM}\b|\b(?:which|what)\s+{_NUM}\s+(?:customers|clients|debtors)\b"
+                 rf"|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
                  rf"|highest|leading|most\s+important|smallest|lowest|least\s+valuable|weakest)\b"
                  rf"|\b(?:biggest|largest|best|top|smallest|bottom)\s+{_NUM}\b")
 _TOP_SINGLE = _rx(r"\b(?:the\s+)?(?:top|biggest|largest|best|most\s+valuable|most\s+important)\s+"
@@ -257,7 +276,14 @@ _OVERDUE = _rx(
     r"|invoices?|payers?)\b|\bpa(?:ys|id)\s+late\b|\bdebts?\b|\bstill\s+(?:to\s+pay|unpaid|due)\b"
     r"|\bamount\s+due\b|\bbalance\s+due\b|\b(?:has|have)n'?t\s+(?:yet\s+)?paid\b|\bnot\s+(?:yet\s+)?"
     r"paid\b|\b(?:yet|left)\s+to\s+pay\b|\bwhat\s+is\s+due\b"
-    r"|\b(?:has|have|did)\b[^?.!]{1,60}\b(?:paid|made\s+(?:any\s+)?payments?)\b")
+    r"|\b(?:has|have|did)\b[^?.!]{1,60}\b(?:paid|made\s+(?:any\s+)?payments?)\b|\bdays\s+(?:late|overdue|past\s+due)\b"
+    r"|\bif\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\b(?:how\s+far|still|far|way)\s+behind\b")
+_NOT_PAID = _rx(r"\b(?:not|n't)\s+(?:yet\s+)?paid\b|\bnot\s+paid\s+yet\b")
+# All that is open, not only the overdue part: "open balance", "total outstanding", "not just overdue".
+_OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due)\b"
+                  r"|\btotal\s+(?:outstanding|open|receivables?)\b"
+                  r"|\bopen\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open|outstanding)\b"
+                  r"|\b(?:including|incl\.?)\s+(?:what\s+is\s+)?(?:not\s+yet\s+due|current)\b|\bopen\s+included\b")
 _BALANCE = _rx(r"\bbalances?\b")
 _BALANCE_CLEAR = _rx(r"\b(?:open|overdue|outstanding|unpaid|past[\s-]+due)\s+balances?\b"
                      r"|\bbalances?\s+(?:due|overdue|outstanding)\b")
@@ -289,14 +315,16 @@ _PAYMENTS = _rx(
     r"|\bhow\s+late\s+(?:is|are|does|do|did)\b|\b(?:has|have|did)\b[^?.!]{1,60}\bpaid\s+(?:us\s+)?(?:anything"
     r"|any\s+money"
     r"|at\s+all|something)\b|\bpaid\s+(?:in|during|since|this|last)\b|\bpayment\s+(?:behaviou?r|record|pattern)s?\b"
-    r"|\bdays\s+to\s+pay\b")
+    r"|\bdays\s+to\s+pay\b|\bwhat\s+(?:did|has|have)\s+(?:[\w.&'-]+\s+){1,6}pa(?:y|id)\b(?!\s+(?:them|to|the\s+supplier))|\bdid\b[^?.!]{1,60}\bpay\s+(?:us\s+)?(?:anything|something|at\s+all)\b"
+    r"|\bhow\s+much\s+(?:[\w.&'-]+\s+){1,6}paid\b(?!\s+(?:them|to|the\s+supplier))")
 _PROFILE = _rx(
     r"\bprofile\b|\btell\s+me\s+(?:everything\s+)?about\b|\b(?:an\s+)?overview\s+of\b|\bsummary\s+(?:of|for|on)\b"
     r"|\bwho\s+is\b|\bwho\s+are\b(?!\s+our\b)|\bdetails\s+(?:of|for|on|about)\b|\bwhat\s+do\s+we\s+know\s+about\b"
     r"|\binfo(?:rmation)?\s+(?:on|about|for)\b|\bat\s+a\s+glance\b|\bmaster\s+data\b|\bcredit\s+limit\b"
     r"|\bpayment\s+terms\b|\bterms\s+(?:of|for)\b|\baccount\s+(?:owner|manager)\b|\bwho\s+(?:looks\s+after|manages"
     r"|owns)\b"
-    r"|\b(?:what|which)\s+country\b|\bwhere\s+(?:is|are)\b[^?.!]{1,60}\b(?:based|located|from)\b"
+    r"|\b(?:what|which)\s+(?:country|city|town)\b|\bwhere\s+(?:is|are)\b[^?.!]{1,60}\b(?:based|located|from)\b"
+    r"|\bcustomer\s+(?:number|no\.?|id)\s+(?:of|for)\b|\bcustomer\s+(?:number|no)\s*[?.!]*$"
     r"|\b(?:find|look\s+up|search\s+for|pull\s+up)\s+(?:the\s+)?customer\b|\bcustomer\s+(?:card|record|details|file)\b")
 _RANK_OWE = _rx(
     r"\b(?:who|which\s+customers?|what\s+customers?|which\s+clients?)\s+(?:owes?|has|have|had)\s+(?:us\s+)?(?:the\s+)?"
@@ -311,16 +339,21 @@ _RANK_OWE = _rx(
     r"|\bwhich\s+customers\s+(?:have|are|has)\s+(?:(?:any|an?)\s+)?(?:overdue|late|past\s+due|outstanding)\b"
     r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest)\s+(?:overdue|outstanding"
     r"|open|unpaid)\b"
-    r"|\bworst\s+payers?\b|\bslowest\s+payers?\b"
+    r"|\bworst\s+payers?\b|\bslowest\s+payers?\b|\b(?:the\s+)?most\s+overdue\s+(?:invoices|customers|accounts|clients)\b"
+    r"|\b(?:which|what)\s+(?:customers?|clients?)\b[^?.!]{0,30}\boverdue\s+(?:the\s+)?longest\b|\bwho\b[^?.!]{0,30}\boverdue"
+    r"\s+(?:the\s+)?longest\b|\b(?:which|what)\s+(?:customers|clients)\s+(?:are|is)\s+(?:late|slow)\s+(?:paying|payers|with\s+"
+    r"(?:their\s+)?payments?)\b"
     r"|\bwho\s+(?:is|are)\s+(?:still\s+)?(?:overdue|late|behind|in\s+arrears)\b"
     r"|\b(?:which|what)\s+customers\s+(?:are|were)\s+(?:still\s+)?(?:overdue|late|behind|in\s+arrears)\b"
-    r"|\brank(?:ed|ing)?\s+(?:the\s+|our\s+|all\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open"
+    r"|\brank(?:ed|ing)?\s+(?:of\s+)?(?:the\s+|our\s+|all\s+)?(?:customers|clients|debtors)\s+by\s+(?:oldest|days|overdue"
+    r"|outstanding|open"
     r"|balance|debt|what\s+they\s+owe|how\s+much\s+they\s+owe|receivables?)"
     r"|\b(?:top|bottom)\s+(?:\d+\s+|\w+\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open|balance"
     r"|debt"
     r"|receivables?)\b|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:oldest|longest)\s+(?:unpaid|open|overdue|late)\b")
 _RANK_ASC = _rx(r"\b(?:smallest|lowest|least|fewest|bottom|weakest)\b")
-_RANK_OLDEST = _rx(r"\b(?:oldest|longest|worst|slowest)\b|\bdays\s+overdue\b")
+_RANK_OLDEST = _rx(r"\b(?:oldest|longest|worst|slowest)\b|\bdays\s+overdue\b|\blate\s+payers?\b"
+                   r"|\bmost\s+overdue\s+(?:invoices|customers|accounts|clients)\b")
 _RANK_OPEN = _rx(r"\b(?:outstanding|open\s+balances?|receivables?|balances?|debt|debtors)\b")
 _ALL_OVERDUE = _rx(r"\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"
                    r"|\b(?:overall|total|combined)\s+(?:amount\s+)?(?:overdue|past[\s-]+due|in\s+arrears)\b"
@@ -329,14 +362,15 @@ _ALL_OVERDUE = _rx(r"\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s
                    r"|\bhow\s+much\s+(?:money\s+)?(?:are|is)\s+(?:all\s+)?(?:our\s+)?customers\s+(?:late|behind"
                    r"|overdue)"
                    r"|\bhow\s+much\s+(?:money\s+)?(?:do|does)\s+(?:all\s+)?(?:our\s+)?customers\s+owe\b"
-                   r"|\bacross\s+all\s+(?:our\s+)?customers\b")
+                   r"|\bacross\s+all\s+(?:our\s+)?customers\b"
+                   r"|\bhow\s+much\s+is\s+(?:more|over|older)\s+than\s+\d+\s+days\b")
 _MONTHLY = _rx(r"\b(?:by|per|each|every)\s+month\b|\bmonthly\b|\bmonth[\s-]by[\s-]month\b"
                r"|\bbroken\s+down\s+by\s+month\b"
                r"|\bfor\s+each\s+month\b|\bmonth\s+over\s+month\b")
 _CREDIT_NOTES = _rx(r"\bcredit\s+(?:notes?|memos?)\b|\bcredits?\s+(?:we\s+)?(?:issued|given|granted)\b")
 _BELOW_REORDER = _rx(
     r"\b(?:below|under)\s+(?:the\s+|their\s+|its\s+)?re-?order\s+(?:levels?|points?)\b"
-    r"|\bneeds?\s+(?:to\s+be\s+)?re-?order"
+    r"|\bneeds?\s+(?:to\s+)?(?:be\s+)?re-?order"
     r"|\bre-?order(?:ing)?\s+(?:list|needed|now)\b|\blow\s+(?:on\s+)?stock\b|\brunning\s+(?:low|out)\b"
     r"|\bout\s+of\s+stock\b"
     r"|\bwhat\s+(?:should|do)\s+we\s+(?:need\s+to\s+)?re-?order\b|\bshort\s+on\s+stock\b")
@@ -356,14 +390,14 @@ _COUNTRY = _rx(r"\b(?:customers?|clients?|accounts?|buyers?)\s+(?:in|from|based\
                r"\s*(?:[?.!,]|$|\bwith\b|\band\b)")
 _PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s-](\d{3,6})\b|\b(?:purchase\s+order|p\.?o\.?)\s*(?:number\s+|no\.?\s*"
                  r"|nr\.?\s*"
-                 r"|#\s*)?(\d{3,6})\b")
+                 r"|#\s*)?(\d{3,6})\b|\bpurchase\s+order\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?(\d{1,2})\s*[?.!]*$")
 _INVOICE_SHORT = _rx(r"\binv\.?\s*#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
                      r"|\b(?:is|was|has)\s+(?:invoice\s+)?(\d{4,8})\s+(?:been\s+)?(?:fully\s+)?(?:paid|settled|due"
                      r"|overdue"
                      r"|open|outstanding|cleared)\b|\bshow\s+(?:me\s+)?(\d{4,8})\b"
                      r"|\b(?:which|what)\s+(?:invoice\s+)?is\s+(\d{4,8})\b")
 _PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|ageing|balance|report|total|overdue)\b"
-                r"|\bpayables?\b"
+                r"|\bpayables?\b|\bap\s+(?:for|of|with|to|from)\b"
                 r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from"
                 r"|to)\s+suppliers?\b"
                 r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+)?owe\b|\bwe\s+(?:still\s+)?owe\b|\bdo\s+we\s+owe\b")
@@ -383,7 +417,8 @@ _DRIVER_ASK = _rx(r"\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\
 _DOWN_WORDS = _rx(r"\b(?:drops?|dropped|declines?|declined|decreases?|decreased|falls?|fell|loss|losses|lost|shrank"
                   r"|worst)\b")
 _UP_WORDS = _rx(r"\b(?:increases?|increased|growth|grew|rises?|rose|gains?|gained|jump|jumped)\b")
-_NOW_VS = _rx(r"\b(?:now|today|currently|at\s+present)\b[^?.!]{0,80}\b(?:compare|compared|vs\.?|versus|than|against"
+_NOW_VS = _rx(r"\band\s+(?:now|today|currently|at\s+present)\s*[?.!]*$"
+              r"|\b(?:now|today|currently|at\s+present)\b[^?.!]{0,80}\b(?:compare|compared|vs\.?|versus|than|against"
               r"|and)\b"
               r"|\b(?:compare|compared|vs\.?|versus|than|against)\b[^?.!]{0,60}\b(?:now|today)\b")
 

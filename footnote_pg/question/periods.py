@@ -44,18 +44,21 @@ from footnote_pg.question.dates import (
     _NEXT_UNIT,
     _ORD_QUARTER,
     _ORDINALS,
+    _POINT_BEFORE,
     _QUARTER_YEAR,
     _RANGE_JOIN,
     _RANGE_OPEN,
     _RELATIVE,
     _SINCE,
     _SINCE_BEFORE,
+    _SINCE_YEAR,
     _SLASH_DATE,
     _SLASH_MONTH,
     _TO_DATE,
     _TO_NOW,
     _UNCLEAR,
     _WEEK,
+    _WEEK_NO,
     _WORD_NUMBERS,
     _YEAR_IN,
     _YEAR_QUARTER,
@@ -146,9 +149,12 @@ class _Scanner:
         return self.day(int(m.group(3)) if m.group(3) else None, month, int(m.group(2)), m)
 
     def yesterday(self, m: re.Match[str]) -> bool:
+        """Yesterday as a point in time ("as of yesterday"), else as the span of that one day ("revenue yesterday")."""
         d = self.cal.as_of - dt.timedelta(days=1)
-        self.dates.append(DateMention(d, m.start(), m.end(), self.say(m.start(), m.end())))
-        return True
+        if _POINT_BEFORE.search(self.masked[:m.start()], max(0, m.start() - 12)):
+            self.dates.append(DateMention(d, m.start(), m.end(), self.say(m.start(), m.end())))
+            return True
+        return self.add(Period.days(d, d), m.start(), m.end())
 
     # -- periods -------------------------------------------------------------
     def add(self, period: Period, start: int, end: int, last_year: bool = False) -> bool:
@@ -259,6 +265,21 @@ class _Scanner:
             return self.add(Period.days(monday, self.cal.as_of), m.start(), m.end())
         return self.add(Period.days(monday - dt.timedelta(days=7), monday - dt.timedelta(days=1)), m.start(), m.end())
 
+    def week_no(self, m: re.Match[str]) -> bool:
+        """An ISO week by number, of the year named or else of the reference day's year."""
+        week = int(m.group(1))
+        year = int(m.group(2)) if m.group(2) else self.cal.as_of.year   # a week still to come stays to come
+        try:
+            monday = dt.date.fromisocalendar(year, week, 1)
+        except ValueError:
+            return self.bad_period(m)
+        return self.add(Period.days(monday, monday + dt.timedelta(days=6)), m.start(), m.end())
+
+    def since_year(self, m: re.Match[str]) -> bool:
+        fy = self.cal.current("fy")
+        first = fy.previous().start() if m.group(1) != "this" else fy.start()
+        return self.add(Period.days(first, self.cal.as_of), m.start(), m.end())
+
     def from_to(self, m: re.Match[str]) -> bool:
         g = [x for x in m.groups() if x is not None]
         try:
@@ -360,7 +381,11 @@ class _Scanner:
         expected then is recorded; a figure for it would be a forecast, which the rules refuse)."""
         self.future = True
         unit = _NEXT_UNIT.match(m.group(0))
-        if unit:
+        if unit and unit.group(1) == "week":
+            monday = self.cal.as_of + dt.timedelta(days=7 - self.cal.as_of.weekday())
+            self.periods.append(PeriodMention(Period.days(monday, monday + dt.timedelta(days=6)), m.start(), m.end(),
+                                              self.say(m.start(), m.end())))
+        elif unit:
             kind = "fy" if "year" in unit.group(1) or unit.group(1) == "fy" else unit.group(1)
             upcoming = self.cal.current(kind).next()
             self.periods.append(PeriodMention(upcoming, m.start(), m.end(), self.say(m.start(), m.end())))
@@ -389,8 +414,11 @@ class _Scanner:
         if "half" in text or "h1" in text or "h2" in text:
             self.each(_HALF, self.half)
         if "since" in text:
+            self.each(_SINCE_YEAR, self.since_year)
             self.each(_SINCE, self.since)
         self.each(_LAST_N, self.last_n)
+        if digits and ("week" in text or "cw" in text or "wk" in text):
+            self.each(_WEEK_NO, self.week_no)
         if "week" in text:
             self.each(_WEEK, self.week)
         self.each(_UNCLEAR, self.unclear_phrase)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
-from footnote_pg.question.dates import Period, _months_back
+from footnote_pg.question.dates import _SINCE_YEAR, Period, _months_back
 from footnote_pg.question.lexicon import (
     _ARTICLES,
     _BASE_BEFORE,
@@ -229,6 +230,9 @@ def _two_periods(q: _Question) -> tuple[Period, Period, dict[str, str]] | None:
         first, second = sorted((a, b), key=lambda m: (m.period.start(), m.start))
         notes = {"period_from": first.phrase, "period_to": second.phrase}
         return first.period, second.period, notes
+    if len(mentions) == 1 and _SINCE_YEAR.match(mentions[0].phrase.lower()):
+        current = Period.days(cal.current("fy").start(), cal.as_of)   # "changed since last year": year on year
+        return current.year_ago(), current, {"period": mentions[0].phrase}
     if len(mentions) == 1:
         m = mentions[0]
         if _BASE_BEFORE.search(q.pre[:m.start], max(0, m.start - 40)):
@@ -252,6 +256,9 @@ def _stock_route(q: _Question, directory: Directory, require_match: bool) -> Rou
     text = _ON_HAND.sub(lambda m: " " * len(m.group(0)), q.masked)
     words = [t for t in q.tokens if text[t.start:t.end].strip() and t.fold not in _ITEM_STOP]
     index = directory.item_index
+    several = _several_items(text, words, directory)
+    if several:                      # "stock of euro pallets and hex nuts M8": one call per item, none dropped
+        return _answer("stock", [_call("stock_on_hand", item=name) for name in several])
     hits, fuzzy = index.match([t.fold for t in words])
     if len(hits) == 1:
         name = index.items[hits[0]][1]
@@ -270,10 +277,33 @@ def _stock_route(q: _Question, directory: Directory, require_match: bool) -> Rou
     return _answer("stock", [_call("stock_on_hand", item=q.text[words[0].start:words[-1].end])])
 
 
+def _several_items(text: str, words: Sequence[_Tok], directory: Directory) -> list[str]:
+    """The items of a question that names several, joined by "and" or commas, when each part names exactly one."""
+    cuts = [m.start() for m in _ITEM_JOIN.finditer(text)]
+    if not cuts:
+        return []
+    bounds = [0, *cuts, len(text)]
+    names: list[str] = []
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        part = [t.fold for t in words if start <= t.start < end]
+        if not part:
+            continue
+        hits, _fuzzy = directory.item_index.match(part)
+        if len(hits) != 1:
+            return []
+        names.append(directory.item_index.items[hits[0]][1])
+    return list(dict.fromkeys(names)) if len(set(names)) >= 2 else []
+
+
+_ITEM_JOIN = re.compile(r"\band\b|\bplus\b|,\s")
+
+
 def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
     mentions = _entities(q, directory.supplier_index, required=intent == "supplier_payment")
     if intent == "open_pos":
         mentions = [m for m in mentions if m.known or _in_slot(q, m.start, m.end, strict=True)]
+    if q.supplier_ref:
+        mentions.insert(0, Mention((q.supplier_ref,), 0, 0, q.supplier_ref, known=False))
     if mentions and len(mentions[0].candidates) > 1:
         return _ambiguous(q, mentions[0], "supplier")
     supplier = mentions[0].candidates[0] if mentions else None
@@ -297,8 +327,10 @@ def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
 
 def _customer_mentions(q: _Question, directory: Directory, required: bool) -> list[Mention]:
     mentions = _entities(q, directory.customer_index, required)
-    if q.customer_ref:
-        mentions.insert(0, Mention((q.customer_ref,), 0, 0, q.customer_ref, known=False))
+    if q.customer_refs:              # given by number: no other word is an unknown name ("CREDIT LIMIT C-4471")
+        mentions = [m for m in mentions if m.known]
+    for ref in reversed(q.customer_refs):
+        mentions.insert(0, Mention((ref,), 0, 0, ref, known=False))
     return mentions
 
 
@@ -309,6 +341,10 @@ def _one_customer(q: _Question, directory: Directory, intent: str, operation: st
         if len(m.candidates) > 1:
             return _ambiguous(q, m, "customer")
     as_of, notes = _as_of(q)
+    if as_of and len(mentions) == 1 and q.has(_NOW_VS):    # "overdue as of end of June and now": both days
+        calls = [_call(operation, customer=mentions[0].candidates[0], as_of=day) for day in (as_of, None)]
+        return _answer("compare_overdue" if intent == "overdue" else intent, calls,
+                       {**_assumed("customer", mentions), **notes})
     if len(mentions) >= 2:          # "open tickets for Krenn and Lombardi": one call each, none dropped
         calls = [_call(operation, customer=m.candidates[0], as_of=as_of) for m in mentions]
         return _answer("compare_overdue" if intent == "overdue" else intent, calls,

@@ -15,6 +15,7 @@ from footnote_pg.question.lexicon import (
     _DOWN_WORDS,
     _IN_COUNTRY,
     _LIST_FILTER,
+    _OPEN_TOTAL,
     _OWNER,
     _PO_NUMBER,
     _RANK_ASC,
@@ -26,7 +27,7 @@ from footnote_pg.question.lexicon import (
     COUNTRIES,
     DEMONYMS,
 )
-from footnote_pg.question.names import Directory
+from footnote_pg.question.names import Directory, Mention
 from footnote_pg.question.plan import (
     _ambiguous,
     _answer,
@@ -52,9 +53,27 @@ def _limit(q: _Question, default: int | None = None) -> int | None:
     m = _TOP_LIMIT.search(q.masked)
     if m:
         return _number(next(g for g in m.groups() if g))
-    if _TOP_SINGLE.search(q.masked) or re.search(r"\bwho\s+(?:owes|has)\b", q.masked):
-        return 1 if not re.search(r"\bcustomers\b", q.masked) else default
+    if _TOP_SINGLE.search(q.masked) or _ONE_WHO.search(q.masked):
+        return 1 if not _PLURAL_OWED.search(q.masked) else default
     return default
+
+
+_ONE_WHO = re.compile(r"\bwho\s+(?:owes|has)\b|\b(?:which|what)\s+(?:customer|client)\b(?!s)")
+_PLURAL_OWED = re.compile(r"\b(?:customers|clients|balances|amounts|invoices|accounts|debts)\b")
+
+
+def customer_dso_route(q: _Question, directory: Directory) -> Route:
+    """DSO of one customer: no operation computes it; the customer's own days to pay is the best reading, offered
+    first, our DSO overall second."""
+    paid = payments_route(q, directory)
+    if paid.kind == "clarification" or not paid.calls:
+        return paid
+    name = str(paid.calls[0].arguments["customer"])
+    return _clarify("ambiguous_metric",
+                    "No operation computes days sales outstanding for one customer. I read this as how long this "
+                    "customer takes to pay (its payment history: average days to pay, invoices paid late); answer "
+                    "that, or give our DSO overall?",
+                    [f"Show the payment history of {name}", "What is our DSO?"])
 
 
 def payments_route(q: _Question, directory: Directory) -> Route:
@@ -95,7 +114,9 @@ def ranking_route(q: _Question) -> Route:
     first."""
     as_of, notes = _as_of(q)
     measure = ("oldest_overdue" if _RANK_OLDEST.search(q.masked)
-               else "outstanding" if _RANK_OPEN.search(q.masked) and "overdue" not in q.masked else "overdue")
+               else "outstanding" if (_RANK_OPEN.search(q.masked) and "overdue" not in q.masked)
+               or _OPEN_TOTAL.search(q.masked)
+               else "overdue")
     direction = "asc" if _RANK_ASC.search(q.masked) and measure != "oldest_overdue" else None
     return _answer("ranking", [_call("rank_customers", measure=measure, direction=direction, limit=_limit(q),
                                      as_of=as_of)], notes)
@@ -135,6 +156,8 @@ def payables_route(q: _Question, directory: Directory) -> Route:
     """Accounts payable as of a day, of all suppliers or one."""
     mentions = [m for m in _entities(q, directory.supplier_index, required=False)
                 if m.known or _in_slot(q, m.start, m.end, strict=True)]
+    if q.supplier_ref:
+        mentions.insert(0, Mention((q.supplier_ref,), 0, 0, q.supplier_ref, known=False))
     for m in mentions:
         if len(m.candidates) > 1:
             return _ambiguous(q, m, "supplier")
@@ -152,7 +175,7 @@ def purchase_order_route(q: _Question) -> Route | None:
     m = _PO_NUMBER.search(q.low)
     if not m:
         return None
-    number = f"PO-{m.group(1)}-{m.group(2)}" if m.group(1) else m.group(3)
+    number = f"PO-{m.group(1)}-{m.group(2)}" if m.group(1) else m.group(3) or m.group(4)
     return _answer("purchase_order", [_call("purchase_order", number=number)])
 
 
@@ -187,7 +210,7 @@ def owner_or_country(q: _Question, directory: Directory) -> Route | None:
         country = DEMONYMS[demonym.group(1)]
     elif named_country:
         country = COUNTRIES[named_country.group(1)]
-    elif c:
+    elif c and not named:                  # "customers of Sofia Rossi": an owner, no country
         word = c.group(1).strip()
         country = COUNTRIES.get(word) or (word.upper() if re.fullmatch(r"[a-z]{2}", word) else None)
         if country is None:

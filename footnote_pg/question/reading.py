@@ -17,6 +17,7 @@ from footnote_pg.question.lexicon import (
     _INVOICE_URI,
     _PO_NUMBER,
     _SKU,
+    _SUPPLIER_REF,
 )
 from footnote_pg.question.text import _Tok, _tokens, blank
 from footnote_pg.question.types import RouterSettings
@@ -37,6 +38,8 @@ class _Question:
     invoice: str | None
     sku: str | None
     customer_ref: str | None
+    supplier_ref: str | None = None
+    customer_refs: tuple[str, ...] = ()    # every customer number or link, in order (customer_ref is the first)
     found: dict[int, list[Mention]] = field(default_factory=dict)   # per name index
 
     def consumed(self, tok: _Tok) -> bool:
@@ -59,7 +62,7 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     invoice = sku = customer_ref = None
     m = _INVOICE_NO.search(pre)
     if m:
-        invoice = f"INV-{m.group(1)}-{m.group(2)}"
+        invoice = f"INV-{m.group(1) or m.group(3)}-{m.group(2) or m.group(4)}"
         pre = blank(pre, m.start(), m.end())
     elif (m := _DOCUMENT_NO.search(pre)) is not None:   # the ERP's own numbering, kept as written
         invoice = text[m.start():m.end()].upper()
@@ -81,13 +84,21 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     if m:
         sku = f"SKU-{m.group(1)}"
         pre = blank(pre, m.start(), m.end())
-    m = _CUSTOMER_REF.search(pre)
+    refs: list[str] = []
+    for m in list(_CUSTOMER_REF.finditer(pre)):
+        group = next(i for i in (1, 2, 3) if m.group(i))
+        refs.append(m.group(group) if group == 3 else m.group(group).upper())
+        pre = blank(pre, m.start(group), m.end())
+    customer_ref = refs[0] if refs else None
+    supplier_ref = None
+    m = _SUPPLIER_REF.search(pre)
     if m:
-        customer_ref = (m.group(1) or m.group(2)).upper()
-        pre = blank(pre, m.start(1) if m.group(1) else m.start(2), m.end())
+        group = next(i for i in (1, 2, 3) if m.group(i))
+        supplier_ref = m.group(group) if group == 3 else m.group(group).upper()
+        pre = blank(pre, m.start(group), m.end())
     cal = Calendar(settings.as_of, settings.fiscal_year_start_month)
     time = periods.scan(pre, cal, text)
     return _Question(text, low, pre, time.masked, _tokens(text), time, cal, invoice, sku,
-                     customer_ref)
+                     customer_ref, supplier_ref, tuple(dict.fromkeys(refs)))
 
 

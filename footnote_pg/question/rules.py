@@ -10,9 +10,10 @@ overdue).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
-from footnote_pg.question import portfolio
+from footnote_pg.question import portfolio, words
 from footnote_pg.question.lexicon import (
     _ACTION,
     _ADVICE,
@@ -43,7 +44,10 @@ from footnote_pg.question.lexicon import (
     _LIST_SCOPE,
     _LIST_SUPPLIERS,
     _MONTHLY,
+    _NEGATIVE,
     _NOT_COVERED,
+    _NOT_PAID,
+    _OPEN_TOTAL,
     _OVERDUE,
     _OWNER,
     _PAY,
@@ -51,6 +55,7 @@ from footnote_pg.question.lexicon import (
     _PAYMENTS,
     _PO,
     _PO_CONTEXT,
+    _PO_NUMBER,
     _PROFILE,
     _RANK_OWE,
     _REVENUE,
@@ -60,9 +65,12 @@ from footnote_pg.question.lexicon import (
     _STOCK,
     _STOCK_VALUE,
     _STRONG_METRIC,
+    _TAX,
     _TICKETS,
     _TOP,
     _WEAK_METRIC,
+    _WHO_MOST,
+    _ZERO_COUNT,
 )
 from footnote_pg.question.names import Directory
 from footnote_pg.question.plan import (
@@ -85,9 +93,14 @@ from footnote_pg.question.types import Route
 
 Rule = Callable[[_Question, Directory], Route | None]
 
+_CUSTOMER_WORD = re.compile(r"\b(?:customer|client|kunde)\b")
 _ACTION_MESSAGE = "I only read the recorded data; I do not send messages, contact anyone or change an account."
 _FRAUD_MESSAGE = ("I have no operation that assesses whether a customer is a fraud risk; I can show a customer's risk "
                   "facts (what is overdue, open tickets) and, for a supplier, the checks on a bank detail change.")
+_NEGATIVE_MESSAGE = ("A count, a limit or a number of days must be at least one; I do not read a negative number or "
+                     "zero as another one. Please ask again with the number you mean.")
+_CREDIT_NOTE_MESSAGE = ("No operation shows one credit note by its number; the credit notes of a period list each one "
+                        "with its customer, date, amount and the invoice it credits.")
 _STOCK_VALUE_MESSAGE = ("I have no operation that values stock; I can show the quantity on hand of an item and which "
                         "items are below their reorder level.")
 
@@ -105,9 +118,11 @@ def currency_conversion(q: _Question, d: Directory) -> Route | None:
 
 
 def forecast(q: _Question, d: Directory) -> Route | None:
-    po = q.has(_PO) or (q.has(_PO_CONTEXT) and not q.has(_REVENUE))
+    po = q.has(_PO) or (q.has(_PO_CONTEXT) and not q.has(_REVENUE)) or _PO_NUMBER.search(q.low) is not None
     if po and _EXPECTED.search(q.masked) and not q.has(_REVENUE):
         return None          # orders expected next month: recorded expected dates, not a forecast
+    if q.has(_NOT_COVERED):
+        return None          # "the weather tomorrow": not covered at all, whatever the day
     return _refuse("forecast") if q.time.future or (q.has(_FORECAST) and not po) else None
 
 
@@ -120,8 +135,32 @@ def action(q: _Question, d: Directory) -> Route | None:
     return _refuse("not_covered", _ACTION_MESSAGE) if q.has(_ACTION) else None
 
 
+def foreign_language(q: _Question, d: Directory) -> Route | None:
+    """A question in a language the router does not read: refused, saying which it reads (never half-read)."""
+    return _refuse("not_covered", words.foreign_message()) if words.foreign_language(q.text, d) else None
+
+
+def negative_count(q: _Question, d: Directory) -> Route | None:
+    """"top -5", "DSO over -5 days", "top 0": a count, limit or number of days below one is never read as another."""
+    if q.has(_NEGATIVE) or q.has(_ZERO_COUNT):
+        return _refuse("not_covered", _NEGATIVE_MESSAGE)
+    return None
+
+
+def not_computed(q: _Question, d: Directory) -> Route | None:
+    """What people ask that no operation computes (revenue by country, tickets opened in a period, a ranking of
+    suppliers, ...): refused, saying what the catalog gives instead (words.toml)."""
+    if q.invoice and q.invoice.upper().startswith("CN"):
+        return _refuse("not_covered", _CREDIT_NOTE_MESSAGE)
+    if not words.may_be_not_computed(q.masked):
+        return None
+    customer = bool(q.customer_ref) or bool(d.customer_index.find(q))
+    message = words.not_computed(q.masked, customer, bool(d.supplier_index.find(q)))
+    return _refuse("not_covered", message) if message else None
+
+
 def not_covered(q: _Question, d: Directory) -> Route | None:
-    if q.has(_NOT_COVERED):
+    if _NOT_COVERED.search(_TAX.sub(" ", q.masked) if q.invoice else q.masked):   # the tax on one invoice is shown
         return _refuse("not_covered")
     if q.has(_STOCK_VALUE):
         return _refuse("not_covered", _STOCK_VALUE_MESSAGE)
@@ -186,9 +225,11 @@ def purchase_orders(q: _Question, d: Directory) -> Route | None:
 
 
 def payments(q: _Question, d: Directory) -> Route | None:
-    """What a customer paid, when, how fast: before DSO ("average days to pay", "DSO for X": one customer's days to
-    pay) and before overdue ("has X paid anything")."""
-    if (q.has(_PAYMENTS) or q.has(_DSO)) and d.customer_index.find(q):
+    """What a customer paid, when, how fast: before DSO ("average days to pay") and before overdue ("has X paid
+    anything"). "DSO for X": no operation computes it for one customer; said so, with X's days to pay first."""
+    if q.has(_DSO) and not q.has(_PAYMENTS) and (q.customer_ref or d.customer_index.find(q)):
+        return portfolio.customer_dso_route(q, d)
+    if q.has(_PAYMENTS) and not q.has(_NOT_PAID) and (q.customer_ref or d.customer_index.find(q)):
         return portfolio.payments_route(q, d)
     return None
 
@@ -199,7 +240,7 @@ def dso(q: _Question, d: Directory) -> Route | None:
 
 def all_overdue(q: _Question, d: Directory) -> Route | None:
     """One total across all customers ("total overdue", "how much is past due in total"): the aging states it."""
-    if q.has(_ALL_OVERDUE) and not d.customer_index.find(q):
+    if q.has(_ALL_OVERDUE) and not q.has(_WHO_MOST) and not d.customer_index.find(q) and not q.customer_ref:
         return portfolio.all_overdue_route(q)
     return None
 
@@ -212,7 +253,7 @@ def aging(q: _Question, d: Directory) -> Route | None:
     """The aging, of all customers or one; "AR overdue for X" is what X owes overdue, not X's aging."""
     if not q.has(_AGING):
         return None
-    if q.has(_OVERDUE) and not q.has(_AGING_STRICT) and d.customer_index.find(q):
+    if q.has(_OVERDUE) and not q.has(_AGING_STRICT) and (q.customer_ref or d.customer_index.find(q)):
         return None
     return _one_customer(q, d, "aging", "ar_aging", required=False)
 
@@ -222,7 +263,7 @@ def tickets(q: _Question, d: Directory) -> Route | None:
 
 
 def profile(q: _Question, d: Directory) -> Route | None:
-    if q.has(_PROFILE) and d.customer_index.find(q):
+    if q.has(_PROFILE) and not q.has(_RISK) and not q.has(_OVERDUE) and (q.customer_ref or d.customer_index.find(q)):
         return portfolio.profile_route(q, d)
     return None
 
@@ -264,6 +305,8 @@ def other_lists(q: _Question, d: Directory) -> Route | None:
 
 
 def customer_list(q: _Question, d: Directory) -> Route | None:
+    if q.has(_LIST) and q.customer_ref:
+        return portfolio.profile_route(q, d)         # "show customer C-4471": that customer's record
     if q.has(_LIST) and not q.has(_OVERDUE) and not q.has(_REVENUE):
         return _refuse("not_covered") if q.has(_LIST_SCOPE) else _list_route(q)
     return None
@@ -281,6 +324,10 @@ def revenue(q: _Question, d: Directory) -> Route | None:
 
 
 def overdue(q: _Question, d: Directory) -> Route | None:
+    """What a customer owes overdue; all it owes ("open balance", "total outstanding, not just overdue"): its aging."""
+    if q.has(_OPEN_TOTAL) and (q.has(_OVERDUE) or q.has(_BALANCE_CLEAR)) and (
+            q.customer_ref or d.customer_index.find(q)):
+        return _one_customer(q, d, "aging", "ar_aging")
     if q.has(_OVERDUE) or q.has(_BALANCE_CLEAR):
         return _one_customer(q, d, "overdue", "customer_overdue")
     return None
@@ -295,6 +342,9 @@ def how_many_have(q: _Question, d: Directory) -> Route | None:
 
 
 def about_a_customer(q: _Question, d: Directory) -> Route | None:
+    if q.customer_ref and not d.customer_index.find(q) and (
+            q.customer_ref.startswith("erp://") or _CUSTOMER_WORD.search(q.low)):
+        return portfolio.profile_route(q, d)         # "customer C-4471", "erp://customer/4471": its record
     known = d.customer_index.find(q)
     if not known:
         return None
@@ -304,8 +354,9 @@ def about_a_customer(q: _Question, d: Directory) -> Route | None:
 
 
 RULES: tuple[tuple[str, Rule], ...] = (
-    ("instruction", instruction), ("database_command", database_command),
+    ("instruction", instruction), ("database_command", database_command), ("foreign_language", foreign_language),
     ("currency_conversion", currency_conversion), ("forecast", forecast), ("advice", advice), ("action", action),
+    ("negative_count", negative_count), ("not_computed", not_computed),
     ("not_covered", not_covered), ("invalid_day", invalid_day), ("invalid_period", invalid_period),
     ("payables", payables), ("invoice", invoice),
     ("purchase_order", purchase_order), ("below_reorder", below_reorder), ("stock", stock),

@@ -1,0 +1,118 @@
+"""The vocabulary kept as data (words.toml): words read as English, filler, ordinary words, other languages, and
+what no operation computes.
+
+``read_as(question, directory)`` rewrites the German words and chat shorthand a question mixes in into the
+English the rules are written in ("Umsatz 2025" -> "revenue 2025", "KW 32" -> "calendar week 32"); a word of a
+customer, supplier or item name stays as typed. ``foreign_language(question)`` names the language of a question
+the router does not read. ``not_computed(text)`` is the message for a question no operation answers, saying what
+the catalog gives instead.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from footnote_pg.question.text import _TOKEN, fold
+
+if TYPE_CHECKING:
+    from footnote_pg.question.names import Directory
+
+_DATA = tomllib.loads((Path(__file__).with_name("words.toml")).read_text(encoding="utf-8"))
+
+FILLER: frozenset[str] = frozenset(_DATA["filler"]["words"].split())
+ORDINARY: frozenset[str] = frozenset(_DATA["ordinary"]["words"].split())
+LANGUAGES: dict[str, frozenset[str]] = {lang: frozenset(fold(w) for w in words.split())
+                                        for lang, words in _DATA["languages"].items()}
+_FOREIGN: frozenset[str] = frozenset().union(*LANGUAGES.values())
+READ = ("English", "with the German words of a German ERP such as Umsatz, Rechnung or offene Posten")
+
+
+@dataclass(frozen=True)
+class NotComputed:
+    pattern: re.Pattern[str]
+    message: str
+    customer_only: bool = False
+    without_customer: bool = False
+
+
+NOT_COMPUTED: tuple[NotComputed, ...] = tuple(
+    NotComputed(re.compile(entry["pattern"]), entry["message"], bool(entry.get("customer_only")),
+                bool(entry.get("without_customer")))
+    for entry in _DATA["not_computed"])
+_ANY_NOT_COMPUTED = re.compile("|".join(f"(?:{entry.pattern.pattern})" for entry in NOT_COMPUTED))
+
+_PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
+_PURPOSE_WORD = re.compile(r"\b(?:for|in)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s", re.IGNORECASE)
+_READ_AS: dict[str, str] = {k.casefold(): v for k, v in _DATA["read_as"].items()}
+# The words of each key: a question holding all the words of none of the keys is left as it is (the fast path).
+_KEYS_OF: dict[str, list[frozenset[str]]] = {}
+for _key in _READ_AS:
+    _words = frozenset(_TOKEN.findall(_key))
+    for _word in _words:
+        _KEYS_OF.setdefault(_word, []).append(_words)
+_PHRASE = re.compile(r"(?<![\w#/])(?:" + "|".join(re.escape(k) for k in sorted(_READ_AS, key=len, reverse=True))
+                     + r")(?![\w/])", re.IGNORECASE)
+
+
+def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
+    """The question with the words of read_as replaced (the replacements returned, as typed -> read)."""
+    changes: dict[str, str] = {}
+    if _PURPOSE_WORD.search(question) is not None:
+        question = _PURPOSE.sub(lambda m: changes.setdefault(m.group(0), "") or "", question)
+    present = _KEYS_OF.keys() & set(_TOKEN.findall(question.casefold()))
+    if not any(k <= present for word in present for k in _KEYS_OF[word]):
+        return question, changes
+
+    def swap(m: re.Match[str]) -> str:
+        typed = m.group(0)
+        words = [w for w in _TOKEN.findall(typed) if not w.isdigit()]
+        if words and all(directory.knows_word(fold(w)) for w in words):
+            return typed                   # a word of a name ("Bau", "Logistik"), as typed
+        read = _READ_AS[typed.casefold()]
+        changes[typed] = read
+        return read
+
+    return _PHRASE.sub(swap, question), changes
+
+
+def foreign_language(question: str, directory: Directory) -> str | None:
+    """The language of a question written in one the router does not read (two or more of its own words, and more
+    of them than of anything else that is not a name)."""
+    words = [fold(w) for w in _TOKEN.findall(question) if not w.isdigit()]
+    if not _FOREIGN.intersection(words):
+        return None
+    words = [w for w in words if not directory.knows_word(w)]
+    if len(words) < 2:
+        return None
+    for lang, vocabulary in LANGUAGES.items():
+        hits = {w for w in words if w in vocabulary}
+        if len(hits) >= 2 and 2 * sum(w in vocabulary for w in words) >= len(words):
+            return lang
+    return None
+
+
+def foreign_message() -> str:
+    return f"I read questions in {READ[0]} ({READ[1]}); please ask in English."
+
+
+def may_be_not_computed(text: str) -> bool:
+    """Whether any pattern of what no operation computes is in the text (before the names are looked up)."""
+    return _ANY_NOT_COMPUTED.search(text) is not None
+
+
+def not_computed(text: str, customer_named: bool, supplier_named: bool) -> str | None:
+    """The message for what no operation computes, or None."""
+    if _ANY_NOT_COMPUTED.search(text) is None:
+        return None
+    for entry in NOT_COMPUTED:
+        if entry.customer_only and (supplier_named or not customer_named):
+            continue
+        if entry.without_customer and customer_named:
+            continue
+        if entry.pattern.search(text):
+            return entry.message
+    return None
