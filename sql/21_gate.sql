@@ -244,6 +244,17 @@ BEGIN
 END
 $$;
 
+-- The canonical words that take a side: a direction, a party, a state, a comparison, a level or a period
+-- (footnote._opposes pairs them; a refusal or clarification may say none of them).
+CREATE FUNCTION footnote._stance_words()
+RETURNS text[]
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ARRAY['up', 'down', 'unchanged', 'owes', 'owed to', 'paid', 'paid out', 'overdue', 'current', 'on time',
+                 'above', 'below', 'high', 'medium', 'low', 'largest', 'smallest', 'risk', 'at risk', 'verified']
+$$;
+
 -- True when a word says the opposite of one of the template's: another direction (rose / fell), party
 -- (owes / is owed), state (overdue / current), comparison, level or period.
 CREATE FUNCTION footnote._opposes(canon text, words jsonb)
@@ -252,7 +263,7 @@ LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT EXISTS (
-        SELECT FROM (VALUES (ARRAY['up', 'down', 'unchanged']), (ARRAY['owes', 'owed to']),
+        SELECT FROM (VALUES (ARRAY['up', 'down', 'unchanged']), (ARRAY['owes', 'owed to']), (ARRAY['paid', 'paid out']),
                             (ARRAY['overdue', 'current', 'on time']), (ARRAY['above', 'below']),
                             (ARRAY['high', 'medium', 'low']), (ARRAY['largest', 'smallest']),
                             (ARRAY['previous quarter', 'this quarter', 'previous year', 'this year', 'previous month',
@@ -579,7 +590,29 @@ BEGIN
     END IF;
 
     IF outcome <> 'answer' THEN
-        NULL;  -- clarifications and refusals are recorded as what they are; their words are not statements
+        -- clarifications and refusals are recorded as what they are; one offered as text (a model's or an
+        -- agent's, without claims) states no figure and no fact: no number (a period such as Q2 2026 or
+        -- FY2025 aside), no number word, scale, currency or sign, no direction, party, state, level or
+        -- comparison
+        IF claims IS NULL THEN
+            FOR ns IN SELECT x FROM jsonb_array_elements(footnote._read(
+                          regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'g'), '[]', NULL)) AS x LOOP
+                SELECT string_agg(DISTINCT m, ', ') INTO missing
+                FROM (SELECT substr(x, strpos(x, ':') + 1) AS m FROM jsonb_array_elements_text(ns->'marks') AS x
+                      WHERE split_part(x, ':', 1) IN ('numeral', 'scale', 'currency', 'sign')
+                         OR split_part(x, ':', 1) = 'digits'
+                      UNION ALL
+                      SELECT ltrim(w, '!') FROM jsonb_array_elements_text(ns->'words') AS w
+                      WHERE ltrim(w, '!') = ANY (footnote._stance_words())) AS y;
+                IF missing IS NOT NULL THEN
+                    findings := findings || jsonb_build_array(jsonb_build_object(
+                        'code', 'unsupported_statement', 'severity', 'blocking', 'sentence', ns->'sentence',
+                        'message', format('sentence %s (“%s”): a %s states “%s”, which no call supports',
+                                          (ns->>'sentence')::integer + 1, left(ns->>'text', 60),
+                                          CASE outcome WHEN 'refusal' THEN 'refusal' ELSE 'clarification' END, missing)));
+                END IF;
+            END LOOP;
+        END IF;
     ELSIF fast THEN
         graded := '[]';
         FOR claim IN SELECT value FROM jsonb_array_elements(tc) LOOP
@@ -849,8 +882,8 @@ BEGIN
           ORDER BY e.key) AS x;
 
     status := CASE
-        WHEN outcome = 'refusal' THEN 'refused'
-        WHEN outcome = 'clarification' THEN 'ambiguous'
+        WHEN outcome = 'refusal' AND jsonb_array_length(findings) = 0 THEN 'refused'
+        WHEN outcome = 'clarification' AND jsonb_array_length(findings) = 0 THEN 'ambiguous'
         WHEN EXISTS (SELECT FROM jsonb_array_elements(findings) AS x WHERE x->>'severity' = 'blocking')
             THEN 'insufficient_evidence'
         WHEN jsonb_array_length(tc) = 0 THEN 'insufficient_evidence'
