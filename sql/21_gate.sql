@@ -492,6 +492,7 @@ DECLARE
     judged   jsonb[];        -- per sentence: footnote._judge's result
     nsent    integer;
     k        integer;
+    kt       integer;
     covered  jsonb := '{}';  -- template claim index -> true
     touched  jsonb := '{}';  -- template unit -> words the text says in it
     names    jsonb := '{}';
@@ -599,8 +600,9 @@ BEGIN
                           regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'g'), '[]', NULL)) AS x LOOP
                 SELECT string_agg(DISTINCT m, ', ') INTO missing
                 FROM (SELECT substr(x, strpos(x, ':') + 1) AS m FROM jsonb_array_elements_text(ns->'marks') AS x
-                      WHERE split_part(x, ':', 1) IN ('numeral', 'scale', 'currency', 'sign')
-                         OR split_part(x, ':', 1) = 'digits'
+                      WHERE split_part(x, ':', 1) IN ('numeral', 'scale', 'currency', 'sign', 'digits')
+                        AND x NOT IN ('currency:currency', 'numeral:several', 'numeral:many', 'numeral:multiple',
+                                      'numeral:various', 'numeral:few', 'numeral:a few')
                       UNION ALL
                       SELECT ltrim(w, '!') FROM jsonb_array_elements_text(ns->'words') AS w
                       WHERE ltrim(w, '!') = ANY (footnote._stance_words())) AS y;
@@ -652,6 +654,21 @@ BEGIN
 
         -- the text, sentence by sentence
         nread := footnote._read(answer, figs, NULL);
+        -- an answer that holds an interpretation says so wherever the text likes ("This is an interpretation:",
+        -- "My assessment:", "(interpretation)"): the marker words belong to no statement, and without one
+        -- the interpretation would read as a fact
+        IF EXISTS (SELECT FROM jsonb_array_elements(tus) AS t WHERE t->>'role' = 'inference') THEN
+            IF NOT EXISTS (SELECT FROM jsonb_array_elements(nread) AS x, jsonb_array_elements_text(x->'words') AS w
+                           WHERE w = 'interpretation') THEN
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', 'marker_missing', 'severity', 'blocking',
+                    'message', 'the answer states an interpretation without saying that it is one (“This is an interpretation”)'));
+            END IF;
+            SELECT coalesce(jsonb_agg(jsonb_set(x, '{words}', (
+                       SELECT coalesce(jsonb_agg(w), '[]') FROM jsonb_array_elements_text(x->'words') AS w
+                       WHERE w NOT IN ('interpretation', 'underlying'))) ORDER BY n), '[]')
+            INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
+        END IF;
         nsent := jsonb_array_length(nread);
         unit_of := array_fill(NULL::integer, ARRAY[greatest(nsent, 1)]);
         judged := array_fill(NULL::jsonb, ARRAY[greatest(nsent, 1)]);
@@ -700,6 +717,31 @@ BEGIN
                AND (ns->>'negations')::integer = 0 THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
+            END IF;
+            -- a markdown table's header row names what its rows state: each of its words is one the statement
+            -- of some row of the table says
+            IF left(ns->>'text', 1) = '|' THEN
+                cands := '{}';
+                FOR kt IN k + 1..nsent LOOP
+                    EXIT WHEN left(nread->(kt - 1)->>'text', 1) <> '|';
+                    IF unit_of[kt] IS NOT NULL AND NOT unit_of[kt] = ANY (cands) THEN
+                        cands := cands || unit_of[kt];
+                    END IF;
+                END LOOP;
+                missing := NULL;
+                IF cardinality(cands) > 0 THEN
+                    SELECT string_agg(o.t, ', ') INTO missing
+                    FROM (SELECT DISTINCT x->>'code' || ':' || coalesce(x->>'text', '') AS t
+                          FROM unnest(cands) AS c2(u2),
+                               LATERAL jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c2.u2, tinfo->(c2.u2::text))->'offences') AS x) AS o
+                    WHERE (SELECT count(*) FROM unnest(cands) AS c3(u3)
+                           WHERE EXISTS (SELECT FROM jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c3.u3, tinfo->(c3.u3::text))->'offences') AS x3
+                                         WHERE x3->>'code' || ':' || coalesce(x3->>'text', '') = o.t)) = cardinality(cands);
+                    IF missing IS NULL THEN
+                        judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                        CONTINUE;
+                    END IF;
+                END IF;
             END IF;
             best := NULL;
             bestu := NULL;
@@ -837,8 +879,15 @@ BEGIN
         -- every statement the template must make, and every statement the text touches, complete
         FOR k IN 0..jsonb_array_length(tus) - 1 LOOP
             CONTINUE WHEN NOT ((tus->k->>'required')::boolean OR touched ? (k::text));
+            -- an as-of date or period stated once covers every statement that has the same one ("As of 14.08.2026:"
+            -- above a list, "both as of ...")
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
-            FROM jsonb_array_elements_text(tus->k->'claims') AS c WHERE NOT covered ? c;
+            FROM jsonb_array_elements_text(tus->k->'claims') AS c
+            WHERE NOT covered ? c
+              AND NOT (tc->(c::integer)->>'kind' IN ('date', 'period')
+                       AND EXISTS (SELECT FROM jsonb_object_keys(covered) AS d
+                                   WHERE tc->(d::integer)->>'text' = tc->(c::integer)->>'text'
+                                     AND tc->(d::integer)->>'kind' = tc->(c::integer)->>'kind'));
             IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
                 missing := 'its words';
             END IF;

@@ -246,6 +246,113 @@ SELECT w, 'sign' FROM unnest(ARRAY[
     'minus', 'negative', 'plus', 'positive', 'deficit', 'surplus', 'net loss', 'loss', 'losses'
 ]) AS w;
 
+-- Lexemes grouped into sentences: by the given unit spans ([{"start", "end"}]) or, without them, at
+-- line breaks and at . ! ? ; followed by a space (not after an abbreviation). List markers at the
+-- start of a line (-, *, •, "1.") belong to no sentence; with numbered = false a leading number is a
+-- marker only when no figure took it. Negators are attached to the next content word or figure of
+-- their clause.
+CREATE OR REPLACE FUNCTION footnote._sentences(lx footnote._lexeme[], spans jsonb)
+RETURNS footnote._lexeme[]
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n        integer := cardinality(lx);
+    i        integer;
+    sn       integer := 0;
+    used     boolean := false;
+    at_start boolean := true;
+    u        integer;
+    pending  boolean := false;
+    cur      integer;
+    marked   boolean := false;
+    first    integer;
+BEGIN
+    IF spans IS NOT NULL THEN
+        u := 0;
+        FOR i IN 1..n LOOP
+            WHILE u < jsonb_array_length(spans) AND lx[i].s >= (spans->u->>'end')::integer LOOP
+                u := u + 1;
+            END LOOP;
+            IF u < jsonb_array_length(spans) AND lx[i].s >= (spans->u->>'start')::integer AND lx[i].kind <> 'break' THEN
+                lx[i].sentence := u;
+            ELSIF lx[i].kind = 'punct' THEN
+                lx[i].kind := 'marker';
+            END IF;
+        END LOOP;
+    ELSE
+        FOR i IN 1..n LOOP
+            IF lx[i].kind = 'break' THEN
+                IF used THEN
+                    sn := sn + 1;
+                    used := false;
+                END IF;
+                at_start := true;
+                marked := false;
+                first := NULL;
+                CONTINUE;
+            END IF;
+            IF at_start AND NOT marked
+               AND ((lx[i].kind = 'punct' AND lx[i].text IN ('-', '*', '•', '·', '>', '+', '‣', '◦', '▪')
+                     AND (i = n OR NOT lx[i + 1].glued))
+                             OR (lx[i].class = 'digits' AND lx[i].text ~ '^[0-9]{1,2}$' AND i < n
+                                 AND lx[i + 1].kind = 'punct' AND lx[i + 1].text IN ('.', ')') AND lx[i + 1].glued
+                                 AND (i + 1 = n OR NOT lx[i + 2].glued))) THEN
+                lx[i].kind := 'marker';
+                IF lx[i].class = 'digits' THEN
+                    lx[i + 1].kind := 'marker';
+                END IF;
+                marked := true;
+                CONTINUE;
+            END IF;
+            IF lx[i].kind = 'marker' THEN
+                CONTINUE;
+            END IF;
+            at_start := false;
+            first := coalesce(first, i);
+            lx[i].sentence := sn;
+            used := true;
+            IF lx[i].kind = 'punct' AND lx[i].text IN ('.', '!', '?', ';')
+               AND (i = n OR NOT lx[i + 1].glued OR lx[i + 1].kind = 'break')
+               AND NOT (lx[i].text IN ('.', ')') AND first = i - 1 AND lx[i].glued
+                        AND (lx[i - 1].kind = 'figure' OR lx[i - 1].class = 'digits'))
+               AND NOT (lx[i].text = '.' AND i > 1 AND lx[i - 1].kind = 'word'
+                        AND ((length(lx[i - 1].text) = 1 AND i > 2 AND lx[i - 2].text = '.' AND lx[i - 1].glued)
+                             OR lower(lx[i - 1].text) IN ('approx', 'ca', 'etc', 'vs', 'nr', 'incl', 'excl', 'resp',
+                                                          'inc', 'ltd', 'co', 'corp', 'st', 'mr', 'mrs', 'ms', 'dr',
+                                                          'jr', 'sr', 'cf', 'dept', 'est', 'fig', 'no'))) THEN
+                sn := sn + 1;
+                used := false;
+                at_start := true;
+            END IF;
+        END LOOP;
+    END IF;
+
+    -- negation: a negator negates the next content word, number or figure of its clause; one that
+    -- reaches the end of its clause first is kept as a negation of nothing (kind 'negation')
+    cur := NULL;
+    FOR i IN 1..n LOOP
+        IF lx[i].sentence IS DISTINCT FROM cur
+           OR (lx[i].kind = 'punct' AND lx[i].text IN (',', ';', ':', '(', ')', '.', '!', '?', '"'))
+           OR (lx[i].kind = 'punct' AND lx[i].text = '-' AND NOT lx[i].glued) THEN
+            pending := false;   -- a negator still waiting keeps negated = true: a negation of nothing
+            cur := lx[i].sentence;
+        END IF;
+        IF lx[i].kind = 'word' AND lx[i].class = 'negator' THEN
+            lx[i].negated := true;
+            pending := true;
+            u := i;
+        ELSIF pending AND (lx[i].kind = 'figure'
+                           OR (lx[i].kind = 'word' AND lx[i].class NOT IN ('neutral', 'discourse', 'negator'))) THEN
+            lx[i].negated := NOT coalesce(lx[i].negated, false);
+            lx[u].negated := false;
+            pending := false;
+        END IF;
+    END LOOP;
+    RETURN lx;
+END
+$$;
+
 -- True when a word says the opposite of one of the template's: another direction (rose / fell), party
 -- (owes / is owed), state (overdue / current), comparison, level or period.
 CREATE OR REPLACE FUNCTION footnote._opposes(canon text, words jsonb)

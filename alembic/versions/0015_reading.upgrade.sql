@@ -343,6 +343,135 @@ SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
 ]) AS w
 WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
 
+-- Lexemes grouped into sentences: by the given unit spans ([{"start", "end"}]) or, without them, at
+-- line breaks and at . ! ? ; followed by a space (not after an abbreviation). List markers at the
+-- start of a line (-, *, •, "1.") belong to no sentence; with numbered = false a leading number is a
+-- marker only when no figure took it. Negators are attached to the next content word or figure of
+-- their clause.
+CREATE OR REPLACE FUNCTION footnote._sentences(lx footnote._lexeme[], spans jsonb)
+RETURNS footnote._lexeme[]
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n        integer := cardinality(lx);
+    i        integer;
+    sn       integer := 0;
+    used     boolean := false;
+    at_start boolean := true;
+    u        integer;
+    pending  boolean := false;
+    cur      integer;
+    marked   boolean := false;
+    first    integer;
+BEGIN
+    IF spans IS NOT NULL THEN
+        u := 0;
+        FOR i IN 1..n LOOP
+            WHILE u < jsonb_array_length(spans) AND lx[i].s >= (spans->u->>'end')::integer LOOP
+                u := u + 1;
+            END LOOP;
+            IF u < jsonb_array_length(spans) AND lx[i].s >= (spans->u->>'start')::integer AND lx[i].kind <> 'break' THEN
+                lx[i].sentence := u;
+            ELSIF lx[i].kind = 'punct' THEN
+                lx[i].kind := 'marker';
+            END IF;
+        END LOOP;
+    ELSE
+        FOR i IN 1..n LOOP
+            IF lx[i].kind = 'break' THEN
+                IF used THEN
+                    sn := sn + 1;
+                    used := false;
+                END IF;
+                at_start := true;
+                marked := false;
+                first := NULL;
+                CONTINUE;
+            END IF;
+            IF at_start AND NOT marked
+               AND ((lx[i].kind = 'punct' AND lx[i].text IN ('-', '*', '•', '·', '>', '+', '‣', '◦', '▪')
+                     AND (i = n OR NOT lx[i + 1].glued))
+                             OR (lx[i].class = 'digits' AND lx[i].text ~ '^[0-9]{1,2}$' AND i < n
+                                 AND lx[i + 1].kind = 'punct' AND lx[i + 1].text IN ('.', ')') AND lx[i + 1].glued
+                                 AND (i + 1 = n OR NOT lx[i + 2].glued))) THEN
+                lx[i].kind := 'marker';
+                IF lx[i].class = 'digits' THEN
+                    lx[i + 1].kind := 'marker';
+                END IF;
+                marked := true;
+                CONTINUE;
+            END IF;
+            IF lx[i].kind = 'marker' THEN
+                CONTINUE;
+            END IF;
+            at_start := false;
+            first := coalesce(first, i);
+            lx[i].sentence := sn;
+            used := true;
+            IF lx[i].kind = 'punct' AND lx[i].text IN ('.', '!', '?', ';')
+               AND (i = n OR NOT lx[i + 1].glued OR lx[i + 1].kind = 'break')
+               AND NOT (lx[i].text IN ('.', ')') AND first = i - 1 AND lx[i].glued
+                        AND (lx[i - 1].kind = 'figure' OR lx[i - 1].class = 'digits'))
+               AND NOT (lx[i].text = '.' AND i > 1 AND lx[i - 1].kind = 'word'
+                        AND ((length(lx[i - 1].text) = 1 AND i > 2 AND lx[i - 2].text = '.' AND lx[i - 1].glued)
+                             OR lower(lx[i - 1].text) IN ('approx', 'ca', 'etc', 'vs', 'nr', 'incl', 'excl', 'resp',
+                                                          'inc', 'ltd', 'co', 'corp', 'st', 'mr', 'mrs', 'ms', 'dr',
+                                                          'jr', 'sr', 'cf', 'dept', 'est', 'fig', 'no'))) THEN
+                sn := sn + 1;
+                used := false;
+                at_start := true;
+            END IF;
+        END LOOP;
+    END IF;
+
+    -- an answer particle opening a sentence ("Yes —", "No,", "None:", "Yes.") agrees with the statement it
+    -- opens when their polarity is the same: it is discourse then; "yes" before a negation and "no" before
+    -- none are read as words (and block)
+    IF spans IS NULL THEN
+        FOR i IN 1..n - 1 LOOP
+            CONTINUE WHEN lx[i].kind <> 'word' OR lx[i].sentence IS NULL
+                OR lower(lx[i].text) NOT IN ('yes', 'yeah', 'yep', 'ja', 'no', 'nope', 'nein', 'none')
+                OR lx[i + 1].kind <> 'punct' OR lx[i + 1].text NOT IN ('-', '—', '–', ',', '.', '!', ':', ';');
+            CONTINUE WHEN EXISTS (SELECT FROM generate_series(1, i - 1) AS j WHERE lx[j].sentence = lx[i].sentence);
+            -- the statement it opens: the rest of its sentence, or the next sentence when it stands alone
+            first := CASE WHEN lx[i + 1].text IN ('.', '!') THEN lx[i].sentence + 1 ELSE lx[i].sentence END;
+            used := EXISTS (SELECT FROM generate_series(i + 2, n) AS j
+                            WHERE lx[j].sentence = first
+                              AND ((lx[j].kind = 'word' AND (lx[j].class = 'negator' OR lx[j].negated))
+                                   OR (lower(lx[i].text) = 'none' AND lx[j].kind = 'figure'
+                                       AND lx[j].text ~ '^0([.,]0+)?( |$)')));
+            IF used = (lower(lx[i].text) IN ('no', 'nope', 'nein', 'none')) THEN
+                lx[i].class := 'discourse';
+            END IF;
+        END LOOP;
+    END IF;
+
+    -- negation: a negator negates the next content word, number or figure of its clause; one that
+    -- reaches the end of its clause first is kept as a negation of nothing (kind 'negation')
+    cur := NULL;
+    FOR i IN 1..n LOOP
+        IF lx[i].sentence IS DISTINCT FROM cur
+           OR (lx[i].kind = 'punct' AND lx[i].text IN (',', ';', ':', '(', ')', '.', '!', '?', '"'))
+           OR (lx[i].kind = 'punct' AND lx[i].text = '-' AND NOT lx[i].glued) THEN
+            pending := false;   -- a negator still waiting keeps negated = true: a negation of nothing
+            cur := lx[i].sentence;
+        END IF;
+        IF lx[i].kind = 'word' AND lx[i].class = 'negator' THEN
+            lx[i].negated := true;
+            pending := true;
+            u := i;
+        ELSIF pending AND (lx[i].kind = 'figure'
+                           OR (lx[i].kind = 'word' AND lx[i].class NOT IN ('neutral', 'discourse', 'negator'))) THEN
+            lx[i].negated := NOT coalesce(lx[i].negated, false);
+            lx[u].negated := false;
+            pending := false;
+        END IF;
+    END LOOP;
+    RETURN lx;
+END
+$$;
+
 -- The units of one operation's own template (also used for calls an agent combines freely).
 -- complete: every row, each a unit an answer may leave out; otherwise the rows an answer shows.
 CREATE OR REPLACE FUNCTION footnote._operation_units(r jsonb, notes jsonb, question text, complete boolean)
@@ -740,6 +869,7 @@ DECLARE
     judged   jsonb[];        -- per sentence: footnote._judge's result
     nsent    integer;
     k        integer;
+    kt       integer;
     covered  jsonb := '{}';  -- template claim index -> true
     touched  jsonb := '{}';  -- template unit -> words the text says in it
     names    jsonb := '{}';
@@ -847,8 +977,9 @@ BEGIN
                           regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'g'), '[]', NULL)) AS x LOOP
                 SELECT string_agg(DISTINCT m, ', ') INTO missing
                 FROM (SELECT substr(x, strpos(x, ':') + 1) AS m FROM jsonb_array_elements_text(ns->'marks') AS x
-                      WHERE split_part(x, ':', 1) IN ('numeral', 'scale', 'currency', 'sign')
-                         OR split_part(x, ':', 1) = 'digits'
+                      WHERE split_part(x, ':', 1) IN ('numeral', 'scale', 'currency', 'sign', 'digits')
+                        AND x NOT IN ('currency:currency', 'numeral:several', 'numeral:many', 'numeral:multiple',
+                                      'numeral:various', 'numeral:few', 'numeral:a few')
                       UNION ALL
                       SELECT ltrim(w, '!') FROM jsonb_array_elements_text(ns->'words') AS w
                       WHERE ltrim(w, '!') = ANY (footnote._stance_words())) AS y;
@@ -900,6 +1031,21 @@ BEGIN
 
         -- the text, sentence by sentence
         nread := footnote._read(answer, figs, NULL);
+        -- an answer that holds an interpretation says so wherever the text likes ("This is an interpretation:",
+        -- "My assessment:", "(interpretation)"): the marker words belong to no statement, and without one
+        -- the interpretation would read as a fact
+        IF EXISTS (SELECT FROM jsonb_array_elements(tus) AS t WHERE t->>'role' = 'inference') THEN
+            IF NOT EXISTS (SELECT FROM jsonb_array_elements(nread) AS x, jsonb_array_elements_text(x->'words') AS w
+                           WHERE w = 'interpretation') THEN
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', 'marker_missing', 'severity', 'blocking',
+                    'message', 'the answer states an interpretation without saying that it is one (“This is an interpretation”)'));
+            END IF;
+            SELECT coalesce(jsonb_agg(jsonb_set(x, '{words}', (
+                       SELECT coalesce(jsonb_agg(w), '[]') FROM jsonb_array_elements_text(x->'words') AS w
+                       WHERE w NOT IN ('interpretation', 'underlying'))) ORDER BY n), '[]')
+            INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
+        END IF;
         nsent := jsonb_array_length(nread);
         unit_of := array_fill(NULL::integer, ARRAY[greatest(nsent, 1)]);
         judged := array_fill(NULL::jsonb, ARRAY[greatest(nsent, 1)]);
@@ -948,6 +1094,31 @@ BEGIN
                AND (ns->>'negations')::integer = 0 THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
+            END IF;
+            -- a markdown table's header row names what its rows state: each of its words is one the statement
+            -- of some row of the table says
+            IF left(ns->>'text', 1) = '|' THEN
+                cands := '{}';
+                FOR kt IN k + 1..nsent LOOP
+                    EXIT WHEN left(nread->(kt - 1)->>'text', 1) <> '|';
+                    IF unit_of[kt] IS NOT NULL AND NOT unit_of[kt] = ANY (cands) THEN
+                        cands := cands || unit_of[kt];
+                    END IF;
+                END LOOP;
+                missing := NULL;
+                IF cardinality(cands) > 0 THEN
+                    SELECT string_agg(o.t, ', ') INTO missing
+                    FROM (SELECT DISTINCT x->>'code' || ':' || coalesce(x->>'text', '') AS t
+                          FROM unnest(cands) AS c2(u2),
+                               LATERAL jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c2.u2, tinfo->(c2.u2::text))->'offences') AS x) AS o
+                    WHERE (SELECT count(*) FROM unnest(cands) AS c3(u3)
+                           WHERE EXISTS (SELECT FROM jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c3.u3, tinfo->(c3.u3::text))->'offences') AS x3
+                                         WHERE x3->>'code' || ':' || coalesce(x3->>'text', '') = o.t)) = cardinality(cands);
+                    IF missing IS NULL THEN
+                        judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                        CONTINUE;
+                    END IF;
+                END IF;
             END IF;
             best := NULL;
             bestu := NULL;
@@ -1085,8 +1256,15 @@ BEGIN
         -- every statement the template must make, and every statement the text touches, complete
         FOR k IN 0..jsonb_array_length(tus) - 1 LOOP
             CONTINUE WHEN NOT ((tus->k->>'required')::boolean OR touched ? (k::text));
+            -- an as-of date or period stated once covers every statement that has the same one ("As of 14.08.2026:"
+            -- above a list, "both as of ...")
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
-            FROM jsonb_array_elements_text(tus->k->'claims') AS c WHERE NOT covered ? c;
+            FROM jsonb_array_elements_text(tus->k->'claims') AS c
+            WHERE NOT covered ? c
+              AND NOT (tc->(c::integer)->>'kind' IN ('date', 'period')
+                       AND EXISTS (SELECT FROM jsonb_object_keys(covered) AS d
+                                   WHERE tc->(d::integer)->>'text' = tc->(c::integer)->>'text'
+                                     AND tc->(d::integer)->>'kind' = tc->(c::integer)->>'kind'));
             IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
                 missing := 'its words';
             END IF;
