@@ -448,6 +448,105 @@ AS $$
         ELSE o->>'code' END
 $$;
 
+-- True when one unit of the template holds every figure of figs listed in fids (only those written with a digit
+-- or a capital letter, when there are any): a sentence that can be read as one statement.
+CREATE FUNCTION footnote._fits(fids integer[], figs jsonb, tc jsonb)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH f AS (SELECT figs->i AS g FROM unnest(fids) AS i),
+         h AS (SELECT g FROM f WHERE g->>'text' ~ '[0-9A-Z\u00C0-\u00DE]'),
+         w AS (SELECT g FROM h UNION ALL SELECT g FROM f WHERE NOT EXISTS (SELECT FROM h))
+    SELECT EXISTS (
+        SELECT FROM (SELECT DISTINCT t->>'unit' AS u FROM jsonb_array_elements(tc) AS t) AS units
+        WHERE NOT EXISTS (SELECT FROM w WHERE NOT EXISTS (
+                  SELECT FROM jsonb_array_elements(tc) AS t
+                  WHERE t->>'unit' = units.u AND t->>'text' = w.g->>'text'
+                    AND (w.g->>'call_id' IS NULL OR t->>'call_id' = w.g->>'call_id'))))
+$$;
+
+-- A text's sentences (footnote._read) with every sentence that merges statements ("X owes A, while Y owes B";
+-- "1 supplier matches: Hansa Stahlhandel GmbH") read again clause by clause: cut at commas, semicolons,
+-- colons, dashes, parentheses and "and / while / whereas / but", then joined again from the left as long as
+-- one unit holds the figures of the joined clauses. A clause that fits no unit stays what it is (and blocks).
+CREATE FUNCTION footnote._clauses(t text, figs jsonb, nread jsonb, tc jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ns     jsonb;
+    out    jsonb := '[]';
+    txt    text;
+    s0     integer;
+    p      integer;
+    cuts   integer[];
+    spans  jsonb;
+    gs     integer;
+    ge     integer;
+    gfig   integer[];
+    pfig   integer[];
+    i      integer;
+    pe     integer;
+    part   jsonb;
+BEGIN
+    FOR ns IN SELECT x FROM jsonb_array_elements(nread) AS x ORDER BY (x->>'sentence')::integer LOOP
+        IF jsonb_array_length(ns->'figures') < 2 OR footnote._fits(
+               ARRAY(SELECT (f->>'figure')::integer FROM jsonb_array_elements(ns->'figures') AS f), figs, tc) THEN
+            out := out || jsonb_build_array(ns);
+            CONTINUE;
+        END IF;
+        txt := ns->>'text';
+        s0 := (ns->>'start')::integer;
+        cuts := '{}';
+        p := 1;
+        LOOP
+            p := regexp_instr(txt, '(, |; |: | [-—–] |\(| and | while | whereas | but )', p);
+            EXIT WHEN p = 0;
+            cuts := cuts || (s0 + p - 1);
+            p := p + 1;
+        END LOOP;
+        cuts := cuts || (s0 + length(txt));
+        spans := '[]';
+        gs := s0;
+        gfig := '{}';
+        ge := s0;
+        FOR i IN 1..cardinality(cuts) LOOP
+            pe := cuts[i];
+            SELECT coalesce(array_agg((f->>'figure')::integer), '{}') INTO pfig FROM jsonb_array_elements(ns->'figures') AS f
+            WHERE (figs->((f->>'figure')::integer)->>'start')::integer >= ge
+              AND (figs->((f->>'figure')::integer)->>'start')::integer < pe;
+            IF cardinality(gfig) > 0 AND cardinality(pfig) > 0 AND NOT footnote._fits(gfig || pfig, figs, tc) THEN
+                spans := spans || jsonb_build_array(jsonb_build_object('start', gs, 'end', ge));
+                gs := ge;
+                gfig := pfig;
+            ELSE
+                gfig := gfig || pfig;
+            END IF;
+            ge := pe;
+        END LOOP;
+        spans := spans || jsonb_build_array(jsonb_build_object('start', gs, 'end', ge));
+        -- each clause names what it is about (a name, a number such as INV-2026-8812, a period such as Q2 2026):
+        -- a figure cut off from its subject could be read as any statement's
+        IF jsonb_array_length(spans) = 1 OR EXISTS (
+               SELECT FROM jsonb_array_elements(spans) AS sp
+               WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(ns->'figures') AS f
+                                 WHERE (figs->((f->>'figure')::integer)->>'start')::integer >= (sp->>'start')::integer
+                                   AND (figs->((f->>'figure')::integer)->>'start')::integer < (sp->>'end')::integer
+                                   AND figs->((f->>'figure')::integer)->>'text' ~ '[A-Z\u00C0-\u00DE]')) THEN
+            out := out || jsonb_build_array(ns);
+            CONTINUE;
+        END IF;
+        FOR part IN SELECT x FROM jsonb_array_elements(footnote._read(t, figs, spans)) AS x ORDER BY (x->>'sentence')::integer LOOP
+            out := out || jsonb_build_array(part);
+        END LOOP;
+    END LOOP;
+    RETURN (SELECT coalesce(jsonb_agg(x || jsonb_build_object('sentence', n - 1) ORDER BY n), '[]')
+            FROM jsonb_array_elements(out) WITH ORDINALITY AS y(x, n));
+END
+$$;
+
 -- Grade a text against the template of its calls: the gate's reading of every sentence.
 --   answer: the text; claims: the caller's claims, or NULL to let the gate find the figures itself;
 --   idx: footnote._call_index of the calls; tpl: footnote._layout of their template; outcome: answer,
@@ -669,6 +768,7 @@ BEGIN
                        WHERE w NOT IN ('interpretation', 'underlying'))) ORDER BY n), '[]')
             INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
         END IF;
+        nread := footnote._clauses(answer, figs, nread, tc);
         nsent := jsonb_array_length(nread);
         unit_of := array_fill(NULL::integer, ARRAY[greatest(nsent, 1)]);
         judged := array_fill(NULL::jsonb, ARRAY[greatest(nsent, 1)]);
@@ -877,8 +977,16 @@ BEGIN
         END LOOP;
 
         -- every statement the template must make, and every statement the text touches, complete
+        -- (a row of a list and a fact under an interpretation are detail a summary may leave out, unless the
+        -- template says it with a negation: a caveat)
         FOR k IN 0..jsonb_array_length(tus) - 1 LOOP
-            CONTINUE WHEN NOT ((tus->k->>'required')::boolean OR touched ? (k::text));
+            CONTINUE WHEN NOT touched ? (k::text) AND (NOT (tus->k->>'required')::boolean
+                OR ((tus->k->>'row' IS NOT NULL OR tus->k->>'role' = 'fact')
+                    AND NOT EXISTS (SELECT FROM jsonb_array_elements(tread) AS t
+                                    WHERE (t->>'sentence')::integer = k
+                                      AND ((t->>'negations')::integer > 0
+                                           OR EXISTS (SELECT FROM jsonb_array_elements_text(t->'words') AS w
+                                                      WHERE left(w, 1) = '!')))));
             -- an as-of date or period stated once covers every statement that has the same one ("As of 14.08.2026:"
             -- above a list, "both as of ...")
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing

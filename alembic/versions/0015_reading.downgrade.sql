@@ -5,6 +5,10 @@ SET ROLE footnote_owner;
 
 DROP FUNCTION footnote._stance_words();
 
+DROP FUNCTION footnote._fits(integer[], jsonb, jsonb);
+
+DROP FUNCTION footnote._clauses(text, jsonb, jsonb, jsonb);
+
 DELETE FROM footnote.lexicon;
 
 -- function words
