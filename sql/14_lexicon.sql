@@ -172,7 +172,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('oldest', 'oldest', false), ('earliest', 'oldest', false), ('longest outstanding', 'oldest', false),
     ('longest overdue', 'oldest', false), ('most overdue', 'oldest', false),
     ('across', 'across', false), ('spread across', 'across', false), ('spread over', 'across', false),
-    ('covering', 'across', false), ('split across', 'across', false), ('among', 'across', false),
+    ('covering', 'across', false), ('covers', 'across', false), ('cover', 'across', false), ('split across', 'across', false), ('among', 'across', false),
     ('ticket', 'ticket', false), ('tickets', 'ticket', false), ('support ticket', 'ticket', false),
     ('support tickets', 'ticket', false), ('support case', 'ticket', false), ('support cases', 'ticket', false),
     ('cases', 'ticket', false), ('case', 'ticket', false), ('support', 'ticket', false),
@@ -305,7 +305,7 @@ SELECT DISTINCT w, 'neutral' FROM unnest(ARRAY[
     'with regard to', 'in terms of', 'as for', 'as to', 'when', 'whether', 'if so', 'that way', 'i.e.', 'e.g.', 'viz', 'plus that', 'along', 'across from',
     -- auxiliaries and light verbs
     'has been', 'have been', 'had been', 'is being', 'are being', 'gets', 'got', 'get', 'getting', 'goes',
-    'went to', 'make', 'makes', 'made up of', 'consists of', 'consisting of', 'contains', 'containing',
+    'went to', 'went', 'went from', 'goes from', 'make', 'makes', 'made up of', 'consists of', 'consisting of', 'contains', 'containing',
     'holds', 'holding', 'shows', 'showing', 'gives', 'giving', 'lists', 'listing', 'reads', 'says', 'said',
     'stated', 'states', 'reported', 'reports', 'recorded', 'on record as', 'come in at', 'comes in at',
     'came in at', 'coming in at', 'sits at', 'sat at', 'is at', 'are at', 'was at', 'were at', 'sitting at',

@@ -388,6 +388,9 @@ BEGIN
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
              UNION ALL SELECT x FROM unnest(extra) AS x LOOP
         CONTINUE WHEN tinfo->'words' ? w;
+        -- "Yes —" opening a statement whose negation is the statement's own ("Yes — X is at risk of not paying")
+        CONTINUE WHEN w = 'yes' AND (coalesce((tinfo->>'negations')::integer, 0) > 0
+                                     OR EXISTS (SELECT FROM jsonb_array_elements_text(tinfo->'words') AS x WHERE left(x, 1) = '!'));
         off := off || jsonb_build_array(jsonb_build_object(
             'code', CASE WHEN tinfo->'words' ? (CASE WHEN left(w, 1) = '!' THEN substr(w, 2) ELSE '!' || w END)
                            OR footnote._opposes(ltrim(w, '!'), tinfo->'words') THEN 'contradicts'
@@ -448,22 +451,33 @@ AS $$
         ELSE o->>'code' END
 $$;
 
--- True when one unit of the template holds every figure of figs listed in fids (only those written with a digit
--- or a capital letter, when there are any): a sentence that can be read as one statement.
-CREATE FUNCTION footnote._fits(fids integer[], figs jsonb, tc jsonb)
-RETURNS boolean
+-- The units of the template that hold every figure of figs listed in fids (only those written with a digit or
+-- a capital letter, when there are any), as {unit: subject}.
+CREATE FUNCTION footnote._holding(fids integer[], figs jsonb, tc jsonb)
+RETURNS jsonb
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH f AS (SELECT figs->i AS g FROM unnest(fids) AS i),
          h AS (SELECT g FROM f WHERE g->>'text' ~ '[0-9A-Z\u00C0-\u00DE]'),
          w AS (SELECT g FROM h UNION ALL SELECT g FROM f WHERE NOT EXISTS (SELECT FROM h))
-    SELECT EXISTS (
-        SELECT FROM (SELECT DISTINCT t->>'unit' AS u FROM jsonb_array_elements(tc) AS t) AS units
-        WHERE NOT EXISTS (SELECT FROM w WHERE NOT EXISTS (
-                  SELECT FROM jsonb_array_elements(tc) AS t
-                  WHERE t->>'unit' = units.u AND t->>'text' = w.g->>'text'
-                    AND (w.g->>'call_id' IS NULL OR t->>'call_id' = w.g->>'call_id'))))
+    SELECT coalesce(jsonb_object_agg(units.u, units.subject), '{}')
+    FROM (SELECT t->>'unit' AS u, min(t->'statement'->>'subject') AS subject,
+                 bool_or(t->>'text' ~ '[A-Z\u00C0-\u00DE]') AS named
+          FROM jsonb_array_elements(tc) AS t GROUP BY t->>'unit') AS units
+    WHERE NOT EXISTS (SELECT FROM w WHERE NOT EXISTS (
+              SELECT FROM jsonb_array_elements(tc) AS t
+              WHERE t->>'unit' = units.u AND t->>'text' = w.g->>'text'
+                AND (w.g->>'call_id' IS NULL OR t->>'call_id' = w.g->>'call_id')))
+$$;
+
+-- Whether one unit of the template holds every figure of figs listed in fids: a sentence read as one statement.
+CREATE FUNCTION footnote._fits(fids integer[], figs jsonb, tc jsonb)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._holding(fids, figs, tc) <> '{}'
 $$;
 
 -- A text's sentences (footnote._read) with every sentence that merges statements ("X owes A, while Y owes B";
@@ -490,6 +504,9 @@ DECLARE
     i      integer;
     pe     integer;
     part   jsonb;
+    ok     boolean;
+    hold   jsonb;
+    prev   jsonb;
 BEGIN
     FOR ns IN SELECT x FROM jsonb_array_elements(nread) AS x ORDER BY (x->>'sentence')::integer LOOP
         IF jsonb_array_length(ns->'figures') < 2 OR footnote._fits(
@@ -527,14 +544,26 @@ BEGIN
             ge := pe;
         END LOOP;
         spans := spans || jsonb_build_array(jsonb_build_object('start', gs, 'end', ge));
-        -- each clause names what it is about (a name, a number such as INV-2026-8812, a period such as Q2 2026):
-        -- a figure cut off from its subject could be read as any statement's
-        IF jsonb_array_length(spans) = 1 OR EXISTS (
-               SELECT FROM jsonb_array_elements(spans) AS sp
-               WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(ns->'figures') AS f
-                                 WHERE (figs->((f->>'figure')::integer)->>'start')::integer >= (sp->>'start')::integer
-                                   AND (figs->((f->>'figure')::integer)->>'start')::integer < (sp->>'end')::integer
-                                   AND figs->((f->>'figure')::integer)->>'text' ~ '[A-Z\u00C0-\u00DE]')) THEN
+        -- each clause names what it is about (a name, a number such as INV-2026-8812, a period such as Q2 2026),
+        -- or goes on about the subject of the clause before it with a statement that names none ("X is at high
+        -- risk: 43.805,00 € is overdue"): a figure cut off from its subject could be read as any statement's
+        ok := jsonb_array_length(spans) > 1;
+        prev := NULL;
+        FOR part IN SELECT x FROM jsonb_array_elements(spans) AS x LOOP
+            pfig := ARRAY(SELECT (f->>'figure')::integer FROM jsonb_array_elements(ns->'figures') AS f
+                          WHERE (figs->((f->>'figure')::integer)->>'start')::integer >= (part->>'start')::integer
+                            AND (figs->((f->>'figure')::integer)->>'start')::integer < (part->>'end')::integer);
+            hold := footnote._holding(pfig, figs, tc);
+            IF NOT EXISTS (SELECT FROM unnest(pfig) AS q(fi) WHERE figs->q.fi->>'text' ~ '[A-Z\u00C0-\u00DE]')
+               AND NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
+                               WHERE prev IS NOT NULL AND h.value IN (SELECT value FROM jsonb_each_text(prev))
+                                 AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
+                                                 WHERE tq->>'unit' = h.key AND tq->>'text' ~ '[A-Z\u00C0-\u00DE]')) THEN
+                ok := false;
+            END IF;
+            prev := hold;
+        END LOOP;
+        IF NOT ok THEN
             out := out || jsonb_build_array(ns);
             CONTINUE;
         END IF;
@@ -814,6 +843,17 @@ BEGIN
             ns := nread->(k - 1);
             CONTINUE WHEN jsonb_array_length(ns->'figures') > 0;
             IF jsonb_array_length(ns->'words') = 0 AND jsonb_array_length(ns->'marks') = 0
+               AND (ns->>'negations')::integer = 0 THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            -- an offer or a closer ("Let me know if you'd like it by month") states nothing unless it holds a
+            -- number or takes a side
+            IF ns->>'text' ~* '^\W*(let me know|if you''d like|if you want|would you like|do you want|want me to|shall i|i can|i could|happy to|feel free|just ask|sag bescheid|wenn du|wenn sie)'
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'marks') AS x
+                               WHERE split_part(x, ':', 1) IN ('digits', 'numeral', 'scale', 'currency', 'sign'))
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w
+                               WHERE ltrim(w, '!') = ANY (footnote._stance_words()))
                AND (ns->>'negations')::integer = 0 THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;

@@ -5,6 +5,8 @@ SET ROLE footnote_owner;
 
 DROP FUNCTION footnote._stance_words();
 
+DROP FUNCTION footnote._holding(integer[], jsonb, jsonb);
+
 DROP FUNCTION footnote._fits(integer[], jsonb, jsonb);
 
 DROP FUNCTION footnote._clauses(text, jsonb, jsonb, jsonb);
@@ -372,6 +374,107 @@ AS $$
                                    'this month', 'year to date', 'next', 'yesterday'])) AS g(members),
                     jsonb_array_elements_text(words) AS w
         WHERE canon = ANY (g.members) AND ltrim(w, '!') = ANY (g.members) AND ltrim(w, '!') <> canon)
+$$;
+
+-- What is wrong with reading sentence ns (of footnote._read) as template unit u: the offences, and the
+-- template claim each figure of the sentence stands for (NULL where none of the unit's does).
+--   figs: the figures of the text; tc: the template's claims; tu: the unit; tinfo: what the template
+--   says in the unit ({"words", "marks", "negations", "figures": {claim index: {left, right, touch_*}}}).
+CREATE OR REPLACE FUNCTION footnote._judge(ns jsonb, figs jsonb, tc jsonb, tu jsonb, tinfo jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    off     jsonb := '[]';
+    assign  jsonb := '[]';
+    f       jsonb;
+    fig     jsonb;
+    c       integer;
+    used    integer[] := '{}';
+    w       text;
+    extra   text[] := '{}';
+    info    jsonb;
+BEGIN
+    -- which claim of the unit each figure stands for
+    FOR f IN SELECT x FROM jsonb_array_elements(ns->'figures') AS x LOOP
+        fig := figs->((f->>'figure')::integer);
+        SELECT x.c INTO c
+        FROM jsonb_array_elements_text(tu->'claims') WITH ORDINALITY AS k(c_text, o), LATERAL (SELECT k.c_text::integer AS c) AS x
+        WHERE tc->(x.c)->>'text' = fig->>'text'
+          AND (fig->>'call_id' IS NULL OR tc->(x.c)->>'call_id' = fig->>'call_id')
+        ORDER BY x.c = ANY (used),
+                 NOT (f->>'left' = tinfo->'figures'->(x.c::text)->>'left' OR f->>'right' = tinfo->'figures'->(x.c::text)->>'right'),
+                 k.o
+        LIMIT 1;
+        assign := assign || coalesce(to_jsonb(c), 'null'::jsonb);
+        IF c IS NULL THEN
+            IF fig->>'text' !~ '[0-9]' AND fig->>'text' !~ '[A-Z\u00C0-\u00DE]' THEN
+                -- a value written in plain words ("high", "open"): read it as those words
+                extra := extra || ARRAY(SELECT CASE WHEN (f->>'negated')::boolean THEN '!' ELSE '' END || footnote._stem(x)
+                                        FROM regexp_split_to_table(lower(fig->>'written'), '[^a-z]+') AS x WHERE x <> '');
+            ELSE
+                off := off || jsonb_build_array(jsonb_build_object('code', 'crosses_units', 'figure', f->'figure',
+                    'text', fig->>'written'));
+            END IF;
+            CONTINUE;
+        END IF;
+        used := used || c;
+        info := tinfo->'figures'->(c::text);
+        IF (f->>'negated')::boolean THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'negated_figure', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
+        IF EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2), LATERAL (VALUES ('left'), ('right')) AS sd(side)
+                   WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
+                     AND f->>sd.side IS NOT NULL AND left(f->>sd.side, 1) NOT IN ('~', '#')
+                     AND f->>sd.side = tinfo->'figures'->(o.c2)->>sd.side
+                     AND NOT coalesce(info->'near', '[]') ? (f->>sd.side)) THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
+        IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
+           OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'figure_modifier', 'figure', f->'figure',
+                'text', fig->>'written',
+                'modifier', split_part(coalesce(nullif(f->>'touch_left', info->>'touch_left'),
+                                                f->>'touch_right'), ':', 2)));
+        END IF;
+    END LOOP;
+
+    -- figures of one kind must keep the template's order, unless each is anchored by its own context word
+    off := off || footnote._order_offences(
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('c', x::integer, 'f', ns->'figures'->(o::integer - 1),
+                                                      'written', figs->((ns->'figures'->(o::integer - 1)->>'figure')::integer)->>'written')
+                                   ORDER BY o), '[]')
+         FROM jsonb_array_elements_text(assign) WITH ORDINALITY AS a(x, o) WHERE x IS NOT NULL), tc, tu, tinfo);
+
+    -- words: each must be one the unit says, with the same polarity
+    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
+             UNION ALL SELECT x FROM unnest(extra) AS x LOOP
+        CONTINUE WHEN tinfo->'words' ? w;
+        off := off || jsonb_build_array(jsonb_build_object(
+            'code', CASE WHEN tinfo->'words' ? (CASE WHEN left(w, 1) = '!' THEN substr(w, 2) ELSE '!' || w END)
+                           OR footnote._opposes(ltrim(w, '!'), tinfo->'words') THEN 'contradicts'
+                         ELSE 'unsupported_words' END,
+            'text', w));
+    END LOOP;
+    SELECT string_agg(substr(x, 8), ' ') INTO w FROM jsonb_array_elements_text(ns->'marks') AS x
+    WHERE x LIKE 'digits:%' AND NOT tinfo->'marks' ? x;
+    IF w IS NOT NULL THEN
+        off := off || jsonb_build_array(jsonb_build_object('code', 'unsupported_digits', 'text', w));
+    END IF;
+    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'marks') AS x WHERE x NOT LIKE 'digits:%' LOOP
+        CONTINUE WHEN tinfo->'marks' ? w;
+        off := off || jsonb_build_array(jsonb_build_object(
+            'code', CASE split_part(w, ':', 1) WHEN 'numeral' THEN 'number_words' WHEN 'scale' THEN 'number_words' ELSE 'unit_words' END,
+            'text', substr(w, strpos(w, ':') + 1)));
+    END LOOP;
+    IF (ns->>'negations')::integer > coalesce((tinfo->>'negations')::integer, 0) THEN
+        off := off || jsonb_build_array(jsonb_build_object('code', 'negation', 'text', 'a negation'));
+    END IF;
+    RETURN jsonb_build_object('offences', off, 'claims', assign);
+END
 $$;
 
 -- Grade a text against the template of its calls: the gate's reading of every sentence.

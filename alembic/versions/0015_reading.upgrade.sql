@@ -147,7 +147,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('oldest', 'oldest', false), ('earliest', 'oldest', false), ('longest outstanding', 'oldest', false),
     ('longest overdue', 'oldest', false), ('most overdue', 'oldest', false),
     ('across', 'across', false), ('spread across', 'across', false), ('spread over', 'across', false),
-    ('covering', 'across', false), ('split across', 'across', false), ('among', 'across', false),
+    ('covering', 'across', false), ('covers', 'across', false), ('cover', 'across', false), ('split across', 'across', false), ('among', 'across', false),
     ('ticket', 'ticket', false), ('tickets', 'ticket', false), ('support ticket', 'ticket', false),
     ('support tickets', 'ticket', false), ('support case', 'ticket', false), ('support cases', 'ticket', false),
     ('cases', 'ticket', false), ('case', 'ticket', false), ('support', 'ticket', false),
@@ -280,7 +280,7 @@ SELECT DISTINCT w, 'neutral' FROM unnest(ARRAY[
     'with regard to', 'in terms of', 'as for', 'as to', 'when', 'whether', 'if so', 'that way', 'i.e.', 'e.g.', 'viz', 'plus that', 'along', 'across from',
     -- auxiliaries and light verbs
     'has been', 'have been', 'had been', 'is being', 'are being', 'gets', 'got', 'get', 'getting', 'goes',
-    'went to', 'make', 'makes', 'made up of', 'consists of', 'consisting of', 'contains', 'containing',
+    'went to', 'went', 'went from', 'goes from', 'make', 'makes', 'made up of', 'consists of', 'consisting of', 'contains', 'containing',
     'holds', 'holding', 'shows', 'showing', 'gives', 'giving', 'lists', 'listing', 'reads', 'says', 'said',
     'stated', 'states', 'reported', 'reports', 'recorded', 'on record as', 'come in at', 'comes in at',
     'came in at', 'coming in at', 'sits at', 'sat at', 'is at', 'are at', 'was at', 'were at', 'sitting at',
@@ -825,22 +825,137 @@ AS $$
         WHERE canon = ANY (g.members) AND ltrim(w, '!') = ANY (g.members) AND ltrim(w, '!') <> canon)
 $$;
 
--- True when one unit of the template holds every figure of figs listed in fids (only those written with a digit
--- or a capital letter, when there are any): a sentence that can be read as one statement.
-CREATE FUNCTION footnote._fits(fids integer[], figs jsonb, tc jsonb)
-RETURNS boolean
+-- What is wrong with reading sentence ns (of footnote._read) as template unit u: the offences, and the
+-- template claim each figure of the sentence stands for (NULL where none of the unit's does).
+--   figs: the figures of the text; tc: the template's claims; tu: the unit; tinfo: what the template
+--   says in the unit ({"words", "marks", "negations", "figures": {claim index: {left, right, touch_*}}}).
+CREATE OR REPLACE FUNCTION footnote._judge(ns jsonb, figs jsonb, tc jsonb, tu jsonb, tinfo jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    off     jsonb := '[]';
+    assign  jsonb := '[]';
+    f       jsonb;
+    fig     jsonb;
+    c       integer;
+    used    integer[] := '{}';
+    w       text;
+    extra   text[] := '{}';
+    info    jsonb;
+BEGIN
+    -- which claim of the unit each figure stands for
+    FOR f IN SELECT x FROM jsonb_array_elements(ns->'figures') AS x LOOP
+        fig := figs->((f->>'figure')::integer);
+        SELECT x.c INTO c
+        FROM jsonb_array_elements_text(tu->'claims') WITH ORDINALITY AS k(c_text, o), LATERAL (SELECT k.c_text::integer AS c) AS x
+        WHERE tc->(x.c)->>'text' = fig->>'text'
+          AND (fig->>'call_id' IS NULL OR tc->(x.c)->>'call_id' = fig->>'call_id')
+        ORDER BY x.c = ANY (used),
+                 NOT (f->>'left' = tinfo->'figures'->(x.c::text)->>'left' OR f->>'right' = tinfo->'figures'->(x.c::text)->>'right'),
+                 k.o
+        LIMIT 1;
+        assign := assign || coalesce(to_jsonb(c), 'null'::jsonb);
+        IF c IS NULL THEN
+            IF fig->>'text' !~ '[0-9]' AND fig->>'text' !~ '[A-Z\u00C0-\u00DE]' THEN
+                -- a value written in plain words ("high", "open"): read it as those words
+                extra := extra || ARRAY(SELECT CASE WHEN (f->>'negated')::boolean THEN '!' ELSE '' END || footnote._stem(x)
+                                        FROM regexp_split_to_table(lower(fig->>'written'), '[^a-z]+') AS x WHERE x <> '');
+            ELSE
+                off := off || jsonb_build_array(jsonb_build_object('code', 'crosses_units', 'figure', f->'figure',
+                    'text', fig->>'written'));
+            END IF;
+            CONTINUE;
+        END IF;
+        used := used || c;
+        info := tinfo->'figures'->(c::text);
+        IF (f->>'negated')::boolean THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'negated_figure', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
+        IF EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2), LATERAL (VALUES ('left'), ('right')) AS sd(side)
+                   WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
+                     AND f->>sd.side IS NOT NULL AND left(f->>sd.side, 1) NOT IN ('~', '#')
+                     AND f->>sd.side = tinfo->'figures'->(o.c2)->>sd.side
+                     AND NOT coalesce(info->'near', '[]') ? (f->>sd.side)) THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
+        IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
+           OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'figure_modifier', 'figure', f->'figure',
+                'text', fig->>'written',
+                'modifier', split_part(coalesce(nullif(f->>'touch_left', info->>'touch_left'),
+                                                f->>'touch_right'), ':', 2)));
+        END IF;
+    END LOOP;
+
+    -- figures of one kind must keep the template's order, unless each is anchored by its own context word
+    off := off || footnote._order_offences(
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('c', x::integer, 'f', ns->'figures'->(o::integer - 1),
+                                                      'written', figs->((ns->'figures'->(o::integer - 1)->>'figure')::integer)->>'written')
+                                   ORDER BY o), '[]')
+         FROM jsonb_array_elements_text(assign) WITH ORDINALITY AS a(x, o) WHERE x IS NOT NULL), tc, tu, tinfo);
+
+    -- words: each must be one the unit says, with the same polarity
+    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
+             UNION ALL SELECT x FROM unnest(extra) AS x LOOP
+        CONTINUE WHEN tinfo->'words' ? w;
+        -- "Yes —" opening a statement whose negation is the statement's own ("Yes — X is at risk of not paying")
+        CONTINUE WHEN w = 'yes' AND (coalesce((tinfo->>'negations')::integer, 0) > 0
+                                     OR EXISTS (SELECT FROM jsonb_array_elements_text(tinfo->'words') AS x WHERE left(x, 1) = '!'));
+        off := off || jsonb_build_array(jsonb_build_object(
+            'code', CASE WHEN tinfo->'words' ? (CASE WHEN left(w, 1) = '!' THEN substr(w, 2) ELSE '!' || w END)
+                           OR footnote._opposes(ltrim(w, '!'), tinfo->'words') THEN 'contradicts'
+                         ELSE 'unsupported_words' END,
+            'text', w));
+    END LOOP;
+    SELECT string_agg(substr(x, 8), ' ') INTO w FROM jsonb_array_elements_text(ns->'marks') AS x
+    WHERE x LIKE 'digits:%' AND NOT tinfo->'marks' ? x;
+    IF w IS NOT NULL THEN
+        off := off || jsonb_build_array(jsonb_build_object('code', 'unsupported_digits', 'text', w));
+    END IF;
+    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'marks') AS x WHERE x NOT LIKE 'digits:%' LOOP
+        CONTINUE WHEN tinfo->'marks' ? w;
+        off := off || jsonb_build_array(jsonb_build_object(
+            'code', CASE split_part(w, ':', 1) WHEN 'numeral' THEN 'number_words' WHEN 'scale' THEN 'number_words' ELSE 'unit_words' END,
+            'text', substr(w, strpos(w, ':') + 1)));
+    END LOOP;
+    IF (ns->>'negations')::integer > coalesce((tinfo->>'negations')::integer, 0) THEN
+        off := off || jsonb_build_array(jsonb_build_object('code', 'negation', 'text', 'a negation'));
+    END IF;
+    RETURN jsonb_build_object('offences', off, 'claims', assign);
+END
+$$;
+
+-- The units of the template that hold every figure of figs listed in fids (only those written with a digit or
+-- a capital letter, when there are any), as {unit: subject}.
+CREATE FUNCTION footnote._holding(fids integer[], figs jsonb, tc jsonb)
+RETURNS jsonb
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     WITH f AS (SELECT figs->i AS g FROM unnest(fids) AS i),
          h AS (SELECT g FROM f WHERE g->>'text' ~ '[0-9A-Z\u00C0-\u00DE]'),
          w AS (SELECT g FROM h UNION ALL SELECT g FROM f WHERE NOT EXISTS (SELECT FROM h))
-    SELECT EXISTS (
-        SELECT FROM (SELECT DISTINCT t->>'unit' AS u FROM jsonb_array_elements(tc) AS t) AS units
-        WHERE NOT EXISTS (SELECT FROM w WHERE NOT EXISTS (
-                  SELECT FROM jsonb_array_elements(tc) AS t
-                  WHERE t->>'unit' = units.u AND t->>'text' = w.g->>'text'
-                    AND (w.g->>'call_id' IS NULL OR t->>'call_id' = w.g->>'call_id'))))
+    SELECT coalesce(jsonb_object_agg(units.u, units.subject), '{}')
+    FROM (SELECT t->>'unit' AS u, min(t->'statement'->>'subject') AS subject,
+                 bool_or(t->>'text' ~ '[A-Z\u00C0-\u00DE]') AS named
+          FROM jsonb_array_elements(tc) AS t GROUP BY t->>'unit') AS units
+    WHERE NOT EXISTS (SELECT FROM w WHERE NOT EXISTS (
+              SELECT FROM jsonb_array_elements(tc) AS t
+              WHERE t->>'unit' = units.u AND t->>'text' = w.g->>'text'
+                AND (w.g->>'call_id' IS NULL OR t->>'call_id' = w.g->>'call_id')))
+$$;
+
+-- Whether one unit of the template holds every figure of figs listed in fids: a sentence read as one statement.
+CREATE FUNCTION footnote._fits(fids integer[], figs jsonb, tc jsonb)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._holding(fids, figs, tc) <> '{}'
 $$;
 
 -- A text's sentences (footnote._read) with every sentence that merges statements ("X owes A, while Y owes B";
@@ -867,6 +982,9 @@ DECLARE
     i      integer;
     pe     integer;
     part   jsonb;
+    ok     boolean;
+    hold   jsonb;
+    prev   jsonb;
 BEGIN
     FOR ns IN SELECT x FROM jsonb_array_elements(nread) AS x ORDER BY (x->>'sentence')::integer LOOP
         IF jsonb_array_length(ns->'figures') < 2 OR footnote._fits(
@@ -904,14 +1022,26 @@ BEGIN
             ge := pe;
         END LOOP;
         spans := spans || jsonb_build_array(jsonb_build_object('start', gs, 'end', ge));
-        -- each clause names what it is about (a name, a number such as INV-2026-8812, a period such as Q2 2026):
-        -- a figure cut off from its subject could be read as any statement's
-        IF jsonb_array_length(spans) = 1 OR EXISTS (
-               SELECT FROM jsonb_array_elements(spans) AS sp
-               WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(ns->'figures') AS f
-                                 WHERE (figs->((f->>'figure')::integer)->>'start')::integer >= (sp->>'start')::integer
-                                   AND (figs->((f->>'figure')::integer)->>'start')::integer < (sp->>'end')::integer
-                                   AND figs->((f->>'figure')::integer)->>'text' ~ '[A-Z\u00C0-\u00DE]')) THEN
+        -- each clause names what it is about (a name, a number such as INV-2026-8812, a period such as Q2 2026),
+        -- or goes on about the subject of the clause before it with a statement that names none ("X is at high
+        -- risk: 43.805,00 € is overdue"): a figure cut off from its subject could be read as any statement's
+        ok := jsonb_array_length(spans) > 1;
+        prev := NULL;
+        FOR part IN SELECT x FROM jsonb_array_elements(spans) AS x LOOP
+            pfig := ARRAY(SELECT (f->>'figure')::integer FROM jsonb_array_elements(ns->'figures') AS f
+                          WHERE (figs->((f->>'figure')::integer)->>'start')::integer >= (part->>'start')::integer
+                            AND (figs->((f->>'figure')::integer)->>'start')::integer < (part->>'end')::integer);
+            hold := footnote._holding(pfig, figs, tc);
+            IF NOT EXISTS (SELECT FROM unnest(pfig) AS q(fi) WHERE figs->q.fi->>'text' ~ '[A-Z\u00C0-\u00DE]')
+               AND NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
+                               WHERE prev IS NOT NULL AND h.value IN (SELECT value FROM jsonb_each_text(prev))
+                                 AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
+                                                 WHERE tq->>'unit' = h.key AND tq->>'text' ~ '[A-Z\u00C0-\u00DE]')) THEN
+                ok := false;
+            END IF;
+            prev := hold;
+        END LOOP;
+        IF NOT ok THEN
             out := out || jsonb_build_array(ns);
             CONTINUE;
         END IF;
@@ -1191,6 +1321,17 @@ BEGIN
             ns := nread->(k - 1);
             CONTINUE WHEN jsonb_array_length(ns->'figures') > 0;
             IF jsonb_array_length(ns->'words') = 0 AND jsonb_array_length(ns->'marks') = 0
+               AND (ns->>'negations')::integer = 0 THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            -- an offer or a closer ("Let me know if you'd like it by month") states nothing unless it holds a
+            -- number or takes a side
+            IF ns->>'text' ~* '^\W*(let me know|if you''d like|if you want|would you like|do you want|want me to|shall i|i can|i could|happy to|feel free|just ask|sag bescheid|wenn du|wenn sie)'
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'marks') AS x
+                               WHERE split_part(x, ':', 1) IN ('digits', 'numeral', 'scale', 'currency', 'sign'))
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w
+                               WHERE ltrim(w, '!') = ANY (footnote._stance_words()))
                AND (ns->>'negations')::integer = 0 THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
