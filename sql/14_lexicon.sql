@@ -86,7 +86,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('falling', 'down', false), ('decreased', 'down', false), ('decrease', 'down', false),
     ('decreases', 'down', false), ('a decrease', 'down', false), ('declined', 'down', false),
     ('decline', 'down', false), ('a decline', 'down', false), ('dropped', 'down', false), ('drop', 'down', false),
-    ('a drop', 'down', false), ('went down', 'down', false), ('gone down', 'down', false), ('down', 'down', false),
+    ('a drop', 'down', false), ('drops', 'down', false), ('went down', 'down', false), ('gone down', 'down', false), ('down', 'down', false),
     ('lower', 'down', false), ('shrank', 'down', false), ('shrunk', 'down', false), ('slipped', 'down', false),
     ('downward', 'down', false), ('moved down', 'down', false), ('reduced', 'down', false),
     ('unchanged', 'unchanged', false), ('flat', 'unchanged', false), ('stable', 'unchanged', false),
@@ -171,8 +171,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('days sales outstanding', 'dso', false), ('days of sales outstanding', 'dso', false), ('dso', 'dso', false),
     ('oldest', 'oldest', false), ('earliest', 'oldest', false), ('longest outstanding', 'oldest', false),
     ('longest overdue', 'oldest', false), ('most overdue', 'oldest', false),
-    ('across', 'across', false), ('spread across', 'across', false), ('spread over', 'across', false),
-    ('covering', 'across', false), ('covers', 'across', false), ('cover', 'across', false), ('split across', 'across', false), ('among', 'across', false),
+
     ('ticket', 'ticket', false), ('tickets', 'ticket', false), ('support ticket', 'ticket', false),
     ('support tickets', 'ticket', false), ('support case', 'ticket', false), ('support cases', 'ticket', false),
     ('cases', 'ticket', false), ('case', 'ticket', false), ('support', 'ticket', false),
@@ -300,6 +299,7 @@ SELECT DISTINCT w, 'neutral' FROM unnest(ARRAY[
     'myself', 'one''s', 'ours', 'yours', 'mine', 'something', 'someone', 'this one', 'that one', 'these ones',
     'its own', 'their own', 'our own', 'the one', 'any', 'any of these', 'either', 'other', 'another',
     -- prepositions and conjunctions
+    'across', 'spread across', 'spread over', 'covering', 'covers', 'cover', 'split across', 'among',
     'between', 'during', 'through', 'throughout', 'along with', 'together with', 'out of', 'off', 'onto',
     'upon', 'towards', 'toward', 'against', 'alongside', 'beside', 'regarding', 'concerning', 'about it',
     'with regard to', 'in terms of', 'as for', 'as to', 'when', 'whether', 'if so', 'that way', 'i.e.', 'e.g.', 'viz', 'plus that', 'along', 'across from',
@@ -352,7 +352,9 @@ SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
     'warm regards', 'i hope that answers your question', 'that answers your question', 'answers your question',
     'your question', 'question', 'hope that helps',
     -- headings, labels and table headers
-    'profile', 'customer profile', 'field', 'fields', 'value', 'values', 'measure', 'metric',
+    'profile', 'customer profile', 'quarter', 'quarters', 'period', 'periods', 'date', 'dates', 'quantity',
+    'qty', 'as far as these records go', 'as far as the records go', 'as far as we can tell', 'the first few',
+    'first few', 'field', 'fields', 'value', 'values', 'measure', 'metric',
     'item', 'key', 'label', 'description', 'info', 'information', 'name', 'the name', 'context',
     'background', 'basis', 'based on these facts', 'based on the following facts', 'based on the facts',
     'behind it', 'the facts behind it', 'facts behind it', 'the reasoning', 'reasoning',

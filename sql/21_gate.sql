@@ -368,6 +368,12 @@ BEGIN
             off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
                 'text', fig->>'written'));
         END IF;
+        -- parentheses make a negative amount, not a name, period, date or number of days in brackets
+        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' THEN
+            f := f || jsonb_build_object(
+                'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
+                'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
+        END IF;
         IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
            OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
             off := off || jsonb_build_array(jsonb_build_object('code', 'figure_modifier', 'figure', f->'figure',
@@ -545,8 +551,9 @@ BEGIN
         END LOOP;
         spans := spans || jsonb_build_array(jsonb_build_object('start', gs, 'end', ge));
         -- each clause names what it is about (a name, a number such as INV-2026-8812, a period such as Q2 2026),
-        -- or goes on about the subject of the clause before it with a statement that names none ("X is at high
-        -- risk: 43.805,00 € is overdue"): a figure cut off from its subject could be read as any statement's
+        -- or is a statement that names none (a heading such as "4 customers match", a fact going on about the
+        -- subject of the clause before it: "X is at high risk: 43.805,00 € is overdue"): a figure cut off from
+        -- its subject could be read as any statement's
         ok := jsonb_array_length(spans) > 1;
         prev := NULL;
         FOR part IN SELECT x FROM jsonb_array_elements(spans) AS x LOOP
@@ -556,7 +563,7 @@ BEGIN
             hold := footnote._holding(pfig, figs, tc);
             IF NOT EXISTS (SELECT FROM unnest(pfig) AS q(fi) WHERE figs->q.fi->>'text' ~ '[A-Z\u00C0-\u00DE]')
                AND NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
-                               WHERE prev IS NOT NULL AND h.value IN (SELECT value FROM jsonb_each_text(prev))
+                               WHERE (prev IS NULL OR h.value IN (SELECT value FROM jsonb_each_text(prev)))
                                  AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
                                                  WHERE tq->>'unit' = h.key AND tq->>'text' ~ '[A-Z\u00C0-\u00DE]')) THEN
                 ok := false;
@@ -873,7 +880,8 @@ BEGIN
                     SELECT string_agg(o.t, ', ') INTO missing
                     FROM (SELECT DISTINCT x->>'code' || ':' || coalesce(x->>'text', '') AS t
                           FROM unnest(cands) AS c2(u2),
-                               LATERAL jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c2.u2, tinfo->(c2.u2::text))->'offences') AS x) AS o
+                               LATERAL jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c2.u2, tinfo->(c2.u2::text))->'offences') AS x
+                          WHERE x->>'code' <> 'unit_words') AS o
                     WHERE (SELECT count(*) FROM unnest(cands) AS c3(u3)
                            WHERE EXISTS (SELECT FROM jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c3.u3, tinfo->(c3.u3::text))->'offences') AS x3
                                          WHERE x3->>'code' || ':' || coalesce(x3->>'text', '') = o.t)) = cardinality(cands);
@@ -1027,12 +1035,13 @@ BEGIN
                                       AND ((t->>'negations')::integer > 0
                                            OR EXISTS (SELECT FROM jsonb_array_elements_text(t->'words') AS w
                                                       WHERE left(w, 1) = '!')))));
-            -- an as-of date or period stated once covers every statement that has the same one ("As of 14.08.2026:"
-            -- above a list, "both as of ...")
+            -- an as-of date, period or party stated once covers every statement that has the same one ("As of
+            -- 14.08.2026:" or "Accounts payable to Northwind Supply:" above a list, "both as of ...")
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
             FROM jsonb_array_elements_text(tus->k->'claims') AS c
             WHERE NOT covered ? c
-              AND NOT (tc->(c::integer)->>'kind' IN ('date', 'period')
+              AND NOT ((tc->(c::integer)->>'kind' IN ('date', 'period')
+                        OR tc->(c::integer)->>'value' ~ '\.(customer|supplier)$')
                        AND EXISTS (SELECT FROM jsonb_object_keys(covered) AS d
                                    WHERE tc->(d::integer)->>'text' = tc->(c::integer)->>'text'
                                      AND tc->(d::integer)->>'kind' = tc->(c::integer)->>'kind'));

@@ -61,7 +61,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('falling', 'down', false), ('decreased', 'down', false), ('decrease', 'down', false),
     ('decreases', 'down', false), ('a decrease', 'down', false), ('declined', 'down', false),
     ('decline', 'down', false), ('a decline', 'down', false), ('dropped', 'down', false), ('drop', 'down', false),
-    ('a drop', 'down', false), ('went down', 'down', false), ('gone down', 'down', false), ('down', 'down', false),
+    ('a drop', 'down', false), ('drops', 'down', false), ('went down', 'down', false), ('gone down', 'down', false), ('down', 'down', false),
     ('lower', 'down', false), ('shrank', 'down', false), ('shrunk', 'down', false), ('slipped', 'down', false),
     ('downward', 'down', false), ('moved down', 'down', false), ('reduced', 'down', false),
     ('unchanged', 'unchanged', false), ('flat', 'unchanged', false), ('stable', 'unchanged', false),
@@ -146,8 +146,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('days sales outstanding', 'dso', false), ('days of sales outstanding', 'dso', false), ('dso', 'dso', false),
     ('oldest', 'oldest', false), ('earliest', 'oldest', false), ('longest outstanding', 'oldest', false),
     ('longest overdue', 'oldest', false), ('most overdue', 'oldest', false),
-    ('across', 'across', false), ('spread across', 'across', false), ('spread over', 'across', false),
-    ('covering', 'across', false), ('covers', 'across', false), ('cover', 'across', false), ('split across', 'across', false), ('among', 'across', false),
+
     ('ticket', 'ticket', false), ('tickets', 'ticket', false), ('support ticket', 'ticket', false),
     ('support tickets', 'ticket', false), ('support case', 'ticket', false), ('support cases', 'ticket', false),
     ('cases', 'ticket', false), ('case', 'ticket', false), ('support', 'ticket', false),
@@ -275,6 +274,7 @@ SELECT DISTINCT w, 'neutral' FROM unnest(ARRAY[
     'myself', 'one''s', 'ours', 'yours', 'mine', 'something', 'someone', 'this one', 'that one', 'these ones',
     'its own', 'their own', 'our own', 'the one', 'any', 'any of these', 'either', 'other', 'another',
     -- prepositions and conjunctions
+    'across', 'spread across', 'spread over', 'covering', 'covers', 'cover', 'split across', 'among',
     'between', 'during', 'through', 'throughout', 'along with', 'together with', 'out of', 'off', 'onto',
     'upon', 'towards', 'toward', 'against', 'alongside', 'beside', 'regarding', 'concerning', 'about it',
     'with regard to', 'in terms of', 'as for', 'as to', 'when', 'whether', 'if so', 'that way', 'i.e.', 'e.g.', 'viz', 'plus that', 'along', 'across from',
@@ -327,7 +327,9 @@ SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
     'warm regards', 'i hope that answers your question', 'that answers your question', 'answers your question',
     'your question', 'question', 'hope that helps',
     -- headings, labels and table headers
-    'profile', 'customer profile', 'field', 'fields', 'value', 'values', 'measure', 'metric',
+    'profile', 'customer profile', 'quarter', 'quarters', 'period', 'periods', 'date', 'dates', 'quantity',
+    'qty', 'as far as these records go', 'as far as the records go', 'as far as we can tell', 'the first few',
+    'first few', 'field', 'fields', 'value', 'values', 'measure', 'metric',
     'item', 'key', 'label', 'description', 'info', 'information', 'name', 'the name', 'context',
     'background', 'basis', 'based on these facts', 'based on the following facts', 'based on the facts',
     'behind it', 'the facts behind it', 'facts behind it', 'the reasoning', 'reasoning',
@@ -882,6 +884,12 @@ BEGIN
             off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
                 'text', fig->>'written'));
         END IF;
+        -- parentheses make a negative amount, not a name, period, date or number of days in brackets
+        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' THEN
+            f := f || jsonb_build_object(
+                'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
+                'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
+        END IF;
         IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
            OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
             off := off || jsonb_build_array(jsonb_build_object('code', 'figure_modifier', 'figure', f->'figure',
@@ -1023,8 +1031,9 @@ BEGIN
         END LOOP;
         spans := spans || jsonb_build_array(jsonb_build_object('start', gs, 'end', ge));
         -- each clause names what it is about (a name, a number such as INV-2026-8812, a period such as Q2 2026),
-        -- or goes on about the subject of the clause before it with a statement that names none ("X is at high
-        -- risk: 43.805,00 € is overdue"): a figure cut off from its subject could be read as any statement's
+        -- or is a statement that names none (a heading such as "4 customers match", a fact going on about the
+        -- subject of the clause before it: "X is at high risk: 43.805,00 € is overdue"): a figure cut off from
+        -- its subject could be read as any statement's
         ok := jsonb_array_length(spans) > 1;
         prev := NULL;
         FOR part IN SELECT x FROM jsonb_array_elements(spans) AS x LOOP
@@ -1034,7 +1043,7 @@ BEGIN
             hold := footnote._holding(pfig, figs, tc);
             IF NOT EXISTS (SELECT FROM unnest(pfig) AS q(fi) WHERE figs->q.fi->>'text' ~ '[A-Z\u00C0-\u00DE]')
                AND NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
-                               WHERE prev IS NOT NULL AND h.value IN (SELECT value FROM jsonb_each_text(prev))
+                               WHERE (prev IS NULL OR h.value IN (SELECT value FROM jsonb_each_text(prev)))
                                  AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
                                                  WHERE tq->>'unit' = h.key AND tq->>'text' ~ '[A-Z\u00C0-\u00DE]')) THEN
                 ok := false;
@@ -1351,7 +1360,8 @@ BEGIN
                     SELECT string_agg(o.t, ', ') INTO missing
                     FROM (SELECT DISTINCT x->>'code' || ':' || coalesce(x->>'text', '') AS t
                           FROM unnest(cands) AS c2(u2),
-                               LATERAL jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c2.u2, tinfo->(c2.u2::text))->'offences') AS x) AS o
+                               LATERAL jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c2.u2, tinfo->(c2.u2::text))->'offences') AS x
+                          WHERE x->>'code' <> 'unit_words') AS o
                     WHERE (SELECT count(*) FROM unnest(cands) AS c3(u3)
                            WHERE EXISTS (SELECT FROM jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c3.u3, tinfo->(c3.u3::text))->'offences') AS x3
                                          WHERE x3->>'code' || ':' || coalesce(x3->>'text', '') = o.t)) = cardinality(cands);
@@ -1505,12 +1515,13 @@ BEGIN
                                       AND ((t->>'negations')::integer > 0
                                            OR EXISTS (SELECT FROM jsonb_array_elements_text(t->'words') AS w
                                                       WHERE left(w, 1) = '!')))));
-            -- an as-of date or period stated once covers every statement that has the same one ("As of 14.08.2026:"
-            -- above a list, "both as of ...")
+            -- an as-of date, period or party stated once covers every statement that has the same one ("As of
+            -- 14.08.2026:" or "Accounts payable to Northwind Supply:" above a list, "both as of ...")
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
             FROM jsonb_array_elements_text(tus->k->'claims') AS c
             WHERE NOT covered ? c
-              AND NOT (tc->(c::integer)->>'kind' IN ('date', 'period')
+              AND NOT ((tc->(c::integer)->>'kind' IN ('date', 'period')
+                        OR tc->(c::integer)->>'value' ~ '\.(customer|supplier)$')
                        AND EXISTS (SELECT FROM jsonb_object_keys(covered) AS d
                                    WHERE tc->(d::integer)->>'text' = tc->(c::integer)->>'text'
                                      AND tc->(d::integer)->>'kind' = tc->(c::integer)->>'kind'));
