@@ -639,6 +639,7 @@ DECLARE
     missing  text;
     fast     boolean;
     hard     boolean;
+    detail   boolean;
 BEGIN
     outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
@@ -1024,17 +1025,18 @@ BEGIN
             END LOOP;
         END LOOP;
 
-        -- every statement the template must make, and every statement the text touches, complete
-        -- (a row of a list and a fact under an interpretation are detail a summary may leave out, unless the
-        -- template says it with a negation: a caveat)
+        -- every statement the template must make, complete (a row of a list and a fact under an interpretation
+        -- are detail a summary may leave out, or state in part, unless the template says it with a negation: a
+        -- caveat), and no negation of a statement the text touches dropped
         FOR k IN 0..jsonb_array_length(tus) - 1 LOOP
-            CONTINUE WHEN NOT touched ? (k::text) AND (NOT (tus->k->>'required')::boolean
+            detail := NOT (tus->k->>'required')::boolean
                 OR ((tus->k->>'row' IS NOT NULL OR tus->k->>'role' = 'fact')
                     AND NOT EXISTS (SELECT FROM jsonb_array_elements(tread) AS t
                                     WHERE (t->>'sentence')::integer = k
                                       AND ((t->>'negations')::integer > 0
                                            OR EXISTS (SELECT FROM jsonb_array_elements_text(t->'words') AS w
-                                                      WHERE left(w, 1) = '!')))));
+                                                      WHERE left(w, 1) = '!'))));
+            CONTINUE WHEN NOT touched ? (k::text) AND detail;
             -- an as-of date, period or party stated once covers every statement that has the same one ("As of
             -- 14.08.2026:" or "Accounts payable to Northwind Supply:" above a list, "both as of ...")
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
@@ -1047,6 +1049,8 @@ BEGIN
                                      AND tc->(d::integer)->>'kind' = tc->(c::integer)->>'kind'));
             IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
                 missing := 'its words';
+            ELSIF detail THEN
+                missing := NULL;
             END IF;
             IF missing IS NOT NULL THEN
                 findings := findings || jsonb_build_array(jsonb_build_object(
