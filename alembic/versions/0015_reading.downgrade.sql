@@ -11,6 +11,8 @@ DROP FUNCTION footnote._fits(integer[], jsonb, jsonb);
 
 DROP FUNCTION footnote._clauses(text, jsonb, jsonb, jsonb);
 
+DROP FUNCTION footnote._question_notes(text, jsonb);
+
 DELETE FROM footnote.lexicon;
 
 -- function words
@@ -903,6 +905,37 @@ BEGIN
     END IF;
     RETURN jsonb_build_object('status', status, 'claims', graded, 'findings', findings, 'sentences', sents,
                               'evidence', evidence);
+END
+$$;
+
+-- The template an answer is graded against: {"intent", "notes"} as footnote.compose takes them.
+CREATE OR REPLACE FUNCTION footnote._template_of(template jsonb, question text, idx jsonb, call_ids uuid[], complete boolean)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    results jsonb;
+BEGIN
+    PERFORM footnote._json_arg('template', template, 'object');  -- {"intent": text, "notes": object}
+    IF template ? 'notes' AND jsonb_typeof(template->'notes') NOT IN ('object', 'null') THEN
+        PERFORM footnote._invalid('template', 'notes must be a JSON object');
+    END IF;
+    IF template ? 'intent' AND jsonb_typeof(template->'intent') NOT IN ('string', 'null') THEN
+        PERFORM footnote._invalid('template', 'intent must be a string');
+    END IF;
+    IF length(template->>'intent') > 60 THEN
+        PERFORM footnote._invalid('template', format('intent is too long (%s characters; at most 60)',
+                                                     length(template->>'intent')));
+    END IF;
+    SELECT coalesce(jsonb_agg(l.result ORDER BY u.n), '[]') INTO results
+    FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(id, n)
+    JOIN footnote.call_log AS l ON l.call_id = u.id
+    WHERE (idx->'calls'->(u.id::text)->>'made')::boolean
+      AND u.n = (SELECT min(v.n) FROM unnest(call_ids) WITH ORDINALITY AS v(id, n) WHERE v.id = u.id);
+    RETURN footnote._layout(footnote._template_units(footnote._intent(template->>'intent', results), results,
+                                                     CASE WHEN jsonb_typeof(template->'notes') = 'object'
+                                                          THEN template->'notes' END, question, complete));
 END
 $$;
 

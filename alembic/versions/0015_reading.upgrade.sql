@@ -1589,6 +1589,66 @@ BEGIN
 END
 $$;
 
+-- The notes an agent's answer is graded with, from its question: a relative period it names ("last quarter",
+-- "this year") when it is the period a call answered for, as of the as-of date, as the router would have noted
+-- it (so an agent's "Q2 2026 (last quarter)" is read as the narrator's is).
+CREATE FUNCTION footnote._question_notes(question text, results jsonb)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH d AS (SELECT s.as_of AS t FROM footnote.client_settings() AS s)
+    SELECT jsonb_build_object('period', p.phrase)
+    FROM d, LATERAL (VALUES
+        ('last quarter', format('Q%s %s', extract(quarter FROM d.t - interval '3 months'), extract(year FROM d.t - interval '3 months'))),
+        ('previous quarter', format('Q%s %s', extract(quarter FROM d.t - interval '3 months'), extract(year FROM d.t - interval '3 months'))),
+        ('this quarter', format('Q%s %s', extract(quarter FROM d.t), extract(year FROM d.t))),
+        ('last month', to_char(d.t - interval '1 month', 'FMMonth YYYY')),
+        ('previous month', to_char(d.t - interval '1 month', 'FMMonth YYYY')),
+        ('this month', to_char(d.t, 'FMMonth YYYY')),
+        ('last year', 'FY' || (extract(year FROM d.t) - 1)),
+        ('this year', 'FY' || extract(year FROM d.t))) AS p(phrase, label)
+    WHERE strpos(lower(coalesce(question, '')), p.phrase) > 0
+      AND coalesce(footnote.setting('fiscal_year_start_month')::integer, 1) = 1
+      AND EXISTS (SELECT FROM jsonb_array_elements(results) AS r
+                  WHERE p.label IN (r->'values'->'period'->>'text', r->'values'->'period_to'->>'text'))
+    LIMIT 1
+$$;
+
+-- The template an answer is graded against: {"intent", "notes"} as footnote.compose takes them; without a
+-- template (an agent's answer), the notes its question gives (footnote._question_notes).
+CREATE OR REPLACE FUNCTION footnote._template_of(template jsonb, question text, idx jsonb, call_ids uuid[], complete boolean)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    results jsonb;
+BEGIN
+    PERFORM footnote._json_arg('template', template, 'object');  -- {"intent": text, "notes": object}
+    IF template ? 'notes' AND jsonb_typeof(template->'notes') NOT IN ('object', 'null') THEN
+        PERFORM footnote._invalid('template', 'notes must be a JSON object');
+    END IF;
+    IF template ? 'intent' AND jsonb_typeof(template->'intent') NOT IN ('string', 'null') THEN
+        PERFORM footnote._invalid('template', 'intent must be a string');
+    END IF;
+    IF length(template->>'intent') > 60 THEN
+        PERFORM footnote._invalid('template', format('intent is too long (%s characters; at most 60)',
+                                                     length(template->>'intent')));
+    END IF;
+    SELECT coalesce(jsonb_agg(l.result ORDER BY u.n), '[]') INTO results
+    FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(id, n)
+    JOIN footnote.call_log AS l ON l.call_id = u.id
+    WHERE (idx->'calls'->(u.id::text)->>'made')::boolean
+      AND u.n = (SELECT min(v.n) FROM unnest(call_ids) WITH ORDINALITY AS v(id, n) WHERE v.id = u.id);
+    RETURN footnote._layout(footnote._template_units(footnote._intent(template->>'intent', results), results,
+                                                     CASE WHEN jsonb_typeof(template->'notes') = 'object'
+                                                          THEN template->'notes'
+                                                          WHEN template IS NULL THEN footnote._question_notes(question, results)
+                                                     END, question, complete));
+END
+$$;
+
 REVOKE ALL ON SCHEMA footnote FROM PUBLIC;
 
 REVOKE ALL ON SCHEMA footnote_src FROM PUBLIC;
