@@ -568,6 +568,16 @@ BEGIN
                                                  WHERE tq->>'unit' = h.key AND tq->>'text' ~ '[A-Z\u00C0-\u00DE]')) THEN
                 ok := false;
             END IF;
+            -- and each clause states its statement whole (an as-of date, period or party may be shared): a
+            -- part of one statement next to a part of another is a swap, not a merge
+            IF NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
+                           WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
+                                             WHERE tq->>'unit' = h.key AND tq->>'kind' NOT IN ('date', 'period')
+                                               AND tq->>'value' !~ '\.(customer|supplier)$'
+                                               AND NOT EXISTS (SELECT FROM unnest(pfig) AS q(fi)
+                                                               WHERE figs->q.fi->>'text' = tq->>'text'))) THEN
+                ok := false;
+            END IF;
             prev := hold;
         END LOOP;
         IF NOT ok THEN
@@ -1050,7 +1060,13 @@ BEGIN
             IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
                 missing := 'its words';
             ELSIF detail THEN
-                missing := NULL;
+                -- a detail stated in part still says when: its as-of date or period
+                SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
+                FROM jsonb_array_elements_text(tus->k->'claims') AS c
+                WHERE NOT covered ? c AND tc->(c::integer)->>'value' ~ '\.(as_of|period|period_from|period_to)$'
+                  AND NOT EXISTS (SELECT FROM jsonb_object_keys(covered) AS d
+                                  WHERE tc->(d::integer)->>'text' = tc->(c::integer)->>'text'
+                                    AND tc->(d::integer)->>'kind' = tc->(c::integer)->>'kind');
             END IF;
             IF missing IS NOT NULL THEN
                 findings := findings || jsonb_build_array(jsonb_build_object(
