@@ -650,6 +650,7 @@ DECLARE
     fast     boolean;
     hard     boolean;
     detail   boolean;
+    first    integer;
 BEGIN
     outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
@@ -1000,8 +1001,8 @@ BEGIN
                                WHEN EXISTS (SELECT FROM jsonb_array_elements_text(tc->u->'evidence') AS e(id)
                                             WHERE (calls->(tc->u->>'call_id')->'evidence'->(e.id)->>'verified')::boolean IS FALSE)
                                    THEN 'source_unverified' END;
-                IF u IS NOT NULL AND (reason IS NULL OR reason = 'source_unverified') THEN
-                    covered := covered || jsonb_build_object(u::text, true);
+                IF u IS NOT NULL AND (reason IS NULL OR reason = 'source_unverified') AND NOT covered ? (u::text) THEN
+                    covered := covered || jsonb_build_object(u::text, k - 1);
                 END IF;
                 claim := jsonb_build_object(
                     'text', fig->>'written', 'span', jsonb_build_object('start', fig->'start', 'end', fig->'end'),
@@ -1047,26 +1048,29 @@ BEGIN
                                            OR EXISTS (SELECT FROM jsonb_array_elements_text(t->'words') AS w
                                                       WHERE left(w, 1) = '!'))));
             CONTINUE WHEN NOT touched ? (k::text) AND detail;
-            -- an as-of date, period or party stated once covers every statement that has the same one ("As of
-            -- 14.08.2026:" or "Accounts payable to Northwind Supply:" above a list, "both as of ...")
+            -- an as-of date or party stated once above covers every statement after it that has the same one
+            -- ("As of 14.08.2026:" or "Accounts payable to Northwind Supply:" above a list)
+            first := (SELECT min(z.o) - 1 FROM unnest(unit_of) WITH ORDINALITY AS z(uu, o) WHERE z.uu = k);
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
             FROM jsonb_array_elements_text(tus->k->'claims') AS c
             WHERE NOT covered ? c
-              AND NOT ((tc->(c::integer)->>'kind' IN ('date', 'period')
-                        OR tc->(c::integer)->>'value' ~ '\.(customer|supplier)$')
-                       AND EXISTS (SELECT FROM jsonb_object_keys(covered) AS d
-                                   WHERE tc->(d::integer)->>'text' = tc->(c::integer)->>'text'
-                                     AND tc->(d::integer)->>'kind' = tc->(c::integer)->>'kind'));
+              AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|customer|supplier)$'
+                       AND EXISTS (SELECT FROM jsonb_each(covered) AS d
+                                   WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
+                                     AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
+                                     AND (d.value)::text::integer < coalesce(first, 0)));
             IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
                 missing := 'its words';
             ELSIF detail THEN
-                -- a detail stated in part still says when: its as-of date or period
+                -- a detail stated in part still says when (its as-of date or period) and, in a ranking, which rank
                 SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
                 FROM jsonb_array_elements_text(tus->k->'claims') AS c
-                WHERE NOT covered ? c AND tc->(c::integer)->>'value' ~ '\.(as_of|period|period_from|period_to)$'
-                  AND NOT EXISTS (SELECT FROM jsonb_object_keys(covered) AS d
-                                  WHERE tc->(d::integer)->>'text' = tc->(c::integer)->>'text'
-                                    AND tc->(d::integer)->>'kind' = tc->(c::integer)->>'kind');
+                WHERE NOT covered ? c AND tc->(c::integer)->>'value' ~ '\.(as_of|period|period_from|period_to|rank)$'
+                  AND NOT EXISTS (SELECT FROM jsonb_each(covered) AS d
+                                  WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
+                                    AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
+                                    AND tc->(c::integer)->>'value' !~ '\.rank$'
+                                    AND (d.value)::text::integer < coalesce(first, 0));
             END IF;
             IF missing IS NOT NULL THEN
                 findings := findings || jsonb_build_array(jsonb_build_object(
