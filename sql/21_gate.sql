@@ -175,6 +175,56 @@ AS $$
                  '^(' || footnote._letters() || '|[0-9])$' AS alnum) AS x
 $$;
 
+-- The body cells of the markdown tables of a text, each with its column's header: (start, end) of the cell's
+-- trimmed text (0-based, end exclusive), the text and the header cell above it.
+CREATE FUNCTION footnote._table_cells(t text)
+RETURNS TABLE (s integer, e integer, cell text, header text)
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lines   text[] := string_to_array(t, E'\n');
+    starts  integer[] := '{}';
+    pos     integer := 0;
+    i       integer;
+    j       integer;
+    heads   text[];
+    pipes   integer[];
+    c       integer;
+    raw     text;
+    lead    integer;
+BEGIN
+    FOR i IN 1..coalesce(cardinality(lines), 0) LOOP
+        starts := starts || pos;
+        pos := pos + length(lines[i]) + 1;
+    END LOOP;
+    i := 2;
+    WHILE i <= coalesce(cardinality(lines), 0) LOOP
+        IF lines[i] ~ '^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$' AND lines[i - 1] ~ '^\s*\|' THEN
+            heads := ARRAY(SELECT btrim(x) FROM unnest(string_to_array(btrim(btrim(lines[i - 1]), '|'), '|')) AS x);
+            j := i + 1;
+            WHILE j <= cardinality(lines) AND lines[j] ~ '^\s*\|' LOOP
+                pipes := ARRAY(SELECT g - 1 FROM generate_series(1, length(lines[j])) AS g WHERE substr(lines[j], g, 1) = '|');
+                FOR c IN 1..cardinality(pipes) - 1 LOOP
+                    raw := substr(lines[j], pipes[c] + 2, pipes[c + 1] - pipes[c] - 1);
+                    CONTINUE WHEN btrim(raw) = '' OR c > cardinality(heads);
+                    lead := length(raw) - length(ltrim(raw));
+                    s := starts[j] + pipes[c] + 1 + lead;
+                    cell := btrim(raw);
+                    e := s + length(cell);
+                    header := heads[c];
+                    RETURN NEXT;
+                END LOOP;
+                j := j + 1;
+            END LOOP;
+            i := j;
+        ELSE
+            i := i + 1;
+        END IF;
+    END LOOP;
+END
+$$;
+
 -- Where the values of a template occur in a text: [{"start", "end", "text" (the value's text), "form"}],
 -- sorted and disjoint (the longest occurrence wins). Numbers compare exactly (after look-alike spaces and
 -- dashes are made plain); texts with letters ignore case and accents; names may take a short form.
@@ -231,6 +281,18 @@ BEGIN
             END LOOP;
         END LOOP;
     END LOOP;
+    -- a table cell that holds a bare number whose unit its column's header names: "104" under "Days past due"
+    -- is the figure "104 days"
+    IF t ~ '\n\s*\|?\s*:?-{3,}' THEN
+        SELECT occ || coalesce(jsonb_agg(jsonb_build_object('start', c.s, 'end', c.e, 'text', sl.x->>'text', 'form', 'cell',
+                                                            'written', c.cell)), '[]')
+        INTO occ
+        FROM footnote._table_cells(t) AS c, jsonb_array_elements(slots) AS sl(x)
+        WHERE c.cell ~ '^[0-9][0-9.,]*$'
+          AND sl.x->>'text' = c.cell || ' ' || split_part(sl.x->>'text', ' ', 2)
+          AND split_part(sl.x->>'text', ' ', 3) = ''
+          AND lower(c.header) ~ ('(^|[^a-z])' || lower(split_part(sl.x->>'text', ' ', 2)) || '([^a-z]|$)');
+    END IF;
     FOR o IN SELECT x FROM jsonb_array_elements(occ) AS x
              ORDER BY (x->>'end')::integer - (x->>'start')::integer DESC, (x->>'start')::integer, x->>'form' = 'short'
     LOOP

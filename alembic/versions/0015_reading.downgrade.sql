@@ -3,6 +3,8 @@
 
 SET ROLE footnote_owner;
 
+DROP FUNCTION footnote._table_cells(text);
+
 DROP FUNCTION footnote._stance_words();
 
 DROP FUNCTION footnote._holding(integer[], jsonb, jsonb);
@@ -358,6 +360,75 @@ BEGIN
         END IF;
     END LOOP;
     RETURN lx;
+END
+$$;
+
+-- Where the values of a template occur in a text: [{"start", "end", "text" (the value's text), "form"}],
+-- sorted and disjoint (the longest occurrence wins). Numbers compare exactly (after look-alike spaces and
+-- dashes are made plain); texts with letters ignore case and accents; names may take a short form.
+-- With numbered, a number opening a line as "1." or "2)" is a list marker, not a figure.
+CREATE OR REPLACE FUNCTION footnote._find_figures(t text, slots jsonb, numbered boolean)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    plain  text := footnote._plain(t);
+    fold   text := footnote._fold1(t);
+    sl     jsonb;
+    vs     text[];
+    fs     text[];
+    k      integer;
+    v      text;
+    hay    text;
+    p      integer;
+    off    integer;
+    occ    jsonb := '[]';
+    acc    jsonb := '[]';
+    o      jsonb;
+BEGIN
+    FOR sl IN SELECT x FROM jsonb_array_elements(slots) AS x LOOP
+        IF (sl->>'text') ~ footnote._letters() THEN
+            vs := ARRAY[footnote._fold1(sl->>'text')];
+            fs := ARRAY['as_written'];
+        ELSE
+            vs := ARRAY[footnote._plain(sl->>'text')];
+            fs := ARRAY['exact'];
+        END IF;
+        IF (sl->>'name')::boolean THEN
+            vs := vs || footnote._short_forms(sl->>'text');
+            fs := fs || array_fill('short'::text, ARRAY[cardinality(vs) - 1]);
+        END IF;
+        FOR k IN 1..cardinality(vs) LOOP
+            v := vs[k];
+            CONTINUE WHEN coalesce(v, '') = '';
+            hay := CASE WHEN fs[k] = 'exact' THEN plain ELSE fold END;
+            off := 0;
+            LOOP
+                p := strpos(substr(hay, off + 1), v);
+                EXIT WHEN p = 0;
+                p := off + p - 1;
+                IF footnote._edge_ok(plain, p, p + length(v))
+                   AND NOT (numbered AND v ~ '^[0-9]{1,2}$' AND substr(plain, p + length(v) + 1, 2) ~ '^[.)][ \t]'
+                            AND substr(plain, 1, p) ~ '(^|\n)[ \t]*$') THEN
+                    occ := occ || jsonb_build_array(jsonb_build_object(
+                        'start', p, 'end', p + length(v), 'text', sl->>'text', 'form', fs[k],
+                        'written', substr(t, p + 1, length(v))));
+                END IF;
+                off := p + 1;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+    FOR o IN SELECT x FROM jsonb_array_elements(occ) AS x
+             ORDER BY (x->>'end')::integer - (x->>'start')::integer DESC, (x->>'start')::integer, x->>'form' = 'short'
+    LOOP
+        IF NOT EXISTS (SELECT FROM jsonb_array_elements(acc) AS a
+                       WHERE (a->>'start')::integer < (o->>'end')::integer
+                         AND (o->>'start')::integer < (a->>'end')::integer) THEN
+            acc := acc || jsonb_build_array(o);
+        END IF;
+    END LOOP;
+    RETURN coalesce((SELECT jsonb_agg(x ORDER BY (x->>'start')::integer) FROM jsonb_array_elements(acc) AS x), '[]');
 END
 $$;
 

@@ -799,6 +799,137 @@ BEGIN
 END
 $$;
 
+-- The body cells of the markdown tables of a text, each with its column's header: (start, end) of the cell's
+-- trimmed text (0-based, end exclusive), the text and the header cell above it.
+CREATE FUNCTION footnote._table_cells(t text)
+RETURNS TABLE (s integer, e integer, cell text, header text)
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lines   text[] := string_to_array(t, E'\n');
+    starts  integer[] := '{}';
+    pos     integer := 0;
+    i       integer;
+    j       integer;
+    heads   text[];
+    pipes   integer[];
+    c       integer;
+    raw     text;
+    lead    integer;
+BEGIN
+    FOR i IN 1..coalesce(cardinality(lines), 0) LOOP
+        starts := starts || pos;
+        pos := pos + length(lines[i]) + 1;
+    END LOOP;
+    i := 2;
+    WHILE i <= coalesce(cardinality(lines), 0) LOOP
+        IF lines[i] ~ '^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$' AND lines[i - 1] ~ '^\s*\|' THEN
+            heads := ARRAY(SELECT btrim(x) FROM unnest(string_to_array(btrim(btrim(lines[i - 1]), '|'), '|')) AS x);
+            j := i + 1;
+            WHILE j <= cardinality(lines) AND lines[j] ~ '^\s*\|' LOOP
+                pipes := ARRAY(SELECT g - 1 FROM generate_series(1, length(lines[j])) AS g WHERE substr(lines[j], g, 1) = '|');
+                FOR c IN 1..cardinality(pipes) - 1 LOOP
+                    raw := substr(lines[j], pipes[c] + 2, pipes[c + 1] - pipes[c] - 1);
+                    CONTINUE WHEN btrim(raw) = '' OR c > cardinality(heads);
+                    lead := length(raw) - length(ltrim(raw));
+                    s := starts[j] + pipes[c] + 1 + lead;
+                    cell := btrim(raw);
+                    e := s + length(cell);
+                    header := heads[c];
+                    RETURN NEXT;
+                END LOOP;
+                j := j + 1;
+            END LOOP;
+            i := j;
+        ELSE
+            i := i + 1;
+        END IF;
+    END LOOP;
+END
+$$;
+
+-- Where the values of a template occur in a text: [{"start", "end", "text" (the value's text), "form"}],
+-- sorted and disjoint (the longest occurrence wins). Numbers compare exactly (after look-alike spaces and
+-- dashes are made plain); texts with letters ignore case and accents; names may take a short form.
+-- With numbered, a number opening a line as "1." or "2)" is a list marker, not a figure.
+CREATE OR REPLACE FUNCTION footnote._find_figures(t text, slots jsonb, numbered boolean)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    plain  text := footnote._plain(t);
+    fold   text := footnote._fold1(t);
+    sl     jsonb;
+    vs     text[];
+    fs     text[];
+    k      integer;
+    v      text;
+    hay    text;
+    p      integer;
+    off    integer;
+    occ    jsonb := '[]';
+    acc    jsonb := '[]';
+    o      jsonb;
+BEGIN
+    FOR sl IN SELECT x FROM jsonb_array_elements(slots) AS x LOOP
+        IF (sl->>'text') ~ footnote._letters() THEN
+            vs := ARRAY[footnote._fold1(sl->>'text')];
+            fs := ARRAY['as_written'];
+        ELSE
+            vs := ARRAY[footnote._plain(sl->>'text')];
+            fs := ARRAY['exact'];
+        END IF;
+        IF (sl->>'name')::boolean THEN
+            vs := vs || footnote._short_forms(sl->>'text');
+            fs := fs || array_fill('short'::text, ARRAY[cardinality(vs) - 1]);
+        END IF;
+        FOR k IN 1..cardinality(vs) LOOP
+            v := vs[k];
+            CONTINUE WHEN coalesce(v, '') = '';
+            hay := CASE WHEN fs[k] = 'exact' THEN plain ELSE fold END;
+            off := 0;
+            LOOP
+                p := strpos(substr(hay, off + 1), v);
+                EXIT WHEN p = 0;
+                p := off + p - 1;
+                IF footnote._edge_ok(plain, p, p + length(v))
+                   AND NOT (numbered AND v ~ '^[0-9]{1,2}$' AND substr(plain, p + length(v) + 1, 2) ~ '^[.)][ \t]'
+                            AND substr(plain, 1, p) ~ '(^|\n)[ \t]*$') THEN
+                    occ := occ || jsonb_build_array(jsonb_build_object(
+                        'start', p, 'end', p + length(v), 'text', sl->>'text', 'form', fs[k],
+                        'written', substr(t, p + 1, length(v))));
+                END IF;
+                off := p + 1;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+    -- a table cell that holds a bare number whose unit its column's header names: "104" under "Days past due"
+    -- is the figure "104 days"
+    IF t ~ '\n\s*\|?\s*:?-{3,}' THEN
+        SELECT occ || coalesce(jsonb_agg(jsonb_build_object('start', c.s, 'end', c.e, 'text', sl.x->>'text', 'form', 'cell',
+                                                            'written', c.cell)), '[]')
+        INTO occ
+        FROM footnote._table_cells(t) AS c, jsonb_array_elements(slots) AS sl(x)
+        WHERE c.cell ~ '^[0-9][0-9.,]*$'
+          AND sl.x->>'text' = c.cell || ' ' || split_part(sl.x->>'text', ' ', 2)
+          AND split_part(sl.x->>'text', ' ', 3) = ''
+          AND lower(c.header) ~ ('(^|[^a-z])' || lower(split_part(sl.x->>'text', ' ', 2)) || '([^a-z]|$)');
+    END IF;
+    FOR o IN SELECT x FROM jsonb_array_elements(occ) AS x
+             ORDER BY (x->>'end')::integer - (x->>'start')::integer DESC, (x->>'start')::integer, x->>'form' = 'short'
+    LOOP
+        IF NOT EXISTS (SELECT FROM jsonb_array_elements(acc) AS a
+                       WHERE (a->>'start')::integer < (o->>'end')::integer
+                         AND (o->>'start')::integer < (a->>'end')::integer) THEN
+            acc := acc || jsonb_build_array(o);
+        END IF;
+    END LOOP;
+    RETURN coalesce((SELECT jsonb_agg(x ORDER BY (x->>'start')::integer) FROM jsonb_array_elements(acc) AS x), '[]');
+END
+$$;
+
 -- The canonical words that take a side: a direction, a party, a state, a comparison, a level or a period
 -- (footnote._opposes pairs them; a refusal or clarification may say none of them).
 CREATE FUNCTION footnote._stance_words()
