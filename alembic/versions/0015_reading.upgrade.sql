@@ -1489,7 +1489,7 @@ BEGIN
                 CONTINUE;
             END IF;
             -- a markdown table's header row names what its rows state: each of its words is one the statement
-            -- of some row of the table says
+            -- of some row of the table says (units and what a column of names names aside)
             IF left(ns->>'text', 1) = '|' THEN
                 cands := '{}';
                 FOR kt IN k + 1..nsent LOOP
@@ -1504,7 +1504,11 @@ BEGIN
                     FROM (SELECT DISTINCT x->>'code' || ':' || coalesce(x->>'text', '') AS t
                           FROM unnest(cands) AS c2(u2),
                                LATERAL jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c2.u2, tinfo->(c2.u2::text))->'offences') AS x
-                          WHERE x->>'code' <> 'unit_words') AS o
+                          WHERE x->>'code' <> 'unit_words'
+                            -- a column of names is headed by what they name
+                            AND NOT (x->>'code' = 'unsupported_words'
+                                     AND x->>'text' IN ('customer', 'supplier', 'invoice', 'item', 'purchase order',
+                                                        'warehouse', 'credit note', 'ticket', 'payment', 'account'))) AS o
                     WHERE (SELECT count(*) FROM unnest(cands) AS c3(u3)
                            WHERE EXISTS (SELECT FROM jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c3.u3, tinfo->(c3.u3::text))->'offences') AS x3
                                          WHERE x3->>'code' || ':' || coalesce(x3->>'text', '') = o.t)) = cardinality(cands);
