@@ -427,6 +427,19 @@ BEGIN
         END LOOP;
     END IF;
 
+    -- a label opening a sentence ("Customer: Müller Präzisionstechnik GmbH", "Invoice: INV-2026-8812") names what
+    -- the figure after it is, nothing more
+    IF spans IS NULL THEN
+        FOR i IN 1..n - 1 LOOP
+            IF lx[i].kind = 'word' AND lx[i].sentence IS NOT NULL AND lx[i + 1].kind = 'punct' AND lx[i + 1].text = ':'
+               AND lx[i].canon IN ('customer', 'supplier', 'invoice', 'item', 'purchase order', 'warehouse', 'credit note',
+                                   'ticket', 'account owner', 'account')
+               AND NOT EXISTS (SELECT FROM generate_series(1, i - 1) AS j WHERE lx[j].sentence = lx[i].sentence) THEN
+                lx[i].class := 'discourse';
+            END IF;
+        END LOOP;
+    END IF;
+
     -- an answer particle opening a sentence ("Yes —", "No,", "None:", "Yes.") agrees with the statement it
     -- opens when their polarity is the same: it is discourse then; "yes" before a negation and "no" before
     -- none are read as words (and block)
