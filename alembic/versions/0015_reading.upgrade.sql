@@ -1014,6 +1014,11 @@ BEGIN
             END IF;
             CONTINUE;
         END IF;
+        IF c = ANY (used) THEN
+            -- a figure said twice where the statement says it once stands in for another one of the statement
+            off := off || jsonb_build_array(jsonb_build_object('code', 'crosses_units', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
         used := used || c;
         info := tinfo->'figures'->(c::text);
         IF (f->>'negated')::boolean THEN
