@@ -124,7 +124,7 @@ def test_restatements_are_graded_as_labelled(request: pytest.FixtureRequest, ser
     for held in (False, True):
         part = "held-out" if held else "tuned"
         for harmful in (True, False):
-            classes = tuple(sorted({c for (h, hm), cls in rows.items() if h == held and hm == harmful for c in cls}))
+            classes = tuple(sorted({r.cls for r in restatements.load() if r.held_out == held and r.harmful == harmful}))
             tally(request.config, f"restatements-{server.name}",
                   f"{part} part: {'harmful' if harmful else 'faithful'} restatements", classes,
                   "caught" if harmful else "blocked", rows.get((held, harmful), {}))
