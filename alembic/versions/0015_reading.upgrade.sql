@@ -1440,6 +1440,13 @@ BEGIN
                     'code', 'marker_missing', 'severity', 'blocking',
                     'message', 'the answer states an interpretation without saying that it is one (“This is an interpretation”)'));
             END IF;
+            -- a Yes or No would answer the decision or judgement itself, which no call makes ("Should we pay?" "Yes.")
+            IF EXISTS (SELECT FROM jsonb_array_elements(nread) AS x
+                       WHERE x->>'text' ~* '^\W*(yes|yeah|yep|no|nope|ja|nein)\s*[-—–,.:;!]') THEN
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', 'unsupported_words', 'severity', 'blocking',
+                    'message', 'a Yes or No answers an interpretation the calls do not make; state the interpretation as one'));
+            END IF;
             SELECT coalesce(jsonb_agg(jsonb_set(x, '{words}', (
                        SELECT coalesce(jsonb_agg(w), '[]') FROM jsonb_array_elements_text(x->'words') AS w
                        WHERE w NOT IN ('interpretation', 'underlying'))) ORDER BY n), '[]')
