@@ -1,11 +1,12 @@
 """The gate against restatements written the way assistants write (tests/corpus/, tests/restatements.py).
 
 Every harmful restatement must end below ``verified``. The share of faithful ones refused must stay under
-FAITHFUL_BLOCKED_BOUND, what the gate reaches today, so that it only goes down; the target, MAX_FAITHFUL_BLOCKED,
-is not reached yet. Refused faithful texts are listed for the tuned part; the held-out part's are counted only. Each text is graded
-as a narration of the answer (``check_answer`` with the answer's template) and every text as written also
-through ``submit_answer`` (rolled back), the agent's path: the two must agree. Per-class tables for the tuned
-and the held-out part are printed at the end of the run (test-output/restatements-<backend>.txt).
+FAITHFUL_BLOCKED_BOUND, what the gate reaches today, so that it only goes down; the target,
+MAX_FAITHFUL_BLOCKED, is not reached yet. Refused faithful texts are listed for the tuned part; the held-out
+part's are counted only. Each text is graded as a narration of the answer (``check_answer`` with the answer's
+template) and every text as written also through ``submit_answer`` (rolled back), the agent's path: the two
+must agree. Per-class tables for the tuned and the held-out part are printed at the end of the run
+(test-output/restatements-<backend>.txt).
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ def _grade_narrated(conn: Any, q: str, a: dict[str, Any], texts: list[str]) -> l
 def _grade_submitted(conn: Any, q: str, a: dict[str, Any], text: str) -> dict[str, Any]:
     """submit_answer of a text, rolled back (the calls stay free for the next one)."""
     with conn.transaction(force_rollback=True):
-        return conn.execute("SELECT footnote.submit_answer(%s, %s, %s::uuid[])", (q, text, a["fresh"])).fetchone()[0]
+        graded: dict[str, Any] = conn.execute("SELECT footnote.submit_answer(%s, %s, %s::uuid[])",
+                                              (q, text, a["fresh"])).fetchone()[0]
+    return graded
 
 
 def _blocking(graded: dict[str, Any]) -> str:
@@ -122,11 +125,11 @@ def test_restatements_are_graded_as_labelled(request: pytest.FixtureRequest, ser
                     disagree.append(f"{r.source} narrated {g['status']}, submitted {s['status']}"
                                     + ("" if r.held_out else f": {r.text[:160]!r}: {_blocking(s)}"))
     for held in (False, True):
-        part = "held-out" if held else "tuned"
+        side = "held-out" if held else "tuned"
         for harmful in (True, False):
             classes = tuple(sorted({r.cls for r in restatements.load() if r.held_out == held and r.harmful == harmful}))
             tally(request.config, f"restatements-{server.name}",
-                  f"{part} part: {'harmful' if harmful else 'faithful'} restatements", classes,
+                  f"{side} part: {'harmful' if harmful else 'faithful'} restatements", classes,
                   "caught" if harmful else "blocked", rows.get((held, harmful), {}))
     faithful = sum(n for (h, hm), cls in rows.items() if not hm for n, _ in cls.values())
     faithful_held = sum(n for (h, hm), cls in rows.items() if h and not hm for n, _ in cls.values())
