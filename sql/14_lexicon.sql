@@ -86,7 +86,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('falling', 'down', false), ('decreased', 'down', false), ('decrease', 'down', false),
     ('decreases', 'down', false), ('a decrease', 'down', false), ('declined', 'down', false),
     ('decline', 'down', false), ('a decline', 'down', false), ('dropped', 'down', false), ('drop', 'down', false),
-    ('a drop', 'down', false), ('went down', 'down', false), ('gone down', 'down', false), ('down', 'down', false),
+    ('a drop', 'down', false), ('drops', 'down', false), ('went down', 'down', false), ('gone down', 'down', false), ('down', 'down', false),
     ('lower', 'down', false), ('shrank', 'down', false), ('shrunk', 'down', false), ('slipped', 'down', false),
     ('downward', 'down', false), ('moved down', 'down', false), ('reduced', 'down', false),
     ('unchanged', 'unchanged', false), ('flat', 'unchanged', false), ('stable', 'unchanged', false),
@@ -99,6 +99,16 @@ SELECT w, 'word', c, n FROM (VALUES
     ('is owed', 'owed to', false), ('are owed', 'owed to', false), ('owed', 'owed to', false),
     ('owed to', 'owed to', false), ('we owe', 'owed to', false), ('owe them', 'owed to', false),
     ('we have to pay', 'owed to', false), ('payable', 'owed to', false), ('credit balance', 'owed to', false),
+    ('payables', 'owed to', false), ('accounts payable', 'owed to', false), ('we owe them', 'owed to', false),
+    ('we still owe', 'owed to', false), ('owed to them', 'owed to', false), ('we are owing', 'owed to', false),
+    ('owing us', 'owes', false), ('owed us', 'owes', false),
+    ('they owe', 'owes', false), ('still owes', 'owes', false), ('owed to us', 'owes', false),
+    ('schuldet', 'owes', false), ('schulden uns', 'owes', false), ('schuldet uns', 'owes', false),
+    ('wir schulden', 'owed to', false), ('verbindlichkeiten', 'owed to', false), ('forderungen', 'receivables', false),
+    -- who paid whom
+    ('we paid', 'paid out', false), ('paid them', 'paid out', false), ('paid to them', 'paid out', false),
+    ('we pay', 'paid out', false), ('payments to', 'paid out', false), ('paid us', 'paid', false),
+    ('paid to us', 'paid', false), ('payments from', 'paid', false), ('received from', 'paid', false),
     -- due, overdue
     ('overdue', 'overdue', false), ('past due', 'overdue', false), ('late', 'overdue', false),
     ('in arrears', 'overdue', false), ('arrears', 'overdue', false), ('delinquent', 'overdue', false),
@@ -161,8 +171,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('days sales outstanding', 'dso', false), ('days of sales outstanding', 'dso', false), ('dso', 'dso', false),
     ('oldest', 'oldest', false), ('earliest', 'oldest', false), ('longest outstanding', 'oldest', false),
     ('longest overdue', 'oldest', false), ('most overdue', 'oldest', false),
-    ('across', 'across', false), ('spread across', 'across', false), ('spread over', 'across', false),
-    ('covering', 'across', false), ('split across', 'across', false), ('among', 'across', false),
+
     ('ticket', 'ticket', false), ('tickets', 'ticket', false), ('support ticket', 'ticket', false),
     ('support tickets', 'ticket', false), ('support case', 'ticket', false), ('support cases', 'ticket', false),
     ('cases', 'ticket', false), ('case', 'ticket', false), ('support', 'ticket', false),
@@ -194,6 +203,14 @@ SELECT w, 'word', c, n FROM (VALUES
     ('since', 'since', false), ('before', 'before', false), ('after', 'after', false),
     ('interpretation', 'interpretation', false), ('an interpretation', 'interpretation', false),
     ('inference', 'interpretation', false), ('conclusion', 'interpretation', false),
+    ('my interpretation', 'interpretation', false),
+    ('assessment', 'interpretation', false), ('my assessment', 'interpretation', false),
+    ('judgement', 'interpretation', false), ('judgment', 'interpretation', false), ('my view', 'interpretation', false),
+    ('in my view', 'interpretation', false), ('opinion', 'interpretation', false), ('my opinion', 'interpretation', false),
+    ('my reading', 'interpretation', false), ('recommendation', 'interpretation', false),
+    ('my recommendation', 'interpretation', false), ('einschätzung', 'interpretation', false),
+    ('interpretiert', 'interpretation', false), ('bewertung', 'interpretation', false),
+    
     ('underlying', 'underlying', false), ('underlying facts', 'underlying', false),
     ('reading', 'reading', false), ('read as', 'reading', false),
     ('match', 'match', false), ('matches', 'match', false), ('matching', 'match', false),
@@ -267,3 +284,88 @@ INSERT INTO footnote.lexicon (phrase, class)
 SELECT w, 'sign' FROM unnest(ARRAY[
     'minus', 'negative', 'plus', 'positive', 'deficit', 'surplus', 'net loss', 'loss', 'losses'
 ]) AS w;
+
+-- closed classes that carry no statement, English and German: pronouns and their contractions,
+-- determiners, prepositions, conjunctions, auxiliaries and light verbs, the words of framing, offers and
+-- closers ("Let me know if you'd like me to pull up the invoices"), headings and table headers ("Field",
+-- "Value", "Details"). A word that can carry a claim (a measure, direction, party, state, judgement, cause,
+-- advice or quantity) is not among them: it is a content word and must be one the statement says.
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT DISTINCT w, 'neutral' FROM unnest(ARRAY[
+    -- English pronouns, contractions, determiners
+    'that''s', 'what''s', 'who''s', 'where''s', 'here''s that', 'let''s', 'we''re', 'they''re', 'you''re',
+    'we''ve', 'i''ve', 'you''ve', 'they''ve', 'you''d', 'we''d', 'they''d', 'it''d', 'i''ll', 'we''ll',
+    'you''ll', 'he''s', 'she''s', 'him', 'itself', 'themselves', 'ourselves', 'yourself', 'yourselves',
+    'myself', 'one''s', 'ours', 'yours', 'mine', 'something', 'someone', 'this one', 'that one', 'these ones',
+    'its own', 'their own', 'our own', 'the one', 'any', 'any of these', 'either', 'other', 'another',
+    -- prepositions and conjunctions
+    'across', 'spread across', 'spread over', 'covering', 'covers', 'cover', 'split across', 'among',
+    'between', 'during', 'through', 'throughout', 'along with', 'together with', 'out of', 'off', 'onto',
+    'upon', 'towards', 'toward', 'against', 'alongside', 'beside', 'regarding', 'concerning', 'about it',
+    'with regard to', 'in terms of', 'as for', 'as to', 'when', 'whether', 'if so', 'that way', 'i.e.', 'e.g.', 'viz', 'plus that', 'along', 'across from',
+    -- auxiliaries and light verbs
+    'has been', 'have been', 'had been', 'is being', 'are being', 'gets', 'got', 'get', 'getting', 'goes',
+    'went to', 'went', 'went from', 'goes from', 'make', 'makes', 'made up of', 'consists of', 'consisting of', 'contains', 'containing',
+    'holds', 'holding', 'shows', 'showing', 'gives', 'giving', 'lists', 'listing', 'reads', 'says', 'said',
+    'stated', 'states', 'reported', 'reports', 'recorded', 'on record as', 'come in at', 'comes in at',
+    'came in at', 'coming in at', 'sits at', 'sat at', 'is at', 'are at', 'was at', 'were at', 'sitting at',
+    'landed at', 'lands at', 'works out to', 'worked out to', 'adds up to', 'added up to', 'reaching', 'reached',
+    'to reach', 'belongs to', 'belonging to', 'belong to', 'for the customer', 'for this customer',
+    -- German
+    'der', 'die', 'das', 'den', 'dem', 'des', 'ein', 'eine', 'einen', 'einem', 'einer', 'eines', 'und', 'oder',
+    'aber', 'mit', 'von', 'vom', 'zu', 'zum', 'zur', 'für', 'fur', 'bei', 'beim', 'im', 'ins', 'am', 'an', 'auf',
+    'aus', 'nach', 'per', 'ist', 'sind', 'war', 'waren', 'hat', 'haben', 'hatte', 'hatten', 'wird',
+    'werden', 'wurde', 'wurden', 'es', 'sie', 'er', 'wir', 'uns', 'unser', 'unsere', 'unseren', 'ihr', 'ihre',
+    'ihren', 'dies', 'diese', 'dieser', 'dieses', 'davon', 'dazu', 'damit', 'dabei', 'insgesamt', 'stand',
+    'aktuell', 'derzeit', 'zurzeit', 'momentan', 'also', 'bzw', 'sowie', 'jeweils', 'nämlich', 'das heißt',
+    'd.h', 'z.b', 'hier', 'dort', 'da', 'wie', 'als'
+]) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
+    -- framing and politeness
+    'sure thing', 'of course', 'no problem', 'happy to', 'glad to', 'gladly', 'thanks for asking',
+    'thanks for checking', 'thanks for checking on this', 'thanks for the question', 'sorry', 'i''m sorry', 'quick', 'quickly', 'simply', 'basically', 'essentially', 'in other words', 'put simply', 'to put it simply', 'to be clear',
+    'for clarity', 'for the record', 'just so you know', 'fyi', 'heads up', 'as a reminder', 'recap',
+    'a recap', 'to recap', 'key points', 'key numbers', 'the key numbers', 'the key figures', 'key figures',
+    'highlights', 'the highlights', 'takeaways', 'key takeaways', 'here it is', 'there you go',
+    'there you have it', 'i looked this up', 'i looked into it', 'i looked it up', 'i checked', 'i pulled',
+    'i pulled the numbers', 'looked this up', 'looked up', 'looked', 'for you', 'you', 'asked for',
+    'you asked for', 'you asked', 'requested', 'what i found', 'here''s what i found', 'here is what i found',
+    'what the records show', 'here''s what the records show', 'numbers', 'figures', 'figure',
+    'that figure', 'this figure', 'these figures', 'the figure', 'the amount', 'the total', 'the count',
+    'the number', 'let me summarise', 'let me summarize', 'summarise',
+    'summarize', 'summarised', 'summarized', 'summing up', 'to sum up', 'all in all', 'in sum',
+    -- offers and closers
+    'let me know if you''d like', 'let me know if', 'if you''d like', 'if you like', 'if you want',
+    'would you like me to', 'would you like', 'do you want me to', 'want me to', 'shall i', 'should i',
+    'i can', 'i could', 'i can also', 'i''d be happy to', 'happy to help further', 'just ask', 'just let me know',
+    'feel free to ask', 'don''t hesitate to ask', 'reach out', 'pull', 'pull up', 'pull the', 'dig',
+    'dig into', 'dig deeper', 'drill down', 'drill into', 'look into', 'go into', 'go deeper', 'break down',
+    'break this down', 'break it down', 'break them down', 'export', 'send', 'share', 'prepare', 'draft',
+    'explain', 'more detail', 'more information', 'more info', 'further detail', 'useful', 'if useful',
+    'helpful', 'if helpful', 'individual', 'individually', 'the individual', 'underlying records',
+    'the underlying records', 'the list', 'list', 'the full list', 'full list', 'complete list',
+    'these', 'any of these', 'something else', 'anything else i can help with', 'can help with', 'with',
+    'check', 'to check', 'look', 'look at', 'best', 'kind regards',
+    'warm regards', 'i hope that answers your question', 'that answers your question', 'answers your question',
+    'your question', 'question', 'hope that helps',
+    -- headings, labels and table headers
+    'profile', 'customer profile', 'quarter', 'quarters', 'period', 'periods', 'date', 'dates', 'quantity',
+    'qty', 'as far as these records go', 'as far as the records go', 'as far as we can tell', 'the first few',
+    'first few', 'field', 'fields', 'value', 'values', 'measure', 'metric',
+    'item', 'key', 'label', 'description', 'info', 'information', 'name', 'the name', 'context',
+    'background', 'basis', 'based on these facts', 'based on the following facts', 'based on the facts',
+    'behind it', 'the facts behind it', 'facts behind it', 'the reasoning', 'reasoning',
+    'evidence', 'the evidence', 'supporting evidence', 'source', 'sources', 'the source', 'fact', '#',
+    'rank',
+    -- German
+    'gerne', 'gern', 'klar', 'natürlich', 'selbstverständlich', 'kurz gesagt', 'kurz', 'zusammenfassung',
+    'zusammengefasst', 'hier die zahlen', 'die zahlen', 'zahlen', 'hier sind', 'hier ist', 'ich hoffe',
+    'das hilft', 'hoffe', 'hilft', 'sag bescheid', 'sagen sie bescheid', 'bescheid', 'wenn du mehr brauchst',
+    'wenn sie mehr brauchen', 'wenn', 'du', 'mehr', 'brauchst', 'brauchen', 'ich', 'mir', 'mich', 'gesagt',
+    'danke', 'vielen dank', 'viele grüße', 'grüße', 'beste grüße', 'details', 'überblick', 'übersicht',
+    'laut', 'gemäß', 'den unterlagen', 'fakten', 'die fakten', 'zugrunde liegende fakten'
+]) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);

@@ -356,6 +356,41 @@ BEGIN
         END LOOP;
     END IF;
 
+    -- a label opening a sentence ("Customer: Müller Präzisionstechnik GmbH", "Invoice: INV-2026-8812") names what
+    -- the figure after it is, nothing more
+    IF spans IS NULL THEN
+        FOR i IN 1..n - 1 LOOP
+            IF lx[i].kind = 'word' AND lx[i].sentence IS NOT NULL AND lx[i + 1].kind = 'punct' AND lx[i + 1].text = ':'
+               AND lx[i].canon IN ('customer', 'supplier', 'invoice', 'item', 'purchase order', 'warehouse', 'credit note',
+                                   'ticket', 'account owner', 'account')
+               AND NOT EXISTS (SELECT FROM generate_series(1, i - 1) AS j WHERE lx[j].sentence = lx[i].sentence) THEN
+                lx[i].class := 'discourse';
+            END IF;
+        END LOOP;
+    END IF;
+
+    -- an answer particle opening a sentence ("Yes —", "No,", "None:", "Yes.") agrees with the statement it
+    -- opens when their polarity is the same: it is discourse then; "yes" before a negation and "no" before
+    -- none are read as words (and block)
+    IF spans IS NULL THEN
+        FOR i IN 1..n - 1 LOOP
+            CONTINUE WHEN lx[i].kind <> 'word' OR lx[i].sentence IS NULL
+                OR lower(lx[i].text) NOT IN ('yes', 'yeah', 'yep', 'ja', 'no', 'nope', 'nein', 'none')
+                OR lx[i + 1].kind <> 'punct' OR lx[i + 1].text NOT IN ('-', '—', '–', ',', '.', '!', ':', ';');
+            CONTINUE WHEN EXISTS (SELECT FROM generate_series(1, i - 1) AS j WHERE lx[j].sentence = lx[i].sentence);
+            -- the statement it opens: the rest of its sentence, or the next sentence when it stands alone
+            first := CASE WHEN lx[i + 1].text IN ('.', '!') THEN lx[i].sentence + 1 ELSE lx[i].sentence END;
+            used := EXISTS (SELECT FROM generate_series(i + 2, n) AS j
+                            WHERE lx[j].sentence = first
+                              AND ((lx[j].kind = 'word' AND (lx[j].class = 'negator' OR lx[j].negated))
+                                   OR (lower(lx[i].text) = 'none' AND lx[j].kind = 'figure'
+                                       AND lx[j].text ~ '^0([.,]0+)?( |$)')));
+            IF used = (lower(lx[i].text) IN ('no', 'nope', 'nein', 'none')) THEN
+                lx[i].class := 'discourse';
+            END IF;
+        END LOOP;
+    END IF;
+
     -- negation: a negator negates the next content word, number or figure of its clause; one that
     -- reaches the end of its clause first is kept as a negation of nothing (kind 'negation')
     cur := NULL;

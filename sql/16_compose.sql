@@ -324,7 +324,7 @@ BEGIN
                 || '{open_count|invoice|invoices}' || CASE WHEN v ? 'supplier' THEN ' from {supplier}' ELSE '' END
                 || CASE WHEN (v->'overdue_count'->>'raw')::numeric = 0 THEN ', none of it overdue.'
                         ELSE ', {overdue_total} of it overdue across {overdue_count} {overdue_count|invoice|invoices}.' END
-                || '{~unpaid payable owe owed total}');
+                || '{~unpaid payable we owe owed to total}');
             shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
             FOR i IN 1..shown LOOP
                 u := u || footnote._unit(r, CASE WHEN (r->'rows'->(i - 1)->'days_past_due'->>'raw')::numeric > 0

@@ -178,6 +178,56 @@ AS $$
                  '^(' || footnote._letters() || '|[0-9])$' AS alnum) AS x
 $$;
 
+-- The body cells of the markdown tables of a text, each with its column's header: (start, end) of the cell's
+-- trimmed text (0-based, end exclusive), the text and the header cell above it.
+CREATE FUNCTION footnote._table_cells(t text)
+RETURNS TABLE (s integer, e integer, cell text, header text)
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lines   text[] := string_to_array(t, E'\n');
+    starts  integer[] := '{}';
+    pos     integer := 0;
+    i       integer;
+    j       integer;
+    heads   text[];
+    pipes   integer[];
+    c       integer;
+    raw     text;
+    lead    integer;
+BEGIN
+    FOR i IN 1..coalesce(cardinality(lines), 0) LOOP
+        starts := starts || pos;
+        pos := pos + length(lines[i]) + 1;
+    END LOOP;
+    i := 2;
+    WHILE i <= coalesce(cardinality(lines), 0) LOOP
+        IF lines[i] ~ '^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$' AND lines[i - 1] ~ '^\s*\|' THEN
+            heads := ARRAY(SELECT btrim(x) FROM unnest(string_to_array(btrim(btrim(lines[i - 1]), '|'), '|')) AS x);
+            j := i + 1;
+            WHILE j <= cardinality(lines) AND lines[j] ~ '^\s*\|' LOOP
+                pipes := ARRAY(SELECT g - 1 FROM generate_series(1, length(lines[j])) AS g WHERE substr(lines[j], g, 1) = '|');
+                FOR c IN 1..cardinality(pipes) - 1 LOOP
+                    raw := substr(lines[j], pipes[c] + 2, pipes[c + 1] - pipes[c] - 1);
+                    CONTINUE WHEN btrim(raw) = '' OR c > cardinality(heads);
+                    lead := length(raw) - length(ltrim(raw));
+                    s := starts[j] + pipes[c] + 1 + lead;
+                    cell := btrim(raw);
+                    e := s + length(cell);
+                    header := heads[c];
+                    RETURN NEXT;
+                END LOOP;
+                j := j + 1;
+            END LOOP;
+            i := j;
+        ELSE
+            i := i + 1;
+        END IF;
+    END LOOP;
+END
+$$;
+
 -- Where the values of a template occur in a text: [{"start", "end", "text" (the value's text), "form"}],
 -- sorted and disjoint (the longest occurrence wins). Numbers compare exactly (after look-alike spaces and
 -- dashes are made plain); texts with letters ignore case and accents; names may take a short form.
@@ -234,6 +284,18 @@ BEGIN
             END LOOP;
         END LOOP;
     END LOOP;
+    -- a table cell that holds a bare number whose unit its column's header names: "104" under "Days past due"
+    -- is the figure "104 days"
+    IF t ~ '\n\s*\|?\s*:?-{3,}' THEN
+        SELECT occ || coalesce(jsonb_agg(jsonb_build_object('start', c.s, 'end', c.e, 'text', sl.x->>'text', 'form', 'cell',
+                                                            'written', c.cell)), '[]')
+        INTO occ
+        FROM footnote._table_cells(t) AS c, jsonb_array_elements(slots) AS sl(x)
+        WHERE c.cell ~ '^[0-9][0-9.,]*$'
+          AND sl.x->>'text' = c.cell || ' ' || split_part(sl.x->>'text', ' ', 2)
+          AND split_part(sl.x->>'text', ' ', 3) = ''
+          AND lower(c.header) ~ ('(^|[^a-z])' || lower(split_part(sl.x->>'text', ' ', 2)) || '([^a-z]|$)');
+    END IF;
     FOR o IN SELECT x FROM jsonb_array_elements(occ) AS x
              ORDER BY (x->>'end')::integer - (x->>'start')::integer DESC, (x->>'start')::integer, x->>'form' = 'short'
     LOOP
@@ -247,6 +309,17 @@ BEGIN
 END
 $$;
 
+-- The canonical words that take a side: a direction, a party, a state, a comparison, a level or a period
+-- (footnote._opposes pairs them; a refusal or clarification may say none of them).
+CREATE FUNCTION footnote._stance_words()
+RETURNS text[]
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT ARRAY['up', 'down', 'unchanged', 'owes', 'owed to', 'paid', 'paid out', 'overdue', 'current', 'on time',
+                 'above', 'below', 'high', 'medium', 'low', 'largest', 'smallest', 'risk', 'at risk', 'verified']
+$$;
+
 -- True when a word says the opposite of one of the template's: another direction (rose / fell), party
 -- (owes / is owed), state (overdue / current), comparison, level or period.
 CREATE FUNCTION footnote._opposes(canon text, words jsonb)
@@ -255,7 +328,7 @@ LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT EXISTS (
-        SELECT FROM (VALUES (ARRAY['up', 'down', 'unchanged']), (ARRAY['owes', 'owed to']),
+        SELECT FROM (VALUES (ARRAY['up', 'down', 'unchanged']), (ARRAY['owes', 'owed to']), (ARRAY['paid', 'paid out']),
                             (ARRAY['overdue', 'current', 'on time']), (ARRAY['above', 'below']),
                             (ARRAY['high', 'medium', 'low']), (ARRAY['largest', 'smallest']),
                             (ARRAY['previous quarter', 'this quarter', 'previous year', 'this year', 'previous month',
@@ -346,6 +419,11 @@ BEGIN
             END IF;
             CONTINUE;
         END IF;
+        IF c = ANY (used) THEN
+            -- a figure said twice where the statement says it once stands in for another one of the statement
+            off := off || jsonb_build_array(jsonb_build_object('code', 'crosses_units', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
         used := used || c;
         info := tinfo->'figures'->(c::text);
         IF (f->>'negated')::boolean THEN
@@ -359,6 +437,12 @@ BEGIN
                      AND NOT coalesce(info->'near', '[]') ? (f->>sd.side)) THEN
             off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
                 'text', fig->>'written'));
+        END IF;
+        -- parentheses make a negative amount, not a name, period, date or number of days in brackets
+        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' THEN
+            f := f || jsonb_build_object(
+                'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
+                'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
         END IF;
         IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
            OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
@@ -380,6 +464,9 @@ BEGIN
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
              UNION ALL SELECT x FROM unnest(extra) AS x LOOP
         CONTINUE WHEN tinfo->'words' ? w;
+        -- "Yes —" opening a statement whose negation is the statement's own ("Yes — X is at risk of not paying")
+        CONTINUE WHEN w = 'yes' AND (coalesce((tinfo->>'negations')::integer, 0) > 0
+                                     OR EXISTS (SELECT FROM jsonb_array_elements_text(tinfo->'words') AS x WHERE left(x, 1) = '!'));
         off := off || jsonb_build_array(jsonb_build_object(
             'code', CASE WHEN tinfo->'words' ? (CASE WHEN left(w, 1) = '!' THEN substr(w, 2) ELSE '!' || w END)
                            OR footnote._opposes(ltrim(w, '!'), tinfo->'words') THEN 'contradicts'
@@ -440,6 +527,142 @@ AS $$
         ELSE o->>'code' END
 $$;
 
+-- The units of the template that hold every figure of figs listed in fids (only those written with a digit or
+-- a capital letter, when there are any), as {unit: subject}.
+CREATE FUNCTION footnote._holding(fids integer[], figs jsonb, tc jsonb)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH f AS (SELECT figs->i AS g FROM unnest(fids) AS i),
+         h AS (SELECT g FROM f WHERE g->>'text' ~ '[0-9A-Z\u00C0-\u00DE]'),
+         w AS (SELECT g FROM h UNION ALL SELECT g FROM f WHERE NOT EXISTS (SELECT FROM h))
+    SELECT coalesce(jsonb_object_agg(units.u, units.subject), '{}')
+    FROM (SELECT t->>'unit' AS u, min(t->'statement'->>'subject') AS subject,
+                 bool_or(t->>'text' ~ '[A-Z\u00C0-\u00DE]') AS named
+          FROM jsonb_array_elements(tc) AS t GROUP BY t->>'unit') AS units
+    WHERE NOT EXISTS (SELECT FROM w WHERE NOT EXISTS (
+              SELECT FROM jsonb_array_elements(tc) AS t
+              WHERE t->>'unit' = units.u AND t->>'text' = w.g->>'text'
+                AND (w.g->>'call_id' IS NULL OR t->>'call_id' = w.g->>'call_id')))
+$$;
+
+-- Whether one unit of the template holds every figure of figs listed in fids: a sentence read as one statement.
+CREATE FUNCTION footnote._fits(fids integer[], figs jsonb, tc jsonb)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._holding(fids, figs, tc) <> '{}'
+$$;
+
+-- A text's sentences (footnote._read) with every sentence that merges statements ("X owes A, while Y owes B";
+-- "1 supplier matches: Hansa Stahlhandel GmbH") read again clause by clause: cut at commas, semicolons,
+-- colons, dashes, parentheses and "and / while / whereas / but", then joined again from the left as long as
+-- one unit holds the figures of the joined clauses. A clause that fits no unit stays what it is (and blocks).
+CREATE FUNCTION footnote._clauses(t text, figs jsonb, nread jsonb, tc jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ns     jsonb;
+    out    jsonb := '[]';
+    txt    text;
+    s0     integer;
+    p      integer;
+    cuts   integer[];
+    spans  jsonb;
+    gs     integer;
+    ge     integer;
+    gfig   integer[];
+    pfig   integer[];
+    i      integer;
+    pe     integer;
+    part   jsonb;
+    ok     boolean;
+    hold   jsonb;
+    prev   jsonb;
+BEGIN
+    FOR ns IN SELECT x FROM jsonb_array_elements(nread) AS x ORDER BY (x->>'sentence')::integer LOOP
+        IF jsonb_array_length(ns->'figures') < 2 OR footnote._fits(
+               ARRAY(SELECT (f->>'figure')::integer FROM jsonb_array_elements(ns->'figures') AS f), figs, tc) THEN
+            out := out || jsonb_build_array(ns);
+            CONTINUE;
+        END IF;
+        txt := ns->>'text';
+        s0 := (ns->>'start')::integer;
+        cuts := '{}';
+        p := 1;
+        LOOP
+            p := regexp_instr(txt, '(, |; |: | [-—–] |\(| and | while | whereas | but )', p);
+            EXIT WHEN p = 0;
+            cuts := cuts || (s0 + p - 1);
+            p := p + 1;
+        END LOOP;
+        cuts := cuts || (s0 + length(txt));
+        spans := '[]';
+        gs := s0;
+        gfig := '{}';
+        ge := s0;
+        FOR i IN 1..cardinality(cuts) LOOP
+            pe := cuts[i];
+            SELECT coalesce(array_agg((f->>'figure')::integer), '{}') INTO pfig FROM jsonb_array_elements(ns->'figures') AS f
+            WHERE (figs->((f->>'figure')::integer)->>'start')::integer >= ge
+              AND (figs->((f->>'figure')::integer)->>'start')::integer < pe;
+            IF cardinality(gfig) > 0 AND cardinality(pfig) > 0 AND NOT footnote._fits(gfig || pfig, figs, tc) THEN
+                spans := spans || jsonb_build_array(jsonb_build_object('start', gs, 'end', ge));
+                gs := ge;
+                gfig := pfig;
+            ELSE
+                gfig := gfig || pfig;
+            END IF;
+            ge := pe;
+        END LOOP;
+        spans := spans || jsonb_build_array(jsonb_build_object('start', gs, 'end', ge));
+        -- each clause names what it is about (a name, a number such as INV-2026-8812, a period such as Q2 2026),
+        -- or is a statement that names none (a heading such as "4 customers match", a fact going on about the
+        -- subject of the clause before it: "X is at high risk: 43.805,00 € is overdue"): a figure cut off from
+        -- its subject could be read as any statement's
+        ok := jsonb_array_length(spans) > 1;
+        prev := NULL;
+        FOR part IN SELECT x FROM jsonb_array_elements(spans) AS x LOOP
+            pfig := ARRAY(SELECT (f->>'figure')::integer FROM jsonb_array_elements(ns->'figures') AS f
+                          WHERE (figs->((f->>'figure')::integer)->>'start')::integer >= (part->>'start')::integer
+                            AND (figs->((f->>'figure')::integer)->>'start')::integer < (part->>'end')::integer);
+            hold := footnote._holding(pfig, figs, tc);
+            IF NOT EXISTS (SELECT FROM unnest(pfig) AS q(fi) WHERE figs->q.fi->>'text' ~ '[A-Z\u00C0-\u00DE]')
+               AND NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
+                               WHERE (prev IS NULL OR h.value IN (SELECT value FROM jsonb_each_text(prev)))
+                                 AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
+                                                 WHERE tq->>'unit' = h.key AND tq->>'text' ~ '[A-Z\u00C0-\u00DE]')) THEN
+                ok := false;
+            END IF;
+            -- and each clause states its statement whole (an as-of date, period or party may be shared): a
+            -- part of one statement next to a part of another is a swap, not a merge
+            IF NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
+                           WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
+                                             WHERE tq->>'unit' = h.key AND tq->>'kind' NOT IN ('date', 'period')
+                                               AND tq->>'value' !~ '\.(customer|supplier)$'
+                                               AND NOT EXISTS (SELECT FROM unnest(pfig) AS q(fi)
+                                                               WHERE figs->q.fi->>'text' = tq->>'text'))) THEN
+                ok := false;
+            END IF;
+            prev := hold;
+        END LOOP;
+        IF NOT ok THEN
+            out := out || jsonb_build_array(ns);
+            CONTINUE;
+        END IF;
+        FOR part IN SELECT x FROM jsonb_array_elements(footnote._read(t, figs, spans)) AS x ORDER BY (x->>'sentence')::integer LOOP
+            out := out || jsonb_build_array(part);
+        END LOOP;
+    END LOOP;
+    RETURN (SELECT coalesce(jsonb_agg(x || jsonb_build_object('sentence', n - 1) ORDER BY n), '[]')
+            FROM jsonb_array_elements(out) WITH ORDINALITY AS y(x, n));
+END
+$$;
+
 -- Grade a text against the template of its calls: the gate's reading of every sentence.
 --   answer: the text; claims: the caller's claims, or NULL to let the gate find the figures itself;
 --   idx: footnote._call_index of the calls; tpl: footnote._layout of their template; outcome: answer,
@@ -484,6 +707,7 @@ DECLARE
     judged   jsonb[];        -- per sentence: footnote._judge's result
     nsent    integer;
     k        integer;
+    kt       integer;
     covered  jsonb := '{}';  -- template claim index -> true
     touched  jsonb := '{}';  -- template unit -> words the text says in it
     names    jsonb := '{}';
@@ -495,6 +719,8 @@ DECLARE
     missing  text;
     fast     boolean;
     hard     boolean;
+    detail   boolean;
+    first    integer;
 BEGIN
     outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
@@ -582,7 +808,30 @@ BEGIN
     END IF;
 
     IF outcome <> 'answer' THEN
-        NULL;  -- clarifications and refusals are recorded as what they are; their words are not statements
+        -- clarifications and refusals are recorded as what they are; one offered as text (a model's or an
+        -- agent's, without claims) states no figure and no fact: no number (a period such as Q2 2026 or
+        -- FY2025 aside), no number word, scale, currency or sign, no direction, party, state, level or
+        -- comparison
+        IF claims IS NULL THEN
+            FOR ns IN SELECT x FROM jsonb_array_elements(footnote._read(
+                          regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'g'), '[]', NULL)) AS x LOOP
+                SELECT string_agg(DISTINCT m, ', ') INTO missing
+                FROM (SELECT substr(x, strpos(x, ':') + 1) AS m FROM jsonb_array_elements_text(ns->'marks') AS x
+                      WHERE split_part(x, ':', 1) IN ('numeral', 'scale', 'currency', 'sign', 'digits')
+                        AND x NOT IN ('currency:currency', 'numeral:several', 'numeral:many', 'numeral:multiple',
+                                      'numeral:various', 'numeral:few', 'numeral:a few')
+                      UNION ALL
+                      SELECT ltrim(w, '!') FROM jsonb_array_elements_text(ns->'words') AS w
+                      WHERE ltrim(w, '!') = ANY (footnote._stance_words())) AS y;
+                IF missing IS NOT NULL THEN
+                    findings := findings || jsonb_build_array(jsonb_build_object(
+                        'code', 'unsupported_statement', 'severity', 'blocking', 'sentence', ns->'sentence',
+                        'message', format('sentence %s (“%s”): a %s states “%s”, which no call supports',
+                                          (ns->>'sentence')::integer + 1, left(ns->>'text', 60),
+                                          CASE outcome WHEN 'refusal' THEN 'refusal' ELSE 'clarification' END, missing)));
+                END IF;
+            END LOOP;
+        END IF;
     ELSIF fast THEN
         graded := '[]';
         FOR claim IN SELECT value FROM jsonb_array_elements(tc) LOOP
@@ -622,6 +871,29 @@ BEGIN
 
         -- the text, sentence by sentence
         nread := footnote._read(answer, figs, NULL);
+        -- an answer that holds an interpretation says so wherever the text likes ("This is an interpretation:",
+        -- "My assessment:", "(interpretation)"): the marker words belong to no statement, and without one
+        -- the interpretation would read as a fact
+        IF EXISTS (SELECT FROM jsonb_array_elements(tus) AS t WHERE t->>'role' = 'inference') THEN
+            IF NOT EXISTS (SELECT FROM jsonb_array_elements(nread) AS x, jsonb_array_elements_text(x->'words') AS w
+                           WHERE w = 'interpretation') THEN
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', 'marker_missing', 'severity', 'blocking',
+                    'message', 'the answer states an interpretation without saying that it is one (“This is an interpretation”)'));
+            END IF;
+            -- a Yes or No would answer the decision or judgement itself, which no call makes ("Should we pay?" "Yes.")
+            IF EXISTS (SELECT FROM jsonb_array_elements(nread) AS x
+                       WHERE x->>'text' ~* '^\W*(yes|yeah|yep|no|nope|ja|nein)\s*[-—–,.:;!]') THEN
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', 'unsupported_words', 'severity', 'blocking',
+                    'message', 'a Yes or No answers an interpretation the calls do not make; state the interpretation as one'));
+            END IF;
+            SELECT coalesce(jsonb_agg(jsonb_set(x, '{words}', (
+                       SELECT coalesce(jsonb_agg(w), '[]') FROM jsonb_array_elements_text(x->'words') AS w
+                       WHERE w NOT IN ('interpretation', 'underlying'))) ORDER BY n), '[]')
+            INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
+        END IF;
+        nread := footnote._clauses(answer, figs, nread, tc);
         nsent := jsonb_array_length(nread);
         unit_of := array_fill(NULL::integer, ARRAY[greatest(nsent, 1)]);
         judged := array_fill(NULL::jsonb, ARRAY[greatest(nsent, 1)]);
@@ -670,6 +942,47 @@ BEGIN
                AND (ns->>'negations')::integer = 0 THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
+            END IF;
+            -- an offer or a closer ("Let me know if you'd like it by month") states nothing unless it holds a
+            -- number or takes a side
+            IF ns->>'text' ~* '^\W*(let me know|if you''d like|if you want|would you like|do you want|want me to|shall i|i can|i could|happy to|feel free|just ask|sag bescheid|wenn du|wenn sie)'
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'marks') AS x
+                               WHERE split_part(x, ':', 1) IN ('digits', 'numeral', 'scale', 'currency', 'sign'))
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w
+                               WHERE ltrim(w, '!') = ANY (footnote._stance_words()))
+               AND (ns->>'negations')::integer = 0 THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            -- a markdown table's header row names what its rows state: each of its words is one the statement
+            -- of some row of the table says (units and what a column of names names aside)
+            IF left(ns->>'text', 1) = '|' THEN
+                cands := '{}';
+                FOR kt IN k + 1..nsent LOOP
+                    EXIT WHEN left(nread->(kt - 1)->>'text', 1) <> '|';
+                    IF unit_of[kt] IS NOT NULL AND NOT unit_of[kt] = ANY (cands) THEN
+                        cands := cands || unit_of[kt];
+                    END IF;
+                END LOOP;
+                missing := NULL;
+                IF cardinality(cands) > 0 THEN
+                    SELECT string_agg(o.t, ', ') INTO missing
+                    FROM (SELECT DISTINCT x->>'code' || ':' || coalesce(x->>'text', '') AS t
+                          FROM unnest(cands) AS c2(u2),
+                               LATERAL jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c2.u2, tinfo->(c2.u2::text))->'offences') AS x
+                          WHERE x->>'code' <> 'unit_words'
+                            -- a column of names is headed by what they name
+                            AND NOT (x->>'code' = 'unsupported_words'
+                                     AND x->>'text' IN ('customer', 'supplier', 'invoice', 'item', 'purchase order',
+                                                        'warehouse', 'credit note', 'ticket', 'payment', 'account'))) AS o
+                    WHERE (SELECT count(*) FROM unnest(cands) AS c3(u3)
+                           WHERE EXISTS (SELECT FROM jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c3.u3, tinfo->(c3.u3::text))->'offences') AS x3
+                                         WHERE x3->>'code' || ':' || coalesce(x3->>'text', '') = o.t)) = cardinality(cands);
+                    IF missing IS NULL THEN
+                        judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                        CONTINUE;
+                    END IF;
+                END IF;
             END IF;
             best := NULL;
             bestu := NULL;
@@ -769,8 +1082,8 @@ BEGIN
                                WHEN EXISTS (SELECT FROM jsonb_array_elements_text(tc->u->'evidence') AS e(id)
                                             WHERE (calls->(tc->u->>'call_id')->'evidence'->(e.id)->>'verified')::boolean IS FALSE)
                                    THEN 'source_unverified' END;
-                IF u IS NOT NULL AND (reason IS NULL OR reason = 'source_unverified') THEN
-                    covered := covered || jsonb_build_object(u::text, true);
+                IF u IS NOT NULL AND (reason IS NULL OR reason = 'source_unverified') AND NOT covered ? (u::text) THEN
+                    covered := covered || jsonb_build_object(u::text, k - 1);
                 END IF;
                 claim := jsonb_build_object(
                     'text', fig->>'written', 'span', jsonb_build_object('start', fig->'start', 'end', fig->'end'),
@@ -804,13 +1117,41 @@ BEGIN
             END LOOP;
         END LOOP;
 
-        -- every statement the template must make, and every statement the text touches, complete
+        -- every statement the template must make, complete (a row of a list and a fact under an interpretation
+        -- are detail a summary may leave out, or state in part, unless the template says it with a negation: a
+        -- caveat), and no negation of a statement the text touches dropped
         FOR k IN 0..jsonb_array_length(tus) - 1 LOOP
-            CONTINUE WHEN NOT ((tus->k->>'required')::boolean OR touched ? (k::text));
+            detail := NOT (tus->k->>'required')::boolean
+                OR ((tus->k->>'row' IS NOT NULL OR tus->k->>'role' = 'fact')
+                    AND NOT EXISTS (SELECT FROM jsonb_array_elements(tread) AS t
+                                    WHERE (t->>'sentence')::integer = k
+                                      AND ((t->>'negations')::integer > 0
+                                           OR EXISTS (SELECT FROM jsonb_array_elements_text(t->'words') AS w
+                                                      WHERE left(w, 1) = '!'))));
+            CONTINUE WHEN NOT touched ? (k::text) AND detail;
+            -- an as-of date or party stated once above covers every statement after it that has the same one
+            -- ("As of 14.08.2026:" or "Accounts payable to Northwind Supply:" above a list)
+            first := (SELECT min(z.o) - 1 FROM unnest(unit_of) WITH ORDINALITY AS z(uu, o) WHERE z.uu = k);
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
-            FROM jsonb_array_elements_text(tus->k->'claims') AS c WHERE NOT covered ? c;
+            FROM jsonb_array_elements_text(tus->k->'claims') AS c
+            WHERE NOT covered ? c
+              AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|customer|supplier)$'
+                       AND EXISTS (SELECT FROM jsonb_each(covered) AS d
+                                   WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
+                                     AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
+                                     AND (d.value)::text::integer < coalesce(first, 0)));
             IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
                 missing := 'its words';
+            ELSIF detail THEN
+                -- a detail stated in part still says when (its as-of date or period) and, in a ranking, which rank
+                SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
+                FROM jsonb_array_elements_text(tus->k->'claims') AS c
+                WHERE NOT covered ? c AND tc->(c::integer)->>'value' ~ '\.(as_of|period|period_from|period_to|rank)$'
+                  AND NOT EXISTS (SELECT FROM jsonb_each(covered) AS d
+                                  WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
+                                    AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
+                                    AND tc->(c::integer)->>'value' !~ '\.rank$'
+                                    AND (d.value)::text::integer < coalesce(first, 0));
             END IF;
             IF missing IS NOT NULL THEN
                 findings := findings || jsonb_build_array(jsonb_build_object(
@@ -852,8 +1193,8 @@ BEGIN
           ORDER BY e.key) AS x;
 
     status := CASE
-        WHEN outcome = 'refusal' THEN 'refused'
-        WHEN outcome = 'clarification' THEN 'ambiguous'
+        WHEN outcome = 'refusal' AND jsonb_array_length(findings) = 0 THEN 'refused'
+        WHEN outcome = 'clarification' AND jsonb_array_length(findings) = 0 THEN 'ambiguous'
         WHEN EXISTS (SELECT FROM jsonb_array_elements(findings) AS x WHERE x->>'severity' = 'blocking')
             THEN 'insufficient_evidence'
         WHEN jsonb_array_length(tc) = 0 THEN 'insufficient_evidence'
@@ -869,7 +1210,34 @@ BEGIN
 END
 $$;
 
--- The template an answer is graded against: {"intent", "notes"} as footnote.compose takes them.
+-- The notes an agent's answer is graded with, from its question: a relative period it names ("last quarter",
+-- "this year") when it is the period a call answered for, as of the as-of date, as the router would have noted
+-- it (so an agent's "Q2 2026 (last quarter)" is read as the narrator's is).
+CREATE FUNCTION footnote._question_notes(question text, results jsonb)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH d AS (SELECT s.as_of AS t FROM footnote.client_settings() AS s)
+    SELECT jsonb_build_object('period', p.phrase)
+    FROM d, LATERAL (VALUES
+        ('last quarter', format('Q%s %s', extract(quarter FROM d.t - interval '3 months'), extract(year FROM d.t - interval '3 months'))),
+        ('previous quarter', format('Q%s %s', extract(quarter FROM d.t - interval '3 months'), extract(year FROM d.t - interval '3 months'))),
+        ('this quarter', format('Q%s %s', extract(quarter FROM d.t), extract(year FROM d.t))),
+        ('last month', to_char(d.t - interval '1 month', 'FMMonth YYYY')),
+        ('previous month', to_char(d.t - interval '1 month', 'FMMonth YYYY')),
+        ('this month', to_char(d.t, 'FMMonth YYYY')),
+        ('last year', 'FY' || (extract(year FROM d.t) - 1)),
+        ('this year', 'FY' || extract(year FROM d.t))) AS p(phrase, label)
+    WHERE strpos(lower(coalesce(question, '')), p.phrase) > 0
+      AND coalesce(footnote.setting('fiscal_year_start_month')::integer, 1) = 1
+      AND EXISTS (SELECT FROM jsonb_array_elements(results) AS r
+                  WHERE p.label IN (r->'values'->'period'->>'text', r->'values'->'period_to'->>'text'))
+    LIMIT 1
+$$;
+
+-- The template an answer is graded against: {"intent", "notes"} as footnote.compose takes them; without a
+-- template (an agent's answer), the notes its question gives (footnote._question_notes).
 CREATE FUNCTION footnote._template_of(template jsonb, question text, idx jsonb, call_ids uuid[], complete boolean)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
@@ -896,7 +1264,9 @@ BEGIN
       AND u.n = (SELECT min(v.n) FROM unnest(call_ids) WITH ORDINALITY AS v(id, n) WHERE v.id = u.id);
     RETURN footnote._layout(footnote._template_units(footnote._intent(template->>'intent', results), results,
                                                      CASE WHEN jsonb_typeof(template->'notes') = 'object'
-                                                          THEN template->'notes' END, question, complete));
+                                                          THEN template->'notes'
+                                                          WHEN template IS NULL THEN footnote._question_notes(question, results)
+                                                     END, question, complete));
 END
 $$;
 

@@ -792,10 +792,10 @@ def restructured(src: Source, short: dict[str, str]) -> Iterator[Rewrite]:  # no
                 yield from out(text, how)
     if "values.open_ticket_count" in v and "values.payment_terms" in v:
         lines = t.split("\n")
-        yield from out("\n".join([lines[0], "Here's why:"] + lines[2:]), "here's why")
+        yield from out("\n".join([lines[0], "Here's why (this is an interpretation):"] + lines[2:]), "here's why")
         yield from out(
             "\n".join(
-                [lines[0], "The facts behind this:"]
+                [lines[0], "That is my interpretation. The facts behind this:"]
                 + [x.replace(" are open, ", " are still open, ") for x in lines[2:]]
             ),
             "facts behind this",
@@ -885,7 +885,8 @@ def restructured(src: Source, short: dict[str, str]) -> Iterator[Rewrite]:  # no
         )
     if "values.pending_account_ending" in v:
         yield from out(
-            t.replace("This is an interpretation — the underlying facts are:", "The facts behind this:").replace(
+            t.replace("This is an interpretation — the underlying facts are:",
+                      "This is my interpretation; the facts behind it:").replace(
                 "; it is not verified.", "; it has not been verified."
             ),
             "facts behind this",
