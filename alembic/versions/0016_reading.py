@@ -1,10 +1,10 @@
 """The gate reads what assistants write, and closes the party, marker and period holes.
 
-Revision ID: 0015_reading
-Revises: 0014_cheaper_reading
+Revision ID: 0016_reading
+Revises: 0015_privileges
 Create Date: 2026-12-03
 
-Frozen delta SQL (0015_reading.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/: the
+Frozen delta SQL (0016_reading.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/: the
 lexicon gains the function words, framing, offers, closers, labels and headings of English and German that
 carry no statement, and direction words that name their parties (owes us / we owe, paid us / we paid); a
 payables answer no longer accepts "owes". The reader takes a label opening a line (Customer:) as a label and
@@ -19,8 +19,8 @@ note of its question when a call answered for that period, as a narration has it
 
 from footnote_pg.migration import apply_frozen_sql
 
-revision = "0015_reading"
-down_revision = "0014_cheaper_reading"
+revision = "0016_reading"
+down_revision = "0015_privileges"
 branch_labels = None
 depends_on = None
 
