@@ -241,6 +241,7 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
         out.append(st + "\n")
     out.append("RESET ROLE;\n")  # owners and privileges are set by the installer (sql/90_grants.sql)
     out += [st + "\n" for st in grants]
+    out.append("RESET ROLE;\n")  # what follows (the installer's own statements) is told apart by it
     return "\n".join(out)
 
 
@@ -275,8 +276,10 @@ def main() -> None:
     up = delta(old, new, f"{revision} upgrade", old_grants=last_grants) + "".join(st + "\n\n" for st in added)
     (versions / f"{revision}.upgrade.sql").write_text(up, encoding="utf-8")
     down = delta(new, old, f"{revision} downgrade", last_grants)
-    header, _, body = down.partition("SET ROLE footnote_owner;\n")
-    down = header + "\n".join(_undo_installer(added)) + "\nSET ROLE footnote_owner;\n" + body
+    role = re.search(r"^SET ROLE \w+;\n", down, re.M)
+    assert role is not None
+    header, body = down[:role.start()], down[role.end():]
+    down = header + "\n".join(_undo_installer(added)) + "\n" + role[0] + body
     (versions / f"{revision}.downgrade.sql").write_text(down, encoding="utf-8")
     print(f"wrote alembic/versions/{revision}.upgrade.sql and .downgrade.sql")
 

@@ -3259,6 +3259,8 @@ GRANT SELECT ON footnote.merkle_nodes TO footnote_auditor;
 -- (docs/threat-model.md). Event triggers do not fire with
 -- session_replication_role = replica, which only a superuser can set.
 
+RESET ROLE;
+
 -- (by hand) the event trigger of 0004 makes way for the one below, which also watches child tables,
 -- publications and privileges
 DO $old_guard$

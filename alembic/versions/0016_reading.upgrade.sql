@@ -1370,7 +1370,8 @@ BEGIN
         -- clarifications and refusals are recorded as what they are; one offered as text (a model's or an
         -- agent's, without claims) states no figure and no fact: no number (a period such as Q2 2026 or
         -- FY2025 aside), no number word, scale, currency or sign, no direction, party, state, level or
-        -- comparison
+        -- comparison, no yes, no advice or prediction (should, will, likely, ...), no proper name that is not
+        -- one of a customer, supplier or item
         IF claims IS NULL THEN
             FOR ns IN SELECT x FROM jsonb_array_elements(footnote._read(
                           regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'g'), '[]', NULL)) AS x LOOP
@@ -1381,7 +1382,14 @@ BEGIN
                                       'numeral:various', 'numeral:few', 'numeral:a few')
                       UNION ALL
                       SELECT ltrim(w, '!') FROM jsonb_array_elements_text(ns->'words') AS w
-                      WHERE ltrim(w, '!') = ANY (footnote._stance_words())) AS y;
+                      WHERE ltrim(w, '!') = ANY (footnote._stance_words()) OR w = 'yes'
+                      UNION ALL  -- advice or a prediction: what a refusal declines to give
+                      SELECT substr(x, 10) FROM jsonb_array_elements_text(ns->'marks') AS x
+                      WHERE x IN ('modifier:should', 'modifier:must', 'modifier:will', 'modifier:would',
+                                  'modifier:likely', 'modifier:probably', 'modifier:expected to', 'modifier:projected')
+                      UNION ALL  -- a proper name no customer, supplier or item bears: a fact about something else
+                      SELECT c FROM jsonb_array_elements_text(ns->'capitalised') AS c
+                      WHERE position(c IN ns->>'text') > 1 AND cardinality(footnote._names_matching(c)) = 0) AS y;
                 IF missing IS NOT NULL THEN
                     findings := findings || jsonb_build_array(jsonb_build_object(
                         'code', 'unsupported_statement', 'severity', 'blocking', 'sentence', ns->'sentence',
@@ -2008,3 +2016,5 @@ GRANT EXECUTE ON FUNCTION
 TO footnote_service, footnote_auditor;
 
 GRANT SELECT ON footnote.merkle_nodes TO footnote_auditor;
+
+RESET ROLE;
