@@ -236,3 +236,35 @@ class TestNarrator:
         a = db.client("service").ask(self.QUESTION, narrator=broken)
         assert a.status == "verified" and a.answer.startswith("Bergmann Logistik GmbH owes")
         assert "model unavailable" in db.scalar("SELECT details->>'narrator_error' FROM footnote.ledger")
+
+
+def test_questions_asked_at_once_under_serializable_all_come_back(db: TestDatabase) -> None:
+    """Every transaction of the service in SERIALIZABLE (the role's default): questions asked at once by six
+    threads lose serialization conflicts to each other, and each is asked again, not raised; every one is
+    answered and recorded, and the chain verifies."""
+    import threading
+
+    user = db.url_as("service")
+    fn = Footnote(user + ("&" if "?" in user else "?") + "options=-c%20default_transaction_isolation%3Dserializable",
+                  min_size=6, max_size=6)
+    with fn.transaction() as conn:
+        assert conn.execute("SHOW transaction_isolation").fetchone() == ("serializable",)
+    answers: list[Any] = []
+
+    def ask() -> None:
+        for question in ("How much does Bergmann Logistik owe?", "Show AR aging"):
+            try:
+                answers.append(fn.ask(question))
+            except Exception as exc:  # noqa: BLE001 (the test reports what came back)
+                answers.append(exc)
+
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    fn.close()
+    assert len(answers) == 12 and all(getattr(a, "ok", False) for a in answers), answers
+    assert db.scalar("SELECT count(*) FROM footnote.ledger") + db.scalar(
+        "SELECT count(*) FROM footnote.ledger_queue") == 12
+    assert db.rows("SELECT ok FROM footnote.verify_chain()") == [(True,)]

@@ -136,7 +136,7 @@ def test_every_description_and_the_instructions_state_the_cap_and_how_to_page(ag
     assert "[[n]]" in instructions and "[[values.overdue_total]]" in instructions
     submit = tools["submit_answer"].description or ""
     assert "Good: " in submit and "Bad: " in submit and "[[n]]" in submit
-    assert "call the operations again" in submit  # a call backs one ledger record
+    assert "submit it again with the same call_ids" in submit  # until one is verified
     templates = [t.uri_template for t in s.portal.call(s.client.list_resource_templates).resource_templates]
     assert RESULT_TEMPLATE in templates
 
@@ -303,9 +303,11 @@ def test_the_good_and_the_bad_example_of_the_description_are_what_the_gate_decid
 # -- submit -> fix -> resubmit --------------------------------------------------------------------------------------
 
 
-def test_a_refused_submission_names_the_sentence_and_words_and_a_fixed_one_on_fresh_calls_is_verified(
+def test_a_refused_submission_names_the_sentence_and_words_and_the_fixed_one_on_the_same_calls_is_verified(
     agent: tuple[Session, int]
 ) -> None:
+    """submit -> fix -> resubmit on the same calls: the ledger links the attempts; once one is verified the calls
+    back nothing more."""
     s, _ = agent
     call = structured(s.call("customer_overdue", {"customer": "Bergmann Logistik"}))
     first = s.call("submit_answer", {"question": QUESTION, "call_ids": [call["call_id"]],
@@ -316,11 +318,13 @@ def test_a_refused_submission_names_the_sentence_and_words_and_a_fixed_one_on_fr
     assert failed.startswith("- sentence ") and " unverified: " in failed
     reasons = text(first).split(failed, 1)[1].splitlines()[1]
     assert reasons.startswith("  failed: ") and "“definitely”" in reasons and "“next”" in reasons
-    assert "call the operations again" in text(first) and "Do not show this text" in text(first)
-    again = structured(s.call("customer_overdue", {"customer": "Bergmann Logistik"}))
+    assert "submit the fixed text again with the same call_ids" in text(first)
+    assert "Do not show this text" in text(first)
     fixed = structured(s.call("submit_answer", {"question": QUESTION, "answer": GOOD,
-                                                "call_ids": [again["call_id"]]}))
+                                                "call_ids": [call["call_id"]]}))
     assert fixed["status"] == "verified"
+    third = s.call("submit_answer", {"question": QUESTION, "answer": GOOD, "call_ids": [call["call_id"]]})
+    assert third.is_error and "already backs an accepted ledger record" in text(third)
 
 
 # -- the setting ----------------------------------------------------------------------------------------------------

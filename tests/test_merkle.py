@@ -712,3 +712,13 @@ def test_a_signed_tree_head_signs_its_root(mdb: TestDatabase, tmp_path: Path, ke
         ledger.read_digest(path)
     code, _, err = _cli("digest", "--sign-key", str(keys["signer.pub"]), "--database-url", mdb.url_as("auditor"))
     assert code == 2 and err == "error: the signing key is not a readable, unencrypted PEM private key\n"
+
+
+def test_one_digest_given_twice_verifies_offline(mdb: TestDatabase, tmp_path: Path) -> None:
+    """--digest D --digest D: the same tree, an empty proof; no database is asked (an unreachable URL)."""
+    records(mdb, 5)
+    digest = tmp_path / "head.json"
+    assert _cli("digest", "-o", str(digest), "--database-url", mdb.url_as("auditor"))[0] == 0
+    code, out, err = _cli("verify", "--digest", str(digest), "--digest", str(digest), "--database-url", gone(mdb))
+    assert code == 0, err
+    assert "the tree of 5 records" in out and "consistency proof of 0 hashes (the same tree) verified" in out

@@ -350,7 +350,7 @@ def submitted_text(doc: dict[str, Any]) -> str:
               for f in doc["findings"] if f.get("sentence") is None]
     if doc["status"] not in ("verified", "partially_verified"):
         lines.append("To fix: quote each figure exactly (or write [[n]]), drop or reword the words named, state what "
-                     "is missing; then call the operations again and submit the fixed text with the new call_ids.")
+                     "is missing; then submit the fixed text again with the same call_ids.")
         lines.append("Do not show this text. Show the fallback answer instead:")
         lines.append(doc["fallback"]["answer"])
     elif doc.get("rendered"):

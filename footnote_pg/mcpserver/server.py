@@ -59,8 +59,8 @@ sentence against what the calls returned and records it. Instead of copying a fi
 where it goes: [[n]] for footnote n of the template answer for those calls, or [[values.overdue_total]] /
 [[rows[2].outstanding]] for a figure that template states; the server fills in the exact text before grading.
 Show your text only when the status is `verified` (or `partially_verified`, saying which facts are unverified);
-otherwise fix the sentences it names, call the operations again and resubmit with the new call_ids (a call backs
-one ledger record), or show the `fallback` answer it returns.
+otherwise fix the sentences it names and submit again with the same call_ids (the ledger links the attempts;
+once one is verified, those calls back nothing more), or show the `fallback` answer it returns.
 Before an agent acts (pay, hold, escalate), call `record_decision` citing evidence ids and the call_id of the
 catalog call that returned them; outcome `unverified` or `fabricated` means the decision does not stand on
 verified evidence. An unknown or ambiguous name is an error listing the real names: retry with one of them.

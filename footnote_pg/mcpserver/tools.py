@@ -207,9 +207,10 @@ def fixed_tools(backend: Backend) -> list[Tool]:
         have it). The server puts in the exact text before grading and records that text; an unknown reference is
         an error naming it.
         The result names each sentence that failed and the words that failed in it. The text is recorded either
-        way. A call backs one ledger record: to submit a fixed text, call the operations again and submit it with
-        the new call_ids. Show your text only when status is verified (or partially_verified, naming the
-        unverified facts); otherwise show `fallback.answer`, the template answer for the same calls."""
+        way. To fix a refused text, submit it again with the same call_ids (the ledger links the attempts; once
+        one is verified, the calls back nothing more). Show your text only when status is verified (or
+        partially_verified, naming the unverified facts); otherwise show `fallback.answer`, the template answer
+        for the same calls."""
 
         def work(fn: Footnote) -> CallToolResult:
             check_call_ids(call_ids)
