@@ -233,7 +233,8 @@ def verify_extension(old: dict[str, Any], new: dict[str, Any], *, public_key_pem
         return failed(f"the new head's tree ({n} records) is smaller than the old one's ({m}): it cannot extend it")
     embedded = new.get("consistency")
     if m == n:  # one tree: the proof is empty, and needs no database
-        proof, source = {"old_size": m, "new_size": n, "path": []}, "the same tree"
+        proof, source = {"old_size": m, "new_size": n, "path": [], "old_root": old["root_hash"],
+                         "new_root": new["root_hash"]}, "the same tree"
     elif isinstance(embedded, dict) and embedded.get("old_size") == m:
         proof, source = embedded, f"embedded in {new_name}"
     elif fetch is not None:

@@ -244,9 +244,12 @@ def test_questions_asked_at_once_under_serializable_all_come_back(db: TestDataba
     answered and recorded, and the chain verifies."""
     import threading
 
-    user = db.url_as("service")
-    fn = Footnote(user + ("&" if "?" in user else "?") + "options=-c%20default_transaction_isolation%3Dserializable",
-                  min_size=6, max_size=6)
+    from psycopg import sql
+
+    with db.connect() as conn:  # this database only
+        conn.execute(sql.SQL("ALTER ROLE fn_test_service IN DATABASE {} SET default_transaction_isolation = "
+                             "'serializable'").format(sql.Identifier(db.name)))
+    fn = Footnote(db.url_as("service"), min_size=6, max_size=6)
     with fn.transaction() as conn:
         assert conn.execute("SHOW transaction_isolation").fetchone() == ("serializable",)
     answers: list[Any] = []

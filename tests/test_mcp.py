@@ -451,7 +451,7 @@ def test_decision_errors_are_tool_errors(mcp: Session) -> None:
         "record_decision",
         {"action": "hold", "subject": "Northwind Supply", "rationale": "again", "citations": [citation]},
     )
-    assert again.is_error and "already backs a ledger record" in text(again)
+    assert again.is_error and "already backs an accepted ledger record" in text(again)
     bad = mcp.call(
         "record_decision",
         {
