@@ -287,14 +287,15 @@ def verify_sql(owner_url: str) -> Figure:
 
 
 def regrade(owner_url: str, limit: int) -> Figure:
-    """Sealed answers graded again (what ``verify --regrade`` does to each), the newest ``limit`` of those the
-    appends and answers above recorded through the gate, against the chain check of the same records."""
+    """Sealed answers graded again (what ``verify --regrade`` does to each): the newest ``limit`` of the answers
+    above that cite calls (the Bergmann and AR aging answers), against the chain check of the whole chain."""
     with psycopg.connect(owner_url, autocommit=True) as conn:
         t0 = time.perf_counter()
         row = conn.execute("""SELECT count(*) FILTER (WHERE d IS NULL), count(*) FILTER (WHERE d = 'not_regradable'),
                                      count(*) FILTER (WHERE d <> 'not_regradable')
                               FROM (SELECT footnote._regrade(l) AS d FROM (SELECT * FROM footnote.ledger
-                                    ORDER BY seq DESC LIMIT %s) AS l) AS x""", (limit,)).fetchone()
+                                    WHERE operations <> '[]' ORDER BY seq DESC LIMIT %s) AS l) AS x""",
+                           (limit,)).fetchone()
         seconds = time.perf_counter() - t0
         t0 = time.perf_counter()
         conn.execute("SELECT ok FROM footnote.verify_chain()").fetchone()
@@ -303,7 +304,8 @@ def regrade(owner_url: str, limit: int) -> Figure:
     assert row is not None and records is not None
     same, skipped, other = (int(v) for v in row)
     graded = max(same + other, 1)
-    return Figure("regrade", f"an answer graded again (`verify --regrade`; {same:,} of {same + other:,} the same, "
+    return Figure("regrade", f"an answer citing calls graded again (`verify --regrade`; {same:,} of "
+                  f"{same + other:,} the same, "
                   f"{skipped:,} not regradable; 100,000 answers ≈ {100_000 * seconds / graded / 60:,.1f} min)",
                   graded / seconds, int(records[0]) / chain, "/s", "`verify_chain()` over the whole chain")
 
