@@ -9,6 +9,7 @@ closes idle connections between requests, and the app bounds the body (``Limits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import socket
@@ -138,5 +139,6 @@ def run(app: Any, sock: socket.socket, *, limits: Limits, ready: Callable[[str],
         pass
     finally:
         server.should_exit = True
-        thread.join(timeout=SHUTDOWN_SECONDS + 10)
+        with contextlib.suppress(RuntimeError):  # a signal that came while the thread was being started
+            thread.join(timeout=SHUTDOWN_SECONDS + 10)
         sock.close()
