@@ -37,9 +37,9 @@
 --    is idle in its transaction or has been running its statement at least
 --    that long, they end its session (pg_terminate_backend, footnote._take_over)
 --    and take the lock, else raise FN106;
---  * a transaction that sealed by seal() or receipt() sends a notification
---    (channel footnote_sealed), and PostgreSQL refuses to PREPARE such a
---    transaction: the lock is never left with a prepared transaction.
+--  * a transaction that sealed by seal() or receipt() runs an UNLISTEN, and
+--    PostgreSQL refuses to PREPARE such a transaction: the lock is never left
+--    with a prepared transaction.
 --
 -- What sealing costs under the lock is small: the gate writes each record's
 -- canonical text when it queues it, but for the three members sealing
@@ -395,11 +395,10 @@ BEGIN
         n := n + 1;
     END LOOP;
     -- a transaction that sealed by seal() or receipt() can never be prepared (PostgreSQL refuses to PREPARE after
-    -- NOTIFY), so the chain lock is never left with a prepared transaction. Not at COMMIT: there a PREPARE seals
-    -- nothing (footnote._seal_at_commit), and a NOTIFY would make every commit wait for the notification queue's
-    -- lock (appends at 64 writers: 299/s with it)
+    -- LISTEN or UNLISTEN), so the chain lock is never left with a prepared transaction; an UNLISTEN, unlike a
+    -- NOTIFY, takes no lock at commit. Not at COMMIT: there a PREPARE seals nothing (footnote._seal_at_commit)
     IF NOT at_commit THEN
-        PERFORM pg_notify('footnote_sealed', n::text);
+        EXECUTE 'UNLISTEN footnote_chain';
     END IF;
     RETURN n;
 END

@@ -113,8 +113,8 @@ BEGIN
             MESSAGE = format('the Merkle tree is being extended by another transaction for more than %s '
                              '(seal_lock_timeout)', coalesce(footnote.setting('seal_lock_timeout'), '5s'));
     END IF;
-    -- a transaction that extended the tree can never be prepared (PostgreSQL refuses to PREPARE after NOTIFY)
-    PERFORM pg_notify('footnote_tree', sealed::text);
+    -- a transaction that extended the tree can never be prepared (PostgreSQL refuses to PREPARE after UNLISTEN)
+    EXECUTE 'UNLISTEN footnote_tree';
     -- another session may have extended it while this one waited
     SELECT coalesce(max(n.idx) + 1, 0) INTO covered FROM ONLY footnote.merkle_nodes AS n WHERE n.level = 0;
     INSERT INTO footnote.merkle_nodes (level, idx, hash)

@@ -1949,11 +1949,10 @@ BEGIN
         n := n + 1;
     END LOOP;
     -- a transaction that sealed by seal() or receipt() can never be prepared (PostgreSQL refuses to PREPARE after
-    -- NOTIFY), so the chain lock is never left with a prepared transaction. Not at COMMIT: there a PREPARE seals
-    -- nothing (footnote._seal_at_commit), and a NOTIFY would make every commit wait for the notification queue's
-    -- lock (appends at 64 writers: 299/s with it)
+    -- LISTEN or UNLISTEN), so the chain lock is never left with a prepared transaction; an UNLISTEN, unlike a
+    -- NOTIFY, takes no lock at commit. Not at COMMIT: there a PREPARE seals nothing (footnote._seal_at_commit)
     IF NOT at_commit THEN
-        PERFORM pg_notify('footnote_sealed', n::text);
+        EXECUTE 'UNLISTEN footnote_chain';
     END IF;
     RETURN n;
 END
@@ -2687,8 +2686,8 @@ BEGIN
             MESSAGE = format('the Merkle tree is being extended by another transaction for more than %s '
                              '(seal_lock_timeout)', coalesce(footnote.setting('seal_lock_timeout'), '5s'));
     END IF;
-    -- a transaction that extended the tree can never be prepared (PostgreSQL refuses to PREPARE after NOTIFY)
-    PERFORM pg_notify('footnote_tree', sealed::text);
+    -- a transaction that extended the tree can never be prepared (PostgreSQL refuses to PREPARE after UNLISTEN)
+    EXECUTE 'UNLISTEN footnote_tree';
     -- another session may have extended it while this one waited
     SELECT coalesce(max(n.idx) + 1, 0) INTO covered FROM ONLY footnote.merkle_nodes AS n WHERE n.level = 0;
     INSERT INTO footnote.merkle_nodes (level, idx, hash)
