@@ -11,6 +11,7 @@ import errno
 import functools
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -647,8 +648,11 @@ def verify(
         = None,
     regrade: Annotated[bool, typer.Option(
         "--regrade", help="Also grade every sealed answer again against the calls it cites, with the database's "
-                          "gate (footnote.verify_chain(regrade => true)): finds a verdict that is not the gate's.")]
+                          "gate (footnote.regrade()): finds a verdict that is not the gate's.")]
         = False,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", min=1, max=64, help="With --regrade: connections grading parts of the chain at once "
+                                      "(default: one per core of this machine).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
     """Verify the ledger with the independent Python verifier (exit 0 intact, 1 broken): the chain, then every
@@ -672,6 +676,8 @@ def verify(
             if checked:
                 (out if checked.ok else err).print(checked.line(), highlight=False, markup=False)
         raise typer.Exit(0 if chain.ok and checked and checked.ok else 1)
+    if jobs is not None and not regrade:
+        raise typer.BadParameter("grades in parts only with --regrade", param_hint="--jobs")
     if regrade and bundle is not None:
         raise typer.BadParameter("grading again needs the database's gate and calls, not a bundle",
                                  param_hint="--regrade")
@@ -697,8 +703,9 @@ def verify(
                     row = conn.execute("SELECT hash FROM footnote.ledger WHERE seq = %s", (wanted["seq"],)).fetchone()
                     verdict = ledger.check_digest(wanted, row[0] if row else None, verdict.head_seq) or verdict
                 if verdict.ok and regrade:
-                    with progress("grading every answer again"):
-                        verdict = ledger.regrade(conn, verdict)
+                    with progress("grading every answer again", total=verdict.head_seq) as advance:
+                        verdict = ledger.regrade(lambda: _connect(database_url), verdict,
+                                                 jobs or os.cpu_count() or 1, advance)
     except (ledger.BundleError, OSError) as exc:
         raise errors.FootnoteError(str(exc)) from None
     if as_json:

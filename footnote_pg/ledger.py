@@ -10,6 +10,7 @@ record's check runs in worker processes (:mod:`footnote_pg.parallel`), the walk 
 from __future__ import annotations
 
 import base64
+import concurrent.futures as cf
 import contextlib
 import datetime as dt
 import hashlib
@@ -17,6 +18,8 @@ import itertools
 import re
 import shutil
 import tempfile
+import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -185,16 +188,44 @@ def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = Fa
     return verdict
 
 
-def regrade(conn: psycopg.Connection[Any], verdict: Verdict) -> Verdict:
+REGRADE_PART = 500  # records one footnote.regrade() call grades (progress shows, and a difference stops the rest)
+
+
+def regrade(connect: Callable[[], psycopg.Connection[Any]], verdict: Verdict, jobs: int = 1,
+            advance: Callable[[int], None] | None = None) -> Verdict:
     """Every sealed answer graded again by the database's gate against the calls it cites (the gate is
-    deterministic: the verdict it sealed, or ``regraded_differently`` naming the first that is not)."""
-    row = conn.execute("SELECT ok, first_bad_seq, problem, detail FROM footnote.verify_chain(regrade => true)"
-                       ).fetchone()
-    assert row is not None
-    ok, seq, problem, detail = row
-    if ok:
+    deterministic: the verdict it sealed, or ``regraded_differently`` naming the first record, in sequence order,
+    that is not). The chain is cut into parts of :data:`REGRADE_PART` records graded by ``footnote.regrade`` on
+    ``jobs`` connections from ``connect``; once a part finds a difference, parts after it are not graded."""
+    head = verdict.head_seq or 0
+    parts = deque((first, min(first + REGRADE_PART - 1, head)) for first in range(1, head + 1, REGRADE_PART))
+    lock = threading.Lock()
+    found: list[tuple[int, str]] = []
+
+    def work() -> None:
+        with connect() as conn:
+            conn.autocommit = True
+            while True:
+                with lock:
+                    if not parts or (found and parts[0][0] > min(found)[0]):
+                        return
+                    first, last = parts.popleft()
+                row = conn.execute("SELECT graded, skipped, first_bad_seq, detail FROM footnote.regrade(%s, %s)",
+                                   (first, last)).fetchone()
+                assert row is not None
+                with lock:
+                    if row[2] is not None:
+                        found.append((row[2], row[3]))
+                if advance is not None:
+                    advance(last - first + 1)
+
+    with cf.ThreadPoolExecutor(max_workers=max(1, min(jobs, len(parts)))) as pool:
+        for done in [pool.submit(work) for _ in range(max(1, min(jobs, len(parts))))]:
+            done.result()
+    if not found:
         return verdict
-    return Verdict(False, verdict.records, verdict.head_seq, verdict.head_hash, seq, problem, detail)
+    seq, detail = min(found)
+    return Verdict(False, verdict.records, verdict.head_seq, verdict.head_hash, seq, "regraded_differently", detail)
 
 
 def chain_head(conn: psycopg.Connection[Any]) -> dict[str, Any] | None:

@@ -1273,7 +1273,8 @@ BEGIN
     RETURN footnote._layout(footnote._template_units(footnote._intent(template->>'intent', results), results,
                                                      CASE WHEN jsonb_typeof(template->'notes') = 'object'
                                                           THEN template->'notes'
-                                                          WHEN template IS NULL THEN footnote._question_notes(question, results)
+                                                          WHEN template IS NULL AND results <> '[]'
+                                                              THEN footnote._question_notes(question, results)
                                                      END, question, complete));
 END
 $$;
@@ -1300,23 +1301,32 @@ BEGIN
 END
 $$;
 -- The records that cited any of these calls before (attempts the gate did not accept), oldest first:
--- {"attempt": n, "earlier_attempts": [record ids]}, or nothing for a first attempt.
+-- {"attempt": n, "earlier_attempts": [record ids]}, or nothing for a first attempt (at once for an answer that
+-- cites no call: every append asks).
 CREATE FUNCTION footnote._earlier_attempts(call_ids uuid[])
 RETURNS jsonb
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT CASE WHEN count(*) = 0 THEN '{}'::jsonb
-                ELSE jsonb_build_object('attempt', count(*) + 1,
-                                        'earlier_attempts', jsonb_agg(x.record_id::text ORDER BY x.first, x.record_id))
-           END
-    FROM (SELECT a.record_id, min(q.at) AS first
-          FROM ONLY footnote.call_attempts AS a
-          LEFT JOIN LATERAL (SELECT l.seq::numeric AS at FROM ONLY footnote.ledger AS l WHERE l.id = a.record_id
-                             UNION ALL
-                             SELECT 1e18 FROM ONLY footnote.ledger_queue AS w WHERE w.id = a.record_id) AS q ON true
-          WHERE a.call_id = ANY (call_ids)
-          GROUP BY a.record_id) AS x
+DECLARE
+    earlier jsonb;
+BEGIN
+    IF cardinality(call_ids) IS DISTINCT FROM 0
+       AND EXISTS (SELECT FROM ONLY footnote.call_attempts AS a WHERE a.call_id = ANY (call_ids)) THEN
+        SELECT jsonb_build_object('attempt', count(*) + 1,
+                                  'earlier_attempts', jsonb_agg(x.record_id::text ORDER BY x.first, x.record_id))
+        INTO earlier
+        FROM (SELECT a.record_id, min(q.at) AS first
+              FROM ONLY footnote.call_attempts AS a
+              LEFT JOIN LATERAL (SELECT l.seq::numeric AS at FROM ONLY footnote.ledger AS l WHERE l.id = a.record_id
+                                 UNION ALL
+                                 SELECT 1e18 FROM ONLY footnote.ledger_queue AS w WHERE w.id = a.record_id) AS q
+                     ON true
+              WHERE a.call_id = ANY (call_ids)
+              GROUP BY a.record_id) AS x;
+    END IF;
+    RETURN coalesce(earlier, '{}');
+END
 $$;
 
 -- FN104 when _queue_record returned no id: a concurrent record took one of the answer's calls first.

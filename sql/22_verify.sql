@@ -263,8 +263,42 @@ BEGIN
 END
 $$;
 
+-- Every sealed answer with first_seq <= seq <= last_seq (NULL: from the first, to the last) graded again against the
+-- calls it cites (footnote._regrade): how many graded as sealed, how many could not be graded (decisions, answers
+-- recorded before revision 0015), and the first whose verdict differs (NULL when none). `footnote-pg verify
+-- --regrade` runs it on several connections, each over a part of the chain.
+CREATE FUNCTION footnote.regrade(first_seq bigint DEFAULT NULL, last_seq bigint DEFAULT NULL)
+RETURNS TABLE (graded bigint, skipped bigint, first_bad_seq bigint, detail text)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r    footnote.ledger;
+    diff text;
+BEGIN
+    first_seq := CASE WHEN first_seq IS NOT NULL THEN footnote._seq_arg('first_seq', first_seq) END;
+    last_seq := CASE WHEN last_seq IS NOT NULL THEN footnote._seq_arg('last_seq', last_seq) END;
+    graded := 0;
+    skipped := 0;
+    FOR r IN SELECT * FROM ONLY footnote.ledger AS l
+             WHERE l.seq >= coalesce(first_seq, 1) AND l.seq <= coalesce(last_seq, l.seq) ORDER BY l.seq LOOP
+        diff := footnote._regrade(r);
+        IF diff = 'not_regradable' THEN
+            skipped := skipped + 1;
+        ELSIF diff IS NOT NULL THEN
+            first_bad_seq := r.seq;
+            detail := format('record %s: %s', r.seq, diff);
+            EXIT;
+        ELSE
+            graded := graded + 1;
+        END IF;
+    END LOOP;
+    RETURN NEXT;
+END
+$$;
+
 -- verify_chain(), then, when the chain is intact and regrade is true, every sealed answer graded again against the
--- calls it cites (footnote._regrade): the first whose verdict differs is regraded_differently. detail also says
+-- calls it cites (footnote.regrade): the first whose verdict differs is regraded_differently. detail also says
 -- how many records could not be regraded (decisions, answers recorded before revision 0015).
 CREATE FUNCTION footnote.verify_chain(regrade boolean)
 RETURNS TABLE (ok boolean, records bigint, head_seq bigint, head_hash text, first_bad_seq bigint,
@@ -273,30 +307,20 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    r       footnote.ledger;
-    diff    text;
-    skipped bigint := 0;
-    graded  bigint := 0;
+    g record;
 BEGIN
     SELECT * INTO ok, records, head_seq, head_hash, first_bad_seq, problem, detail, pending FROM footnote.verify_chain();
     IF ok AND regrade THEN
-        FOR r IN SELECT * FROM ONLY footnote.ledger AS l ORDER BY l.seq LOOP
-            diff := footnote._regrade(r);
-            IF diff = 'not_regradable' THEN
-                skipped := skipped + 1;
-            ELSIF diff IS NOT NULL THEN
-                ok := false;
-                first_bad_seq := r.seq;
-                problem := 'regraded_differently';
-                detail := format('record %s: %s', r.seq, diff);
-                RETURN NEXT;
-                RETURN;
-            ELSE
-                graded := graded + 1;
-            END IF;
-        END LOOP;
-        detail := format('%s records graded again, each as it was sealed; %s not regradable (decisions, answers '
-                         'recorded before revision 0015)', graded, skipped);
+        SELECT * INTO g FROM footnote.regrade(NULL, NULL);
+        IF g.first_bad_seq IS NOT NULL THEN
+            ok := false;
+            first_bad_seq := g.first_bad_seq;
+            problem := 'regraded_differently';
+            detail := g.detail;
+        ELSE
+            detail := format('%s records graded again, each as it was sealed; %s not regradable (decisions, answers '
+                             'recorded before revision 0015)', g.graded, g.skipped);
+        END IF;
     END IF;
     RETURN NEXT;
 END

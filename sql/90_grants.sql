@@ -124,6 +124,7 @@ GRANT EXECUTE ON FUNCTION
     footnote.receipt(uuid),
     footnote.verify_chain(),
     footnote.verify_chain(boolean),
+    footnote.regrade(bigint, bigint),
     footnote.verify_calls(),
     footnote.chain_head(),
     footnote.verify_digest(bigint, text),

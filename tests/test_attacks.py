@@ -10,6 +10,7 @@ The evidence belongs to footnote_ledger, which no login is a member of.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
@@ -332,6 +333,42 @@ def test_regrading_an_honest_chain_finds_every_answer_as_sealed(history: TestDat
     ok, problem, detail = history.rows("SELECT ok, problem, detail FROM footnote.verify_chain(regrade => true)")[0]
     assert ok and problem is None, detail
     assert detail.startswith("4 records graded again, each as it was sealed")
+
+
+def test_regrading_in_parts_on_several_connections_names_the_first_changed_record(
+        db: TestDatabase, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seven answers, the 3rd and the 6th changed before their seal: footnote.regrade() over a part names the first
+    in it, and `verify --regrade --jobs 3` in parts of two records names the 3rd, whichever part ends first."""
+    with db.connect("service", autocommit=False) as conn:
+        conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ  # waits in the queue
+        for n in range(7):
+            call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+            answer = conn.execute("SELECT footnote.compose(ARRAY[%s]::uuid[])->>'answer'", (call_id,)).fetchone()[0]  # type: ignore[index]
+            conn.execute(query("record_answer"), dict(REFUSAL, question=f"How much does Bergmann owe? ({n + 1})",
+                                                      answer=answer, claims=None, call_ids=[call_id],
+                                                      outcome="answer", details=None))
+        conn.commit()
+    with db.connect() as conn:
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("UPDATE footnote.ledger_queue SET answer = replace(answer, '43.805,00', '0,00'), "
+                     "canonical_parts = NULL WHERE question ~ '\\((3|6)\\)$'")
+    with db.connect("service") as conn:
+        conn.execute("SELECT footnote.seal()")
+    assert db.rows("SELECT ok FROM footnote.verify_chain()") == [(True,)]
+    with db.connect("auditor") as conn:
+        assert conn.execute("SELECT * FROM footnote.regrade(1, 2)").fetchone() == (2, 0, None, None)
+        assert conn.execute("SELECT graded, first_bad_seq FROM footnote.regrade(4, NULL)").fetchone() == (2, 6)
+        assert conn.execute("SELECT graded, first_bad_seq FROM footnote.regrade()").fetchone() == (2, 3)
+    from typer.testing import CliRunner
+
+    from footnote_pg.cli import app
+
+    monkeypatch.setattr(ledger, "REGRADE_PART", 2)
+    out = CliRunner().invoke(app, ["verify", "--database-url", db.url_as("auditor"), "--regrade", "--jobs", "3",
+                                   "--json"], catch_exceptions=False)
+    verdict = json.loads(out.stdout)
+    assert out.exit_code == 1 and (verdict["first_bad_seq"], verdict["problem"]) == (3, "regraded_differently")
+    assert "insufficient_evidence, not verified" in verdict["detail"]
 
 
 def test_an_idle_tree_head_holder_is_ended_after_the_timeout(history: TestDatabase) -> None:

@@ -220,6 +220,8 @@ def _value_cases(db: TestDatabase) -> list[tuple[str, list[str]]]:
     cases.append(("export --from-seq after --to-seq", ["export", "/tmp/never-written.jsonl", "--from-seq", "9",
                                                        "--to-seq", "2", "--database-url", service]))
     cases.append(("verify --receipt with --bundle", ["verify", "--receipt", "a", "--bundle", "b"]))
+    cases.append(("verify --jobs without --regrade", ["verify", "--jobs", "2", "--database-url", service]))
+    cases.append(("verify --regrade --jobs 0", ["verify", "--regrade", "--jobs", "0", "--database-url", service]))
     cases.append(("verify three digests", ["verify", "--digest", "a", "--digest", "b", "--digest", "c"]))
     cases.append(("uninstall as the service role", ["uninstall", "--yes", "--database-url", service]))
     cases.append(("uninstall as the auditor", ["uninstall", "--yes", "--database-url", db.url_as("auditor")]))

@@ -103,7 +103,8 @@ BIGINT = [Bad("NULL", "NULL"), Bad("-1", "-1"), Bad("0", "0"), Bad("2^31", "2147
           Bad("2^63", "9223372036854775808"), Bad("1e30", "1e30")]
 BIGINT_FAIR = {"seq": set(), "seq or later": {"2^31", "2^63-1"},  # a digest may name a record the chain lost
                "size": {"NULL", "0"}, "size of seq": {"NULL"},
-               "offset": {"NULL", "0", "2^31", "2^63-1"}}  # past the end of a set: no rows
+               "offset": {"NULL", "0", "2^31", "2^63-1"},  # past the end of a set: no rows
+               "seq bound": {"NULL", "2^31", "2^63-1"}}  # NULL: from the first or to the last; past the end: none
 
 UUID = [Bad("NULL", "NULL"), Bad("nil", "'00000000-0000-0000-0000-000000000000'", passes=True),
         Bad("unknown", f"'{uuid.UUID(int=7)}'", passes=True), Bad("not a uuid", "'x'"), Bad("empty", "''")]
@@ -248,6 +249,7 @@ GATE = {
     "receipt": {"record_id": (False, "record")},
     "verify_digest": {"digest_seq": (False, "seq or later"), "digest_hash": (False, "name")},
     "reattest": {"record_seq": (False, "seq")},
+    "regrade": {"first_seq": (True, "seq bound"), "last_seq": (True, "seq bound")},
     "tree_head": {"tree_size": (True, "size")},
     "inclusion_proof": {"seq": (False, "seq"), "tree_size": (True, "size of seq")},
     "consistency_proof": {"old_size": (False, "seq"), "new_size": (True, "size of seq")},
