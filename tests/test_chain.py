@@ -488,9 +488,9 @@ def test_reattest_reports_still_holds_then_changed(db: TestDatabase) -> None:
     assert code == 1 and "38.805,00 €" in out
 
 
-def test_readme_auditor_queries_run(chain: TestDatabase) -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    block = readme.split("<!-- auditor-queries -->")[1].split("<!-- /auditor-queries -->")[0]
+def test_the_auditors_page_queries_run(chain: TestDatabase) -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "auditors.md").read_text(encoding="utf-8")
+    block = page.split("<!-- auditor-queries -->")[1].split("<!-- /auditor-queries -->")[0]
     statements = [s.strip() for s in block.split("```sql")[1].split("```")[0].split(";") if s.strip()]
     assert len(statements) >= 5
     with chain.connect("auditor") as conn:

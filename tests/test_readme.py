@@ -1,6 +1,6 @@
-"""Every example in the README runs: its commands (in the order the README gives them, with the output it
-shows), its SQL (as the role it names) and its Python. Blocks that start a server or need what this machine
-lacks are listed, each with the test that runs it instead."""
+"""Every example in the README and in the pages of docs/ runs: its commands (in the order the page gives them,
+with the output it shows), its SQL (as the role it names) and its Python. Blocks that start a server or need what
+this machine lacks are listed, each with the test that runs it instead."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import ast
 import re
 import shlex
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +19,16 @@ from footnote_pg import install
 from footnote_pg.cli import app
 from tests.conftest import TestDatabase
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parent.parent
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
+# the README first, then every page of the site
+PAGES = {name: (ROOT / name).read_text(encoding="utf-8")
+         for name in ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))]}
 
 # blocks run elsewhere, by the first words of the block: what runs them instead
 ELSEWHERE = {
     "python3 -m venv": "the Quick start: .ci/run runs the second command on a clean clone; the first is the demo",
+    "footnote-pg install --mapping tryton": "tests/test_tryton.py installs it into a real Tryton 8 database",
     "footnote-pg mcp": "tests/test_mcp.py (stdio and streamable HTTP) and tests/test_operable.py (SIGTERM)",
     "from footnote_pg.web import serve": "tests/test_web.py serves the page in-process",
     "from langchain_mcp_adapters": "langchain-mcp-adapters is not a dependency; tests/test_mcp.py is the same client",
@@ -31,9 +36,30 @@ ELSEWHERE = {
 }
 
 
-def blocks() -> Iterator[tuple[str, str, int]]:
-    for m in FENCE.finditer(README):
-        yield m.group(1), m.group(2), README[:m.start()].count("\n") + 1
+@dataclass(frozen=True)
+class Block:
+    """One fenced example: the page it is on, its language, its text, its line and the page's text before it."""
+
+    page: str
+    lang: str
+    body: str
+    line: int
+    before: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}"
+
+
+def blocks(text: str | None = None) -> Iterator[Block]:
+    """The fenced blocks of every page, in order, or of one part of a page."""
+    for page, whole in PAGES.items():
+        if text is not None and text not in whole:
+            continue
+        offset = whole.index(text) if text is not None else 0
+        for m in FENCE.finditer(text if text is not None else whole):
+            start = offset + m.start()
+            yield Block(page, m.group(1), m.group(2), whole[:start].count("\n") + 1, whole[:start])
 
 
 def _elsewhere(body: str) -> str | None:
@@ -42,14 +68,19 @@ def _elsewhere(body: str) -> str | None:
     return next((why for start, why in ELSEWHERE.items() if first.startswith(start)), None)
 
 
-def section(heading: str) -> str:
-    start = README.index(heading)
-    following = re.search(r"^#{2,3} ", README[start + len(heading):], re.M)
-    return README[start:start + len(heading) + (following.start() if following else len(README))]
+def section(page: str, heading: str | None = None) -> str:
+    """A page, or the part of it from a heading to the next heading of the same or a higher level."""
+    text = PAGES[page]
+    if heading is None:
+        return text
+    start = text.index(heading + "\n")
+    level = len(heading) - len(heading.lstrip("#"))
+    following = re.search(rf"^#{{1,{level}}} ", text[start + len(heading):], re.M)
+    return text[start:start + len(heading) + (following.start() if following else len(text))]
 
 
 class Shell:
-    """Runs README command lines in-process, in a working directory, against one database."""
+    """Runs the pages' command lines in-process, in a working directory, against one database."""
 
     def __init__(self, db: TestDatabase, cwd: Path) -> None:
         self.db, self.cwd = db, cwd
@@ -61,7 +92,7 @@ class Shell:
         text, _, comment = re.split(r"(\s#\s)", text + " ", maxsplit=1) if " # " in text + " " else (text, "", "")
         text, _, redirect = text.partition(" > ")
         argv = shlex.split(text)[1:]  # without "footnote-pg"
-        # the README's placeholders: a database, a record, a revision, a big sample
+        # the pages' placeholders: a database, a record, a revision, a big sample
         argv = [self.db.url if a in ("...", "postgresql://admin@db/erp") else a for a in argv]
         argv = ["1" if a == "42" else install.head_revision() if a == "REVISION" else a for a in argv]
         if "--database-url" not in argv and not _offline(argv):
@@ -93,10 +124,11 @@ def _offline(argv: list[str]) -> bool:
 
 
 def command_lines(text: str) -> Iterator[str]:
-    """Each command of the sh blocks in a part of the README; an optional [--sign-key FILE] part gives the
+    """Each command of the sh blocks in a part of a page; an optional [--sign-key FILE] part gives the
     command without it and, where it names a file, with it."""
-    for lang, body, _line in blocks():
-        if lang != "sh" or body not in text or _elsewhere(body):
+    for m in FENCE.finditer(text):
+        lang, body = m.group(1), m.group(2)
+        if lang != "sh" or _elsewhere(body):
             continue
         for line in body.splitlines():
             if not line.strip().startswith("footnote-pg "):
@@ -127,7 +159,7 @@ def _record_answers(db: TestDatabase, n: int = 2) -> None:
 def test_the_install_commands_run(db: TestDatabase, tmp_path: Path) -> None:
     _record_answers(db, 1)
     shell = Shell(db, tmp_path)
-    lines = list(command_lines(section("## Install into a database")))
+    lines = list(command_lines(section("docs/install.md")))
     assert len(lines) >= 6
     for line in lines:
         shell.run(line)
@@ -141,7 +173,7 @@ def test_the_ledger_and_receipt_commands_run_in_order(db: TestDatabase, tmp_path
     _record_answers(db, 2)
     _keys(tmp_path)
     shell = Shell(db, tmp_path)
-    lines = list(command_lines(README[README.index("## The ledger"):README.index("### For auditors")]))
+    lines = list(command_lines(section("docs/auditors.md")))
     assert len(lines) >= 14, lines
     for line in lines:
         if line.strip().startswith("footnote-pg digest --extends"):
@@ -152,7 +184,7 @@ def test_the_ledger_and_receipt_commands_run_in_order(db: TestDatabase, tmp_path
 
 def test_the_shown_outputs_are_what_the_commands_print(db: TestDatabase, tmp_path: Path) -> None:
     shell = Shell(db, tmp_path)
-    shown = [body for lang, body, _ in blocks() if lang == "" and body.startswith("$ footnote-pg")]
+    shown = [b.body for b in blocks() if b.lang == "" and b.body.startswith("$ footnote-pg")]
     assert len(shown) == 2
     for body in shown:
         command, *printed = body.splitlines()
@@ -164,8 +196,8 @@ def test_the_shown_outputs_are_what_the_commands_print(db: TestDatabase, tmp_pat
 
 
 def test_the_mapping_commands_run(db: TestDatabase, tmp_path: Path) -> None:
-    part = section("### Check, test and keep a mapping")
-    (toml,) = [body for lang, body, _ in blocks() if lang == "toml" and body in part]
+    part = section("docs/mapping.md", "## Check, test and keep a mapping")
+    (toml,) = [b.body for b in blocks(part) if b.lang == "toml"]
     (tmp_path / "figures.toml").write_text(toml, encoding="utf-8")
     shell = Shell(db, tmp_path)
     lines = list(command_lines(part))
@@ -178,7 +210,7 @@ def test_the_mapping_commands_run(db: TestDatabase, tmp_path: Path) -> None:
 
 def test_the_sample_command_runs(empty_db: TestDatabase, tmp_path: Path) -> None:
     install.upgrade(empty_db.url)
-    (line,) = [line for line in command_lines(README) if line.startswith("footnote-pg sample")]
+    (line,) = [line for text in PAGES.values() for line in command_lines(text) if line.startswith("footnote-pg sample")]
     shell = Shell(empty_db, tmp_path)
     shell.run(line.replace("1000000", "300"))  # the same command, smaller
     assert empty_db.scalar("SELECT count(*) FROM erp.invoices") == 300
@@ -194,10 +226,11 @@ def _role(body: str, text_before: str) -> str | None:
 
 def test_every_sql_example_runs_as_the_role_it_names(db: TestDatabase) -> None:
     ran = 0
-    for lang, body, _line in blocks():
-        if lang != "sql":
+    for block in blocks():
+        if block.lang != "sql":
             continue
-        role = _role(body, README[:README.index(body)])
+        body = block.body
+        role = _role(body, block.before)
         with db.connect(role, autocommit=False) as conn:
             if "sap." in body:  # the mapping example reads an SAP schema: make the tables it names
                 conn.execute("CREATE SCHEMA sap")
@@ -220,7 +253,7 @@ def _statements(body: str) -> list[str]:
 
 
 def _python_lines(body: str) -> list[str]:
-    """The runnable lines of an example: placeholders like [...] or … stay in the README only."""
+    """The runnable lines of an example: placeholders like [...] or … stay on the page only."""
     return [line for line in body.splitlines() if "[...]" not in line and "…\"" not in line]
 
 
@@ -234,19 +267,20 @@ def _check_comment(source_line: str, scope: dict[str, Any]) -> None:
         expected = ast.literal_eval(comment)
     except (ValueError, SyntaxError):
         return
-    assert eval(code.strip(), scope) == expected, source_line  # noqa: S307 - the README's own example
+    assert eval(code.strip(), scope) == expected, source_line  # noqa: S307 - the page's own example
 
 
 def test_the_python_examples_run(db: TestDatabase, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_URL", db.url_as("service"))
     ran = 0
-    for lang, body, _line in blocks():
-        if lang != "python" or _elsewhere(body):
+    for block in blocks():
+        body = block.body
+        if block.lang != "python" or _elsewhere(body):
             continue
         source = "\n".join(_python_lines(body)).replace('"postgresql://assistant@db/erp"', "DATABASE_URL")
         installer = "from footnote_pg import install" in body  # runs migrations: the installer's URL
         scope: dict[str, Any] = {"DATABASE_URL": db.url if installer else db.url_as("service")}
-        exec(compile(source, "README.md", "exec"), scope)  # noqa: S102 - the README's own example
+        exec(compile(source, block.where, "exec"), scope)  # noqa: S102 - the page's own example
         if "def upgrade" in source:
             scope["upgrade"]()
             assert install.current_revision(db.url) == install.head_revision()
@@ -255,7 +289,7 @@ def test_the_python_examples_run(db: TestDatabase, monkeypatch: pytest.MonkeyPat
 
 
 def test_the_shown_python_values_are_what_the_client_returns(db: TestDatabase) -> None:
-    (body,) = [b for lang, b, _ in blocks() if lang == "python" and 'fn.call("customer_overdue"' in b]
+    (body,) = [b.body for b in blocks() if b.lang == "python" and 'fn.call("customer_overdue"' in b.body]
     with db.client("service", actor="zoran", actor_role="controller") as fn:
         scope: dict[str, Any] = {"fn": fn, "result": fn.call("customer_overdue", customer="Bergmann Logistik")}
         checked = 0
@@ -265,32 +299,33 @@ def test_the_shown_python_values_are_what_the_client_returns(db: TestDatabase) -
     assert checked == 3
 
 
-# the parts of the README whose commands the tests above run, in order
-RUN_HERE = [("## Install into a database", "## Map your ERP"), ("### Check, test and keep a mapping", "## The catalog"),
-            ("## The ledger", "### For auditors")]
+# the parts of the pages whose commands the tests above run, in order
+RUN_HERE = [("docs/install.md", None), ("docs/mapping.md", "## Check, test and keep a mapping"),
+            ("docs/auditors.md", None)]
 
 
-def test_every_command_in_the_readme_is_run_here_or_elsewhere() -> None:
-    covered = "".join(README[README.index(a):README.index(b)] for a, b in RUN_HERE)
+def test_every_command_on_the_pages_is_run_here_or_elsewhere() -> None:
+    covered = [section(page, heading) for page, heading in RUN_HERE]
     loose = []
-    for lang, body, line in blocks():
-        if lang != "sh" or _elsewhere(body):
+    for block in blocks():
+        if block.lang != "sh" or _elsewhere(block.body):
             continue
-        for text in body.splitlines():
-            if text.strip().startswith("footnote-pg ") and body not in covered and \
+        for text in block.body.splitlines():
+            if text.strip().startswith("footnote-pg ") and not any(block.body in part for part in covered) and \
                     not text.strip().startswith("footnote-pg sample"):
-                loose.append(f"line {line}: {text.strip()}")
-    assert loose == [], "README commands no test runs: " + "; ".join(loose)
+                loose.append(f"{block.where}: {text.strip()}")
+    assert loose == [], "commands no test runs: " + "; ".join(loose)
 
 
 def test_every_example_is_run_here_or_named_with_the_test_that_runs_it() -> None:
     languages = {"sh", "sql", "python", ""}
     unrun = []
-    for lang, body, line in blocks():
-        if lang not in languages or _elsewhere(body):
+    for block in blocks():
+        if block.lang not in languages or _elsewhere(block.body):
             continue
-        if lang == "" and not body.startswith("$ footnote-pg"):
+        if block.lang == "" and not block.body.startswith("$ footnote-pg"):
             continue  # diagrams and output listings
-        if lang == "sh" and not any(b.strip().startswith(("footnote-pg ", "python")) for b in body.splitlines()):
-            unrun.append(line)
-    assert unrun == [], f"README blocks at lines {unrun} are neither run here nor listed in ELSEWHERE"
+        if block.lang == "sh" and not any(b.strip().startswith(("footnote-pg ", "python"))
+                                          for b in block.body.splitlines()):
+            unrun.append(block.where)
+    assert unrun == [], f"blocks at {unrun} are neither run here nor listed in ELSEWHERE"
