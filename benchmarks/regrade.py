@@ -5,8 +5,8 @@
 Asks the questions of QUESTIONS once each (real calls, real gate), then fills the chain to ``--records`` with
 copies of those sealed answers (queued by hand, sealed as usual: each copy cites the same calls, which only a
 regrade reads, so every copy costs what its original costs; the chain check reports them as replays), and
-times the chain check and the regrade the CLI runs, on each ``--jobs`` count. Prints numbers; asserts nothing. Runs on a throwaway embedded PostgreSQL (or
-DATABASE_URL, a superuser URL of an empty database).
+times the chain check and the regrade the CLI runs, on each ``--jobs`` count. Prints numbers; asserts nothing.
+Runs on a throwaway embedded PostgreSQL (or DATABASE_URL, a superuser URL of an empty database).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from footnote_pg import errors
+from footnote_pg import errors, tracing
 from footnote_pg.compose import Composed, compose, plain, template_of
 from footnote_pg.queries import query
 from footnote_pg.question import Directory, Route, RouterSettings, route
@@ -134,13 +134,24 @@ class Answerer:
         return route(question, self.directory, self.settings)
 
     def ask(self, question: str, *, actor: str | None = None, narrator: Narrator | None = None) -> Answer:
+        with tracing.span("ask") as current:
+            answer = self._ask(question, actor, narrator)
+            tracing.annotate(current, route=answer.kind, intent=answer.intent, status=answer.status,
+                             record_id=answer.receipt.record_id if answer.receipt else answer.notes.get(
+                                 "queued_record_id"),
+                             seq=answer.receipt.seq if answer.receipt else None)
+        return answer
+
+    def _ask(self, question: str, actor: str | None, narrator: Narrator | None) -> Answer:
         directory = self.directory  # before the transaction: reloading the names takes a connection of its own
 
         def attempt() -> Answer:  # the question's one transaction; run again when it lost a serialization conflict
-            with self.fn.transaction(actor=actor) as conn:
+            with self.fn.transaction(actor=actor, sealing=True) as conn:
                 settings = conn.cursor(row_factory=dict_row).execute(query("client_settings")).fetchone()
                 assert settings is not None
-                r = route(question, directory, _router_settings(settings))
+                with tracing.span("route") as current:
+                    r = route(question, directory, _router_settings(settings))
+                    tracing.annotate(current, route=r.kind, intent=r.intent, calls=len(r.calls))
                 return self._answer_in(conn, question, r, narrator)
 
         answer: Answer = self.fn.retrying("ask", attempt)
@@ -163,9 +174,10 @@ class Answerer:
         results: list[OperationResult] = []
         for call in r.calls:
             try:
-                with conn.transaction():
+                with tracing.span("call", operation=call.operation) as current, conn.transaction():
                     row = conn.execute(query("call"), {"operation": call.operation,
                                                        "arguments": Jsonb(call.arguments)}).fetchone()
+                    tracing.annotate(current, call_id=row[0]["call_id"] if row else None)
             except psycopg.Error as exc:
                 mapped = errors.from_psycopg(exc)
                 if mapped is None:
@@ -178,7 +190,8 @@ class Answerer:
             assert row is not None
             results.append(OperationResult.from_json(row[0]))
 
-        composed = compose(conn, r, results, question)
+        with tracing.span("compose", calls=len(results)):
+            composed = compose(conn, r, results, question)
         narration: str | None = None
         extra: dict[str, Any] = {}
         if narrator is not None:
@@ -207,12 +220,14 @@ class Answerer:
         }
         call_ids = [res.call_id for res in results] if outcome == "answer" else []
         claims = composed.claims if outcome == "answer" else []
-        row = conn.execute(query("record_answer"), {
-            "question": question[:2000], "answer": composed.answer, "claims": Jsonb(claims), "call_ids": call_ids,
-            "outcome": outcome, "details": Jsonb(details),
-            "template": Jsonb(template_of(r)) if outcome == "answer" else None, "narration": narration}).fetchone()
-        assert row is not None
-        graded = row[0]
+        with tracing.span("gate", outcome=outcome, calls=len(call_ids)) as current:
+            row = conn.execute(query("record_answer"), {
+                "question": question[:2000], "answer": composed.answer, "claims": Jsonb(claims), "call_ids": call_ids,
+                "outcome": outcome, "details": Jsonb(details),
+                "template": Jsonb(template_of(r)) if outcome == "answer" else None, "narration": narration}).fetchone()
+            assert row is not None
+            graded = row[0]
+            tracing.annotate(current, status=graded["status"], record_id=graded["record_id"])
         kept = bool(graded.get("narration") and graded["narration"].get("kept"))
         if graded.get("narration"):
             extra = {**(extra or {}), "narration": graded["narration"]}

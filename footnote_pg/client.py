@@ -8,6 +8,7 @@ typed errors of :mod:`footnote_pg.errors`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -22,7 +23,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from footnote_pg import errors
+from footnote_pg import errors, tracing
 from footnote_pg.queries import query
 from footnote_pg.results import Argument, Evidence, EvidenceRow, Operation, OperationResult, Receipt
 
@@ -163,13 +164,15 @@ class Footnote:
         self.close()
 
     @contextmanager
-    def transaction(self, actor: str | None = None, actor_role: str | None = None) -> Iterator[psycopg.Connection[Any]]:
-        """A connection in a transaction with the actor and locale set; errors mapped."""
+    def transaction(self, actor: str | None = None, actor_role: str | None = None, *,
+                    sealing: bool = False) -> Iterator[psycopg.Connection[Any]]:
+        """A connection in a transaction with the actor and locale set; errors mapped. ``sealing``: its COMMIT
+        seals what it recorded, traced as ``footnote.seal`` (:mod:`footnote_pg.tracing`)."""
         _check_actor(actor, "actor", 200)
         _check_actor(actor_role, "actor_role", 100)
         try:
-            with self.pool.connection() as conn:
-                with conn.transaction():
+            with self.pool.connection() as conn, contextlib.ExitStack() as commit:
+                with conn.transaction():  # the span entered below ends after this COMMIT
                     conn.execute(query("set_actor"), {
                         "actor": actor if actor is not None else (self.actor or ""),
                         "actor_role": actor_role if actor_role is not None else (self.actor_role or ""),
@@ -177,16 +180,19 @@ class Footnote:
                     if self.locale:
                         conn.execute(query("set_locale"), {"locale": self.locale})
                     yield conn
+                    if sealing:
+                        commit.enter_context(tracing.span("seal"))
         except psycopg.Error as exc:
             mapped = errors.from_psycopg(exc)
             if mapped is None:
                 raise
             raise mapped from exc
 
-    def _one(self, name: str, params: dict[str, Any] | None = None, *, actor: str | None = None) -> Any:
+    def _one(self, name: str, params: dict[str, Any] | None = None, *, actor: str | None = None,
+             sealing: bool = False) -> Any:
         """Run one named query in its own transaction and return its first row (retried: :meth:`retrying`)."""
         def run() -> Any:
-            with self.transaction(actor=actor) as conn:
+            with self.transaction(actor=actor, sealing=sealing) as conn:
                 return conn.execute(query(name), params).fetchone()
 
         return self.retrying(name, run)
@@ -219,10 +225,13 @@ class Footnote:
                 raise errors.InvalidArgument(f"invalid argument {name}: is not valid Unicode text (a lone surrogate)",
                                              {"argument": name, "reason": "a lone surrogate"})
         payload = {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in arguments.items()}
-        row = self._one("call", {"operation": operation, "arguments": Jsonb(payload)}, actor=actor)
-        assert row is not None
-        doc = row[0] if isinstance(row[0], dict) else json.loads(row[0])
-        return OperationResult.from_json(doc)
+        with tracing.span("call", operation=operation) as current:
+            row = self._one("call", {"operation": operation, "arguments": Jsonb(payload)}, actor=actor)
+            assert row is not None
+            doc = row[0] if isinstance(row[0], dict) else json.loads(row[0])
+            result = OperationResult.from_json(doc)
+            tracing.annotate(current, call_id=result.call_id)
+        return result
 
     def catalog(self) -> list[Operation]:
         """Every operation the database offers, with typed arguments."""
@@ -266,12 +275,13 @@ class Footnote:
     def receipt(self, record_id: str) -> Receipt:
         """Sequence, time and hash of a committed record (sealing any waiting records first)."""
         try:
-            with self.pool.connection() as conn:
+            with tracing.span("receipt", record_id=record_id) as current, self.pool.connection() as conn:
                 isolation = conn.isolation_level
                 conn.isolation_level = psycopg.IsolationLevel.READ_COMMITTED  # BEGIN says it: no round trip more
                 try:
                     row = conn.execute(query("receipt"), {"record_id": record_id}).fetchone()
                     conn.commit()
+                    tracing.annotate(current, seq=row[1] if row else None)
                 finally:  # the pooled connection goes back as it came
                     if not conn.broken:
                         conn.rollback()  # nothing left to roll back after the commit: sends nothing
@@ -354,11 +364,13 @@ class Footnote:
         from psycopg.types.json import Jsonb
 
         _check_call_ids(call_ids)
-        row = self._one("submit_answer", {
-            "question": question, "answer": answer, "call_ids": list(call_ids),
-            "details": Jsonb(details) if details is not None else None}, actor=actor)
-        assert row is not None
-        graded: dict[str, Any] = row[0]
+        with tracing.span("gate", origin="agent", calls=len(call_ids)) as current:
+            row = self._one("submit_answer", {
+                "question": question, "answer": answer, "call_ids": list(call_ids),
+                "details": Jsonb(details) if details is not None else None}, actor=actor, sealing=True)
+            assert row is not None
+            graded: dict[str, Any] = row[0]
+            tracing.annotate(current, status=graded["status"], record_id=graded["record_id"])
         graded["receipt"] = self.receipt(graded["record_id"])
         return graded
 

@@ -32,6 +32,7 @@ ELSEWHERE = {
     "footnote-pg mcp": "tests/test_mcp.py (stdio and streamable HTTP) and tests/test_operable.py (SIGTERM)",
     "from footnote_pg.web import serve": "tests/test_web.py serves the page in-process",
     "from langchain_mcp_adapters": "langchain-mcp-adapters is not a dependency; tests/test_mcp.py is the same client",
+    "from opentelemetry import trace": "tests/test_tracing.py sets a provider and records the spans in memory",
     "fn.check_answer(text, None, call_ids)": "a summary of signatures; tests/test_gate.py calls each of them",
 }
 

@@ -38,7 +38,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from footnote_pg import errors
+from footnote_pg import errors, tracing
 from footnote_pg.mcpserver.results import one_line
 from footnote_pg.web import inputs
 from footnote_pg.web.demo import POOL_SIZE, SUGGESTIONS, DemoApp
@@ -220,7 +220,8 @@ async def server_error(request: Request, exc: Exception) -> Response:
 
 
 class Guard:
-    """ASGI middleware: Host, Origin and Sec-Fetch-Site checks, security headers, and the body's deadline."""
+    """ASGI middleware: Host, Origin and Sec-Fetch-Site checks, security headers, the body's deadline, and the
+    trace context the request carries (:func:`footnote_pg.tracing.continued`: the web API and MCP over HTTP)."""
 
     def __init__(self, app: ASGIApp, *, hosts: frozenset[str], limits: Limits) -> None:
         self.app = app
@@ -251,7 +252,8 @@ class Guard:
             await json_response(403, {"error": why})(scope, exchange.receive, exchange.send)
             return
         try:
-            await self.app(scope, exchange.receive, exchange.send)
+            with tracing.continued({k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}):
+                await self.app(scope, exchange.receive, exchange.send)
         except Exception:
             if not exchange.started:
                 raise
