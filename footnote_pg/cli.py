@@ -898,7 +898,8 @@ def _findings_table(findings: list[Any]) -> Table:
     table = Table(title="mapping check", title_justify="left", show_lines=False)
     for col in ("", "check", "rule", "found"):
         table.add_column(col)
-    marks = {"fail": "[red]FAIL[/red]", "warn": "[yellow]warn[/yellow]", "ok": "[green]ok[/green]"}
+    marks = {"fail": "[red]FAIL[/red]", "warn": "[yellow]warn[/yellow]", "unavailable": "[dim]n/a[/dim]",
+             "ok": "[green]ok[/green]"}
     for f in findings:
         found = "; ".join(f.examples[:3]) + (f" … ({f.count:,} in all)" if f.count > 3 else "")
         table.add_row(marks[f.severity], f.check, f.rule, found)
@@ -914,7 +915,7 @@ def mapping_check(
     as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
 ) -> None:
     """Check the source views as footnote_owner reads them: exit 0 when nothing fails, 1 otherwise (nothing is
-    written)."""
+    written). A partial mapping is no failure: the operations it leaves unavailable are listed."""
     from footnote_pg import mapping
 
     findings = mapping.check(_url(database_url), operations=operations)
@@ -925,6 +926,11 @@ def mapping_check(
         failed = sum(f.severity == "fail" for f in findings)
         warned = sum(f.severity == "warn" for f in findings)
         out.print(f"{len(findings)} checks: {failed} failed, {warned} to look at", highlight=False)
+        unavailable = [f.check.removeprefix("operation_") for f in findings
+                       if f.severity == "unavailable" and f.check.startswith("operation_")]
+        if unavailable:
+            out.print(f"unavailable with this mapping ({len(unavailable)} operations): {', '.join(unavailable)}",
+                      highlight=False)
     raise typer.Exit(1 if any(f.severity == "fail" for f in findings) else 0)
 
 
