@@ -153,7 +153,9 @@ def _stop_on_sigterm() -> None:
 @friendly
 def install(
     database_url: DatabaseUrl = None,
-    sql: Annotated[bool, typer.Option("--sql", help="Print the SQL script for review; do not connect.")] = False,
+    sql: Annotated[bool, typer.Option(
+        "--sql", help="Print the SQL script for review; do not connect (a fresh install: today's schema as one "
+                      "script, with the stamp of its revision).")] = False,
     from_revision: Annotated[str | None, typer.Option(
         "--from", metavar="REVISION",
         help="With --sql: only the upgrade from this installed revision (for change control).")] = None,

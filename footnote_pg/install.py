@@ -178,16 +178,40 @@ def uninstall(url: str, *, drop_ledger: bool = False) -> None:
 
 
 def offline_script(revision: str = "head", from_revision: str | None = None) -> str:
-    """The SQL script ``install`` would run, for review; never connects. With ``from_revision``, only the
-    upgrade from that revision (for change control of an upgrade)."""
+    """The SQL script for review; never connects. For a fresh database: today's schema squashed into one script
+    (``squashed_script``). With ``from_revision``: only the revisions after it (for change control of an upgrade),
+    as Alembic runs them."""
     known = revisions()
-    if from_revision is not None and from_revision not in known:
+    if from_revision is None:
+        return squashed_script()
+    if from_revision not in known:
         raise errors.InvalidArgument(f"invalid argument from: {from_revision[:60]!r} is not a revision; "
                                      f"they are {', '.join(known)}", {"argument": "from"})
     buffer = io.StringIO()
-    target = f"{from_revision}:{revision}" if from_revision else revision
-    command.upgrade(_config(output_buffer=buffer), target, sql=True)
+    command.upgrade(_config(output_buffer=buffer), f"{from_revision}:{revision}", sql=True)
     return buffer.getvalue()
+
+
+def squashed_script() -> str:
+    """Today's schema as one reviewable transaction: the files of sql/ in order (what the revisions add up to,
+    as the drift test proves), between the statements every revision runs first and last, then Alembic's stamp
+    of the head revision, so a later ``install`` continues from it. Never connects."""
+    from footnote_pg import migration
+
+    buffer = io.StringIO()
+    command.stamp(_config(output_buffer=buffer), "head", sql=True)
+    stamp_sql = buffer.getvalue()
+    cut = stamp_sql.index("-- Running stamp_revision")
+    parts = [f"-- footnote-pg {head_revision()}: today's schema in one transaction, for a database without it:\n"
+             "-- the files of sql/ in order, then the stamp of the revision they make (for an upgrade:\n"
+             "-- footnote-pg install --sql --from REVISION).\n\n", stamp_sql[:cut],
+             "-- our own DDL passes the event trigger of sql/95_protect.sql, for this transaction only\n",
+             migration.ALLOW_DDL + "\n", migration.ACT_AS_LEDGER.strip() + "\n\n"]
+    for path in sqlfiles.schema_files():
+        parts.append(f"-- ==== sql/{path.name} {'=' * max(3, 64 - len(path.name))}\n\n")
+        parts.append(path.read_text(encoding="utf-8").strip() + "\n\n")
+    parts += [migration.LEAVE_LEDGER.strip() + "\n\n", stamp_sql[cut:]]
+    return "".join(parts)
 
 
 # ERP mappings shipped in sql/mappings/: name -> (the ERP's name, a query that is true when its tables are there)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -68,15 +69,23 @@ def test_alembic_head_is_exactly_what_sql_describes(server, empty_db: TestDataba
 
 
 def test_offline_script_needs_no_database_and_installs_the_same(empty_db: TestDatabase) -> None:
+    """For a fresh database the script is today's schema squashed (each file of sql/ once, in order, and the stamp
+    of head), not the history of every revision; applied, it gives what the revisions give, and Alembic goes on
+    from it."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "PGHOST", "PGDATABASE")}
     env["PGHOST"] = "/nonexistent-socket-dir"
     done = subprocess.run([sys.executable, "-m", "footnote_pg.cli", "install", "--sql"],
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     script = done.stdout
-    assert script.lstrip().startswith("BEGIN;") and script.rstrip().endswith("COMMIT;")
+    assert script.lstrip("-").split("\nBEGIN;", 1)[0].startswith(f" footnote-pg {install.head_revision()}: ")
+    assert script.rstrip().endswith("COMMIT;") and script.count("BEGIN;") == 1
+    assert re.findall(r"^-- ==== sql/(\S+) ", script, re.M) == [p.name for p in sqlfiles.schema_files()]
+    assert "Running upgrade" not in script and script.count("CREATE TABLE footnote.ledger ") == 1
+    assert script.count("\n") < sum(p.read_text(encoding="utf-8").count("\n") for p in sqlfiles.schema_files()) + 200
     assert "CREATE FUNCTION footnote.customer_overdue" in script
-    assert "INSERT INTO footnote_meta.alembic_version" in script
+    stamped = "INSERT INTO footnote_meta.alembic_version (version_num) VALUES ('{}')"
+    assert stamped.format(install.head_revision()) in script
     assert "erp." not in script.split("-- ==== sql/90_grants.sql")[0].split("CREATE SCHEMA footnote")[0]
 
     with psycopg.connect(empty_db.url, autocommit=True) as conn:
@@ -94,6 +103,12 @@ def test_offline_script_needs_no_database_and_installs_the_same(empty_db: TestDa
     finally:
         with psycopg.connect(empty_db.server.url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE "{reference}" WITH (FORCE)')
+    # the stamp lets the revisions continue from the squashed install: one back and up again, as an upgrade runs
+    code, out, err = _cli("install", "--database-url", empty_db.url)
+    assert code == 0 and "up to date" in out, err
+    install.downgrade(empty_db.url, install.revisions()[-2])
+    install.upgrade(empty_db.url)
+    assert snapshot(empty_db.url) == applied
 
 
 def test_downgrade_to_base_removes_ours_and_touches_no_erp_table(db: TestDatabase) -> None:
