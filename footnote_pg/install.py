@@ -89,7 +89,7 @@ def upgrade(url: str, revision: str = "head") -> None:
             "schema footnote exists but no footnote-pg revision is recorded (footnote_meta.alembic_version is "
             "missing or empty): it was not installed by footnote-pg install, or its version row was removed. "
             "Record the revision it is at (footnote-pg install --stamp REVISION), or drop the schema first")
-    with _mapped_errors():
+    with _mapped_errors(), _host_run_kept():
         command.upgrade(_config(url), revision)
 
 
@@ -99,7 +99,7 @@ def stamp(url: str, revision: str) -> None:
     if revision not in known:
         raise errors.InvalidArgument(f"invalid argument stamp: {revision[:60]!r} is not a revision; "
                                      f"they are {', '.join(known)}", {"argument": "stamp"})
-    with _mapped_errors():
+    with _mapped_errors(), _host_run_kept():
         command.stamp(_config(url), revision)
 
 
@@ -108,8 +108,27 @@ def downgrade(url: str, revision: str = "base", *, drop_ledger: bool = False) ->
     while the ledger or the call log hold rows unless ``drop_ledger``."""
     cfg = _config(url)
     cfg.attributes["drop_ledger"] = drop_ledger
-    with _mapped_errors():
+    with _mapped_errors(), _host_run_kept():
         command.downgrade(cfg, revision)
+
+
+@contextmanager
+def _host_run_kept() -> Iterator[None]:
+    """Our revisions run inside a host application's Alembic migration (``install.upgrade(url)`` from one of its
+    revisions) without ending the host's run. Alembic keeps the running migration's environment and operations in
+    module-level proxies (``alembic.context``, ``alembic.op``); a nested command installs its own and removes them
+    when it ends, which leaves the host's ``op`` None and makes the host's own exit fail (KeyError). The host's
+    proxies are put back when ours end, however they end."""
+    from alembic import context as environment
+    from alembic import op
+
+    host = [proxy for proxy in (getattr(environment, "_proxy", None), getattr(op, "_proxy", None))
+            if proxy is not None]
+    try:
+        yield
+    finally:
+        for proxy in host:
+            proxy._install_proxy()
 
 
 @contextmanager
