@@ -219,6 +219,10 @@ def install(
         out.print(f"footnote-pg installed: revision {before or 'none'} -> {after}")
     for line in installer.protection(url):
         out.print(line, highlight=False)
+    grant, _ = installer.admin_grant_needed(url)
+    if grant is not None:  # login roles are made members of footnote_service / footnote_auditor by the installer
+        out.print(f"this installer cannot make login roles members of our roles (CREATE ROLE ... IN ROLE "
+                  f"footnote_service): a superuser runs {grant}", highlight=False, markup=False)
     if erp_mapping is not None:
         statements = installer.apply_mapping(url, erp_mapping)
         out.print(f"source views mapped onto {installer.MAPPINGS[erp_mapping][0]}'s tables ({statements} statements "

@@ -82,8 +82,47 @@ def _schema_without_revision(url: str) -> bool:
     return bool(row and row[0]) and current_revision(url) is None
 
 
+# The roles an installer that is not a superuser acts as while it installs (it grants itself membership, which
+# PostgreSQL 16+ allows only with the ADMIN option: the creator of a role has it, a role created by another has not)
+ACTED_AS = ("footnote_owner", "footnote_ledger")
+ROLES = ("footnote_ledger", "footnote_owner", "footnote_service", "footnote_auditor")
+ROLES_WITHOUT_ADMIN = """
+    SELECT r.rolname, r.rolname = ANY(%(acted)s) AND NOT pg_catalog.pg_has_role(current_user, r.oid,
+               CASE WHEN pg_catalog.current_setting('server_version_num')::int >= 160000 THEN 'SET' ELSE 'MEMBER' END),
+           pg_catalog.quote_ident(current_user)
+    FROM pg_catalog.pg_roles AS r
+    WHERE r.rolname = ANY(%(roles)s)
+      AND pg_catalog.current_setting('server_version_num')::int >= 160000
+      AND NOT (SELECT u.rolsuper FROM pg_catalog.pg_roles AS u WHERE u.rolname = current_user)
+      AND NOT pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER WITH ADMIN OPTION')
+    ORDER BY array_position(%(roles)s, r.rolname::text)"""
+
+
+def admin_grant_needed(url: str) -> tuple[str | None, bool]:
+    """(The GRANT a superuser runs so that this installer holds the ADMIN option on every footnote role that
+    exists without it, or None; whether installing needs it). On PostgreSQL 16+ a CREATEROLE installer has ADMIN
+    only on the roles it created itself: roles created by another installer, or by a DBA beforehand, it can neither
+    act as while installing nor grant to login roles (CREATE ROLE ... IN ROLE footnote_service)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(ROLES_WITHOUT_ADMIN, {"acted": list(ACTED_AS), "roles": list(ROLES)}).fetchall()
+    if not rows:
+        return None, False
+    return (f"GRANT {', '.join(name for name, _, _ in rows)} TO {rows[0][2]} WITH ADMIN OPTION, INHERIT FALSE, "
+            "SET FALSE", any(needed for _, needed, _ in rows))
+
+
+def _refuse_without_admin(url: str) -> None:
+    grant, needed = admin_grant_needed(url)
+    if needed:
+        raise errors.PermissionDenied(
+            f"permission denied: the footnote roles exist already (created by another role) and this installer "
+            f"holds no ADMIN option on {' and '.join(ACTED_AS)}, which it needs to act as them while it installs "
+            f"(PostgreSQL 16+); a superuser runs: {grant}; then run footnote-pg install again")
+
+
 def upgrade(url: str, revision: str = "head") -> None:
     """Bring the database to ``revision``; a no-op when it is there already."""
+    _refuse_without_admin(url)
     if _schema_without_revision(url):
         raise errors.Protected(
             "schema footnote exists but no footnote-pg revision is recorded (footnote_meta.alembic_version is "
@@ -268,9 +307,10 @@ def protection(url: str) -> list[str]:
              "footnote_ledger (owns the evidence) has no member" + (
                  f" ({members}: PostgreSQL 16+ leaves the CREATEROLE role that created it ADMIN, to grant it, not to "
                  "act as it)" if members else "")]
-    lines.append("DDL on schema footnote is refused by the event trigger footnote_guard_ddl" if guarded else
-                 "no event trigger: installed without a superuser, so DDL by footnote_owner's members on what it owns "
-                 "(the computations, the mapping) is not refused (docs/threat-model.md)")
+    lines.append("DDL guard on: DDL on schema footnote is refused by the event trigger footnote_guard_ddl" if guarded
+                 else "DDL guard off: no event trigger: installed without a superuser, so DDL by footnote_owner's "
+                 "members on what it owns (the computations, the mapping) is not refused; footnote-pg install run by "
+                 "a superuser adds it (docs/threat-model.md)")
     if not takes_over:
         lines.append("sealing cannot end a session that holds the chain's lock: a superuser runs GRANT "
                      "pg_signal_backend, pg_read_all_stats TO footnote_ledger")

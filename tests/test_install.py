@@ -280,3 +280,47 @@ def test_the_version_table_lives_in_our_schema_and_an_old_install_is_moved(empty
     assert code == 0 and f"revision {install.revisions()[-2]} -> {install.head_revision()}" in out, err
     assert empty_db.scalar("SELECT to_regclass('public.footnote_alembic_version')") is None
     assert empty_db.scalar("SELECT version_num FROM footnote_meta.alembic_version") == install.head_revision()
+
+
+def test_a_createrole_installer_where_the_roles_exist_is_told_the_grant_then_installs(server, template_db) -> None:  # type: ignore[no-untyped-def]
+    """The footnote roles exist already (the template database was installed by a superuser); an installer
+    with CREATEROLE that owns its database has no ADMIN option on them. On PostgreSQL 16+ it is refused with one line
+    naming the GRANT a superuser runs; after that GRANT it installs, says it has no DDL guard, and can make login
+    roles members of footnote_service as the README says."""
+    import uuid
+
+    installer, database = f"installer_{uuid.uuid4().hex[:8]}", f"fn_ci_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname LIKE 'footnote\\_%'").fetchone() == (4,)
+        version = int(conn.execute("SHOW server_version_num").fetchone()[0])  # type: ignore[index]
+        conn.execute(f"CREATE ROLE {installer} LOGIN CREATEROLE CREATEDB PASSWORD 'installer'")  # type: ignore[arg-type]
+        conn.execute(f'CREATE DATABASE "{database}" OWNER {installer}')  # type: ignore[arg-type]
+    url = server.url_for(database, user=installer, password="installer")
+    try:
+        code, out, err = _cli("install", "--database-url", url)
+        if version >= 160000:
+            grant = (f"GRANT footnote_ledger, footnote_owner, footnote_service, footnote_auditor TO {installer} "
+                     "WITH ADMIN OPTION, INHERIT FALSE, SET FALSE")
+            assert code == 2 and err.count("\n") == 1 and not out, err
+            assert err.startswith("error: permission denied: the footnote roles exist already")
+            assert f"a superuser runs: {grant}; then run footnote-pg install again" in err
+            assert "ADMIN option on role" not in err  # PostgreSQL's own words are not what the DBA reads
+            assert install.current_revision(url) is None
+            with psycopg.connect(server.url, autocommit=True) as conn:
+                conn.execute(grant)  # type: ignore[arg-type]
+            code, out, err = _cli("install", "--database-url", url)
+        assert code == 0 and "installed: revision none" in out, err
+        assert "DDL guard off: no event trigger: installed without a superuser" in out
+        assert "footnote_ledger (owns the evidence) has no member" in out
+        assert "cannot make login roles members" not in out
+        with psycopg.connect(url, autocommit=True) as conn:
+            assert conn.execute("SELECT pg_has_role('footnote_ledger', 'USAGE')").fetchone() == (False,)
+            conn.execute(f"CREATE ROLE {installer}_app LOGIN IN ROLE footnote_service")  # type: ignore[arg-type]
+            assert conn.execute(f"SELECT pg_has_role('{installer}_app', 'footnote_service', 'USAGE')"  # type: ignore[arg-type]  # noqa: S608
+                                ).fetchone() == (True,)
+    finally:
+        with psycopg.connect(server.url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')  # type: ignore[arg-type]
+            conn.execute(f"DROP ROLE IF EXISTS {installer}_app")  # type: ignore[arg-type]
+            conn.execute(f"DROP OWNED BY {installer}")  # type: ignore[arg-type]
+            conn.execute(f"DROP ROLE {installer}")  # type: ignore[arg-type]
