@@ -275,7 +275,7 @@ def _pick(conn: psycopg.Connection[Any], query: str) -> Any:
     """The first value of a picking query, or None (no row, or a view it reads cannot be read)."""
     try:
         with conn.transaction():
-            row = conn.execute(query).fetchone()  # type: ignore[call-overload]
+            row = conn.execute(query).fetchone()
     except psycopg.Error:
         return None
     return row[0] if row else None
