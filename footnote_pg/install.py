@@ -309,8 +309,8 @@ def protection(url: str) -> list[str]:
                  "act as it)" if members else "")]
     lines.append("DDL guard on: DDL on schema footnote is refused by the event trigger footnote_guard_ddl" if guarded
                  else "DDL guard off: no event trigger: installed without a superuser, so DDL by footnote_owner's "
-                 "members on what it owns (the computations, the mapping) is not refused; footnote-pg install run by "
-                 "a superuser adds it (docs/threat-model.md)")
+                 "members on what it owns (the computations, the mapping) is not refused; a superuser adds it by "
+                 "running sql/95_protect.sql in this database (docs/install.md, docs/threat-model.md)")
     if not takes_over:
         lines.append("sealing cannot end a session that holds the chain's lock: a superuser runs GRANT "
                      "pg_signal_backend, pg_read_all_stats TO footnote_ledger")

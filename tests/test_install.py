@@ -318,6 +318,13 @@ def test_a_createrole_installer_where_the_roles_exist_is_told_the_grant_then_ins
             conn.execute(f"CREATE ROLE {installer}_app LOGIN IN ROLE footnote_service")  # type: ignore[arg-type]
             assert conn.execute(f"SELECT pg_has_role('{installer}_app', 'footnote_service', 'USAGE')"  # type: ignore[arg-type]  # noqa: S608
                                 ).fetchone() == (True,)
+        # the guard a superuser adds afterwards, as the line says: sql/95_protect.sql run on its own
+        with psycopg.connect(server.url_for(database), autocommit=True) as conn:
+            conn.execute((sqlfiles.sql_dir() / "95_protect.sql").read_text(encoding="utf-8"))  # type: ignore[arg-type]
+        assert any(line.startswith("DDL guard on: ") for line in install.protection(url))
+        with psycopg.connect(url, autocommit=True) as conn, pytest.raises(psycopg.Error, match="FN107|refuse"):
+            conn.execute("SET ROLE footnote_owner")
+            conn.execute("ALTER FUNCTION footnote._op_customer_overdue(text, date) SECURITY INVOKER")
     finally:
         with psycopg.connect(server.url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')  # type: ignore[arg-type]
