@@ -154,7 +154,9 @@ def _stop_on_sigterm() -> None:
 @friendly
 def install(
     database_url: DatabaseUrl = None,
-    sql: Annotated[bool, typer.Option("--sql", help="Print the SQL script for review; do not connect.")] = False,
+    sql: Annotated[bool, typer.Option(
+        "--sql", help="Print the SQL script for review; do not connect (a fresh install: today's schema as one "
+                      "script, with the stamp of its revision).")] = False,
     from_revision: Annotated[str | None, typer.Option(
         "--from", metavar="REVISION",
         help="With --sql: only the upgrade from this installed revision (for change control).")] = None,
@@ -218,6 +220,10 @@ def install(
         out.print(f"footnote-pg installed: revision {before or 'none'} -> {after}")
     for line in installer.protection(url):
         out.print(line, highlight=False)
+    grant, _ = installer.admin_grant_needed(url)
+    if grant is not None:  # login roles are made members of footnote_service / footnote_auditor by the installer
+        out.print(f"this installer cannot make login roles members of our roles (CREATE ROLE ... IN ROLE "
+                  f"footnote_service): a superuser runs {grant}", highlight=False, markup=False)
     if erp_mapping is not None:
         statements = installer.apply_mapping(url, erp_mapping)
         out.print(f"source views mapped onto {installer.MAPPINGS[erp_mapping][0]}'s tables ({statements} statements "
@@ -905,7 +911,8 @@ def _findings_table(findings: list[Any]) -> Table:
     table = Table(title="mapping check", title_justify="left", show_lines=False)
     for col in ("", "check", "rule", "found"):
         table.add_column(col)
-    marks = {"fail": "[red]FAIL[/red]", "warn": "[yellow]warn[/yellow]", "ok": "[green]ok[/green]"}
+    marks = {"fail": "[red]FAIL[/red]", "warn": "[yellow]warn[/yellow]", "unavailable": "[dim]n/a[/dim]",
+             "ok": "[green]ok[/green]"}
     for f in findings:
         found = "; ".join(f.examples[:3]) + (f" … ({f.count:,} in all)" if f.count > 3 else "")
         table.add_row(marks[f.severity], f.check, f.rule, found)
@@ -921,7 +928,7 @@ def mapping_check(
     as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
 ) -> None:
     """Check the source views as footnote_owner reads them: exit 0 when nothing fails, 1 otherwise (nothing is
-    written)."""
+    written). A partial mapping is no failure: the operations it leaves unavailable are listed."""
     from footnote_pg import mapping
 
     findings = mapping.check(_url(database_url), operations=operations)
@@ -932,6 +939,11 @@ def mapping_check(
         failed = sum(f.severity == "fail" for f in findings)
         warned = sum(f.severity == "warn" for f in findings)
         out.print(f"{len(findings)} checks: {failed} failed, {warned} to look at", highlight=False)
+        unavailable = [f.check.removeprefix("operation_") for f in findings
+                       if f.severity == "unavailable" and f.check.startswith("operation_")]
+        if unavailable:
+            out.print(f"unavailable with this mapping ({len(unavailable)} operations): {', '.join(unavailable)}",
+                      highlight=False)
     raise typer.Exit(1 if any(f.severity == "fail" for f in findings) else 0)
 
 

@@ -82,14 +82,53 @@ def _schema_without_revision(url: str) -> bool:
     return bool(row and row[0]) and current_revision(url) is None
 
 
+# The roles an installer that is not a superuser acts as while it installs (it grants itself membership, which
+# PostgreSQL 16+ allows only with the ADMIN option: the creator of a role has it, a role created by another has not)
+ACTED_AS = ("footnote_owner", "footnote_ledger")
+ROLES = ("footnote_ledger", "footnote_owner", "footnote_service", "footnote_auditor")
+ROLES_WITHOUT_ADMIN = """
+    SELECT r.rolname, r.rolname = ANY(%(acted)s) AND NOT pg_catalog.pg_has_role(current_user, r.oid,
+               CASE WHEN pg_catalog.current_setting('server_version_num')::int >= 160000 THEN 'SET' ELSE 'MEMBER' END),
+           pg_catalog.quote_ident(current_user)
+    FROM pg_catalog.pg_roles AS r
+    WHERE r.rolname = ANY(%(roles)s)
+      AND pg_catalog.current_setting('server_version_num')::int >= 160000
+      AND NOT (SELECT u.rolsuper FROM pg_catalog.pg_roles AS u WHERE u.rolname = current_user)
+      AND NOT pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER WITH ADMIN OPTION')
+    ORDER BY array_position(%(roles)s, r.rolname::text)"""
+
+
+def admin_grant_needed(url: str) -> tuple[str | None, bool]:
+    """(The GRANT a superuser runs so that this installer holds the ADMIN option on every footnote role that
+    exists without it, or None; whether installing needs it). On PostgreSQL 16+ a CREATEROLE installer has ADMIN
+    only on the roles it created itself: roles created by another installer, or by a DBA beforehand, it can neither
+    act as while installing nor grant to login roles (CREATE ROLE ... IN ROLE footnote_service)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(ROLES_WITHOUT_ADMIN, {"acted": list(ACTED_AS), "roles": list(ROLES)}).fetchall()
+    if not rows:
+        return None, False
+    return (f"GRANT {', '.join(name for name, _, _ in rows)} TO {rows[0][2]} WITH ADMIN OPTION, INHERIT FALSE, "
+            "SET FALSE", any(needed for _, needed, _ in rows))
+
+
+def _refuse_without_admin(url: str) -> None:
+    grant, needed = admin_grant_needed(url)
+    if needed:
+        raise errors.PermissionDenied(
+            f"permission denied: the footnote roles exist already (created by another role) and this installer "
+            f"holds no ADMIN option on {' and '.join(ACTED_AS)}, which it needs to act as them while it installs "
+            f"(PostgreSQL 16+); a superuser runs: {grant}; then run footnote-pg install again")
+
+
 def upgrade(url: str, revision: str = "head") -> None:
     """Bring the database to ``revision``; a no-op when it is there already."""
+    _refuse_without_admin(url)
     if _schema_without_revision(url):
         raise errors.Protected(
             "schema footnote exists but no footnote-pg revision is recorded (footnote_meta.alembic_version is "
             "missing or empty): it was not installed by footnote-pg install, or its version row was removed. "
             "Record the revision it is at (footnote-pg install --stamp REVISION), or drop the schema first")
-    with _mapped_errors():
+    with _mapped_errors(), _host_run_kept():
         command.upgrade(_config(url), revision)
 
 
@@ -99,7 +138,7 @@ def stamp(url: str, revision: str) -> None:
     if revision not in known:
         raise errors.InvalidArgument(f"invalid argument stamp: {revision[:60]!r} is not a revision; "
                                      f"they are {', '.join(known)}", {"argument": "stamp"})
-    with _mapped_errors():
+    with _mapped_errors(), _host_run_kept():
         command.stamp(_config(url), revision)
 
 
@@ -108,8 +147,27 @@ def downgrade(url: str, revision: str = "base", *, drop_ledger: bool = False) ->
     while the ledger or the call log hold rows unless ``drop_ledger``."""
     cfg = _config(url)
     cfg.attributes["drop_ledger"] = drop_ledger
-    with _mapped_errors():
+    with _mapped_errors(), _host_run_kept():
         command.downgrade(cfg, revision)
+
+
+@contextmanager
+def _host_run_kept() -> Iterator[None]:
+    """Our revisions run inside a host application's Alembic migration (``install.upgrade(url)`` from one of its
+    revisions) without ending the host's run. Alembic keeps the running migration's environment and operations in
+    module-level proxies (``alembic.context``, ``alembic.op``); a nested command installs its own and removes them
+    when it ends, which leaves the host's ``op`` None and makes the host's own exit fail (KeyError). The host's
+    proxies are put back when ours end, however they end."""
+    from alembic import context as environment
+    from alembic import op
+
+    host = [proxy for proxy in (getattr(environment, "_proxy", None), getattr(op, "_proxy", None))
+            if proxy is not None]
+    try:
+        yield
+    finally:
+        for proxy in host:
+            proxy._install_proxy()
 
 
 @contextmanager
@@ -178,16 +236,40 @@ def uninstall(url: str, *, drop_ledger: bool = False) -> None:
 
 
 def offline_script(revision: str = "head", from_revision: str | None = None) -> str:
-    """The SQL script ``install`` would run, for review; never connects. With ``from_revision``, only the
-    upgrade from that revision (for change control of an upgrade)."""
+    """The SQL script for review; never connects. For a fresh database: today's schema squashed into one script
+    (``squashed_script``). With ``from_revision``: only the revisions after it (for change control of an upgrade),
+    as Alembic runs them."""
     known = revisions()
-    if from_revision is not None and from_revision not in known:
+    if from_revision is None:
+        return squashed_script()
+    if from_revision not in known:
         raise errors.InvalidArgument(f"invalid argument from: {from_revision[:60]!r} is not a revision; "
                                      f"they are {', '.join(known)}", {"argument": "from"})
     buffer = io.StringIO()
-    target = f"{from_revision}:{revision}" if from_revision else revision
-    command.upgrade(_config(output_buffer=buffer), target, sql=True)
+    command.upgrade(_config(output_buffer=buffer), f"{from_revision}:{revision}", sql=True)
     return buffer.getvalue()
+
+
+def squashed_script() -> str:
+    """Today's schema as one reviewable transaction: the files of sql/ in order (what the revisions add up to,
+    as the drift test proves), between the statements every revision runs first and last, then Alembic's stamp
+    of the head revision, so a later ``install`` continues from it. Never connects."""
+    from footnote_pg import migration
+
+    buffer = io.StringIO()
+    command.stamp(_config(output_buffer=buffer), "head", sql=True)
+    stamp_sql = buffer.getvalue()
+    cut = stamp_sql.index("-- Running stamp_revision")
+    parts = [f"-- footnote-pg {head_revision()}: today's schema in one transaction, for a database without it:\n"
+             "-- the files of sql/ in order, then the stamp of the revision they make (for an upgrade:\n"
+             "-- footnote-pg install --sql --from REVISION).\n\n", stamp_sql[:cut],
+             "-- our own DDL passes the event trigger of sql/95_protect.sql, for this transaction only\n",
+             migration.ALLOW_DDL + "\n", migration.ACT_AS_LEDGER.strip() + "\n\n"]
+    for path in sqlfiles.schema_files():
+        parts.append(f"-- ==== sql/{path.name} {'=' * max(3, 64 - len(path.name))}\n\n")
+        parts.append(path.read_text(encoding="utf-8").strip() + "\n\n")
+    parts += [migration.LEAVE_LEDGER.strip() + "\n\n", stamp_sql[cut:]]
+    return "".join(parts)
 
 
 # ERP mappings shipped in sql/mappings/: name -> (the ERP's name, a query that is true when its tables are there)
@@ -225,9 +307,10 @@ def protection(url: str) -> list[str]:
              "footnote_ledger (owns the evidence) has no member" + (
                  f" ({members}: PostgreSQL 16+ leaves the CREATEROLE role that created it ADMIN, to grant it, not to "
                  "act as it)" if members else "")]
-    lines.append("DDL on schema footnote is refused by the event trigger footnote_guard_ddl" if guarded else
-                 "no event trigger: installed without a superuser, so DDL by footnote_owner's members on what it owns "
-                 "(the computations, the mapping) is not refused (docs/threat-model.md)")
+    lines.append("DDL guard on: DDL on schema footnote is refused by the event trigger footnote_guard_ddl" if guarded
+                 else "DDL guard off: no event trigger: installed without a superuser, so DDL by footnote_owner's "
+                 "members on what it owns (the computations, the mapping) is not refused; a superuser adds it by "
+                 "running sql/95_protect.sql in this database (docs/install.md, docs/threat-model.md)")
     if not takes_over:
         lines.append("sealing cannot end a session that holds the chain's lock: a superuser runs GRANT "
                      "pg_signal_backend, pg_read_all_stats TO footnote_ledger")

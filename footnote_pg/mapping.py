@@ -4,9 +4,11 @@ of the way of the ERP's own migrations and back.
 ``check`` reads every source view as ``footnote_owner`` (what the catalog reads through): views it cannot read,
 views with no rows, the rules in ``mapping_checks.sql`` (unique ids, references that line up, values in range,
 deep links, amounts that add up) and every operation's time and plan at the current data size, all in one
-transaction that is rolled back. ``drop`` saves the mapped views to a file and puts the contract's empty
-placeholders in their place (an ERP migration may then ``ALTER`` the tables they read); ``apply`` runs the file
-again.
+transaction that is rolled back. A partial mapping is a report, not a failure: a view left at the contract's
+empty placeholder is "not mapped", and an operation that needs records of one (an item to ask about, a purchase
+order) or whose subject is one is "unavailable" (not run, not failed). ``drop`` saves the mapped views to a
+file and puts the contract's empty placeholders in their place (an ERP migration may then ``ALTER`` the tables
+they read); ``apply`` runs the file again.
 """
 
 from __future__ import annotations
@@ -93,17 +95,48 @@ def check(url: str, *, operations: bool = True) -> list[Finding]:
         if conn.execute("SELECT to_regnamespace('footnote_src')").fetchone() == (None,):
             raise errors.NotInstalled("footnote-pg is not installed here (no schema footnote_src); run "
                                       "footnote-pg install")
-        readable = _views(conn, findings)
+        mapped = mapped_views(conn)
+        readable = _views(conn, findings, mapped)
         for name, rule, severity, body in _checks():
             findings.append(_run_check(conn, name, rule, severity, body, readable))
         if operations and all(readable.values()):
-            findings += _operations(conn)
+            findings += _operations(conn, mapped)
         conn.rollback()
-    order = {"fail": 0, "warn": 1, "ok": 2}
-    return sorted(findings, key=lambda f: order[f.severity])
+    return sorted(findings, key=lambda f: SEVERITIES.index(f.severity))
 
 
-def _views(conn: psycopg.Connection[Any], findings: list[Finding]) -> dict[str, bool]:
+SEVERITIES = ("fail", "warn", "unavailable", "ok")  # worst first
+
+
+def mapped_views(conn: psycopg.Connection[Any]) -> dict[str, bool]:
+    """Each source view: whether it is mapped. A view that reads no relation is the contract's empty placeholder;
+    one that reads only other source views (the defaults of due_lines and credit_applications) is mapped when they
+    all are."""
+    rows = conn.execute("""
+        SELECT v.relname, coalesce(array_agg(DISTINCT n.nspname || '.' || r.relname)
+                                   FILTER (WHERE r.oid IS NOT NULL AND r.oid <> v.oid), '{}')
+        FROM pg_catalog.pg_class AS v
+        JOIN pg_catalog.pg_namespace AS vn ON vn.oid = v.relnamespace AND vn.nspname = 'footnote_src'
+        LEFT JOIN pg_catalog.pg_rewrite AS w ON w.ev_class = v.oid
+        LEFT JOIN pg_catalog.pg_depend AS d ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND d.objid = w.oid
+                                           AND d.refclassid = 'pg_catalog.pg_class'::regclass
+        LEFT JOIN pg_catalog.pg_class AS r ON r.oid = d.refobjid
+        LEFT JOIN pg_catalog.pg_namespace AS n ON n.oid = r.relnamespace
+        WHERE v.relkind = 'v' GROUP BY v.relname""").fetchall()
+    reads = {view: set(relations) for view, relations in rows}
+    found: dict[str, bool] = {}
+
+    def is_mapped(view: str, seen: frozenset[str] = frozenset()) -> bool:
+        if view not in found:
+            sources = reads.get(view, set())
+            inner = {r.split(".", 1)[1] for r in sources if r.startswith("footnote_src.")}
+            found[view] = bool(sources) and all(v not in seen and is_mapped(v, seen | {view}) for v in inner)
+        return found[view]
+
+    return {view: is_mapped(view) for view in views()}
+
+
+def _views(conn: psycopg.Connection[Any], findings: list[Finding], mapped: dict[str, bool]) -> dict[str, bool]:
     readable = {}
     for view in views():
         try:
@@ -118,11 +151,17 @@ def _views(conn: psycopg.Connection[Any], findings: list[Finding]) -> dict[str, 
                                     [reason + hint]))
             continue
         readable[view] = True
-        if count == 0:
-            required = view in ("customers", "invoices")
+        required = view in REQUIRED_VIEWS
+        if not mapped.get(view, True) and not required:
+            findings.append(Finding(f"{view}_rows", f"footnote_src.{view} is mapped", "unavailable", 1,
+                                    ["not mapped (the contract's empty placeholder)"]))
+        elif count == 0:
             findings.append(Finding(f"{view}_rows", f"footnote_src.{view} holds rows", "fail" if required else "warn",
                                     1, ["no rows: operations that read it answer that the source is not mapped"]))
     return readable
+
+
+REQUIRED_VIEWS = ("customers", "invoices")  # every mapping maps these; the rest as far as the ERP records them
 
 
 def _run_check(conn: psycopg.Connection[Any], name: str, rule: str, severity: str, body: str,
@@ -139,64 +178,107 @@ def _run_check(conn: psycopg.Connection[Any], name: str, rule: str, severity: st
     return Finding(name, rule, severity if count else "ok", int(count), list(examples or []))
 
 
-def _operations(conn: psycopg.Connection[Any]) -> list[Finding]:
-    """Each operation with its catalog example arguments: its time, and big sequential scans in its queries."""
+def _operations(conn: psycopg.Connection[Any], mapped: dict[str, bool]) -> list[Finding]:
+    """Each operation with real arguments from this ERP's data (the rest from the catalog's examples): its time,
+    big sequential scans in its queries and the views it read that are not mapped; an operation whose required
+    record cannot be picked, or whose subject is not mapped (FN006), is unavailable, not failed."""
     rows = conn.execute("""SELECT o.name, coalesce(jsonb_object_agg(a.name, a.example)
                                    FILTER (WHERE a.required), '{}')
                            FROM footnote.operations AS o LEFT JOIN footnote.operation_arguments AS a
                              ON a.operation = o.name
                            GROUP BY o.name ORDER BY o.name""").fetchall()
-    records = _busiest_records(conn)
+    picked: dict[str, Any] = {}
     found = []
     for operation, example in rows:
-        # entities from this ERP's own data (the busiest customer and supplier), the rest from the catalog
-        arguments = {k: records.get((operation, k), records.get(k, v)) for k, v in example.items()}
         rule = "answers at this data size"
+        arguments, missing = {}, []
+        for name, value in example.items():
+            source = RECORD_ARGUMENTS.get((operation, name)) or RECORD_ARGUMENTS.get(name)
+            if source is None:
+                arguments[name] = value
+                continue
+            view, query = source
+            if query not in picked:
+                picked[query] = _pick(conn, query) if mapped.get(view) else None
+            if picked[query] is None:
+                missing.append(f"its argument {name} names a record of footnote_src.{view}, which "
+                               + ("holds no rows" if mapped.get(view) else "is not mapped"))
+            arguments[name] = picked[query]
+        if missing:
+            found.append(Finding(f"operation_{operation}", rule, "unavailable", 0, ["; ".join(missing)]))
+            continue
         try:
             with conn.transaction():
                 started = time.perf_counter()
                 doc = conn.execute("SELECT footnote.call(%s, %s)", (operation, psycopg.types.json.Jsonb(arguments))
                                    ).fetchone()[0]  # type: ignore[index]
                 elapsed = (time.perf_counter() - started) * 1000
-                scans = _big_scans(conn, doc.get("queries") or []) if isinstance(doc, dict) else []
+                queries = (doc.get("queries") or []) if isinstance(doc, dict) else []
+                scans = _big_scans(conn, queries)
         except psycopg.Error as exc:
             message = (exc.diag.message_primary or str(exc)).splitlines()[0]
-            severity = "warn" if exc.sqlstate in ("FN002", "FN003", "FN006") else "fail"
-            found.append(Finding(f"operation_{operation}", rule, severity, 1, [message[:300]]))
+            severity = ("unavailable" if exc.sqlstate == "FN006" else
+                        "warn" if exc.sqlstate in ("FN002", "FN003") else "fail")
+            found.append(Finding(f"operation_{operation}", rule, severity, int(severity != "unavailable"),
+                                 [message[:300]]))
             continue
         notes = [f"{elapsed:,.0f} ms for {_arguments_text(arguments)}"] + scans
+        unmapped = sorted(v for v in _read_views(conn, " ".join(q.get("sql") or "" for q in queries))
+                          if not mapped.get(v, True))
+        if unmapped:
+            notes.append(f"read {', '.join(f'footnote_src.{v}' for v in unmapped)} (not mapped): its answers leave "
+                         "out what they would hold")
         slow = elapsed > SLOW_MS or scans
         found.append(Finding(f"operation_{operation}", rule, "warn" if slow else "ok", int(bool(slow)), notes))
     return found
+
+
+def _read_views(conn: psycopg.Connection[Any], text: str) -> set[str]:
+    """The source views a query text reads, directly or through the functions of schema footnote_src it calls."""
+    bodies = dict(conn.execute("SELECT p.proname, p.prosrc FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_namespace "
+                               "AS n ON n.oid = p.pronamespace WHERE n.nspname = 'footnote_src'").fetchall())
+    names, todo = set(), [text]
+    while todo:
+        for name in re.findall(r"footnote_src\.(\w+)", todo.pop()):
+            if name not in names:
+                names.add(name)
+                if name in bodies:
+                    todo.append(bodies[name])
+    return names & set(views())
 
 
 def _arguments_text(arguments: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in arguments.items()) or "no arguments"
 
 
-def _busiest_records(conn: psycopg.Connection[Any]) -> dict[Any, Any]:
-    """Arguments that name records of this ERP: the customer with the most invoices, the supplier with the most
-    supplier invoices, an item, the latest invoice and purchase order."""
-    picks = {
-        "customer": """SELECT c.name FROM footnote_src.customers AS c JOIN footnote_src.invoices AS i
-                       ON i.customer_id = c.id GROUP BY c.id, c.name ORDER BY count(*) DESC, c.id LIMIT 1""",
-        "supplier": """SELECT s.name FROM footnote_src.suppliers AS s LEFT JOIN footnote_src.supplier_invoices AS i
-                       ON i.supplier_id = s.id GROUP BY s.id, s.name ORDER BY count(i.id) DESC, s.id LIMIT 1""",
-        "item": "SELECT sku FROM footnote_src.items ORDER BY id LIMIT 1",
-        "number": "SELECT number FROM footnote_src.invoices ORDER BY issue_date DESC, id DESC LIMIT 1",
-        "uri": "SELECT uri FROM footnote_src.invoices ORDER BY issue_date DESC, id DESC LIMIT 1",
-        ("purchase_order", "number"): "SELECT number FROM footnote_src.purchase_orders ORDER BY id DESC LIMIT 1",
-    }
-    found: dict[Any, Any] = {}
-    for key, query in picks.items():
-        try:
-            with conn.transaction():
-                row = conn.execute(query).fetchone()
-        except psycopg.Error:
-            continue
-        if row and row[0] is not None:
-            found[key] = row[0]
-    return found
+# Required arguments that name a record of this ERP, by (operation, argument) or argument: the source view it comes
+# from and the query that picks a real one (the customer with the most invoices, the supplier with the most
+# supplier invoices, the first item, the latest invoice and purchase order)
+RECORD_ARGUMENTS: dict[Any, tuple[str, str]] = {
+    "customer": ("customers", """SELECT c.name FROM footnote_src.customers AS c LEFT JOIN footnote_src.invoices AS i
+                                 ON i.customer_id = c.id GROUP BY c.id, c.name ORDER BY count(i.id) DESC, c.id
+                                 LIMIT 1"""),
+    "supplier": ("suppliers", """SELECT s.name FROM footnote_src.suppliers AS s LEFT JOIN footnote_src.supplier_invoices
+                                 AS i ON i.supplier_id = s.id GROUP BY s.id, s.name ORDER BY count(i.id) DESC, s.id
+                                 LIMIT 1"""),
+    "item": ("items", "SELECT sku FROM footnote_src.items ORDER BY id LIMIT 1"),
+    ("invoice", "number"): ("invoices", "SELECT number FROM footnote_src.invoices ORDER BY issue_date DESC, id DESC "
+                                        "LIMIT 1"),
+    ("source_record", "uri"): ("invoices", "SELECT uri FROM footnote_src.invoices ORDER BY issue_date DESC, id DESC "
+                                           "LIMIT 1"),
+    ("purchase_order", "number"): ("purchase_orders", "SELECT number FROM footnote_src.purchase_orders "
+                                                      "ORDER BY id DESC LIMIT 1"),
+}
+
+
+def _pick(conn: psycopg.Connection[Any], query: str) -> Any:
+    """The first value of a picking query, or None (no row, or a view it reads cannot be read)."""
+    try:
+        with conn.transaction():
+            row = conn.execute(query).fetchone()
+    except psycopg.Error:
+        return None
+    return row[0] if row else None
 
 
 def _big_scans(conn: psycopg.Connection[Any], queries: list[dict[str, Any]]) -> list[str]:

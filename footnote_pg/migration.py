@@ -43,11 +43,14 @@ END
 $leave$;"""
 
 
+ALLOW_DDL = "SELECT pg_catalog.set_config('footnote.allow_ddl', 'on', true);"
+
+
 def apply_frozen_sql(revision_file: str, direction: str) -> None:
     """Run ``<revision>.<direction>.sql`` beside the revision module."""
     path = Path(revision_file).with_suffix(f".{direction}.sql")
     # our own DDL passes the event trigger of sql/95_protect.sql, for this transaction only
-    _run("SELECT pg_catalog.set_config('footnote.allow_ddl', 'on', true);")
+    _run(ALLOW_DDL)
     _run(ACT_AS_LEDGER.strip())
     for statement in split_statements(path.read_text(encoding="utf-8")):
         _run(statement)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -68,15 +69,23 @@ def test_alembic_head_is_exactly_what_sql_describes(server, empty_db: TestDataba
 
 
 def test_offline_script_needs_no_database_and_installs_the_same(empty_db: TestDatabase) -> None:
+    """For a fresh database the script is today's schema squashed (each file of sql/ once, in order, and the stamp
+    of head), not the history of every revision; applied, it gives what the revisions give, and Alembic goes on
+    from it."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "PGHOST", "PGDATABASE")}
     env["PGHOST"] = "/nonexistent-socket-dir"
     done = subprocess.run([sys.executable, "-m", "footnote_pg.cli", "install", "--sql"],
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     script = done.stdout
-    assert script.lstrip().startswith("BEGIN;") and script.rstrip().endswith("COMMIT;")
+    assert script.lstrip("-").split("\nBEGIN;", 1)[0].startswith(f" footnote-pg {install.head_revision()}: ")
+    assert script.rstrip().endswith("COMMIT;") and script.count("BEGIN;") == 1
+    assert re.findall(r"^-- ==== sql/(\S+) ", script, re.M) == [p.name for p in sqlfiles.schema_files()]
+    assert "Running upgrade" not in script and script.count("CREATE TABLE footnote.ledger ") == 1
+    assert script.count("\n") < sum(p.read_text(encoding="utf-8").count("\n") for p in sqlfiles.schema_files()) + 200
     assert "CREATE FUNCTION footnote.customer_overdue" in script
-    assert "INSERT INTO footnote_meta.alembic_version" in script
+    stamped = "INSERT INTO footnote_meta.alembic_version (version_num) VALUES ('{}')"
+    assert stamped.format(install.head_revision()) in script
     assert "erp." not in script.split("-- ==== sql/90_grants.sql")[0].split("CREATE SCHEMA footnote")[0]
 
     with psycopg.connect(empty_db.url, autocommit=True) as conn:
@@ -94,6 +103,12 @@ def test_offline_script_needs_no_database_and_installs_the_same(empty_db: TestDa
     finally:
         with psycopg.connect(empty_db.server.url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE "{reference}" WITH (FORCE)')
+    # the stamp lets the revisions continue from the squashed install: one back and up again, as an upgrade runs
+    code, out, err = _cli("install", "--database-url", empty_db.url)
+    assert code == 0 and "up to date" in out, err
+    install.downgrade(empty_db.url, install.revisions()[-2])
+    install.upgrade(empty_db.url)
+    assert snapshot(empty_db.url) == applied
 
 
 def test_downgrade_to_base_removes_ours_and_touches_no_erp_table(db: TestDatabase) -> None:
@@ -265,3 +280,54 @@ def test_the_version_table_lives_in_our_schema_and_an_old_install_is_moved(empty
     assert code == 0 and f"revision {install.revisions()[-2]} -> {install.head_revision()}" in out, err
     assert empty_db.scalar("SELECT to_regclass('public.footnote_alembic_version')") is None
     assert empty_db.scalar("SELECT version_num FROM footnote_meta.alembic_version") == install.head_revision()
+
+
+def test_a_createrole_installer_where_the_roles_exist_is_told_the_grant_then_installs(server, template_db) -> None:  # type: ignore[no-untyped-def]
+    """The footnote roles exist already (the template database was installed by a superuser); an installer
+    with CREATEROLE that owns its database has no ADMIN option on them. On PostgreSQL 16+ it is refused with one line
+    naming the GRANT a superuser runs; after that GRANT it installs, says it has no DDL guard, and can make login
+    roles members of footnote_service as the README says."""
+    import uuid
+
+    installer, database = f"installer_{uuid.uuid4().hex[:8]}", f"fn_ci_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(server.url, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname LIKE 'footnote\\_%'").fetchone() == (4,)
+        version = int(conn.execute("SHOW server_version_num").fetchone()[0])  # type: ignore[index]
+        conn.execute(f"CREATE ROLE {installer} LOGIN CREATEROLE CREATEDB PASSWORD 'installer'")  # type: ignore[arg-type]
+        conn.execute(f'CREATE DATABASE "{database}" OWNER {installer}')  # type: ignore[arg-type]
+    url = server.url_for(database, user=installer, password="installer")
+    try:
+        code, out, err = _cli("install", "--database-url", url)
+        if version >= 160000:
+            grant = (f"GRANT footnote_ledger, footnote_owner, footnote_service, footnote_auditor TO {installer} "
+                     "WITH ADMIN OPTION, INHERIT FALSE, SET FALSE")
+            assert code == 2 and err.count("\n") == 1 and not out, err
+            assert err.startswith("error: permission denied: the footnote roles exist already")
+            assert f"a superuser runs: {grant}; then run footnote-pg install again" in err
+            assert "ADMIN option on role" not in err  # PostgreSQL's own words are not what the DBA reads
+            assert install.current_revision(url) is None
+            with psycopg.connect(server.url, autocommit=True) as conn:
+                conn.execute(grant)  # type: ignore[arg-type]
+            code, out, err = _cli("install", "--database-url", url)
+        assert code == 0 and "installed: revision none" in out, err
+        assert "DDL guard off: no event trigger: installed without a superuser" in out
+        assert "footnote_ledger (owns the evidence) has no member" in out
+        assert "cannot make login roles members" not in out
+        with psycopg.connect(url, autocommit=True) as conn:
+            assert conn.execute("SELECT pg_has_role('footnote_ledger', 'USAGE')").fetchone() == (False,)
+            conn.execute(f"CREATE ROLE {installer}_app LOGIN IN ROLE footnote_service")  # type: ignore[arg-type]
+            assert conn.execute(f"SELECT pg_has_role('{installer}_app', 'footnote_service', 'USAGE')"  # type: ignore[arg-type]  # noqa: S608
+                                ).fetchone() == (True,)
+        # the guard a superuser adds afterwards, as the line says: sql/95_protect.sql run on its own
+        with psycopg.connect(server.url_for(database), autocommit=True) as conn:
+            conn.execute((sqlfiles.sql_dir() / "95_protect.sql").read_text(encoding="utf-8"))  # type: ignore[arg-type]
+        assert any(line.startswith("DDL guard on: ") for line in install.protection(url))
+        with psycopg.connect(url, autocommit=True) as conn, pytest.raises(psycopg.Error, match="FN107|refuse"):
+            conn.execute("SET ROLE footnote_owner")
+            conn.execute("ALTER FUNCTION footnote._op_customer_overdue(text, date) SECURITY INVOKER")
+    finally:
+        with psycopg.connect(server.url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')  # type: ignore[arg-type]
+            conn.execute(f"DROP ROLE IF EXISTS {installer}_app")  # type: ignore[arg-type]
+            conn.execute(f"DROP OWNED BY {installer}")  # type: ignore[arg-type]
+            conn.execute(f"DROP ROLE {installer}")  # type: ignore[arg-type]

@@ -216,8 +216,10 @@ def test_mapping_check_reports_no_failures(tryton: Mapped) -> None:
     findings = json.loads(result.stdout)
     findings = findings["findings"] if isinstance(findings, dict) else findings
     assert [f for f in findings if f["severity"] == "fail"] == []
-    warned = {f["check"] for f in findings if f["severity"] == "warn"}
-    assert warned == {"supplier_bank_accounts_rows", "bank_change_requests_rows"}
+    assert [f["check"] for f in findings if f["severity"] == "warn"] == []
+    # the views Tryton cannot fill are left at the contract's placeholders: not mapped, which is no failure
+    unmapped = {f["check"] for f in findings if f["severity"] == "unavailable"}
+    assert unmapped == {"supplier_bank_accounts_rows", "bank_change_requests_rows"}
 
 
 def test_every_invoice_balance_is_trytons_amount_to_pay(tryton: Mapped) -> None:
