@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from footnote_pg.question import coverage, words
+from footnote_pg.question import coverage, toolcall, words
 from footnote_pg.question.names import Directory, Mention
 from footnote_pg.question.reading import _analyse
 from footnote_pg.question.rules import _decide
@@ -154,7 +154,22 @@ def _keys(r: Route) -> set[str]:
     return {f"{c.operation} {sorted(c.arguments.items())}" for c in r.calls}
 
 
+def _tool_call(call: toolcall.Call, directory: Directory, settings: RouterSettings, depth: int) -> Route:
+    """A request naming an operation with an argument key it does not take: asked back, naming the keys it takes,
+    with the request read without the keys (their values as words) first when that reading is answered."""
+    guess = toolcall.guess(call)
+    routed = _route(guess, directory, settings, depth + 1)
+    options = () if routed.kind in ("clarification", "refusal") else (guess,)
+    return Route(kind="clarification", intent="ambiguous_metric", reason="ambiguous_metric",
+                 message=toolcall.unknown_message(call), options=options, notes={"rule": "tool_call"})
+
+
 def _route(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
+    call = toolcall.parse(question) if depth == 0 else None
+    if call is not None:
+        if toolcall.unknown_keys(call):
+            return _tool_call(call, directory, settings, depth)
+        question = toolcall.question(call)
     text, read = words.read_as(question, directory)
     text, corrections = coverage.correct_spelling(text, directory)
     corrections = {**read, **corrections}
@@ -168,6 +183,9 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
                                                  or not _keys(whole) >= _keys(parts)))
                 or (parts.kind == "clarification" and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))):
             r = parts
+    if call is not None:
+        r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,
+                  notes={**r.notes, "read_as": question})
     if corrections:
         r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,
                   notes={**r.notes, "corrected": "; ".join(f"{a} -> {b}" for a, b in corrections.items())})

@@ -220,7 +220,8 @@ _MAY_CONTEXT = re.compile(r"(?:\b(?:in|for|of|during|since|until|till|through|by
 
 _YEAR = r"(?:19|20)\d\d"
 _ISO_DATE = re.compile(rf"\b({_YEAR})-(\d{{1,2}})-(\d{{1,2}})\b")
-_DOT_DATE = re.compile(rf"\b(\d{{1,2}})\.(\d{{1,2}})\.({_YEAR})\b")
+# 30.06.2026, 30.6.26 and, without a year, 30.06. (the latest such day up to the reference day)
+_DOT_DATE = re.compile(rf"\b(\d{{1,2}})\.(\d{{1,2}})\.(?:({_YEAR})\b|(\d{{2}})\b)?(?![\d.])")
 _SLASH_DATE = re.compile(rf"\b(\d{{1,2}})/(\d{{1,2}})/({_YEAR})\b")
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b\.?"
                         rf"(?:,?\s+({_YEAR})\b)?")
@@ -239,7 +240,9 @@ _UNCLEAR = re.compile(
     r"|since\s+last\s+\w+"
     r"|over\s+time|historically|so\s+far)\b")
 _HALF = re.compile(r"\b(?:(?:the\s+)?(first|second|1st|2nd)\s+half(?:[\s-]year)?|h([12]))"
-                   rf"(?:\s+(?:of\s+)?(?:the\s+)?(?:(?:fy\s*)?({_YEAR})|(this|last|previous|prior)\s+year))?\b")
+                   rf"(?:\s+(?:of\s+)?(?:the\s+)?(?:(?:fy\s*)?({_YEAR})|(this|last|previous|prior|the)\s+year)"
+                   rf"|\s*[-/]\s*({_YEAR}|\d{{2}}))?\b")
+_YEAR_HALF = re.compile(rf"\b({_YEAR})\s*[-/ ]?\s*h([12])\b")
 _TO_DATE = re.compile(r"\b(?:(month|quarter)[\s-]to[\s-]date|(mtd|qtd)|(?:this\s+)?(month|quarter)\s+so\s+far)\b")
 _SINCE = re.compile(rf"\bsince\s+(?:the\s+(?:start|beginning)\s+of\s+)?(?:({_MONTH_RE})(?:\s+({_YEAR}))?"
                     rf"|q([1-4])(?:\s+({_YEAR}))?|({_YEAR}))\b")
@@ -273,7 +276,7 @@ _YTD = re.compile(r"\b(?:year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+
 _RELATIVE = re.compile(r"\b(?:the\s+)?(last|previous|prior|past|this|current|present)\s+"
                        r"(fiscal\s+year|financial\s+year|fy|month|quarter|year)\b")
 _FY = re.compile(rf"\b(?:fy|fiscal\s+year|financial\s+year|fiscal)\s*'?({_YEAR}|\d{{2}})\b")
-_QUARTER_YEAR = re.compile(rf"\bq([1-4])(?:\s*(?:of\s+|/|-|\s)\s*(?:fy\s*)?('\d{{2}}|{_YEAR}))?\b")
+_QUARTER_YEAR = re.compile(rf"\bq([1-4])(?:\s*(?:of\s+|/|-|\s)\s*(?:fy\s*)?('\d{{2}}|{_YEAR}|(?<=[-/])\d{{2}}))?\b")
 _YEAR_QUARTER = re.compile(rf"\b({_YEAR})\s*[-/ ]?\s*q([1-4])\b")
 _ORD_QUARTER = re.compile(rf"\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
                           rf"(?:\s+(?:of\s+)?({_YEAR}))?\b")
