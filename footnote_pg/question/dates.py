@@ -251,7 +251,7 @@ _LAST_N = re.compile(r"\b(?:in\s+|over\s+|for\s+|during\s+)?(?:the\s+)?(?:last|p
                      r"\s+(days|weeks|months|years)\b|\b(ttm|ltm|trailing\s+twelve\s+months)\b")
 _WEEK = re.compile(r"\b(this|last|past|previous)\s+week\b")
 # A week by its ISO number: "calendar week 32", "week 32 of 2025", "CW 32", "wk 32".
-_WEEK_NO = re.compile(r"\b(?:(?:the\s+)?(?:calendar|iso)\s+week|week|cw|wk)\s*(?:no\.?\s*|number\s+|#\s*)?(\d{1,2})"
+_WEEK_NO = re.compile(r"\b(?:(?:the\s+)?(?:calendar|iso)\s+week|week|cw|kw|wk)\s*(?:no\.?\s*|number\s+|#\s*)?(\d{1,2})"
                       r"(?:\s*(?:of\s+|/|,\s*)?((?:19|20)\d\d))?\b")
 # "since last year": from the first day of the last fiscal year (or this one) to the reference day.
 _SINCE_YEAR = re.compile(r"\bsince\s+(?:the\s+(?:start|beginning)\s+of\s+)?(last|this|the\s+previous)"

@@ -424,7 +424,7 @@ class _Scanner:
             self.each(_SINCE_YEAR, self.since_year)
             self.each(_SINCE, self.since)
         self.each(_LAST_N, self.last_n)
-        if digits and ("week" in text or "cw" in text or "wk" in text):
+        if digits and ("week" in text or "cw" in text or "wk" in text or "kw" in text):
             self.each(_WEEK_NO, self.week_no)
         if "week" in text:
             self.each(_WEEK, self.week)

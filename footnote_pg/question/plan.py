@@ -309,7 +309,7 @@ def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
     supplier = mentions[0].candidates[0] if mentions else None
     notes = _assumed("supplier", mentions[:1])
     if intent == "open_pos":
-        expected = q.time.periods[0] if q.time.periods and _EXPECTED.search(q.masked) else None
+        expected = q.time.periods[0] if q.time.periods and (_EXPECTED.search(q.masked) or q.time.future) else None
         window = expected.period if expected else None
         if expected and window and window.kind != "range" and window.end() < q.cal.as_of \
                 and not _YEAR_IN.search(expected.phrase):

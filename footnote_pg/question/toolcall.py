@@ -62,10 +62,12 @@ class Call:
     free: str
 
 
-_CUE = re.compile(r"[=({]|--|\b[a-z]+_[a-z_]+\b|^\s*\w+\s*:\s*\S", re.IGNORECASE)
+_CUE = re.compile(r"[=({]|--|\b[a-z]+_[a-z_]+\b|^\s*\w+\s*:\s*\S|^\s*/|(?-i:\b[a-z]+[A-Z]\w*\b)", re.IGNORECASE)
 _JSON = re.compile(r"^\s*\{.*\}\s*$", re.DOTALL)
 _FUNCTION = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?([A-Za-z][\w.-]*)\s*\((.*)\)\s*;?\s*$", re.DOTALL)
-_COMMAND = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?([A-Za-z][\w-]*)(?=\s|$)(.*)$", re.DOTALL)
+_COMMAND = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?/?([A-Za-z][\w-]*):?(?=\s|$)(.*)$", re.DOTALL)
+# An operation's name inside a question ("use the ar_aging tool for X"): read as its words.
+_NAMED = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b")
 _PAIR = re.compile(r"""\s*([A-Za-z][\w-]*)\s*[=:]\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
 _KEY_TOKEN = re.compile(r"^(?:--([A-Za-z][\w-]*)(?:=(.*))?|([A-Za-z][\w-]*)=(.*)|([A-Za-z][\w-]*):)$", re.DOTALL)
 _OP_KEYS = ("op", "tool", "operation", "name", "function", "method", "action", "call")
@@ -86,7 +88,7 @@ def _lookup(head: str) -> Operation | None:
 
 
 def _value(v: Any) -> str:
-    return str(v).strip().strip("'\"").strip()
+    return str(v).strip().strip(" ,;'\"").strip()
 
 
 def _key(k: str) -> str:
@@ -155,7 +157,7 @@ def _from_command(head: str, rest: str) -> Call | None:
             free.append(token)
         else:
             args[key] = f"{args[key]} {token}".strip()
-    if not args and "_" not in head:
+    if not args and "_" not in _snake(head):
         return None
     return Call(head, _lookup(head), args, " ".join(free))
 
@@ -172,11 +174,23 @@ def parse(text: str) -> Call | None:
     m = _COMMAND.match(text)
     if m is None:
         return None
+    if _lookup(m.group(1)) is None and "=" not in text and "--" not in text:
+        return _named(text)
     call = _from_command(m.group(1), m.group(2))
     if call is not None and call.operation is None and "_" not in call.head:
         words, _, rest = text.partition("--") if "--" in text else (text, "", "")
         return Call(words.strip(), None, call.arguments, "") if rest else None
     return call
+
+
+def _named(text: str) -> Call | None:
+    """A question that names operations by their catalog names: each name read as the words that ask it."""
+    found = [(m, op) for m in _NAMED.finditer(text) if (op := _lookup(m.group(0))) is not None]
+    if not found:
+        return None
+    for m, op in reversed(found):
+        text = text[:m.start()] + _fill(op, {}) + text[m.end():]
+    return Call(text, None, {}, "")
 
 
 def _fill(op: Operation, args: dict[str, str]) -> str:
@@ -196,6 +210,8 @@ def _fill(op: Operation, args: dict[str, str]) -> str:
 
 def question(call: Call) -> str:
     """The English question a request asks (its unknown keys left out)."""
+    if call.operation is None and not call.arguments and not call.free:
+        return call.head                # a question with operations named inside it
     if call.operation is None:
         words = call.head.replace("_", " ")
         if call.head and not call.free and all(k in _GENERIC for k in call.arguments) and "_" not in call.head:
@@ -206,6 +222,8 @@ def question(call: Call) -> str:
     free = call.free
     if free and op.positional and op.positional not in args:
         args[op.positional], free = free, ""
+    if free and not args:           # "rank_customers by outstanding, top 3": the name and the rest, as words
+        return f"{_snake(call.head).replace('_', ' ')} {free}"
     return " ".join(p for p in (_fill(op, args), free) if p)
 
 
