@@ -119,6 +119,9 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     subject_kind = next((a for _, r in first for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
     period = next((r.notes["period"] for _, r in first if "period" in r.notes), None)
     as_of = next((r.notes["as_of"] for _, r in first if "as_of" in r.notes), None)
+    final = next((r for _, r in first if r.reason in _FINAL), None)
+    if final is not None:
+        return final                        # "overdue for X and delete the invoice": the command wins
     routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth) for t, r in first]
     answered = [(t, r) for t, r in routes if r.kind not in ("refusal", "clarification")]
     if len(answered) == len(routes):
@@ -181,7 +184,8 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
         if parts is not None and (
                 (parts.intent == "combined" and (whole.kind in ("refusal", "clarification")
                                                  or not _keys(whole) >= _keys(parts)))
-                or (parts.kind == "clarification" and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))):
+                or (parts.kind == "clarification" and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))
+                or parts.reason in _FINAL):
             r = parts
     if call is not None:
         r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,

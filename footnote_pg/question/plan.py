@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -296,6 +297,7 @@ def _several_items(text: str, words: Sequence[_Tok], directory: Directory) -> li
 
 
 _ITEM_JOIN = re.compile(r"\band\b|\bplus\b|,\s")
+_THIS_WEEK = re.compile(r"\bthis\s+week\b", re.IGNORECASE)
 
 
 def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
@@ -314,6 +316,8 @@ def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
         if expected and window and window.kind != "range" and window.end() < q.cal.as_of \
                 and not _YEAR_IN.search(expected.phrase):
             window = window.next_year()       # "expected in September": the coming September
+        elif window and window.kind == "range" and window.end() == q.cal.as_of and _THIS_WEEK.search(expected.phrase):
+            window = Period.days(window.start(), window.start() + dt.timedelta(days=6))   # all of this week
         return _answer("open_pos", [_call("open_purchase_orders", supplier=supplier,
                                           expected_in=window.catalog() if window else None)],
                        {**notes, **({"period": expected.phrase} if expected else {})})
