@@ -201,6 +201,9 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
 def unanswered_words(question: str, r: Route, directory: Directory, settings: RouterSettings) -> list[str]:
     """The content words, periods, days and names of the question that route r does not use (none for a route
     that route() returned as an answer, unless it combines clauses)."""
+    call = toolcall.parse(question)
+    if call is not None and not toolcall.unknown_keys(call):
+        question = toolcall.question(call)     # a tool call: the question it asks
     text, _ = coverage.correct_spelling(words.read_as(question, directory)[0], directory)
     q = _analyse(text, settings)
     _decide(q, directory)                 # reads the names, as routing does

@@ -309,7 +309,7 @@ _HOW_MANY = _rx(r"\bhow\s+many\b")
 
 _PAYMENTS = _rx(
     r"\bpaid\s+us\b|\bpa(?:id|ys|y)\s+us\b|\bpayments?\s+(?:from|by|received|history|made\s+by)\b|\bpayment\s+history\b"
-    r"|^\W*payments\b|\bhow\s+(?:long|quickly|fast)\s+pays\b"
+    r"|^\W*payments\b|\bhow\s+(?:long|quickly|fast)\s+pays\b|^\W*pays\b[^?.!]{1,60}\bon\s+time\b"
     r"|\bhow\s+much\s+(?:has|have|did)\b[^?.!]{1,60}\bpa(?:id|y)\b(?!\s+(?:them|to|the\s+supplier))"
     r"|\bwhen\s+did\b[^?.!]{1,60}\b(?:last\s+)?pay\b|\b(?:last|latest|most\s+recent)\s+payment\b"
     r"|\b(?:average|avg|typical|mean|usual)\s+(?:number\s+of\s+)?(?:days|time)\s+(?:it\s+takes\s+)?to\s+pay\b"
@@ -331,7 +331,8 @@ _PROFILE = _rx(
     r"|\bcustomer\s+(?:number|no\.?|id)\s+(?:of|for)\b|\bcustomer\s+(?:number|no)\s*[?.!]*$"
     r"|\b(?:find|look\s+up|search\s+for|pull\s+up)\s+(?:the\s+)?customer\b|\bcustomer\s+(?:card|record|details|file)\b")
 _RANK_OWE = _rx(
-    r"\b(?:who|which\s+customers?|what\s+customers?|which\s+clients?)\s+(?:owes?|has|have|had)\s+(?:us\s+)?(?:the\s+)?"
+    r"\b(?:who|(?:which|what)\s+(?:\d+\s+|two\s+|three\s+|five\s+|ten\s+)?(?:customers?|clients?))\s+(?:owes?|has|have|had)"
+    r"\s+(?:us\s+)?(?:the\s+)?"
     r"(?:most|least|largest|biggest|smallest|highest|lowest|oldest)\b"
     r"|\b(?:biggest|largest|top|worst|slowest|smallest|lowest|highest)\s+(?:\d+\s+)?(?:debtors|payers|late\s+payers"
     r"|overdue\s+(?:balances?|amounts?|customers|accounts)|outstanding\s+balances?|open\s+balances?|balances)\b"

@@ -73,7 +73,8 @@ def _with(question: str, start: int, end: int, replacement: str) -> str:
 def _add_period(q: _Question, label: str) -> str:
     """The question without its unclear period phrase, asking about ``label`` instead."""
     text = q.text
-    for u in sorted(q.time.unclear, key=lambda u: -u.start):
+    spans = [*q.time.unclear, *q.time.dates]          # a day where a period is needed goes too
+    for u in sorted(spans, key=lambda u: -u.start):
         start = u.start
         before = _PREP_BEFORE.search(text[:start], max(0, start - 40))
         if before:
@@ -88,6 +89,8 @@ def _period_options(q: _Question) -> list[str]:
     cal = q.cal
     labels = [cal.last_complete("month").label(), cal.last_complete("quarter").label(),
               cal.current("fy").label()]
+    if q.time.dates:                   # "revenue for June 26": the month of that day first
+        labels = list(dict.fromkeys([cal.month(q.time.dates[0].day).label(), *labels]))
     phrases = " ".join(u.phrase for u in q.time.unclear)
     half = _HALF.search(phrases)
     if half:                           # the two quarters of the half year, and its year
