@@ -28,6 +28,7 @@ from footnote_pg.question.dates import (
     _DAY_MONTH,
     _DIGIT,
     _DOT_DATE,
+    _DOT_DAY,
     _END_AFTER,
     _END_BEFORE,
     _FROM_TO,
@@ -128,6 +129,9 @@ class _Scanner:
     def dotted(self, m: re.Match[str]) -> bool:
         year = int(m.group(3)) if m.group(3) else 2000 + int(m.group(4)) if m.group(4) else None
         return self.day(year, int(m.group(2)), int(m.group(1)), m)
+
+    def dotted_day(self, m: re.Match[str]) -> bool:
+        return self.day(None, int(m.group(2)), int(m.group(1)), m)
 
     def slashed(self, m: re.Match[str]) -> bool:
         a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
@@ -407,6 +411,7 @@ class _Scanner:
             self.each(_BAD_PERIOD, self.bad_period)
             self.each(_ISO_DATE, self.iso)
             self.each(_DOT_DATE, self.dotted)
+            self.each(_DOT_DAY, self.dotted_day)
             self.each(_SLASH_DATE, self.slashed)
             self.each(_DAY_MONTH, self.day_month)
             self.each(_MONTH_DAY, self.month_day)

@@ -64,8 +64,9 @@ class Call:
 
 _CUE = re.compile(r"[=({]|--|\b[a-z]+_[a-z_]+\b|^\s*\w+\s*:\s*\S|^\s*/|(?-i:\b[a-z]+[A-Z]\w*\b)", re.IGNORECASE)
 _JSON = re.compile(r"^\s*\{.*\}\s*$", re.DOTALL)
-_FUNCTION = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?([A-Za-z][\w.-]*)\s*\((.*)\)\s*;?\s*$", re.DOTALL)
-_COMMAND = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?/?([A-Za-z][\w-]*):?(?=\s|$)(.*)$", re.DOTALL)
+_FUNCTION = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?([A-Za-z][\w.-]*)\s*\((.*)\)\s*;?\s*$",
+                       re.DOTALL | re.IGNORECASE)
+_COMMAND = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?/?([A-Za-z][\w-]*):?(?=\s|$)(.*)$", re.DOTALL | re.IGNORECASE)
 # An operation's name inside a question ("use the ar_aging tool for X"): read as its words.
 _NAMED = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b")
 _PAIR = re.compile(r"""\s*([A-Za-z][\w-]*)\s*[=:]\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
@@ -103,8 +104,9 @@ def _from_json(text: str) -> Call | None:
         return None
     if not isinstance(data, dict):
         return None
+    data = {str(k).casefold(): v for k, v in data.items()}
     if isinstance(data.get("function"), dict):      # {"function": {"name": ..., "arguments": "{...}"}}
-        data = data["function"]
+        data = {str(k).casefold(): v for k, v in data["function"].items()}
     for k in _ARG_KEYS:
         if isinstance(data.get(k), str) and data[k].lstrip().startswith("{"):
             try:
@@ -198,7 +200,7 @@ def _fill(op: Operation, args: dict[str, str]) -> str:
 
     def say(key: str) -> str:
         v = values[key]
-        return op.values.get(v, v)
+        return op.values.get(v.casefold(), v)
 
     def optional(m: re.Match[str]) -> str:
         keys = _SLOT.findall(m.group(1))
