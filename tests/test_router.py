@@ -348,7 +348,8 @@ def test_two_customer_numbers_are_two_customers(directory: Directory) -> None:
     ("call revenue period=Q2-2026", "revenue in Q2 2026"),
     ("customer_overdue customer=Steiner Holzbau", "How much does Steiner Holzbau owe?"),
     ("list overdue invoices --customer steiner", "How much does Steiner Holzbau owe?"),
-    ("getOpenTickets(customer: 'Vidal Embalajes', asOf: '2026-06-30')", "open tickets for Vidal Embalajes on 30 June 2026"),
+    ("getOpenTickets(customer: 'Vidal Embalajes', asOf: '2026-06-30')",
+     "open tickets for Vidal Embalajes on 30 June 2026"),
     ("get_stock SKU-10001", "stock of SKU-10001"),
     ("top_customers period=2025 limit=5", "top 5 customers in 2025"),
     ('rank_customers(measure="oldest_overdue", limit=3)', "top 3 customers with the oldest overdue invoices"),
@@ -369,8 +370,9 @@ def test_an_argument_key_the_operation_lacks_is_asked_back_naming_the_keys_it_ta
     assert colour.kind == "clarification" and "name_contains" in (colour.message or "")
 
 
-@pytest.mark.parametrize("request_text", ["days_sales_outstanding window_days=-30", "top_customers period=2025 limit=-3",
-                                          "list_customers limit=-10", "DSO with a -30-day window"])
+@pytest.mark.parametrize("request_text", ["days_sales_outstanding window_days=-30",
+                                          "top_customers period=2025 limit=-3", "list_customers limit=-10",
+                                          "DSO with a -30-day window"])
 def test_a_negative_argument_of_a_tool_call_is_refused(request_text: str, directory: Directory) -> None:
     r = route(request_text, directory, SETTINGS)
     assert (r.kind, r.calls) == ("refusal", ())
@@ -380,7 +382,8 @@ def test_a_negative_argument_of_a_tool_call_is_refused(request_text: str, direct
 @pytest.mark.parametrize(("request_text", "reason"), [
     ("delete_invoice number=INV-2026-8812", "database_command"), ("forecast_revenue period=2026-Q4", "forecast"),
     ('{"op": "drop_table", "table": "invoices"}', "database_command")])
-def test_a_tool_name_that_is_no_operation_is_read_as_words(request_text: str, reason: str, directory: Directory) -> None:
+def test_a_tool_name_that_is_no_operation_is_read_as_words(request_text: str, reason: str,
+                                                           directory: Directory) -> None:
     assert route(request_text, directory, SETTINGS).reason == reason
 
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from footnote_pg.question.dates import _SINCE_YEAR, Period, _months_back
+from footnote_pg.question.dates import _SINCE_YEAR, DateMention, Period, Unclear, _months_back
 from footnote_pg.question.lexicon import (
     _ARTICLES,
     _BASE_BEFORE,
@@ -73,7 +73,7 @@ def _with(question: str, start: int, end: int, replacement: str) -> str:
 def _add_period(q: _Question, label: str) -> str:
     """The question without its unclear period phrase, asking about ``label`` instead."""
     text = q.text
-    spans = [*q.time.unclear, *q.time.dates]          # a day where a period is needed goes too
+    spans: list[Unclear | DateMention] = [*q.time.unclear, *q.time.dates]   # a day where a period is needed too
     for u in sorted(spans, key=lambda u: -u.start):
         start = u.start
         before = _PREP_BEFORE.search(text[:start], max(0, start - 40))
@@ -319,7 +319,8 @@ def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
         if expected and window and window.kind != "range" and window.end() < q.cal.as_of \
                 and not _YEAR_IN.search(expected.phrase):
             window = window.next_year()       # "expected in September": the coming September
-        elif window and window.kind == "range" and window.end() == q.cal.as_of and _THIS_WEEK.search(expected.phrase):
+        elif expected and window and window.kind == "range" and window.end() == q.cal.as_of \
+                and _THIS_WEEK.search(expected.phrase):
             window = Period.days(window.start(), window.start() + dt.timedelta(days=6))   # all of this week
         return _answer("open_pos", [_call("open_purchase_orders", supplier=supplier,
                                           expected_in=window.catalog() if window else None)],

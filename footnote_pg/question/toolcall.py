@@ -62,11 +62,13 @@ class Call:
     free: str
 
 
-_CUE = re.compile(r"[=({]|--|\b[a-z]+_[a-z_]+\b|^\s*\w+\s*:\s*\S|^\s*/|(?-i:\b[a-z]+[A-Z]\w*\b)", re.IGNORECASE)
+_CUE = re.compile(r"[=({]|--|\b[a-z]+_[a-z_]+\b|^\s*\w+\s*:\s*\S|^\s*/|(?-i:\b[a-z]+[A-Z]\w*\b)",
+                  re.IGNORECASE)
 _JSON = re.compile(r"^\s*\{.*\}\s*$", re.DOTALL)
 _FUNCTION = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?([A-Za-z][\w.-]*)\s*\((.*)\)\s*;?\s*$",
                        re.DOTALL | re.IGNORECASE)
-_COMMAND = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?/?([A-Za-z][\w-]*):?(?=\s|$)(.*)$", re.DOTALL | re.IGNORECASE)
+_COMMAND = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?/?([A-Za-z][\w-]*):?(?=\s|$)(.*)$",
+                      re.DOTALL | re.IGNORECASE)
 # An operation's name inside a question ("use the ar_aging tool for X"): read as its words.
 _NAMED = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b")
 _PAIR = re.compile(r"""\s*([A-Za-z][\w-]*)\s*[=:]\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")

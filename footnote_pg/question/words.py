@@ -46,9 +46,11 @@ NOT_COMPUTED: tuple[NotComputed, ...] = tuple(
 _ANY_NOT_COMPUTED = re.compile("|".join(f"(?:{entry.pattern.pattern})" for entry in NOT_COMPUTED))
 
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
-_PURPOSE_WORD = re.compile(r"\b(?:for|in|before|after)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s", re.IGNORECASE)
-_READ_AS: dict[str, str] = {k.lower(): v for k, v in _DATA["read_as"].items()}   # lower, not casefold: ß stays ß
-_READ_AS.update({k.replace("ß", "ss"): v for k, v in list(_READ_AS.items()) if "ß" in k})   # GRÖSSTEN, Swiss
+_PURPOSE_WORD = re.compile(r"\b(?:for|in|before|after)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s",
+                           re.IGNORECASE)
+# lower, not casefold: ß stays ß (and is also read as ss: GRÖSSTEN, the Swiss spelling)
+_READ_AS: dict[str, str] = {k.lower(): v for k, v in _DATA["read_as"].items()}
+_READ_AS.update({k.replace("ß", "ss"): v for k, v in list(_READ_AS.items()) if "ß" in k})
 # The words of each key: a question holding all the words of none of the keys is left as it is (the fast path).
 _KEYS_OF: dict[str, list[frozenset[str]]] = {}
 for _key in _READ_AS:
