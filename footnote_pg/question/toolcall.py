@@ -241,9 +241,9 @@ def unknown_message(call: Call) -> str:
     assert call.operation is not None
     keys = list(call.operation.keys)
     takes = ", ".join(keys[:-1]) + (" and " if len(keys) > 1 else "") + keys[-1] if keys else "no arguments"
-    unknown = ", ".join(f"“{k}”" for k in unknown_keys(call))
-    return (f"The operation {call.operation.name} takes {takes}; it has no argument {unknown}. "
-            "Which one did you mean?")
+    named = [k for k in unknown_keys(call) if not any(c.isdigit() for c in k)]    # a message holds no digit
+    unknown = f"argument {', '.join(f'“{k}”' for k in named)}" if named else "such argument"
+    return f"The operation {call.operation.name} takes {takes}; it has no {unknown}. Which one did you mean?"
 
 
 def guess(call: Call) -> str:
