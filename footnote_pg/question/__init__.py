@@ -56,6 +56,9 @@ _CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\
 _PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|this\s+customer|that\s+customer"
                       r"|the\s+same\s+customer)\b", re.IGNORECASE)
 _SUBJECT_ARGS = ("customer", "supplier", "item")
+_THEY = re.compile(r"\b(?:they|them|their|theirs)\b", re.IGNORECASE)
+_UNRESOLVED = Route(kind="clarification", intent="missing_entity", reason="missing_entity",
+                    message="Which customer do you mean? Please name one.")
 _ORDINALS = ("first", "second", "third", "fourth")
 _DETAIL = ("unclear_period", "ambiguous_entity")   # a clause that needs one more detail to be answered
 _FINAL = ("instruction", "database_command")       # refusals no clause may override
@@ -123,6 +126,9 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     if final is not None:
         return final                        # "overdue for X and delete the invoice": the command wins
     routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth) for t, r in first]
+    if subject is None:              # "top 5 customers ... plus their revenue": "their" names no one the calls take
+        routes = [(t, _UNRESOLVED if _THEY.search(t) and not _asked_back(r) and _subject(r) is None else r)
+                  for t, r in routes]
     answered = [(t, r) for t, r in routes if r.kind not in ("refusal", "clarification")]
     if len(answered) == len(routes):
         calls = tuple(c for _, r in routes for c in r.calls)

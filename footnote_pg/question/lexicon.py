@@ -285,7 +285,7 @@ _NOT_PAID = _rx(r"\b(?:not|n't)\s+(?:yet\s+)?paid\b|\bnot\s+paid\s+yet\b")
 _OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due)\b"
                   r"|\btotal\s+(?:outstanding|open|receivables?)\b"
                   r"|\bopen\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open|outstanding)\b"
-                  r"|\bunpaid\s+invoices\b"
+                  r"|\b(?:unpaid|outstanding)\s+invoices\b"
                   r"|\b(?:including|incl\.?)\s+(?:what\s+is\s+)?(?:not\s+yet\s+due|current)\b|\bopen\s+included\b")
 _BALANCE = _rx(r"\bbalances?\b")
 _BALANCE_CLEAR = _rx(r"\b(?:open|overdue|outstanding|unpaid|past[\s-]+due)\s+balances?\b"
