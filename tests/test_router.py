@@ -335,3 +335,95 @@ def test_two_customer_numbers_are_two_customers(directory: Directory) -> None:
     assert _calls(r) == [{"operation": "customer_overdue", "arguments": {"customer": "C-4471"}},
                          {"operation": "customer_overdue", "arguments": {"customer": "C-4472"}}]
     assert route("C-4471", directory, SETTINGS).calls == ()      # a bare number asks nothing: no profile guessed
+
+
+# --------------------------------------------------------------------------- requests in the style of a tool call
+
+@pytest.mark.parametrize(("request_text", "question"), [
+    ("get_ar_aging as_of=2026-06-30", "AR aging as of 30 June 2026"),
+    ("ar_aging(as_of: 2026-06-30)", "AR aging as of 30 June 2026"),
+    ('{"op": "dso", "as_of": "2026-06-30"}', "DSO as of 30 June 2026"),
+    ('{"name": "revenue", "arguments": {"period": "2026-Q2", "customer": "Nowak Stal"}}',
+     "revenue of Nowak Stal in Q2 2026"),
+    ("call revenue period=Q2-2026", "revenue in Q2 2026"),
+    ("customer_overdue customer=Steiner Holzbau", "How much does Steiner Holzbau owe?"),
+    ("list overdue invoices --customer steiner", "How much does Steiner Holzbau owe?"),
+    ("getOpenTickets(customer: 'Vidal Embalajes', asOf: '2026-06-30')",
+     "open tickets for Vidal Embalajes on 30 June 2026"),
+    ("get_stock SKU-10001", "stock of SKU-10001"),
+    ("top_customers period=2025 limit=5", "top 5 customers in 2025"),
+    ('rank_customers(measure="oldest_overdue", limit=3)', "top 3 customers with the oldest overdue invoices"),
+    ("list_customers --owner 'Sofia Rossi' --country DE", "customers managed by Sofia Rossi in Germany"),
+])
+def test_a_tool_call_is_the_question_it_asks(request_text: str, question: str, directory: Directory) -> None:
+    asked = route(request_text, directory, SETTINGS)
+    assert asked.calls and _calls(asked) == _calls(route(question, directory, SETTINGS))
+
+
+def test_an_argument_key_the_operation_lacks_is_asked_back_naming_the_keys_it_takes(directory: Directory) -> None:
+    r = route("revenue quarter=Q2", directory, SETTINGS)
+    assert (r.kind, r.reason, r.calls) == ("clarification", "ambiguous_metric", ())
+    assert all(word in (r.message or "") for word in ("period", "customer", "quarter"))
+    assert _calls(route(r.options[0], directory, SETTINGS)) == [
+        {"operation": "revenue", "arguments": {"period": "2026-Q2"}}]
+    colour = route("list_customers colour=red", directory, SETTINGS)
+    assert colour.kind == "clarification" and "name_contains" in (colour.message or "")
+
+
+@pytest.mark.parametrize("request_text", ["days_sales_outstanding window_days=-30",
+                                          "top_customers period=2025 limit=-3", "list_customers limit=-10",
+                                          "DSO with a -30-day window"])
+def test_a_negative_argument_of_a_tool_call_is_refused(request_text: str, directory: Directory) -> None:
+    r = route(request_text, directory, SETTINGS)
+    assert (r.kind, r.calls) == ("refusal", ())
+    assert "negative" in (r.message or "")
+
+
+@pytest.mark.parametrize(("request_text", "reason"), [
+    ("delete_invoice number=INV-2026-8812", "database_command"), ("forecast_revenue period=2026-Q4", "forecast"),
+    ('{"op": "drop_table", "table": "invoices"}', "database_command")])
+def test_a_tool_name_that_is_no_operation_is_read_as_words(request_text: str, reason: str,
+                                                           directory: Directory) -> None:
+    assert route(request_text, directory, SETTINGS).reason == reason
+
+
+# --------------------------------------------------------------------------- the date forms people type
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("revenue KW 32", {"period": "2026-08-03..2026-08-09"}),
+    ("revenue CW32", {"period": "2026-08-03..2026-08-09"}),
+    ("revenue calendar week 32/2025", {"period": "2025-08-04..2025-08-10"}),
+    ("revenue KW 1/2026", {"period": "2025-12-29..2026-01-04"}),
+    ("revenue Q2-26", {"period": "2026-Q2"}),
+    ("revenue Q3/2026", {"period": "2026-Q3"}),
+    ("revenue H1 2026", {"period": "2026-H1"}),
+    ("revenue 2026-H1", {"period": "2026-H1"}),
+    ("revenue H2/2025", {"period": "2025-H2"}),
+    ("Umsatz 1. Halbjahr", {"period": "2026-H1"}),
+    ("Umsatz im zweiten Halbjahr 2025", {"period": "2025-H2"}),
+    ("revenue in the first half of the year", {"period": "2026-H1"}),
+    ("revenue YTD", {"period": "2026-01-01..2026-08-14"}),
+    ("revenue MTD", {"period": "2026-08-01..2026-08-14"}),
+    ("revenue QTD", {"period": "2026-07-01..2026-08-14"}),
+    ("revenue last FY", {"period": "FY2025"}),
+    ("revenue FY25", {"period": "FY2025"}),
+    ("Umsatz Vorjahr", {"period": "FY2025"}),
+    ("revenue 2026-06", {"period": "2026-06"}),
+    ("Umsatz Juni 2026", {"period": "2026-06"}),
+    ("revenue since Jan", {"period": "2026-01-01..2026-08-14"}),
+    ("revenue in the last 30 days", {"period": "2026-07-16..2026-08-14"}),
+    ("Umsatz letzte Woche", {"period": "2026-08-03..2026-08-09"}),
+    ("AR aging Ende Juni", {"as_of": "2026-06-30"}),
+    ("AR aging per 30.06.", {"as_of": "2026-06-30"}),
+    ("AR aging per 31.12.", {"as_of": "2025-12-31"}),
+    ("AR aging 30.6.26", {"as_of": "2026-06-30"}),
+    ("AR aging 06/30/2026", {"as_of": "2026-06-30"}),
+])
+def test_date_forms(question: str, arguments: dict[str, str], directory: Directory) -> None:
+    assert route(question, directory, SETTINGS).calls[0].arguments == arguments
+
+
+@pytest.mark.parametrize("question", ["AR aging per 31.02.", "DSO 30.13.26", "revenue KW 54"])
+def test_a_day_or_week_that_does_not_exist_is_asked_back(question: str, directory: Directory) -> None:
+    r = route(question, directory, SETTINGS)
+    assert r.kind == "clarification" and not r.calls

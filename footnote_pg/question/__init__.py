@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from footnote_pg.question import coverage, words
+from footnote_pg.question import coverage, toolcall, words
 from footnote_pg.question.names import Directory, Mention
 from footnote_pg.question.reading import _analyse
 from footnote_pg.question.rules import _decide
@@ -56,6 +56,9 @@ _CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\
 _PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|this\s+customer|that\s+customer"
                       r"|the\s+same\s+customer)\b", re.IGNORECASE)
 _SUBJECT_ARGS = ("customer", "supplier", "item")
+_THEY = re.compile(r"\b(?:they|them|their|theirs)\b", re.IGNORECASE)
+_UNRESOLVED = Route(kind="clarification", intent="missing_entity", reason="missing_entity",
+                    message="Which customer do you mean? Please name one.")
 _ORDINALS = ("first", "second", "third", "fourth")
 _DETAIL = ("unclear_period", "ambiguous_entity")   # a clause that needs one more detail to be answered
 _FINAL = ("instruction", "database_command")       # refusals no clause may override
@@ -119,7 +122,13 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     subject_kind = next((a for _, r in first for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
     period = next((r.notes["period"] for _, r in first if "period" in r.notes), None)
     as_of = next((r.notes["as_of"] for _, r in first if "as_of" in r.notes), None)
+    final = next((r for _, r in first if r.reason in _FINAL), None)
+    if final is not None:
+        return final                        # "overdue for X and delete the invoice": the command wins
     routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth) for t, r in first]
+    if subject is None:              # "top 5 customers ... plus their revenue": "their" names no one the calls take
+        routes = [(t, _UNRESOLVED if _THEY.search(t) and not _asked_back(r) and _subject(r) is None else r)
+                  for t, r in routes]
     answered = [(t, r) for t, r in routes if r.kind not in ("refusal", "clarification")]
     if len(answered) == len(routes):
         calls = tuple(c for _, r in routes for c in r.calls)
@@ -154,7 +163,22 @@ def _keys(r: Route) -> set[str]:
     return {f"{c.operation} {sorted(c.arguments.items())}" for c in r.calls}
 
 
+def _tool_call(call: toolcall.Call, directory: Directory, settings: RouterSettings, depth: int) -> Route:
+    """A request naming an operation with an argument key it does not take: asked back, naming the keys it takes,
+    with the request read without the keys (their values as words) first when that reading is answered."""
+    guess = toolcall.guess(call)
+    routed = _route(guess, directory, settings, depth + 1)
+    options = () if routed.kind in ("clarification", "refusal") else (guess,)
+    return Route(kind="clarification", intent="ambiguous_metric", reason="ambiguous_metric",
+                 message=toolcall.unknown_message(call), options=options, notes={"rule": "tool_call"})
+
+
 def _route(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
+    call = toolcall.parse(question) if depth == 0 else None
+    if call is not None:
+        if toolcall.unknown_keys(call):
+            return _tool_call(call, directory, settings, depth)
+        question = toolcall.question(call)
     text, read = words.read_as(question, directory)
     text, corrections = coverage.correct_spelling(text, directory)
     corrections = {**read, **corrections}
@@ -166,8 +190,12 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
         if parts is not None and (
                 (parts.intent == "combined" and (whole.kind in ("refusal", "clarification")
                                                  or not _keys(whole) >= _keys(parts)))
-                or (parts.kind == "clarification" and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))):
+                or (parts.kind == "clarification" and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))
+                or parts.reason in _FINAL):
             r = parts
+    if call is not None:
+        r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,
+                  notes={**r.notes, "read_as": question})
     if corrections:
         r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,
                   notes={**r.notes, "corrected": "; ".join(f"{a} -> {b}" for a, b in corrections.items())})
@@ -179,6 +207,9 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
 def unanswered_words(question: str, r: Route, directory: Directory, settings: RouterSettings) -> list[str]:
     """The content words, periods, days and names of the question that route r does not use (none for a route
     that route() returned as an answer, unless it combines clauses)."""
+    call = toolcall.parse(question)
+    if call is not None and not toolcall.unknown_keys(call):
+        question = toolcall.question(call)     # a tool call: the question it asks
     text, _ = coverage.correct_spelling(words.read_as(question, directory)[0], directory)
     q = _analyse(text, settings)
     _decide(q, directory)                 # reads the names, as routing does

@@ -237,6 +237,8 @@ def _time_used(when: PeriodMention | DateMention, used: str, as_of: dt.date) -> 
         forms.add(f"FY{p.year}")
     if p.kind != "range":
         forms.add(p.next_year().catalog())     # "expected in September": the coming one
+    if when.last_year:                         # "Q2 vs last year": Q2 of last year
+        forms |= {f"{p.start().year}-", f"{p.end().year}-"}
     return any(f in used for f in forms)
 
 

@@ -220,7 +220,10 @@ _MAY_CONTEXT = re.compile(r"(?:\b(?:in|for|of|during|since|until|till|through|by
 
 _YEAR = r"(?:19|20)\d\d"
 _ISO_DATE = re.compile(rf"\b({_YEAR})-(\d{{1,2}})-(\d{{1,2}})\b")
-_DOT_DATE = re.compile(rf"\b(\d{{1,2}})\.(\d{{1,2}})\.({_YEAR})\b")
+# 30.06.2026, 30.6.26 and, without a year, 30.06. (the latest such day up to the reference day)
+_DOT_DATE = re.compile(rf"\b(\d{{1,2}})\.(\d{{1,2}})\.(?:({_YEAR})\b|(\d{{2}})\b)?(?![\d.])")
+# 31.07 without a year or a closing dot, after a word that asks for a day ("per 31.07", "as of 30.6")
+_DOT_DAY = re.compile(r"\b(?:per|as\s+of|as\s+at|on|by|until|am|zum|bis)\s+(\d{1,2})\.(\d{1,2})\b(?![.,]?\d)")
 _SLASH_DATE = re.compile(rf"\b(\d{{1,2}})/(\d{{1,2}})/({_YEAR})\b")
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b\.?"
                         rf"(?:,?\s+({_YEAR})\b)?")
@@ -239,7 +242,9 @@ _UNCLEAR = re.compile(
     r"|since\s+last\s+\w+"
     r"|over\s+time|historically|so\s+far)\b")
 _HALF = re.compile(r"\b(?:(?:the\s+)?(first|second|1st|2nd)\s+half(?:[\s-]year)?|h([12]))"
-                   rf"(?:\s+(?:of\s+)?(?:the\s+)?(?:(?:fy\s*)?({_YEAR})|(this|last|previous|prior)\s+year))?\b")
+                   rf"(?:\s+(?:of\s+)?(?:the\s+)?(?:(?:fy\s*)?({_YEAR})|(this|last|previous|prior|the)\s+year)"
+                   rf"|\s*[-/]\s*({_YEAR}|\d{{2}}))?\b")
+_YEAR_HALF = re.compile(rf"\b({_YEAR})\s*[-/ ]?\s*h([12])\b")
 _TO_DATE = re.compile(r"\b(?:(month|quarter)[\s-]to[\s-]date|(mtd|qtd)|(?:this\s+)?(month|quarter)\s+so\s+far)\b")
 _SINCE = re.compile(rf"\bsince\s+(?:the\s+(?:start|beginning)\s+of\s+)?(?:({_MONTH_RE})(?:\s+({_YEAR}))?"
                     rf"|q([1-4])(?:\s+({_YEAR}))?|({_YEAR}))\b")
@@ -248,7 +253,7 @@ _LAST_N = re.compile(r"\b(?:in\s+|over\s+|for\s+|during\s+)?(?:the\s+)?(?:last|p
                      r"\s+(days|weeks|months|years)\b|\b(ttm|ltm|trailing\s+twelve\s+months)\b")
 _WEEK = re.compile(r"\b(this|last|past|previous)\s+week\b")
 # A week by its ISO number: "calendar week 32", "week 32 of 2025", "CW 32", "wk 32".
-_WEEK_NO = re.compile(r"\b(?:(?:the\s+)?(?:calendar|iso)\s+week|week|cw|wk)\s*(?:no\.?\s*|number\s+|#\s*)?(\d{1,2})"
+_WEEK_NO = re.compile(r"\b(?:(?:the\s+)?(?:calendar|iso)\s+week|week|cw|kw|wk)\s*(?:no\.?\s*|number\s+|#\s*)?(\d{1,2})"
                       r"(?:\s*(?:of\s+|/|,\s*)?((?:19|20)\d\d))?\b")
 # "since last year": from the first day of the last fiscal year (or this one) to the reference day.
 _SINCE_YEAR = re.compile(r"\bsince\s+(?:the\s+(?:start|beginning)\s+of\s+)?(last|this|the\s+previous)"
@@ -260,7 +265,7 @@ _FROM_TO = re.compile(rf"\bfrom\s+({_YEAR})-(\d{{2}})-(\d{{2}})\s+(?:to|until|ti
                       rf"|\b({_YEAR})-(\d{{2}})-(\d{{2}})\s*\.\.\s*({_YEAR})-(\d{{2}})-(\d{{2}})\b")
 # Periods that do not exist (Q5, H3, month 13) or lie outside what a ledger of this kind holds (Q2 1066).
 _BAD_PERIOD = re.compile(r"\bq(?:[05-9]|\d\d+)\b(?:\s+\d{2,4})?|\bh[03-9]\b|\b(?:q[1-4]|fy|h[12]|in|of|for|year)\s+"
-                         r"((?!(?:19|20)\d\d\b)\d{3,4}|\d{5,})\b|\b(?:fy|fiscal\s+year)\s*'?(?!(?:19|20)\d\d\b)"
+                         r"((?!(?:19|20)\d\d\b)\d{3,4}|\d{5,})\b(?!\s*\))|\b(?:fy|fiscal\s+year)\s*'?(?!(?:19|20)\d\d\b)"
                          r"\d{3,4}\b")
 _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                  "eleven": 11, "twelve": 12, "eighteen": 18, "twenty four": 24, "twenty-four": 24}
@@ -273,7 +278,7 @@ _YTD = re.compile(r"\b(?:year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+
 _RELATIVE = re.compile(r"\b(?:the\s+)?(last|previous|prior|past|this|current|present)\s+"
                        r"(fiscal\s+year|financial\s+year|fy|month|quarter|year)\b")
 _FY = re.compile(rf"\b(?:fy|fiscal\s+year|financial\s+year|fiscal)\s*'?({_YEAR}|\d{{2}})\b")
-_QUARTER_YEAR = re.compile(rf"\bq([1-4])(?:\s*(?:of\s+|/|-|\s)\s*(?:fy\s*)?('\d{{2}}|{_YEAR}))?\b")
+_QUARTER_YEAR = re.compile(rf"\bq([1-4])(?:\s*(?:of\s+|/|-|\s)\s*(?:fy\s*)?('\d{{2}}|{_YEAR}|(?<=[-/])\d{{2}}))?\b")
 _YEAR_QUARTER = re.compile(rf"\b({_YEAR})\s*[-/ ]?\s*q([1-4])\b")
 _ORD_QUARTER = re.compile(rf"\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
                           rf"(?:\s+(?:of\s+)?({_YEAR}))?\b")

@@ -113,7 +113,8 @@ _ADVICE = _rx(
     r"|\bcut\s+(?:them\s+|it\s+)?off\b|\bstop\s+(?:delivering|supplying|selling|shipping|working)"
     r"|\bcollections?\s+agency|\bbest\s+way\s+to|\bopinion\b|\bwhat\s+do\s+you\s+think")
 _SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve|accept|trust"
-                   r"|worry|be\s+(?:worried|concerned|careful|nervous)|be\s+paying)\b")
+                   r"|worry|be\s+(?:worried|concerned|careful|nervous)|be\s+paying)\b"
+                   r"|\bshould\s+(?:we|i)\s+(?:[\w.&'-]+\s+){1,5}pay\b")
 _ACTION = _rx(r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|would\s+you\s+)?(?:send|e-?mail|remind|notify"
               r"|call|phone(?!\s+(?:numbers?|no\.?|on\s+file)\b)"
              r"|message|chase|escalate|schedule|book|block|unblock|approve|reject|assign|sue|draft|write\s+(?:to"
@@ -134,7 +135,7 @@ _NOT_COVERED = _rx(
     r"|competitors?|market\s+share|news|joke|poem|recipe|capital\s+of|costs?|expenses?|spend(?:ing)?"
     r"|bank\s+balance|cash\s+(?:in\s+the\s+bank|on\s+hand|at\s+bank))\b")
 # A minus sign before a count, a limit or a number of days ("top -5", "over -5 days", "a -30 day window"), or zero.
-_NEGATIVE = _rx(r"(?:^|[\s(:=])[-\u2212]\s?\d+(?:\s*(?:days?|customers?|clients?|debtors?|items?|invoices?|months?"
+_NEGATIVE = _rx(r"(?:^|[\s(:=])[-\u2212]\s?\d+(?:[\s-]*(?:days?|customers?|clients?|debtors?|items?|invoices?|months?"
                 r"|weeks?)\b|\s*$|\s+(?:biggest|largest|top|best|smallest|worst|oldest)\b)"
                 r"|\b(?:top|bottom|first|last|over|under|above|below|limit|window|of)\s+[-\u2212]\s?\d")
 _ZERO_COUNT = _rx(r"\b(?:top|bottom|first)\s+0+\b|\b0+\s+(?:biggest|largest|top|best|smallest|customers|clients"
@@ -168,6 +169,7 @@ _BANK_CHANGE = _rx(
     r"|\bchange\s+request\b|\bpayment\s+details\b|\bphone\s+(?:numbers?\s+)?on\s+file\b|\bphone\s+numbers?\b")
 _PAY = _rx(r"\b(?:pay|paying|paid|payments?|remit|wire|transfer)\b")
 _SHOULD_PAY = _rx(r"\b(?:should|can|could|may|do)\s+(?:we|i)\s+(?:still\s+)?(?:pay|release\s+(?:the\s+)?payment)\b"
+                  r"|\bshould\s+we\s+(?:[\w.&'-]+\s+){1,5}pay\b"
                   r"|\b(?:safe|ok|okay|fine|alright)\s+to\s+pay\b|\bpay(?:ing)?\s+the\s+new\b")
 _PO = _rx(r"\bpurchase\s+orders?\b|\bp\.?o\.?s?\b|\bopen\s+orders?\b|\borders?\s+(?:from|with|to|"
           r"placed\s+with)\s+(?:our\s+)?(?:suppliers?|vendors?)?|\b(?:incoming|pending|outstanding"
@@ -283,6 +285,7 @@ _NOT_PAID = _rx(r"\b(?:not|n't)\s+(?:yet\s+)?paid\b|\bnot\s+paid\s+yet\b")
 _OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due)\b"
                   r"|\btotal\s+(?:outstanding|open|receivables?)\b"
                   r"|\bopen\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open|outstanding)\b"
+                  r"|\b(?:unpaid|outstanding)\s+invoices\b"
                   r"|\b(?:including|incl\.?)\s+(?:what\s+is\s+)?(?:not\s+yet\s+due|current)\b|\bopen\s+included\b")
 _BALANCE = _rx(r"\bbalances?\b")
 _BALANCE_CLEAR = _rx(r"\b(?:open|overdue|outstanding|unpaid|past[\s-]+due)\s+balances?\b"
@@ -306,6 +309,7 @@ _HOW_MANY = _rx(r"\bhow\s+many\b")
 
 _PAYMENTS = _rx(
     r"\bpaid\s+us\b|\bpa(?:id|ys|y)\s+us\b|\bpayments?\s+(?:from|by|received|history|made\s+by)\b|\bpayment\s+history\b"
+    r"|^\W*payments\b|\bhow\s+(?:long|quickly|fast)\s+pays\b|^\W*pays\b[^?.!]{1,60}\bon\s+time\b"
     r"|\bhow\s+much\s+(?:has|have|did)\b[^?.!]{1,60}\bpa(?:id|y)\b(?!\s+(?:them|to|the\s+supplier))"
     r"|\bwhen\s+did\b[^?.!]{1,60}\b(?:last\s+)?pay\b|\b(?:last|latest|most\s+recent)\s+payment\b"
     r"|\b(?:average|avg|typical|mean|usual)\s+(?:number\s+of\s+)?(?:days|time)\s+(?:it\s+takes\s+)?to\s+pay\b"
@@ -327,7 +331,8 @@ _PROFILE = _rx(
     r"|\bcustomer\s+(?:number|no\.?|id)\s+(?:of|for)\b|\bcustomer\s+(?:number|no)\s*[?.!]*$"
     r"|\b(?:find|look\s+up|search\s+for|pull\s+up)\s+(?:the\s+)?customer\b|\bcustomer\s+(?:card|record|details|file)\b")
 _RANK_OWE = _rx(
-    r"\b(?:who|which\s+customers?|what\s+customers?|which\s+clients?)\s+(?:owes?|has|have|had)\s+(?:us\s+)?(?:the\s+)?"
+    r"\b(?:who|(?:which|what)\s+(?:\d+\s+|two\s+|three\s+|five\s+|ten\s+)?(?:customers?|clients?))\s+(?:owes?|has|have|had)"
+    r"\s+(?:us\s+)?(?:the\s+)?"
     r"(?:most|least|largest|biggest|smallest|highest|lowest|oldest)\b"
     r"|\b(?:biggest|largest|top|worst|slowest|smallest|lowest|highest)\s+(?:\d+\s+)?(?:debtors|payers|late\s+payers"
     r"|overdue\s+(?:balances?|amounts?|customers|accounts)|outstanding\s+balances?|open\s+balances?|balances)\b"

@@ -28,6 +28,7 @@ from footnote_pg.question.dates import (
     _DAY_MONTH,
     _DIGIT,
     _DOT_DATE,
+    _DOT_DAY,
     _END_AFTER,
     _END_BEFORE,
     _FROM_TO,
@@ -60,6 +61,7 @@ from footnote_pg.question.dates import (
     _WEEK,
     _WEEK_NO,
     _WORD_NUMBERS,
+    _YEAR_HALF,
     _YEAR_IN,
     _YEAR_QUARTER,
     _YEAR_SUFFIX,
@@ -125,7 +127,11 @@ class _Scanner:
         return self.day(int(m.group(1)), int(m.group(2)), int(m.group(3)), m)
 
     def dotted(self, m: re.Match[str]) -> bool:
-        return self.day(int(m.group(3)), int(m.group(2)), int(m.group(1)), m)
+        year = int(m.group(3)) if m.group(3) else 2000 + int(m.group(4)) if m.group(4) else None
+        return self.day(year, int(m.group(2)), int(m.group(1)), m)
+
+    def dotted_day(self, m: re.Match[str]) -> bool:
+        return self.day(None, int(m.group(2)), int(m.group(1)), m)
 
     def slashed(self, m: re.Match[str]) -> bool:
         a, b, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
@@ -211,15 +217,19 @@ class _Scanner:
 
     def half(self, m: re.Match[str]) -> bool:
         index = 1 if (m.group(1) in ("first", "1st") or m.group(2) == "1") else 2
-        if m.group(3):
-            year = int(m.group(3))
+        if m.group(3) or m.group(5):
+            y = int(m.group(3) or m.group(5))
+            year = y + 2000 if y < 100 else y
         elif m.group(4):
-            year = self.cal.as_of.year - (0 if m.group(4) == "this" else 1)
+            year = self.cal.as_of.year - (0 if m.group(4) in ("this", "the") else 1)
         else:
             year = self.cal.as_of.year
             if Period("half", year, index).start() > self.cal.as_of:
                 year -= 1
         return self.add(Period("half", year, index), m.start(), m.end())
+
+    def year_half(self, m: re.Match[str]) -> bool:
+        return self.add(Period("half", int(m.group(1)), int(m.group(2))), m.start(), m.end())
 
     def since(self, m: re.Match[str]) -> bool:
         if m.group(1):
@@ -341,7 +351,7 @@ class _Scanner:
 
     def quarter_year(self, m: re.Match[str]) -> bool:
         y = m.group(2)
-        year = (2000 + int(y[1:]) if y.startswith("'") else int(y)) if y else self.cal.as_of.year
+        year = (2000 + int(y.lstrip("'")) if len(y.lstrip("'")) == 2 else int(y)) if y else self.cal.as_of.year
         return self.with_suffix(Period("quarter", year, int(m.group(1))), m, y is not None)
 
     def year_quarter(self, m: re.Match[str]) -> bool:
@@ -401,6 +411,7 @@ class _Scanner:
             self.each(_BAD_PERIOD, self.bad_period)
             self.each(_ISO_DATE, self.iso)
             self.each(_DOT_DATE, self.dotted)
+            self.each(_DOT_DAY, self.dotted_day)
             self.each(_SLASH_DATE, self.slashed)
             self.each(_DAY_MONTH, self.day_month)
             self.each(_MONTH_DAY, self.month_day)
@@ -412,12 +423,13 @@ class _Scanner:
         if "td" in text or "date" in text or "far" in text:
             self.each(_TO_DATE, self.to_date)
         if "half" in text or "h1" in text or "h2" in text:
+            self.each(_YEAR_HALF, self.year_half)
             self.each(_HALF, self.half)
         if "since" in text:
             self.each(_SINCE_YEAR, self.since_year)
             self.each(_SINCE, self.since)
         self.each(_LAST_N, self.last_n)
-        if digits and ("week" in text or "cw" in text or "wk" in text):
+        if digits and ("week" in text or "cw" in text or "wk" in text or "kw" in text):
             self.each(_WEEK_NO, self.week_no)
         if "week" in text:
             self.each(_WEEK, self.week)

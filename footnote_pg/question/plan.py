@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from typing import Any
 
-from footnote_pg.question.dates import _SINCE_YEAR, Period, _months_back
+from footnote_pg.question.dates import _SINCE_YEAR, DateMention, Period, Unclear, _months_back
 from footnote_pg.question.lexicon import (
     _ARTICLES,
     _BASE_BEFORE,
@@ -72,7 +73,8 @@ def _with(question: str, start: int, end: int, replacement: str) -> str:
 def _add_period(q: _Question, label: str) -> str:
     """The question without its unclear period phrase, asking about ``label`` instead."""
     text = q.text
-    for u in sorted(q.time.unclear, key=lambda u: -u.start):
+    spans: list[Unclear | DateMention] = [*q.time.unclear, *q.time.dates]   # a day where a period is needed too
+    for u in sorted(spans, key=lambda u: -u.start):
         start = u.start
         before = _PREP_BEFORE.search(text[:start], max(0, start - 40))
         if before:
@@ -87,6 +89,8 @@ def _period_options(q: _Question) -> list[str]:
     cal = q.cal
     labels = [cal.last_complete("month").label(), cal.last_complete("quarter").label(),
               cal.current("fy").label()]
+    if q.time.dates:                   # "revenue for June 26": the month of that day first
+        labels = list(dict.fromkeys([cal.month(q.time.dates[0].day).label(), *labels]))
     phrases = " ".join(u.phrase for u in q.time.unclear)
     half = _HALF.search(phrases)
     if half:                           # the two quarters of the half year, and its year
@@ -296,6 +300,7 @@ def _several_items(text: str, words: Sequence[_Tok], directory: Directory) -> li
 
 
 _ITEM_JOIN = re.compile(r"\band\b|\bplus\b|,\s")
+_THIS_WEEK = re.compile(r"\bthis\s+week\b", re.IGNORECASE)
 
 
 def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
@@ -309,11 +314,14 @@ def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
     supplier = mentions[0].candidates[0] if mentions else None
     notes = _assumed("supplier", mentions[:1])
     if intent == "open_pos":
-        expected = q.time.periods[0] if q.time.periods and _EXPECTED.search(q.masked) else None
+        expected = q.time.periods[0] if q.time.periods and (_EXPECTED.search(q.masked) or q.time.future) else None
         window = expected.period if expected else None
         if expected and window and window.kind != "range" and window.end() < q.cal.as_of \
                 and not _YEAR_IN.search(expected.phrase):
             window = window.next_year()       # "expected in September": the coming September
+        elif expected and window and window.kind == "range" and window.end() == q.cal.as_of \
+                and _THIS_WEEK.search(expected.phrase):
+            window = Period.days(window.start(), window.start() + dt.timedelta(days=6))   # all of this week
         return _answer("open_pos", [_call("open_purchase_orders", supplier=supplier,
                                           expected_in=window.catalog() if window else None)],
                        {**notes, **({"period": expected.phrase} if expected else {})})

@@ -186,6 +186,10 @@ def name_list_route(q: _Question, operation: str) -> Route:
     return _answer(operation, [_call(operation, name_contains=name)])
 
 
+_IN_CODE = re.compile(r"\b(?:in|from)\s+(?:the\s+)?([A-Z]{2})\b")
+_CODES = frozenset(COUNTRIES.values())
+
+
 def owner_or_country(q: _Question, directory: Directory) -> Route | None:
     """Customers of an account owner ("managed by Ana Kovač", "Jonas Weber's customers") or of a country
     ("customers in Germany", "our Dutch customers")."""
@@ -210,6 +214,8 @@ def owner_or_country(q: _Question, directory: Directory) -> Route | None:
         country = DEMONYMS[demonym.group(1)]
     elif named_country:
         country = COUNTRIES[named_country.group(1)]
+    elif (code := _IN_CODE.search(q.text)) and code.group(1) in _CODES:     # "in DE": a country code as typed
+        country = code.group(1)
     elif c and not named:                  # "customers of Sofia Rossi": an owner, no country
         word = c.group(1).strip()
         country = COUNTRIES.get(word) or (word.upper() if re.fullmatch(r"[a-z]{2}", word) else None)

@@ -119,8 +119,9 @@ def currency_conversion(q: _Question, d: Directory) -> Route | None:
 
 def forecast(q: _Question, d: Directory) -> Route | None:
     po = q.has(_PO) or (q.has(_PO_CONTEXT) and not q.has(_REVENUE)) or _PO_NUMBER.search(q.low) is not None
-    if po and _EXPECTED.search(q.masked) and not q.has(_REVENUE):
-        return None          # orders expected next month: recorded expected dates, not a forecast
+    if po and (_EXPECTED.search(q.masked) or (q.time.periods and q.time.future and not q.has(_FORECAST))) \
+            and not q.has(_REVENUE):
+        return None          # orders expected next month, open POs next week: recorded expected dates, not a forecast
     if q.has(_NOT_COVERED):
         return None          # "the weather tomorrow": not covered at all, whatever the day
     return _refuse("forecast") if q.time.future or (q.has(_FORECAST) and not po) else None

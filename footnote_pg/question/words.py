@@ -46,8 +46,11 @@ NOT_COMPUTED: tuple[NotComputed, ...] = tuple(
 _ANY_NOT_COMPUTED = re.compile("|".join(f"(?:{entry.pattern.pattern})" for entry in NOT_COMPUTED))
 
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
-_PURPOSE_WORD = re.compile(r"\b(?:for|in)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s", re.IGNORECASE)
-_READ_AS: dict[str, str] = {k.casefold(): v for k, v in _DATA["read_as"].items()}
+_PURPOSE_WORD = re.compile(r"\b(?:for|in|before|after)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s",
+                           re.IGNORECASE)
+# lower, not casefold: ß stays ß (and is also read as ss: GRÖSSTEN, the Swiss spelling)
+_READ_AS: dict[str, str] = {k.lower(): v for k, v in _DATA["read_as"].items()}
+_READ_AS.update({k.replace("ß", "ss"): v for k, v in list(_READ_AS.items()) if "ß" in k})
 # The words of each key: a question holding all the words of none of the keys is left as it is (the fast path).
 _KEYS_OF: dict[str, list[frozenset[str]]] = {}
 for _key in _READ_AS:
@@ -63,7 +66,7 @@ def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
     changes: dict[str, str] = {}
     if _PURPOSE_WORD.search(question) is not None:
         question = _PURPOSE.sub(lambda m: changes.setdefault(m.group(0), "") or "", question)
-    present = _KEYS_OF.keys() & set(_TOKEN.findall(question.casefold()))
+    present = _KEYS_OF.keys() & set(_TOKEN.findall(question.lower()))
     if not any(k <= present for word in present for k in _KEYS_OF[word]):
         return question, changes
 
@@ -72,7 +75,7 @@ def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
         words = [w for w in _TOKEN.findall(typed) if not w.isdigit()]
         if words and all(directory.knows_word(fold(w)) for w in words):
             return typed                   # a word of a name ("Bau", "Logistik"), as typed
-        read = _READ_AS[typed.casefold()]
+        read = _READ_AS[typed.lower()]
         changes[typed] = read
         return read
 

@@ -1,0 +1,252 @@
+"""Requests in the style of a tool call, read as the English question that asks the same (tools.toml).
+
+``read_call(text)`` recognises an operation and its arguments written the way agents and people used to
+command lines type them: ``ar_aging as_of=2026-06-30``, ``revenue(period: Q2-2026)``, ``{"op": "dso",
+"as_of": "2026-06-30"}``, ``get_stock SKU-10001``, ``overdue --customer Steiner``. An operation named by
+its catalog name or one of its other names is rewritten into the question its ``ask`` line gives, so names,
+periods and days are read by the same rules as any question. An argument key the operation does not take is
+asked back, naming the keys it takes. A request whose name is no operation is read as words ("delete_invoice"
+-> "delete invoice"), and then refused or answered as such.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_DATA = tomllib.loads((Path(__file__).with_name("tools.toml")).read_text(encoding="utf-8"))
+_KEYS: dict[str, str] = dict(_DATA["keys"])
+_GENERIC: dict[str, str] = dict(_DATA["generic"])
+_PREFIX = re.compile(r"^(?:get|list|show|fetch|query|read|find|lookup|run|call)_(?=\w)")
+_SLOT = re.compile(r"\{(\w+)\}")
+_OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    ask: str
+    keys: tuple[str, ...]
+    positional: str | None
+    values: dict[str, str]
+    defaults: dict[str, str]
+
+
+def _operation(name: str, entry: dict[str, Any]) -> Operation:
+    return Operation(name, entry["ask"], tuple(_SLOT.findall(entry["ask"])), entry.get("positional"),
+                     dict(entry.get("values", {})), dict(entry.get("defaults", {})))
+
+
+OPERATIONS: dict[str, Operation] = {name: _operation(name, e) for name, e in _DATA["operations"].items()}
+_NAMES: dict[str, Operation] = {}
+for _op in OPERATIONS.values():
+    for _name in _DATA["operations"][_op.name].get("names", "").split():
+        _NAMES.setdefault(_name, _op)
+for _op in OPERATIONS.values():
+    _NAMES[_op.name] = _op          # a catalog name always means its own operation
+
+
+@dataclass(frozen=True)
+class Call:
+    """A request read as a tool call: the operation (None: a name that is no operation), its arguments, and
+    what was given without a key."""
+
+    head: str
+    operation: Operation | None
+    arguments: dict[str, str]
+    free: str
+
+
+_CUE = re.compile(r"[=({]|--|\b[a-z]+_[a-z_]+\b|^\s*\w+\s*:\s*\S|^\s*/|(?-i:\b[a-z]+[A-Z]\w*\b)",
+                  re.IGNORECASE)
+_JSON = re.compile(r"^\s*\{.*\}\s*$", re.DOTALL)
+_FUNCTION = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?([A-Za-z][\w.-]*)\s*\((.*)\)\s*;?\s*$",
+                       re.DOTALL | re.IGNORECASE)
+_COMMAND = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?/?([A-Za-z][\w-]*):?(?=\s|$)(.*)$",
+                      re.DOTALL | re.IGNORECASE)
+# An operation's name inside a question ("use the ar_aging tool for X"): read as its words.
+_NAMED = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b")
+_PAIR = re.compile(r"""\s*([A-Za-z][\w-]*)\s*[=:]\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
+_KEY_TOKEN = re.compile(r"^(?:--([A-Za-z][\w-]*)(?:=(.*))?|([A-Za-z][\w-]*)=(.*)|([A-Za-z][\w-]*):)$", re.DOTALL)
+_OP_KEYS = ("op", "tool", "operation", "name", "function", "method", "action", "call")
+_ARG_KEYS = ("arguments", "args", "params", "parameters", "input")
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _snake(name: str) -> str:
+    """``getArAging`` -> ``get_ar_aging``, ``ar-aging`` -> ``ar_aging``."""
+    return _CAMEL.sub("_", name).casefold().replace("-", "_").replace(".", "_")
+
+
+def _lookup(head: str) -> Operation | None:
+    name = _snake(head)
+    return _NAMES.get(name) or _NAMES.get(_PREFIX.sub("", name))
+
+
+def _value(v: Any) -> str:
+    return str(v).strip().strip(" ,;'\"").strip()
+
+
+def _key(k: str) -> str:
+    k = _snake(k)
+    return _KEYS.get(k, k)
+
+
+def _from_json(text: str) -> Call | None:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    data = {str(k).casefold(): v for k, v in data.items()}
+    if isinstance(data.get("function"), dict):      # {"function": {"name": ..., "arguments": "{...}"}}
+        data = {str(k).casefold(): v for k, v in data["function"].items()}
+    for k in _ARG_KEYS:
+        if isinstance(data.get(k), str) and data[k].lstrip().startswith("{"):
+            try:
+                data = {**data, k: json.loads(data[k])}
+            except ValueError:
+                return None
+    head = next((str(data[k]) for k in _OP_KEYS if isinstance(data.get(k), str)), None)
+    if head is None:
+        return None
+    args: dict[str, str] = {}
+    for k, v in data.items():
+        if k in _OP_KEYS and str(v) == head:
+            continue
+        if k in _ARG_KEYS and isinstance(v, dict):
+            args.update({_key(str(a)): _value(b) for a, b in v.items()})
+        else:
+            args[_key(str(k))] = _value(v)
+    return Call(head, _lookup(head), args, "")
+
+
+def _from_function(m: re.Match[str]) -> Call:
+    head, body = m.group(1), m.group(2).strip()
+    args: dict[str, str] = {}
+    free = ""
+    if body and not re.match(r"^\s*[A-Za-z][\w-]*\s*[=:]", body):
+        free = _value(body)                       # get_stock("SKU-10001")
+    else:
+        for pair in _PAIR.finditer(body):
+            if pair.group(1):
+                args[_key(pair.group(1))] = _value(pair.group(2))
+    return Call(head, _lookup(head), args, free)
+
+
+def _from_command(head: str, rest: str) -> Call | None:
+    try:
+        tokens = shlex.split(rest)
+    except ValueError:
+        tokens = rest.split()
+    args: dict[str, str] = {}
+    free: list[str] = []
+    key: str | None = None
+    for token in tokens:
+        m = _KEY_TOKEN.match(token)
+        if m and (m.group(1) or m.group(3) or m.group(5)):
+            key = _key(m.group(1) or m.group(3) or m.group(5))
+            value = m.group(2) if m.group(1) else m.group(4)
+            args[key] = _value(value) if value else ""
+            continue
+        if key is None:
+            free.append(token)
+        else:
+            args[key] = f"{args[key]} {token}".strip()
+    if not args and "_" not in _snake(head):
+        return None
+    return Call(head, _lookup(head), args, " ".join(free))
+
+
+def parse(text: str) -> Call | None:
+    """The request as a tool call, or None when it is written as a question."""
+    if _CUE.search(text) is None:
+        return None
+    if _JSON.match(text):
+        return _from_json(text)
+    m = _FUNCTION.match(text)
+    if m and (_lookup(m.group(1)) is not None or "_" in m.group(1)):
+        return _from_function(m)
+    m = _COMMAND.match(text)
+    if m is None:
+        return None
+    if _lookup(m.group(1)) is None and "=" not in text and "--" not in text:
+        return _named(text)
+    call = _from_command(m.group(1), m.group(2))
+    if call is not None and call.operation is None and "_" not in call.head:
+        words, _, rest = text.partition("--") if "--" in text else (text, "", "")
+        return Call(words.strip(), None, call.arguments, "") if rest else None
+    return call
+
+
+def _named(text: str) -> Call | None:
+    """A question that names operations by their catalog names: each name read as the words that ask it."""
+    found = [(m, op) for m in _NAMED.finditer(text) if (op := _lookup(m.group(0))) is not None]
+    if not found:
+        return None
+    for m, op in reversed(found):
+        text = text[:m.start()] + _fill(op, {}) + text[m.end():]
+    return Call(text, None, {}, "")
+
+
+def _fill(op: Operation, args: dict[str, str]) -> str:
+    values = {**op.defaults, **args}
+
+    def say(key: str) -> str:
+        v = values[key]
+        return op.values.get(v.casefold(), v)
+
+    def optional(m: re.Match[str]) -> str:
+        keys = _SLOT.findall(m.group(1))
+        return _SLOT.sub(lambda s: say(s.group(1)), m.group(1)) if all(values.get(k) for k in keys) else ""
+
+    text = _OPTIONAL.sub(optional, op.ask)
+    return _SLOT.sub(lambda s: say(s.group(1)) if values.get(s.group(1)) else "", text).strip()
+
+
+def question(call: Call) -> str:
+    """The English question a request asks (its unknown keys left out)."""
+    if call.operation is None and not call.arguments and not call.free:
+        return call.head                # a question with operations named inside it
+    if call.operation is None:
+        words = call.head.replace("_", " ")
+        if call.head and not call.free and all(k in _GENERIC for k in call.arguments) and "_" not in call.head:
+            return " ".join([words, *(_GENERIC[k].format(v) for k, v in call.arguments.items() if v)])
+        return " ".join([words, call.free, *(f"{k.replace('_', ' ')} {v}" for k, v in call.arguments.items())]).strip()
+    op = call.operation
+    args = {k: v for k, v in call.arguments.items() if k in op.keys}
+    free = call.free
+    if free and op.positional and op.positional not in args:
+        args[op.positional], free = free, ""
+    if free and not args:           # "rank_customers by outstanding, top 3": the name and the rest, as words
+        return f"{_snake(call.head).replace('_', ' ')} {free}"
+    return " ".join(p for p in (_fill(op, args), free) if p)
+
+
+def unknown_keys(call: Call) -> list[str]:
+    if call.operation is None:
+        return []
+    return [k for k in call.arguments if k not in call.operation.keys]
+
+
+def unknown_message(call: Call) -> str:
+    assert call.operation is not None
+    keys = list(call.operation.keys)
+    takes = ", ".join(keys[:-1]) + (" and " if len(keys) > 1 else "") + keys[-1] if keys else "no arguments"
+    named = [k for k in unknown_keys(call) if not any(c.isdigit() for c in k)]    # a message holds no digit
+    unknown = f"argument {', '.join(f'“{k}”' for k in named)}" if named else "such argument"
+    return f"The operation {call.operation.name} takes {takes}; it has no {unknown}. Which one did you mean?"
+
+
+def guess(call: Call) -> str:
+    """The best reading of a request with unknown keys: their values said as words after the rest."""
+    extra = " ".join(v for k, v in call.arguments.items() if call.operation and k not in call.operation.keys)
+    return f"{question(call)} {extra}".strip()
