@@ -53,7 +53,7 @@ def fill(url: str, records: int, most_evidence: int | None = None) -> None:
             FROM generate_series(1, %s) AS g
             JOIN (SELECT *, row_number() OVER (ORDER BY seq) - 1 AS k, count(*) OVER () AS n FROM footnote.ledger
                   WHERE jsonb_array_length(evidence) <= coalesce(%s, jsonb_array_length(evidence))) AS l
-              ON l.k = g %% l.n""", (most_evidence, max(0, records - have)))
+              ON l.k = g %% l.n""", (max(0, records - have), most_evidence))
         conn.execute("SET session_replication_role = origin")
         conn.execute("SELECT footnote.seal()")
 
