@@ -16,14 +16,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-import typer
-import typer.core
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+try:  # a Ctrl-C while the command line is still loading (seconds on a busy machine) ends it like one later on
+    import typer
+    import typer.core
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
 
-from footnote_pg import errors
-from footnote_pg.progress import progress
+    from footnote_pg import errors
+    from footnote_pg.progress import progress
+except KeyboardInterrupt:
+    sys.stderr.write("interrupted\n")
+    sys.exit(130)
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -53,6 +57,20 @@ class Commands(typer.core.TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # Ctrl-C (or SIGTERM) in the middle of a command: one line, the shell's 130
+            interrupted()
+            raise typer.Exit(INTERRUPTED) from None
+
+
+INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT), as a shell reports it
+
+
+def interrupted() -> None:
+    err.print("interrupted", highlight=False, markup=False)
 
 
 app = typer.Typer(
@@ -983,8 +1001,12 @@ def mapping_apply(
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    app()
+    try:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        app()
+    except KeyboardInterrupt:  # between commands' own handling (while starting or ending)
+        interrupted()
+        sys.exit(INTERRUPTED)
 
 
 if __name__ == "__main__":
