@@ -1,4 +1,5 @@
-"""What the web demo's endpoints do, without HTTP: one Footnote client (actor ``demo``, role ``viewer``).
+"""What the web demo's endpoints do, without HTTP: one Footnote client (actor ``demo``, role ``viewer``, unless
+``footnote-pg serve`` names the actor).
 
 Every method is synchronous database work; the web app runs it in its bounded thread pool.
 """
@@ -29,8 +30,8 @@ EVIDENCE_PAGE = 50  # rows of an evidence set per page of the evidence panel
 class DemoApp:
     """The demo's database side: ask, open a deep link, read the ledger."""
 
-    def __init__(self, database_url: str) -> None:
-        self.fn = Footnote(database_url, actor=ACTOR, actor_role=ACTOR_ROLE, min_size=1, max_size=POOL_SIZE)
+    def __init__(self, database_url: str, actor: str = ACTOR, actor_role: str | None = ACTOR_ROLE) -> None:
+        self.fn = Footnote(database_url, actor=actor, actor_role=actor_role, min_size=1, max_size=POOL_SIZE)
 
     def close(self) -> None:
         self.fn.close()
