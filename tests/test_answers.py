@@ -157,13 +157,21 @@ def test_a_clarification_then_the_choice(db: TestDatabase) -> None:
 
 
 def test_an_unknown_customer_is_refused_with_real_alternatives(db: TestDatabase) -> None:
-    a = db.client("service").ask("How much does Acme Corporation owe?")
+    a = db.client("service").ask("How much does Bergman Logistics owe?")
     assert a.status == "refused" and a.reason == "unknown_entity"
-    assert a.answer.startswith("There is no customer named “Acme Corporation”. The closest names are: ")
+    assert a.answer.startswith("There is no customer named “Bergman Logistics”. The closest names are: "
+                               "Bergmann Logistik GmbH; ")
     names = {r[0] for r in db.rows("SELECT name FROM erp.customers")}
     listed = [alt["name"] for alt in a.alternatives]
     assert listed and set(listed) <= names
     assert a.answer.endswith("The closest names are: " + "; ".join(listed) + ("" if listed[-1].endswith(".") else "."))
+
+
+def test_an_unknown_customer_with_no_close_name_is_told_how_to_list_them(db: TestDatabase) -> None:
+    a = db.client("service").ask("How much does Acme Corporation owe?")
+    assert a.status == "refused" and a.reason == "unknown_entity" and a.alternatives == []
+    assert a.answer == ("There is no customer named “Acme Corporation”. No customer name is close to it; ask “List "
+                        "customers” to see the real ones.")
 
 
 def test_change_verbs_agree_with_the_sign(db: TestDatabase, erp: Erp) -> None:

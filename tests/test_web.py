@@ -229,7 +229,7 @@ def test_acme_is_refused_with_the_closest_real_names(demo: Demo) -> None:
     assert doc["status"] == "refused" and doc["reason"] == "unknown_entity"
     assert doc["claims"] == [] and doc["model_version"] is None
     assert "There is no customer named “Acme Corporation”" in doc["answer"]
-    assert "The closest names are:" in doc["answer"]
+    assert "No customer name is close to it; ask “List customers” to see the real ones." in doc["answer"]
     assert doc["ledger"]["seq"] >= 1
 
 

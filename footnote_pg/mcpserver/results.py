@@ -430,6 +430,9 @@ def error_text(tool: str, exc: errors.FootnoteError) -> str:
     if isinstance(exc, errors.UnknownEntity) and exc.alternatives:
         text = (f"There is no {entity} named “{value}”. The closest real {entity} names: {_names(exc.alternatives)}. "
                 f"Call {tool} again with one of these exact names, or ask the user which one is meant.")
+    elif isinstance(exc, errors.UnknownEntity) and entity in ("customer", "supplier", "item"):
+        text = (f"There is no {entity} named “{value}”, and no {entity} name is close to it. Call list_{entity}s "
+                f"(name_contains) to see the real names, or ask the user which {entity} is meant.")
     elif isinstance(exc, errors.AmbiguousEntity) and exc.candidates:
         matching = exc.detail.get("matching")
         text = (f"“{value}” matches several {entity} records: "
