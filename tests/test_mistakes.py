@@ -169,3 +169,26 @@ def test_serve_asks_as_the_actor_given(db: TestDatabase, monkeypatch: pytest.Mon
     assert code == 0, err
     assert db.rows("SELECT actor_id, actor_role FROM footnote.ledger WHERE id = %s",
                    (seen["ledger"]["record_id"],)) == [("web-desk", "controller")]
+
+
+@pytest.mark.parametrize("question", ["Which customers owe the most overdue?",
+                                      "Which customers have the largest open balance?",
+                                      "Which customers have the oldest overdue invoice?"])
+def test_every_count_of_a_ranking_cites_what_it_counts(db: TestDatabase, question: str) -> None:
+    fn = db.client("service")
+    answer = fn.ask(question)
+    assert answer.status == "verified"
+    evidence = {e.id: e for e in answer.evidence}
+    counts = {c["value"]: c for c in answer.claims if c["value"] in ("values.listed", "values.ranked")}
+    assert set(counts) == {"values.listed", "values.ranked"}, answer.answer
+    listed = counts["values.listed"]  # "5 of ...": the five customers listed
+    assert [evidence[e].type for e in listed["evidence"]] == ["customer"] * int(listed["text"])
+    ranked = counts["values.ranked"]  # "... of 39 with anything overdue": all 39, as one set
+    [the_set] = ranked["evidence"]
+    assert evidence[the_set].is_set and evidence[the_set].fields["rows"] == ranked["text"]
+    rows = fn.evidence_rows(ranked["call_id"], the_set, 0, 1000)
+    assert len(rows) == int(ranked["text"]) and {r.evidence.type for r in rows} == {"customer"}
+    assert {e for e in listed["evidence"]} <= {r.evidence.id for r in rows}
+    for c in answer.claims:  # no number stands on nothing
+        if c["kind"] in ("count", "amount", "days"):
+            assert c["evidence"], c
