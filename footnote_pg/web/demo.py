@@ -37,10 +37,16 @@ class DemoApp:
         self.fn.close()
 
     # -- /api/ask ----------------------------------------------------------------------------------------------
+    def locale(self) -> str:
+        """The locale the answers are formatted in (the client's, else the database's setting): the page shows
+        every number and date of the screen in it."""
+        return self.fn.locale or str(self.fn.settings()["locale"])
+
     def ask(self, question: str) -> dict[str, Any]:
         answer = self.fn.ask(question)
         doc: dict[str, Any] = answer.as_json()
         doc["model_version"] = self.model_version(doc)
+        doc["locale"] = self.locale()
         return doc
 
     def model_version(self, doc: dict[str, Any]) -> dict[str, Any] | None:
@@ -105,7 +111,7 @@ class DemoApp:
         except errors.PermissionDenied as exc:
             raise ApiError(403, AUDITOR_MESSAGE, chain=chain, detail=str(exc)) from exc
         chain["first_bad"] = None if bad is None else _ledger_row(bad)
-        return {"records": [_ledger_row(r) for r in rows], "chain": chain, "limit": limit}
+        return {"records": [_ledger_row(r) for r in rows], "chain": chain, "limit": limit, "locale": self.locale()}
 
 
 def _ledger_row(r: tuple[Any, ...]) -> dict[str, Any]:
