@@ -40,7 +40,20 @@ _MODULES = {
     "OperationResult": "results",
     "Value": "results",
 }
-__all__ = sorted(_MODULES)
+__all__ = [
+    "AmbiguousEntity",
+    "ConnectionFailed",
+    "Evidence",
+    "Footnote",
+    "FootnoteError",
+    "InvalidArgument",
+    "Operation",
+    "OperationResult",
+    "SourceNotMapped",
+    "UnknownEntity",
+    "UnknownOperation",
+    "Value",
+]
 __version__ = "0.1.0"
 
 

@@ -1,8 +1,9 @@
 """The ``footnote-pg`` command line.
 
 Exit codes: 0 ok; 1 the check failed (a broken chain, a refused or unverified
-answer); 2 bad usage, bad input or no database. A user's mistake prints one
-line, never a traceback.
+answer); 2 bad usage, bad input or no database; 130 Ctrl-C in the middle of a
+command ("interrupted"; a server it stops says "stopped" and exits 0). A user's
+mistake prints one line, never a traceback.
 """
 
 from __future__ import annotations
