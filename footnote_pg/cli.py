@@ -55,16 +55,11 @@ class Commands(typer.core.TyperGroup):
         except typer.Abort:
             err.print("aborted", highlight=False)
             code = 1
+        if code == INTERRUPTED:  # typer's code for a Ctrl-C (or SIGTERM) met while parsing or running: one line
+            interrupted()
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
-
-    def invoke(self, ctx: Any) -> Any:
-        try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:  # Ctrl-C (or SIGTERM) in the middle of a command: one line, the shell's 130
-            interrupted()
-            raise typer.Exit(INTERRUPTED) from None
 
 
 INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT), as a shell reports it
@@ -1045,12 +1040,16 @@ def mapping_apply(
 
 
 def main() -> None:
+    import signal
+
     try:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         app()
-    except KeyboardInterrupt:  # between commands' own handling (while starting or ending)
+    except KeyboardInterrupt:  # before the command group runs (building it)
         interrupted()
         sys.exit(INTERRUPTED)
+    finally:  # the command is over: a Ctrl-C while Python shuts down (its threads joined) changes nothing
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":

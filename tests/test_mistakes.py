@@ -116,7 +116,8 @@ def _interrupt(*_args: Any, **_kwargs: Any) -> Any:
     (["demo"], "footnote_pg.web.serve"),  # while the server starts, before it serves
     (["serve", "--actor", "desk:analyst"], "footnote_pg.web.serve"),
     (["verify"], "footnote_pg.ledger.verify_database"),
-], ids=["ask", "demo", "serve", "verify"])
+    (["catalog"], "footnote_pg.client.check_database_url"),  # while the options are read
+], ids=["ask", "demo", "serve", "verify", "parsing"])
 def test_ctrl_c_in_a_command_is_one_line_and_exit_130(db: TestDatabase, monkeypatch: pytest.MonkeyPatch,
                                                       command: list[str], target: str) -> None:
     monkeypatch.setattr(target, _interrupt)
