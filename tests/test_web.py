@@ -329,6 +329,8 @@ def test_the_ledger_lists_the_records_and_the_chain_is_intact(demo: Demo) -> Non
         assert r["recorded_at"]
     status, doc = demo.json("GET", "/api/ledger?limit=2")
     assert status == 200 and [r["seq"] for r in doc["records"]] == [5, 4]
+    # the page shows every number and date of a screen in the answers' locale: it is told which
+    assert doc["locale"] == "de-DE" and {a["locale"] for a in asked} == {"de-DE"}
 
 
 def test_the_ledger_names_the_first_bad_record_after_tampering(demo: Demo, db: TestDatabase) -> None:
