@@ -140,6 +140,16 @@ def _grants(statements: list[str]) -> list[str]:
     return [s for s in statements if _code(s).startswith(("GRANT ", "REVOKE ", "DO $owners$", "DO $computations$"))]
 
 
+def _owner_functions(grants: list[str]) -> set[str]:
+    """The readers the owners block of sql/90_grants.sql gives to footnote_owner (besides every footnote._op_*)."""
+    names: set[str] = set()
+    for g in grants:
+        if _code(g).startswith("DO $owners$") and (m := re.search(r"readers\s+constant\s+text\[\]\s*:=\s*"
+                                                                   r"ARRAY\[(.*?)\]", g, re.S)):
+            names |= {f"footnote.{n}" for n in re.findall(r"'(\w+)'", m[1])}
+    return names
+
+
 # Tables of reference data a revision may reload, each with the tables that reference it (emptied first).
 RELOADABLE = {"footnote.queries": ("footnote.evidence_queries",), "footnote.evidence_queries": (),
               "footnote.operations": ("footnote.operation_arguments",), "footnote.operation_arguments": (),
@@ -180,7 +190,10 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
                 raise SystemExit(f"{key} changed: write its ALTER by hand")
             remade.append(key)
     changed = [k for k in old_f if k not in new_f or _code(new_f[k]) != _code(old_f[k])]
-    replaced = {k for k in changed if k in new_f and _header(new_f[k]) == _header(old_f[k])}
+    # footnote_ledger may drop, not replace, a function footnote_owner owns (the owners block gives it back)
+    theirs = _owner_functions(target_grants) if role == "footnote_ledger" else set()
+    replaced = {k for k in changed if k in new_f and _header(new_f[k]) == _header(old_f[k])
+                and not (k.startswith("footnote._op_") or k.split("(", 1)[0] in theirs)}
     dropped = [k for k in changed if k not in replaced]
     for key, st in reversed(list(old_o.items())):  # triggers that go, before the functions they call
         kind, name = key.rsplit(" ", 1)

@@ -96,6 +96,8 @@ def _refusal_for_error(exc: errors.FootnoteError) -> tuple[str, str, list[str], 
         if names:
             listed = "; ".join(names)
             message += " The closest names are: " + listed + ("" if listed.endswith(".") else ".")
+        else:  # nothing close: no unrelated names, but where the real ones are
+            message += f" No {entity} name is close to it; ask “List {entity}s” to see the real ones."
         return "unknown_entity", message, [], exc.alternatives
     if isinstance(exc, errors.InvalidArgument):
         return "invalid_argument", f"I can't answer that: {exc}.", [], []

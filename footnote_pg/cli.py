@@ -1,8 +1,9 @@
 """The ``footnote-pg`` command line.
 
 Exit codes: 0 ok; 1 the check failed (a broken chain, a refused or unverified
-answer); 2 bad usage, bad input or no database. A user's mistake prints one
-line, never a traceback.
+answer); 2 bad usage, bad input or no database; 130 Ctrl-C in the middle of a
+command ("interrupted"; a server it stops says "stopped" and exits 0). A user's
+mistake prints one line, never a traceback.
 """
 
 from __future__ import annotations
@@ -17,14 +18,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-import typer
-import typer.core
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+try:  # a Ctrl-C while the command line is still loading (seconds on a busy machine) ends it like one later on
+    import typer
+    import typer.core
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
 
-from footnote_pg import errors
-from footnote_pg.progress import progress
+    from footnote_pg import errors
+    from footnote_pg.progress import progress
+except KeyboardInterrupt:
+    sys.stderr.write("interrupted\n")
+    sys.exit(130)
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
@@ -51,9 +56,18 @@ class Commands(typer.core.TyperGroup):
         except typer.Abort:
             err.print("aborted", highlight=False)
             code = 1
+        if code == INTERRUPTED:  # typer's code for a Ctrl-C (or SIGTERM) met while parsing or running: one line
+            interrupted()
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
+
+
+INTERRUPTED = 130  # the exit code of a command stopped by Ctrl-C (128 + SIGINT), as a shell reports it
+
+
+def interrupted() -> None:
+    err.print("interrupted", highlight=False, markup=False)
 
 
 app = typer.Typer(
@@ -89,13 +103,12 @@ def _checked_url(value: str | None) -> str | None:
     """A URL libpq cannot parse is a usage error naming the option (without echoing a password)."""
     if value is None:
         return None
-    import psycopg
+    from footnote_pg.client import check_database_url
 
     try:
-        psycopg.conninfo.conninfo_to_dict(value)
-    except psycopg.ProgrammingError as exc:
-        reason = (str(exc).strip().splitlines() or ["not a connection string"])[0].replace(value, "the URL")
-        raise typer.BadParameter(f"not a PostgreSQL URL or connection string ({reason})") from None
+        check_database_url(value)
+    except errors.InvalidArgument as exc:
+        raise typer.BadParameter(str(exc).removeprefix("invalid argument database_url: ")) from None
     return value
 
 
@@ -455,13 +468,21 @@ Host = Annotated[str, typer.Option(metavar="HOST", help="Address to listen on: a
                                                         "address of this machine on purpose (no authentication).")]
 
 
-def _mcp_server(url: str) -> Any:
-    """The MCP server against ``url``, acting as PROVENANCE_ACTOR (the catalog read once)."""
+def _mcp_server(url: str, actor: tuple[str | None, str | None] | None = None) -> Any:
+    """The MCP server against ``url``, acting as ``actor`` (id, role), else PROVENANCE_ACTOR (the catalog read
+    once)."""
     from footnote_pg.client import actor_from_env
     from footnote_pg.mcpserver import Config, prepare
 
-    server, _count = prepare(Config(url, *actor_from_env()))
+    server, _count = prepare(Config(url, *(actor or actor_from_env())))
     return server
+
+
+def _actor(actor: str | None, actor_role: str | None) -> tuple[str | None, str | None]:
+    """--actor ID[:ROLE] and --actor-role ROLE as (id, role)."""
+    if actor is not None and ":" in actor and actor_role is None:
+        actor, actor_role = actor.split(":", 1)
+    return actor, actor_role
 
 
 @app.command()
@@ -513,18 +534,35 @@ def serve_command(
     database_url: DatabaseUrl = None,
     host: Host = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port of the page and of /mcp.", min=1, max=65535, metavar="PORT")] = 4711,
+    actor: Annotated[str | None, typer.Option(
+        envvar="PROVENANCE_ACTOR", metavar="ID[:ROLE]",
+        help="Who asks, recorded with every question of the page and of /mcp (required against your database; "
+             "the embedded sample is asked by demo (viewer)).")] = None,
+    actor_role: Annotated[str | None, typer.Option(
+        "--actor-role", envvar="PROVENANCE_ACTOR_ROLE", metavar="ROLE",
+        help="The actor's role, when --actor is a bare id.")] = None,
 ) -> None:
     """The web page and MCP (streamable HTTP at /mcp) against a database, in one process (Ctrl-C stops it)."""
+    from footnote_pg.client import uses_embedded_sample
     from footnote_pg.web import serve
+    from footnote_pg.web.demo import ACTOR, ACTOR_ROLE
 
+    who, role = _actor(actor, actor_role)
+    if who is None:
+        if not uses_embedded_sample(database_url):
+            raise errors.InvalidArgument(
+                "invalid argument actor: serve records every question with who asked it; name the actor with "
+                "--actor ID[:ROLE] (or PROVENANCE_ACTOR=id:role), e.g. --actor web-desk:analyst",
+                {"argument": "actor"})
+        who, role = ACTOR, ACTOR_ROLE
     _stop_on_sigterm()
     url = _url(database_url)
 
     def ready(address: str) -> None:
-        out.print(f"footnote-pg serving the page at [bold]{address}[/bold] and MCP at [bold]{address}mcp[/bold]  "
-                  "(Ctrl-C stops it)")
+        out.print(f"footnote-pg serving the page at [bold]{address}[/bold] and MCP at [bold]{address}mcp[/bold] "
+                  f"as actor {escape(who or '')}{escape(f' ({role})') if role else ''}  (Ctrl-C stops it)")
 
-    serve(url, host=host, port=port, ready=ready, mcp=_mcp_server(url))
+    serve(url, host=host, port=port, ready=ready, mcp=_mcp_server(url, (who, role)), actor=who, actor_role=role)
     out.print("stopped")
 
 
@@ -758,7 +796,8 @@ def _verify_proofs(receipt: Path | None, digests: list[Path], bundle: Path | Non
 @app.command()
 @friendly
 def export(
-    output: Annotated[Path, typer.Argument(help="Bundle file to write (JSON lines).", metavar="FILE")],
+    output: Annotated[Path, typer.Argument(
+        help="Bundle file to write (JSON lines); a directory gets footnote-bundle-<time>.jsonl.", metavar="FILE")],
     database_url: DatabaseUrl = None,
     from_seq: Annotated[int, typer.Option("--from-seq", min=1, max=SEQ_MAX, metavar="SEQ", help="First record.")] = 1,
     to_seq: Annotated[int | None, typer.Option(
@@ -782,13 +821,31 @@ def export(
             raise errors.InvalidArgument(f"invalid argument {name}: {text!r} is not an ISO 8601 time") from None
         return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
+    output = _bundle_path(output)
     with _connect(database_url) as conn:
         with progress(f"exporting to {output}") as advance:
-            manifest = ledger.export_bundle(conn, output, from_seq=from_seq, to_seq=to_seq or 2**62,
-                                            since=moment(since, "since"), until=moment(until, "until"),
-                                            advance=advance)
+            try:
+                manifest = ledger.export_bundle(conn, output, from_seq=from_seq, to_seq=to_seq or 2**62,
+                                                since=moment(since, "since"), until=moment(until, "until"),
+                                                advance=advance)
+            except OSError as exc:  # said of the user's path, not of the temporary file beside it
+                raise errors.FootnoteError(f"cannot write the bundle to {output}: "
+                                           f"{exc.strerror or exc}; nothing was written") from None
     out.print(f"exported {manifest['count']} records ({manifest['first_seq']}..{manifest['last_seq']}) to {output}; "
               f"records sha256 {manifest['records_sha256'][:16]}…", highlight=False)
+
+
+def _bundle_path(output: Path) -> Path:
+    """Where export writes: the file given, or a new file named by the time in the directory given; a folder
+    that is not there is one line, before anything is read."""
+    import datetime as dt
+
+    if output.is_dir():
+        return output / f"footnote-bundle-{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%SZ}.jsonl"
+    folder = output.parent
+    if not folder.is_dir():
+        raise errors.FootnoteError(f"cannot write the bundle to {output}: the folder {folder} does not exist")
+    return output
 
 
 @app.command()
@@ -1002,8 +1059,16 @@ def mapping_apply(
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    app()
+    import signal
+
+    try:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        app()
+    except KeyboardInterrupt:  # before the command group runs (building it)
+        interrupted()
+        sys.exit(INTERRUPTED)
+    finally:  # the command is over: a Ctrl-C while Python shuts down (its threads joined) changes nothing
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import random
+import re
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -45,6 +46,28 @@ def uses_embedded_sample(database_url: str | None = None) -> bool:
     """True when :func:`resolve_database_url` falls back to the embedded sample ERP."""
     return not (database_url or os.environ.get("DATABASE_URL")
                 or any(os.environ.get(name) for name in LIBPQ_ENVIRONMENT))
+
+
+URL_FORMS = ("postgresql://USER:PASSWORD@HOST:5432/DATABASE (or postgres://...), or libpq's key=value words "
+             "such as 'host=HOST dbname=DATABASE user=USER'")
+_SCHEME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+def check_database_url(url: str) -> None:
+    """A URL of another database (mysql://, sqlite:///, jdbc:...) or text libpq cannot read is one line naming the
+    forms accepted (never echoing the URL: it may hold a password)."""
+    scheme = _SCHEME.match(url)
+    if scheme and scheme[1].lower() not in ("postgresql", "postgres"):
+        shown = scheme[1].lower() + (":" if not url[scheme.end():].startswith("//") else "://")
+        raise errors.InvalidArgument(f"invalid argument database_url: a {shown} URL names another kind of database, "
+                                     f"not PostgreSQL; footnote-pg needs {URL_FORMS}", {"argument": "database_url"})
+    try:
+        psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError as exc:
+        reason = (str(exc).strip().splitlines() or [""])[0]
+        why = f" ({reason.replace(url, 'the URL')})" if reason.startswith("invalid") else ""
+        raise errors.InvalidArgument(f"invalid argument database_url: not a PostgreSQL URL or connection string{why}; "
+                                     f"write {URL_FORMS}", {"argument": "database_url"}) from None
 
 
 def resolve_database_url(database_url: str | None = None) -> str:
@@ -136,6 +159,7 @@ class Footnote:
             self._owns_pool = False
         else:
             self.database_url = resolve_database_url(database_url)
+            check_database_url(self.database_url)
             try:  # fail fast, with the server's own words, when the database is unreachable
                 psycopg.connect(self.database_url, connect_timeout=10).close()
             except psycopg.Error as exc:

@@ -174,6 +174,16 @@ def connection_failed(exc: Exception) -> ConnectionFailed:
     return ConnectionFailed(f"cannot connect to the database: {reason[:400]}")
 
 
+def permission_denied(message: str, detail: str | None = None) -> PermissionDenied:
+    """PostgreSQL's reason once ("permission denied for function router_names"), then the role footnote-pg grants
+    that object to."""
+    from footnote_pg import privileges
+
+    text = message if message.startswith("permission denied") else f"permission denied: {message}"
+    remedy = privileges.remedy(message)
+    return PermissionDenied(text + (f" ({detail})" if detail else "") + (f"; {remedy}" if remedy else ""))
+
+
 def from_psycopg(exc: Exception) -> FootnoteError | None:
     """The typed error for a psycopg exception, or None when it is not one a user can cause."""
     if not isinstance(exc, psycopg.Error):
@@ -184,8 +194,7 @@ def from_psycopg(exc: Exception) -> FootnoteError | None:
     if state in _BY_SQLSTATE:
         return _BY_SQLSTATE[state](message, _detail(diag))
     if state == "42501":
-        detail = getattr(diag, "message_detail", None)
-        return PermissionDenied(f"permission denied: {message}" + (f" ({detail})" if detail else ""))
+        return permission_denied(message, getattr(diag, "message_detail", None))
     if state == "2BP01":  # an object outside ours depends on one of ours
         hint = getattr(diag, "message_hint", None)
         return Protected(message + (f"; {hint}" if hint else ""))

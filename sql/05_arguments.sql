@@ -500,7 +500,6 @@ DECLARE
     v_key    text;
     v_prefix text;
     v_starts text;
-    v_total  bigint;
     cands  footnote._named[];
     hits   footnote.entity[];
     alts   jsonb;
@@ -553,28 +552,37 @@ BEGIN
                                FROM unnest(hits[1:20]) WITH ORDINALITY AS h(id, name, uri, ord)))::text;
     END IF;
 
-    -- unknown: the closest names by trigram similarity, among names sharing the start of a word typed
-    -- (all names when there are few)
-    SELECT count(*) INTO v_total FROM footnote._entity_names AS x WHERE x.entity = $1;
-    IF v_total = 0 THEN  -- no names at all: not mapped
+    -- unknown: the names that are actually close, among names sharing the first letters of a word typed: a word
+    -- of the name (without its legal form) has at least half its trigrams in common with a word typed. Best first:
+    -- by how well each word typed is matched, on average. None close: say so, and how to list the real ones.
+    IF NOT EXISTS (SELECT FROM footnote._entity_names AS x WHERE x.entity = $1) THEN  -- no names at all: not mapped
         PERFORM footnote._require_source(entity);
     END IF;
     SELECT string_agg(footnote._accent_pattern(left(w, 3)), '|') INTO v_starts
     FROM unnest(v_words) AS w WHERE length(w) >= 3;
     SELECT jsonb_agg(jsonb_build_object('id', a.id::text, 'name', a.name, 'uri', a.uri) ORDER BY a.sim DESC, a.name, a.id)
     INTO alts
-    FROM (SELECT e.id, e.name, e.uri, footnote._similarity(v_folded, footnote._fold(e.name)) AS sim
+    FROM (SELECT e.id, e.name, e.uri, k.sim
           FROM footnote._entity_names AS e
-          WHERE e.entity = $1
-            AND (v_total <= 5000 OR lower(e.name) ~ v_starts)
-          ORDER BY sim DESC, e.name, e.id
+          CROSS JOIN LATERAL (
+              SELECT avg(b.best) AS sim, max(b.best) AS best
+              FROM (SELECT max(footnote._similarity(q.w, n.w)) AS best
+                    FROM unnest(v_words) AS q(w),
+                         regexp_split_to_table(coalesce(nullif(footnote._core_name(e.name), ''), footnote._fold(e.name)),
+                                               ' ') AS n(w)
+                    WHERE length(q.w) >= 3 AND n.w <> ''
+                    GROUP BY q.w) AS b) AS k
+          WHERE e.entity = $1 AND lower(e.name) ~ v_starts AND k.best >= 0.5
+          ORDER BY k.sim DESC, e.name, e.id
           LIMIT 5) AS a;
     RAISE EXCEPTION USING
         ERRCODE = 'FN002',
-        MESSAGE = format('unknown %s "%s"%s', entity, footnote._shown(v, 80),
-                         CASE WHEN jsonb_array_length(alts) > 0 THEN '; closest: ' || footnote._listed(
+        MESSAGE = format('unknown %s "%s"; %s', entity, footnote._shown(v, 80),
+                         CASE WHEN jsonb_array_length(alts) > 0 THEN 'closest: ' || footnote._listed(
                              ARRAY(SELECT x->>'name' FROM jsonb_array_elements(alts) WITH ORDINALITY AS y(x, n)
-                                   ORDER BY n), jsonb_array_length(alts)) ELSE '' END),
+                                   ORDER BY n), jsonb_array_length(alts))
+                         ELSE format('no %s name is close to it (the list_%ss operation lists the real ones)',
+                                     entity, entity) END),
         DETAIL = jsonb_build_object('argument', argument, 'entity', entity, 'value', v,
                                     'alternatives', coalesce(alts, '[]'::jsonb))::text;
 END

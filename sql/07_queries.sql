@@ -630,6 +630,16 @@ ORDER BY n$q$),
 FROM r
 ORDER BY n$q$),
 
+('ranked_customers', 'customer_rankings', 'customer', '{date,text}',
+ 'the customers a ranking ranks (each with some of its measure), by id',
+ $q$SELECT row_number() OVER (ORDER BY r.customer_id) AS n,
+       jsonb_build_object('id', 'customer:' || r.customer_id, 'type', 'customer', 'record_id', r.customer_id::text,
+           'uri', r.uri, 'verified', true, 'fields', jsonb_build_object(
+               'name', r.name, 'customer_number', r.customer_number, 'value', r.value::text,
+               'invoice_count', r.invoice_count::text)) AS e
+FROM r
+ORDER BY n$q$),
+
 ('open_purchase_orders', 'open_purchase_orders', 'purchase_order', '{bigint,date,date}',
  'the open or partially received purchase orders, by expected date and id',
  $q$SELECT row_number() OVER (ORDER BY r.expected_on, r.id) AS n,

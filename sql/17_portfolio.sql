@@ -191,9 +191,11 @@ DECLARE
     x       record;
     ev      jsonb[] := '{}';
     rws     jsonb[] := '{}';
-    all_ids text[] := '{}';
     ids     text[];
+    listed  text[] := '{}';
     ranked  bigint := 0;
+    pack    jsonb;
+    es      jsonb;
     kind    text := CASE WHEN m = 'oldest_overdue' THEN 'days' ELSE 'amount' END;
 BEGIN
     IF m IS NULL THEN
@@ -218,13 +220,21 @@ BEGIN
             END LOOP;
         END IF;
         ev := ev || footnote._row_evidence('customer', 'customer_id', to_jsonb(r), ARRAY['name', 'customer_number']);
-        all_ids := all_ids || ids;
+        listed := listed || ('customer:' || r.customer_id);
         rws := rws || jsonb_build_object(
             'rank', footnote._value('count', r.rnk::text, ids),
             'customer', footnote._value('text', r.name, ARRAY['customer:' || r.customer_id]),
             'value', footnote._value(kind, r.value::text, CASE WHEN m = 'oldest_overdue' THEN ids[1:1] ELSE ids END),
             'invoice_count', footnote._value('count', r.invoice_count::text, ids));
     END LOOP;
+    -- how many are ranked cites them all: the set of every customer ranked (the listed ones cite their own rows)
+    IF ranked > 0 THEN
+        EXECUTE format('WITH r AS (%s), ev AS (%s) SELECT %s', footnote._query('customer_rankings'),
+                       footnote._evidence_query('ranked_customers'), footnote._evidence_pack('$3'))
+        INTO pack USING d, m, 0;
+        es := footnote._evidence_set('ranked_customers', jsonb_build_array(d, m), pack);
+        ev := ev || es;
+    END IF;
     RETURN footnote._finish('rank_customers',
         jsonb_build_object('measure', measure, 'direction', direction, 'limit', "limit", 'as_of', as_of), started,
         jsonb_build_object(
@@ -233,8 +243,8 @@ BEGIN
                 'as_of', footnote._value('date', d::text, '{}'),
                 'measure', footnote._value('text', replace(m, '_', ' '), '{}'),
                 'direction', footnote._value('text', dir, '{}'),
-                'listed', footnote._value('count', cardinality(rws)::text, all_ids),
-                'ranked', footnote._value('count', ranked::text, '{}')),
+                'listed', footnote._value('count', cardinality(rws)::text, listed),
+                'ranked', footnote._value('count', ranked::text, footnote._cited(NULL, es, ranked))),
             'rows', to_jsonb(rws),
             'evidence', to_jsonb(ev),
             'empty_reason', CASE WHEN cardinality(rws) = 0 THEN 'no_customer_owes' END,

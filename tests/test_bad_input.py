@@ -93,7 +93,10 @@ def test_injection_strings_are_just_unknown_names(db: TestDatabase, fn: Footnote
         args = {"period": "2026-Q2"} if op == "revenue" else {}
         with pytest.raises(UnknownEntity) as caught:
             fn.call(op, **{**args, arg: INJECTION})
-        assert caught.value.alternatives, "an unknown name lists real alternatives"
+        if arg != "number":  # nothing is close to it: no unrelated names, but where the real ones are
+            assert caught.value.alternatives == [] and "name is close to it" in str(caught.value)
+        else:
+            assert caught.value.alternatives, "an unknown invoice number lists the nearest real ones"
     listed = fn.call("list_customers", name_contains=INJECTION)
     assert listed.empty_reason == "no_matching_customers"
     after = db.rows(SNAPSHOT)[0]
@@ -108,10 +111,14 @@ def test_unknown_customer_lists_the_closest_real_names(fn: Footnote) -> None:
     assert "closest: Bergmann Logistik GmbH" in str(caught.value)
 
     with pytest.raises(UnknownEntity) as caught:
+        fn.call("customer_overdue", customer="Bergman Logistics")  # a word off in each
+    assert [a["name"] for a in caught.value.alternatives][:2] == ["Bergmann Logistik GmbH", "Łódź Logistics Sp. z o.o."]
+
+    with pytest.raises(UnknownEntity) as caught:  # nothing close: no unrelated names, but where the real ones are
         fn.call("customer_overdue", customer="Acme Corporation")
-    names = [a["name"] for a in caught.value.alternatives]
-    assert 1 <= len(names) <= 5 and not any("Acme" in n for n in names)
-    assert str(caught.value).startswith('unknown customer "Acme Corporation"; closest: ')
+    assert caught.value.alternatives == []
+    assert str(caught.value) == ('unknown customer "Acme Corporation"; no customer name is close to it (the '
+                                 'list_customers operation lists the real ones)')
 
 
 def test_a_name_matching_several_customers_is_ambiguous(fn: Footnote) -> None:

@@ -111,6 +111,11 @@ def test_ask_open_the_evidence_see_the_model_rejected_and_find_the_record_in_the
         expect(record).to_contain_text(number)
         expect(record).to_contain_text("erp://invoice/" + number[-4:])
     expect(panel.locator("[data-status=grounded]")).to_be_visible()
+    # one format on the screen, the answer's (de-DE), though the browser's is en-US: the ERP's dates and amounts too
+    expect(panel).to_contain_text("02.05.2026")
+    expect(panel).not_to_contain_text(re.compile(r"\d{4}-\d{2}-\d{2}"))
+    expect(panel.locator("dd[title='18450.00']").first).to_have_text("18.450,00")
+    expect(panel.locator("dd[title='2026-05-02']").first).to_have_text("02.05.2026")
     page.shot("02-evidence")
 
     # the deep link opens the source record
@@ -118,7 +123,7 @@ def test_ask_open_the_evidence_see_the_model_rejected_and_find_the_record_in_the
     record = p.locator("#record")
     expect(record.locator("h3")).to_have_text("Source record erp://invoice/8812")
     expect(record.locator("dd", has_text="INV-2026-8812")).to_be_visible()
-    expect(record.locator("dd", has_text="2026-05-02")).to_be_visible()
+    expect(record.locator("dd", has_text="02.05.2026")).to_have_attribute("title", "2026-05-02")
     page.shot("03-record")
 
     # Escape closes the panel and puts the focus back on the figure (keyboard)
@@ -140,11 +145,13 @@ def test_ask_open_the_evidence_see_the_model_rejected_and_find_the_record_in_the
     flagged = answer.locator("button.claim[data-verdict=unverified]")
     assert flagged.count() >= 10
     assert claims.count() - flagged.count() == 5  # the name and the four invoice numbers, copied faithfully
-    expect(answer.locator(".findings")).to_contain_text("unsupported_digits")
+    expect(answer.locator(".findings")).to_contain_text("digits of the text are outside any grounded claim")
+    expect(answer.locator(".findings")).not_to_contain_text("_")  # no reason code shown as such
     # every sentence and list line has the gate's verdict: the altered figures are fabricated numbers
     verdicts = answer.locator(".sentences li.sentence")
     expect(verdicts).to_have_count(5)
-    expect(verdicts.first).to_contain_text("fabricated")
+    expect(verdicts.first.locator(".verdict")).to_have_text("Fabricated")
+    expect(verdicts.first.locator(".verdict")).to_have_attribute("title", "fabricated")
     expect(verdicts.first).to_contain_text("Bergmann Logistik GmbH owes 45.380,00 €")
     assert answer.locator(".sentences li[data-verdict=grounded]").count() == 0
     page.shot("04-model-version")
@@ -166,6 +173,8 @@ def test_ask_open_the_evidence_see_the_model_rejected_and_find_the_record_in_the
     expect(row).to_contain_text("this answer")
     expect(row.locator("[data-status=verified]")).to_be_visible()
     expect(row).to_contain_text("demo (viewer)")
+    recorded = row.locator("td").nth(1)  # the time in the answer's format, the ISO time in its title
+    expect(recorded).to_have_text(re.compile(r"^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2}$"))
     page.shot("06-ledger")
 
 
@@ -193,12 +202,14 @@ def test_a_suggestion_asks_back_and_the_option_answers_then_refusals_say_why(pag
 
     p.get_by_role("button", name="How much does Acme Corporation owe?").click()
     expect(answer.locator("[data-status=refused]")).to_be_visible()
-    expect(answer).to_contain_text("There is no customer named “Acme Corporation”. The closest names are:")
-    expect(answer.locator(".why")).to_contain_text("unknown_entity")
+    expect(answer).to_contain_text("There is no customer named “Acme Corporation”. No customer name is close to it")
+    expect(answer.locator(".why")).to_have_attribute("title", "unknown_entity")
+    expect(answer.locator(".why")).not_to_contain_text("unknown_entity")
     page.shot("09-refusal")
 
     p.get_by_role("button", name="What will revenue be next quarter?").click()
-    expect(answer.locator(".why")).to_contain_text("forecast")
+    expect(answer.locator(".why")).to_have_attribute("title", "forecast")
+    expect(answer.locator(".why")).to_contain_text("a forecast is not a recorded figure")
     # no figures, so nothing for the model to rewrite
     p.get_by_label("Let the model write the numbers").check()
     expect(answer.locator(".model-note")).to_contain_text("Nothing for the model to rewrite")

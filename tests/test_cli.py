@@ -34,7 +34,10 @@ def test_call_json_is_the_result_document(db: TestDatabase) -> None:
 
 
 @pytest.mark.parametrize("args,expected", [
-    (["call", "customer_overdue", "customer=Acme Corporation"], 'unknown customer "Acme Corporation"; closest: '),
+    (["call", "customer_overdue", "customer=Acme Corporation"], 'unknown customer "Acme Corporation"; no customer '
+                                                                 'name is close to it'),
+    (["call", "customer_overdue", "customer=Bergman Logistics"], 'unknown customer "Bergman Logistics"; closest: '
+                                                                 'Bergmann Logistik GmbH'),
     (["call", "customer_overdue", "customer=Bergmann"], 'customer "Bergmann" is ambiguous'),
     (["call", "revenue", "period=next year"], "invalid argument period: next year is not a period"),
     (["call", "revenue", "period"], "invalid argument 'period': write name=value"),

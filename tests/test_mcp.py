@@ -198,7 +198,8 @@ def test_every_catalog_operation_answers_with_evidence_links_and_its_call(
         assert result.meta["result_hash"] == doc["result_hash"]
         assert doc["call_id"] in text(result)
         found = links(result)
-        assert [link.uri for link in found] == [e["uri"] for e in doc["evidence"]], op.name
+        assert [link.uri for link in found] == [  # an evidence set: the first page of its rows
+            e["uri"] or f"footnote://evidence/{doc['call_id']}/{e['id']}/0" for e in doc["evidence"]], op.name
         assert all(link.annotations and link.annotations.audience == ["user"] for link in found)
         assert [link.name for link in found] == [e["id"] for e in doc["evidence"]]
         metas[doc["call_id"]] = result.meta["result_hash"]
@@ -259,17 +260,22 @@ def test_an_evidence_set_is_read_a_page_at_a_time(mcp: Session, module_db: TestD
 
 
 def test_an_unknown_customer_is_an_error_listing_the_real_names(mcp: Session, module_db: TestDatabase) -> None:
-    result = mcp.call("customer_overdue", {"customer": "Acme Corporation"})
+    result = mcp.call("customer_overdue", {"customer": "Bergman Logistics"})
     assert result.is_error
     message = text(result)
-    assert "There is no customer named “Acme Corporation”" in message
+    assert "There is no customer named “Bergman Logistics”" in message
     assert result.meta is not None
     names = [a["name"] for a in result.meta["alternatives"]]
-    assert len(names) == 5
+    assert 1 <= len(names) <= 5 and names[0] == "Bergmann Logistik GmbH"
     real = {r[0] for r in module_db.rows("SELECT name FROM erp.customers")}
     assert set(names) <= real
     assert f"The closest real customer names: {'; '.join(names)}. " in message  # one line a model can act on
     assert "\n" not in message and "Call customer_overdue again" in message
+    nothing = mcp.call("customer_overdue", {"customer": "Acme Corporation"})
+    assert nothing.is_error and nothing.meta is not None and nothing.meta["alternatives"] == []
+    assert text(nothing) == ("There is no customer named “Acme Corporation”, and no customer name is close to it. "
+                             "Call list_customers (name_contains) to see the real names, or ask the user which "
+                             "customer is meant.")
 
 
 def test_an_ambiguous_customer_is_an_error_listing_the_candidates(mcp: Session) -> None:

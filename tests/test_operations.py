@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -39,7 +41,16 @@ def assert_evidence_is_real(db: TestDatabase, result: OperationResult) -> None:
     assert cited <= ids, f"cited but not in evidence: {sorted(cited - ids)[:5]}"
     assert len(ids) == len(result.evidence), "evidence ids are unique"
     with db.connect() as conn:
-        for e in result.evidence:
+        rows: list[Any] = []
+        for e in result.evidence:  # a set: each of its rows, read again
+            if e.is_set:
+                found = conn.execute("SELECT id, type, record_id, uri, fields FROM footnote.evidence_rows(%s, %s, 0, "
+                                     "10000)", (result.call_id, e.id)).fetchall()
+                assert len(found) == int(e.fields["rows"])
+                rows += [SimpleNamespace(id=r[0], type=r[1], record_id=r[2], uri=r[3], fields=r[4]) for r in found]
+            else:
+                rows.append(e)
+        for e in rows:
             assert e.id == f"{e.type}:{e.record_id}"
             assert e.uri == f"erp://{e.type}/{e.record_id}"
             cur = conn.execute(f"SELECT to_jsonb(t) FROM erp.{ERP_TABLE[e.type]} t WHERE id = %s",  # noqa: S608

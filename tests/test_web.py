@@ -229,7 +229,7 @@ def test_acme_is_refused_with_the_closest_real_names(demo: Demo) -> None:
     assert doc["status"] == "refused" and doc["reason"] == "unknown_entity"
     assert doc["claims"] == [] and doc["model_version"] is None
     assert "There is no customer named “Acme Corporation”" in doc["answer"]
-    assert "The closest names are:" in doc["answer"]
+    assert "No customer name is close to it; ask “List customers” to see the real ones." in doc["answer"]
     assert doc["ledger"]["seq"] >= 1
 
 
@@ -329,6 +329,8 @@ def test_the_ledger_lists_the_records_and_the_chain_is_intact(demo: Demo) -> Non
         assert r["recorded_at"]
     status, doc = demo.json("GET", "/api/ledger?limit=2")
     assert status == 200 and [r["seq"] for r in doc["records"]] == [5, 4]
+    # the page shows every number and date of a screen in the answers' locale: it is told which
+    assert doc["locale"] == "de-DE" and {a["locale"] for a in asked} == {"de-DE"}
 
 
 def test_the_ledger_names_the_first_bad_record_after_tampering(demo: Demo, db: TestDatabase) -> None:

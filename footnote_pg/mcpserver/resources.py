@@ -14,10 +14,9 @@ from footnote_pg import errors
 from footnote_pg.mcpserver.arguments import text_problem
 from footnote_pg.mcpserver.backend import Backend, reported
 from footnote_pg.mcpserver.fitting import RESULT_TEMPLATE, page
-from footnote_pg.mcpserver.results import error_text
+from footnote_pg.mcpserver.results import SET_TEMPLATE, error_text
 
 URI_TEMPLATE = "erp://{type}/{id}"
-SET_TEMPLATE = "footnote://evidence/{call_id}/{set_id}/{offset}"
 SET_PAGE = 100  # rows of an evidence set per resource read
 
 

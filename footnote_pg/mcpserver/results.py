@@ -220,14 +220,19 @@ def _record_title(e: Evidence) -> str:
     return e.id
 
 
-def evidence_link(e: Evidence) -> ResourceLink:
-    """A resource_link to an evidence record, for the user to open."""
+SET_TEMPLATE = "footnote://evidence/{call_id}/{set_id}/{offset}"  # the pages of an evidence set (resources.py)
+
+
+def evidence_link(e: Evidence, call_id: str | None = None) -> ResourceLink:
+    """A resource_link to an evidence record, for the user to open; an evidence set links to its first page of
+    rows (it needs the call that cites it)."""
     fields = ", ".join(f"{k}={v}" for k, v in e.fields.items())
     fields = fields if len(fields) <= 300 else fields[:299] + "…"
     status = "" if e.verified else f"UNVERIFIED ({e.fields.get('verification') or 'no verification'}) · "
     return ResourceLink(
         type="resource_link",
-        uri=e.uri or deep_link(e.id),
+        uri=e.uri or (SET_TEMPLATE.format(call_id=call_id, set_id=e.id, offset=0) if e.is_set and call_id
+                      else deep_link(e.id)),
         name=e.id,
         title=_record_title(e),
         description=f"{status}{fields}",
@@ -285,7 +290,7 @@ def operation_text(result: OperationResult) -> str:
 def operation_result(result: OperationResult) -> CallToolResult:
     digest = result.result_hash  # as the call log keeps it
     content: list[ContentBlock] = [_text(operation_text(result))]
-    content += [evidence_link(e) for e in result.evidence]
+    content += [evidence_link(e, result.call_id) for e in result.evidence]
     return CallToolResult(
         content=content,
         structured_content={**result.document, "result_hash": digest},
@@ -305,7 +310,8 @@ def answer_text(doc: dict[str, Any]) -> str:
 def answer_result(answer: Answer) -> CallToolResult:
     doc: dict[str, Any] = answer.as_json()
     content: list[ContentBlock] = [_text(answer_text(doc))]
-    content += [evidence_link(e) for e in answer.evidence]
+    citing = {eid: c["call_id"] for c in doc["claims"] for eid in c.get("evidence") or []}
+    content += [evidence_link(e, citing.get(e.id)) for e in answer.evidence]
     meta: dict[str, Any] = {"status": doc["status"], "call_ids": [c["call_id"] for c in doc["calls"]]}
     if doc["ledger"] is not None:
         meta |= {k: doc["ledger"][k] for k in ("record_id", "seq", "hash")}
@@ -430,6 +436,9 @@ def error_text(tool: str, exc: errors.FootnoteError) -> str:
     if isinstance(exc, errors.UnknownEntity) and exc.alternatives:
         text = (f"There is no {entity} named “{value}”. The closest real {entity} names: {_names(exc.alternatives)}. "
                 f"Call {tool} again with one of these exact names, or ask the user which one is meant.")
+    elif isinstance(exc, errors.UnknownEntity) and entity in ("customer", "supplier", "item"):
+        text = (f"There is no {entity} named “{value}”, and no {entity} name is close to it. Call list_{entity}s "
+                f"(name_contains) to see the real names, or ask the user which {entity} is meant.")
     elif isinstance(exc, errors.AmbiguousEntity) and exc.candidates:
         matching = exc.detail.get("matching")
         text = (f"“{value}” matches several {entity} records: "

@@ -131,7 +131,7 @@ def decision_links(backend: Backend, graded: list[dict[str, Any]]) -> list[Resou
             continue
         e = backend.recalled(c["call_id"], c["evidence"])
         link = (
-            evidence_link(e)
+            evidence_link(e, c["call_id"])
             if e is not None
             else ResourceLink(
                 type="resource_link",

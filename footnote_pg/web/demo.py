@@ -1,4 +1,5 @@
-"""What the web demo's endpoints do, without HTTP: one Footnote client (actor ``demo``, role ``viewer``).
+"""What the web demo's endpoints do, without HTTP: one Footnote client (actor ``demo``, role ``viewer``, unless
+``footnote-pg serve`` names the actor).
 
 Every method is synchronous database work; the web app runs it in its bounded thread pool.
 """
@@ -29,17 +30,23 @@ EVIDENCE_PAGE = 50  # rows of an evidence set per page of the evidence panel
 class DemoApp:
     """The demo's database side: ask, open a deep link, read the ledger."""
 
-    def __init__(self, database_url: str) -> None:
-        self.fn = Footnote(database_url, actor=ACTOR, actor_role=ACTOR_ROLE, min_size=1, max_size=POOL_SIZE)
+    def __init__(self, database_url: str, actor: str = ACTOR, actor_role: str | None = ACTOR_ROLE) -> None:
+        self.fn = Footnote(database_url, actor=actor, actor_role=actor_role, min_size=1, max_size=POOL_SIZE)
 
     def close(self) -> None:
         self.fn.close()
 
     # -- /api/ask ----------------------------------------------------------------------------------------------
+    def locale(self) -> str:
+        """The locale the answers are formatted in (the client's, else the database's setting): the page shows
+        every number and date of the screen in it."""
+        return self.fn.locale or str(self.fn.settings()["locale"])
+
     def ask(self, question: str) -> dict[str, Any]:
         answer = self.fn.ask(question)
         doc: dict[str, Any] = answer.as_json()
         doc["model_version"] = self.model_version(doc)
+        doc["locale"] = self.locale()
         return doc
 
     def model_version(self, doc: dict[str, Any]) -> dict[str, Any] | None:
@@ -104,7 +111,7 @@ class DemoApp:
         except errors.PermissionDenied as exc:
             raise ApiError(403, AUDITOR_MESSAGE, chain=chain, detail=str(exc)) from exc
         chain["first_bad"] = None if bad is None else _ledger_row(bad)
-        return {"records": [_ledger_row(r) for r in rows], "chain": chain, "limit": limit}
+        return {"records": [_ledger_row(r) for r in rows], "chain": chain, "limit": limit, "locale": self.locale()}
 
 
 def _ledger_row(r: tuple[Any, ...]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from footnote_pg import errors
 from footnote_pg.web import runner
 from footnote_pg.web.app import DEFAULT_LIMITS, Limits, allowed_hosts, build_app
-from footnote_pg.web.demo import DemoApp
+from footnote_pg.web.demo import ACTOR, ACTOR_ROLE, DemoApp
 
 if TYPE_CHECKING:
     from footnote_pg.mcpserver import FootnoteMCP
@@ -53,14 +53,15 @@ def check_host(host: str) -> None:
 
 def serve(database_url: str, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
           ready: Callable[[str], None] | None = None, *, stop: threading.Event | None = None,
-          mcp: FootnoteMCP | None = None, limits: Limits = DEFAULT_LIMITS) -> None:
+          mcp: FootnoteMCP | None = None, limits: Limits = DEFAULT_LIMITS, actor: str = ACTOR,
+          actor_role: str | None = ACTOR_ROLE) -> None:
     """Serve the demo page and its API (and ``mcp`` at /mcp) until Ctrl-C or ``stop``; blocking, prints nothing.
 
     ``ready(url)`` is called once the server accepts connections (``port=0`` picks a free port). The page runs as
-    actor ``demo`` (role ``viewer``) with the database rights of ``database_url``.
+    ``actor`` (``demo``, role ``viewer``, unless given) with the database rights of ``database_url``.
     """
     check_host(host)
-    demo = DemoApp(database_url)
+    demo = DemoApp(database_url, actor, actor_role)
     try:
         sock = runner.bind(host, port)
         app = build_app(demo, hosts=allowed_hosts(host, sock.getsockname()[1]), limits=limits, mcp=mcp)

@@ -36,7 +36,7 @@
   };
   const REFUSAL = {
     forecast: "footnote-pg reports figures that are recorded; a forecast is not a recorded figure.",
-    unknown_entity: "No record has that name, so there is nothing to cite. The closest real names are listed.",
+    unknown_entity: "No record has that name, so there is nothing to cite.",
     not_covered: "No catalog operation answers this question.",
     invalid_argument: "The question asks for something the catalog operation cannot take.",
     ambiguous_entity: "The name fits several records.",
@@ -45,7 +45,8 @@
   const CARD_MAX = 6;   /* up to this many records of a type are shown as cards, more as a table */
 
   const $ = (id) => document.getElementById(id);
-  const state = { doc: null, model: false, selected: null, lastSeq: null, busy: false };
+  /* locale: the answer's (the database's setting), so every number and date of the page reads one way */
+  const state = { doc: null, model: false, selected: null, lastSeq: null, busy: false, locale: "de-DE" };
 
   /* ---------- small DOM helpers ---------- */
   function el(tag, attrs, ...children) {
@@ -78,10 +79,39 @@
     window.setTimeout(() => { a.textContent = message; }, 30);
   }
   function shortHash(h) { return h ? h.slice(0, 12) + "…" : ""; }
+
+  /* ---------- one format per page: the answer's locale, as the catalog formats its figures ---------- */
+  function setLocale(locale) {
+    if (locale === "de-DE" || locale === "en-US") state.locale = locale;
+  }
+  const DATE = { "de-DE": { day: "2-digit", month: "2-digit", year: "numeric" },
+                 "en-US": { month: "long", day: "numeric", year: "numeric" } };
+  function count(n) { return Number(n).toLocaleString(state.locale); }
   function when(iso) {
     if (!iso) return "";
     const d = new Date(iso);
-    return isNaN(d) ? iso : d.toLocaleString();
+    return isNaN(d) ? iso : d.toLocaleString(state.locale, Object.assign({ hour: "2-digit", minute: "2-digit",
+      second: "2-digit" }, DATE[state.locale]));
+  }
+  /* a field value the ERP holds: a date (YYYY-MM-DD) or a decimal in the locale, other text as it is */
+  function fieldText(v) {
+    if (v === null || v === undefined) return "";
+    if (typeof v === "object") return JSON.stringify(v);
+    const text = String(v);
+    if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+      const d = new Date(text + "T00:00:00Z");
+      return isNaN(d) ? text : d.toLocaleDateString(state.locale, Object.assign({ timeZone: "UTC" }, DATE[state.locale]));
+    }
+    const m = /^-?\d+(?:\.(\d+))?$/.exec(text);
+    if (m && text.length <= 15) {
+      const digits = m[1] ? m[1].length : 0;
+      return Number(text).toLocaleString(state.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    }
+    return text;
+  }
+  /* a reason code as words (the code itself stays in the element's title) */
+  function reasonText(code) {
+    return REASON[code] || String(code || "").replace(/_/g, " ");
   }
 
   async function api(path, options) {
@@ -162,6 +192,7 @@
         body: JSON.stringify({ question: question }),
       });
       state.doc = doc;
+      setLocale(doc.locale);
       state.selected = null;
       if (doc.ledger) state.lastSeq = doc.ledger.seq;
       renderAnswer();
@@ -235,9 +266,9 @@
         }, o)))));
     }
     if (doc.status === "refused") {
-      const why = REFUSAL[doc.reason] || "";
-      parts.push(el("p", { class: "why" }, el("strong", { text: "Why refused: " }),
-        why ? why + " " : "", el("span", { class: "mono", text: "(" + (doc.reason || "refused") + ")" })));
+      const why = REFUSAL[doc.reason] || reasonText(doc.reason || "refused") + ".";
+      parts.push(el("p", { class: "why", title: doc.reason || "refused", "data-reason": doc.reason || "refused" },
+        el("strong", { text: "Why refused: " }), why));
     }
     if (view.isModel) parts.push(renderFindings(view));
     if (view.claims && view.claims.length) {
@@ -281,7 +312,7 @@
     const button = el("button", {
       type: "button", class: "claim v-" + verdict + (advisory ? " v-advisory" : ""), "data-claim": i, "data-verdict": verdict,
       "aria-expanded": state.selected === i ? "true" : "false", "aria-controls": "evidence",
-      "aria-label": label, title: bad ? verdict + ": " + (REASON[c.reason] || c.reason || "") : "Show the evidence",
+      "aria-label": label, title: bad ? (STATUS[verdict] || [verdict])[0] + ": " + reasonText(c.reason) : "Show the evidence",
       onclick: () => openEvidence(i, button), "data-footnote": n,  /* shown by CSS (::after), so copied text stays the answer's text */
     }, bad ? el("span", { class: "mark", "aria-hidden": "true" }) : null, c.text);
     return button;
@@ -339,18 +370,20 @@
     if (changed.length) {
       items.push(el("li", {}, changed.length + " figure" + (changed.length === 1 ? " was" : "s were")
         + " changed by the model; " + notGrounded.length + " claim" + (notGrounded.length === 1 ? " is" : "s are")
-        + " not grounded (" + [...new Set(notGrounded.map((c) => c.verdict + ": " + (REASON[c.reason] || c.reason)))].join("; ") + ")."));
+        + " not grounded (" + [...new Set(notGrounded.map((c) => (STATUS[c.verdict] || [c.verdict])[0].toLowerCase()
+          + ": " + reasonText(c.reason)))].join("; ") + ")."));
     }
     if (positions.length) {
-      items.push(el("li", {}, "unsupported_digits: " + positions.length
+      items.push(el("li", { title: "unsupported_digits" }, positions.length
         + " digits of the text are outside any grounded claim (first at position " + positions[0].position + ")."));
     }
     const sentences = (view.model && view.model.sentences) || [];
     const verdicts = el("ol", { class: "sentences", "aria-label": "The gate's verdict on each sentence" },
       sentences.map((s) => el("li", { class: "sentence verdict-" + s.verdict, "data-verdict": s.verdict },
-        el("span", { class: "verdict", text: s.verdict }),
+        el("span", { class: "verdict", title: s.verdict, text: (STATUS[s.verdict] || [reasonText(s.verdict)])[0] }),
         el("span", { class: "sentence-text", text: s.text }),
-        s.reasons && s.reasons.length ? el("span", { class: "reasons", text: " (" + s.reasons.join(", ") + ")" }) : null)));
+        s.reasons && s.reasons.length ? el("span", { class: "reasons", title: s.reasons.join(", "),
+          text: " (" + s.reasons.map(reasonText).join("; ") + ")" }) : null)));
     return el("section", { class: "findings", "aria-label": "What the gate found" },
       el("h3", { text: "What the gate found" }), el("ul", {}, items),
       sentences.length ? el("h3", { text: "Sentence by sentence" }) : null, sentences.length ? verdicts : null);
@@ -400,7 +433,7 @@
       summary.append(el("p", { class: "mismatch" }, "The model wrote ", el("strong", { text: c.text }),
         "; the cited call returned ", el("strong", { text: c.original }), ". The records below are what it cites."));
     } else if (verdict !== "grounded") {
-      summary.append(el("p", { class: "mismatch", text: REASON[c.reason] || c.reason || verdict }));
+      summary.append(el("p", { class: "mismatch", title: c.reason || verdict, text: reasonText(c.reason || verdict) }));
     }
     const idx = evidenceIndex();
     const records = (c.evidence || []).map((id) => idx[id] || { id: id, type: id.split(":")[0], uri: null, fields: {} });
@@ -435,7 +468,7 @@
     const total = Number(f.rows || 0);
     const kind = String(f.of || "record").replace(/_/g, " ");
     const group = el("section", { class: "ev-group ev-set", "data-evidence": r.id });
-    group.append(el("h3", { text: total.toLocaleString("en-US") + " " + kind + (total === 1 ? " record" : " records")
+    group.append(el("h3", { text: count(total) + " " + kind + (total === 1 ? " record" : " records")
       + " (evidence set)" }));
     group.append(el("p", { class: "hint", text: "Too many to carry in the answer: the call cites them by count and "
       + "digest (" + String(f.digest || "").slice(0, 16) + "…), and they are read again from the ERP with the "
@@ -450,12 +483,12 @@
           + encodeURIComponent(r.id) + "&offset=" + offset);
         const rows = page.rows;
         if (!rows.length) return;
-        holder.append(el("p", { class: "status-note", text: "Rows " + rows[0].n + "–" + rows[rows.length - 1].n
-          + " of " + total.toLocaleString("en-US") + ":" }), evidenceTable(rows[0].type, rows, true));
+        holder.append(el("p", { class: "status-note", text: "Rows " + count(rows[0].n) + "–" + count(rows[rows.length - 1].n)
+          + " of " + count(total) + ":" }), evidenceTable(rows[0].type, rows, true));
         const next = offset + rows.length;
         if (rows.length === page.limit && next < total) {
           group.append(el("button", { type: "button", class: "show-all", onclick: () => load(next) },
-            "Next " + Math.min(page.limit, total - next) + " of " + (total - next).toLocaleString("en-US") + " more"));
+            "Next " + Math.min(page.limit, total - next) + " of " + count(total - next) + " more"));
         }
       } catch (e) {
         holder.append(el("p", { class: "mismatch", text: e.message }));
@@ -472,9 +505,10 @@
     keys.sort((a, b) => (first.includes(a) ? first.indexOf(a) : 99) - (first.includes(b) ? first.indexOf(b) : 99));
     const shown = showAll ? rows : rows.slice(0, ROW_CAP);
     const group = el("section", { class: "ev-group", "data-type": type });
-    const title = rows.length + " " + type.replace(/_/g, " ") + (rows.length === 1 ? " record" : " records");
+    const title = count(rows.length) + " " + type.replace(/_/g, " ") + (rows.length === 1 ? " record" : " records");
     group.append(el("h3", { text: title }));
-    const show = (v) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
+    const show = fieldText;
+    const raw = (v) => (v === null || v === undefined || typeof v === "object" ? null : String(v));
     const link = (r) => r.uri
       ? el("button", { type: "button", class: "uri", "aria-label": "Open " + r.uri, onclick: () => openRecord(r.uri) }, r.uri)
       : el("span", { class: "mono", text: r.id });
@@ -483,7 +517,7 @@
       group.append(el("ul", { class: "ev-cards" }, rows.map((r) => el("li", { class: "ev-card", "data-evidence": r.id },
         el("p", { class: "ev-card-head" }, link(r), flag(r)),
         el("dl", {}, keys.map((k) => [el("dt", { text: k.replace(/_/g, " ") }),
-          el("dd", { text: show((r.fields || {})[k]) })]))))));
+          el("dd", { title: raw((r.fields || {})[k]), text: show((r.fields || {})[k]) })]))))));
       return group;
     }
     const table = el("table", {},
@@ -493,14 +527,15 @@
       el("tbody", {}, shown.map((r) => el("tr", { "data-evidence": r.id },
         el("td", {}, link(r), flag(r)),
         keys.map((k) => {
-          const v = show((r.fields || {})[k]);
-          return el("td", { class: /^-?\d+(\.\d+)?$/.test(v) ? "num" : null, text: v });
+          const v = raw((r.fields || {})[k]);
+          return el("td", { class: v !== null && /^-?\d+(\.\d+)?$/.test(v) ? "num" : null, title: v,
+                            text: show((r.fields || {})[k]) });
         })))));
     group.append(el("div", { class: "table-scroll" }, table));
     if (!showAll && rows.length > ROW_CAP) {
       const more = rows.length - ROW_CAP;
       group.append(el("p", { class: "more", "data-more": more,
-        text: "… and " + more.toLocaleString("en-US") + " more " + type.replace(/_/g, " ")
+        text: "… and " + count(more) + " more " + type.replace(/_/g, " ")
           + (more === 1 ? " record" : " records") }));
       group.append(el("button", { type: "button", class: "show-all", onclick: () => {
         const replacement = evidenceTable(type, rows, true);
@@ -523,7 +558,7 @@
       const dl = el("dl", {});
       for (const [k, v] of Object.entries(r.fields || {})) {
         dl.append(el("dt", { text: k.replace(/_/g, " ") }),
-          el("dd", { text: v === null ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v) }));
+          el("dd", { title: v === null || typeof v === "object" ? null : String(v), text: v === null ? "—" : fieldText(v) }));
       }
       body.replaceChildren(
         el("p", { class: "status-note" }, "The " + r.type.replace(/_/g, " ") + " " + r.record_id
@@ -557,6 +592,7 @@
     status.replaceChildren(el("p", { class: "hint", text: "Verifying the chain…" }));
     try {
       const data = await api("/api/ledger?limit=20");
+      setLocale(data.locale);
       status.replaceChildren(renderChain(data.chain));
       body.replaceChildren(renderLedgerTable(data.records, data.chain));
     } catch (e) {
@@ -582,7 +618,7 @@
       return el("div", { class: "chain ok", "data-chain": "ok" },
         el("div", {},
           el("span", { class: "big", text: "✓ Chain intact" }),
-          el("p", {}, chain.records + (chain.records === 1 ? " record" : " records") + " verified"
+          el("p", {}, count(chain.records) + (chain.records === 1 ? " record" : " records") + " verified"
             + (chain.head_seq ? "; head #" + chain.head_seq + " · hash " : ""),
             chain.head_hash ? el("code", { title: chain.head_hash, text: shortHash(chain.head_hash) }) : null,
             chain.pending ? " · " + chain.pending + " waiting to be sealed" : "")));
@@ -593,7 +629,7 @@
         el("span", { class: "big", text: "✗ Chain broken at record #" + chain.first_bad_seq }),
         el("p", {}, el("strong", { text: chain.problem || "problem" }), chain.detail ? ": " + chain.detail : ""),
         bad ? el("p", {}, "First bad record: #" + bad.seq + ", " + when(bad.recorded_at) + ", "
-          + (bad.actor || "—") + ", “" + (bad.question || "") + "”, " + bad.status + ", hash ",
+          + (bad.actor || "—") + ", “" + (bad.question || "") + "”, " + (STATUS[bad.status] || [bad.status])[0] + ", hash ",
           el("code", { text: bad.hash })) : null));
   }
 
