@@ -253,7 +253,7 @@ BEGIN
         IF v ? 'unapplied_credits' THEN
             u := u || footnote._unit(r, 'With {credit_count} {credit_count|credit|credits} on account of '
                 || '{unapplied_credits} (payments on account, credit notes not applied to an invoice), the net '
-                || 'receivable is {net_outstanding}.{~less minus after}', NULL, E'\n');
+                || 'receivable is {net_outstanding}.{~less minus after}', NULL, E'\n', 'statement', false);
         END IF;
     WHEN 'days_sales_outstanding' THEN
         IF NOT v ? 'dso' THEN

@@ -99,7 +99,12 @@ AS $$
             'texts', coalesce((SELECT jsonb_object_agg(t.text, t.path)
                                FROM (SELECT DISTINCT ON (x.text) x.text, x.path
                                      FROM footnote._result_texts(c.result) AS x WHERE x.text IS NOT NULL
-                                     ORDER BY x.text, (x.path LIKE 'values.%') DESC, x.path) AS t), '{}'))), '{}'),
+                                     ORDER BY x.text, (x.path LIKE 'values.%') DESC, x.path) AS t), '{}'),
+            -- the raw values of its rows, for superlatives and orderings (footnote._ordering_holds)
+            'rows', coalesce((SELECT jsonb_agg((SELECT coalesce(jsonb_object_agg(v.key, v.value->'raw'), '{}')
+                                                FROM jsonb_each(r.row) AS v WHERE jsonb_typeof(v.value) = 'object')
+                                               ORDER BY r.n)
+                              FROM jsonb_array_elements(coalesce(c.result->'rows', '[]')) WITH ORDINALITY AS r(row, n)), '[]'))), '{}'),
         'operations', coalesce(jsonb_agg(c.operation ORDER BY c.n) FILTER (WHERE c.made), '[]'),
         'unknown', coalesce(jsonb_agg(c.call_id::text ORDER BY c.n) FILTER (WHERE NOT c.made), '[]'))
     FROM footnote._answer_calls(call_ids, recording) WITH ORDINALITY AS c(call_id, made, operation, result, n)
@@ -211,9 +216,10 @@ BEGIN
                 FOR c IN 1..cardinality(pipes) - 1 LOOP
                     raw := substr(lines[j], pipes[c] + 2, pipes[c + 1] - pipes[c] - 1);
                     CONTINUE WHEN btrim(raw) = '' OR c > cardinality(heads);
-                    lead := length(raw) - length(ltrim(raw));
+                    -- bold or italic marks around a cell ("**43.805,00**") are not part of it
+                    lead := length(raw) - length(ltrim(raw, E' \t*_'));
                     s := starts[j] + pipes[c] + 1 + lead;
-                    cell := btrim(raw);
+                    cell := btrim(raw, E' \t*_');
                     e := s + length(cell);
                     header := heads[c];
                     RETURN NEXT;
@@ -264,6 +270,17 @@ BEGIN
             vs := vs || footnote._short_forms(sl->>'text');
             fs := fs || array_fill('short'::text, ARRAY[cardinality(vs) - 1]);
         END IF;
+        -- a number with a unit or currency may take another spelling of it (footnote.lexicon canon):
+        -- "104 days" as "104 Tage", "104 d" or "104d", "43.805,00 €" as "43.805,00 EUR"
+        IF (sl->>'text') ~ '^[0-9][0-9.,]* \S+$' THEN
+            SELECT vs || coalesce(array_agg(x.v), '{}'), fs || coalesce(array_agg('unit'::text), '{}') INTO vs, fs
+            FROM (SELECT DISTINCT footnote._fold1(split_part(sl->>'text', ' ', 1) || g.sep || l.phrase) AS v
+                  FROM footnote._unit_spellings() AS l, (VALUES (' '), ('')) AS g(sep)
+                  WHERE l.canon = (SELECT l2.canon FROM footnote._unit_spellings() AS l2
+                                   WHERE l2.phrase = lower(split_part(sl->>'text', ' ', 2)))
+                    AND l.phrase <> lower(split_part(sl->>'text', ' ', 2))
+                    AND (g.sep = ' ' OR l.phrase ~ '^[a-zäöüß]+$')) AS x;
+        END IF;
         FOR k IN 1..cardinality(vs) LOOP
             v := vs[k];
             CONTINUE WHEN coalesce(v, '') = '';
@@ -294,7 +311,10 @@ BEGIN
         WHERE c.cell ~ '^[0-9][0-9.,]*$'
           AND sl.x->>'text' = c.cell || ' ' || split_part(sl.x->>'text', ' ', 2)
           AND split_part(sl.x->>'text', ' ', 3) = ''
-          AND lower(c.header) ~ ('(^|[^a-z])' || lower(split_part(sl.x->>'text', ' ', 2)) || '([^a-z]|$)');
+          AND EXISTS (SELECT FROM (SELECT lower(split_part(sl.x->>'text', ' ', 2)) AS u
+                                   UNION SELECT s2.phrase FROM footnote._unit_spellings() AS s2, footnote._unit_spellings() AS s1
+                                   WHERE s1.phrase = lower(split_part(sl.x->>'text', ' ', 2)) AND s2.canon = s1.canon) AS y
+                      WHERE lower(c.header) ~ ('(^|[^a-z])' || regexp_replace(y.u, '([.+*?()\[\]\\^$|{}])', '\\\1', 'g') || '([^a-z]|$)'));
     END IF;
     FOR o IN SELECT x FROM jsonb_array_elements(occ) AS x
              ORDER BY (x->>'end')::integer - (x->>'start')::integer DESC, (x->>'start')::integer, x->>'form' = 'short'
@@ -438,8 +458,9 @@ BEGIN
             off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
                 'text', fig->>'written'));
         END IF;
-        -- parentheses make a negative amount, not a name, period, date or number of days in brackets
-        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' THEN
+        -- parentheses make a negative amount, not a name, period, date or number of days in brackets, nor an
+        -- amount in brackets right after the figure it belongs to ("INV-2025-7055 (172,32 €)")
+        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' OR f->>'left' = '#' THEN
             f := f || jsonb_build_object(
                 'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
                 'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
@@ -663,6 +684,106 @@ BEGIN
 END
 $$;
 
+-- Whether a superlative or an ordering that a sentence read as row unit u says holds among all the rows its
+-- call returned (not only those the answer shows): "the largest is INV-2026-8812", "the oldest", "the
+-- strongest month", "X, just ahead of Y" (prev: the unit the clause before was read as). The column compared
+-- is the one of the sentence's figures (assign: the claim of each), else the row's amount or age. NULL when
+-- it cannot be told: the word then stays unsupported.
+CREATE FUNCTION footnote._ordering_holds(word text, u jsonb, prev jsonb, assign jsonb, tc jsonb, idx jsonb)
+RETURNS boolean
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r      integer := (u->>'row')::integer;
+    rows   jsonb := idx->'calls'->(u->>'call_id')->'rows';
+    col    text;
+    dated  boolean;
+    mine   text;
+    other  text;
+    best   text;
+    worst  text;
+BEGIN
+    IF r IS NULL OR rows IS NULL OR jsonb_array_length(rows) < 2 THEN
+        RETURN NULL;
+    END IF;
+    -- the column: a figure of the sentence in this row (an amount for largest/smallest, an age for oldest/newest)
+    SELECT x.name INTO col
+    FROM (SELECT substring(tc->(a.c::integer)->>'value' FROM '\]\.(.*)$') AS name
+          FROM jsonb_array_elements_text(assign) AS a(c)
+          WHERE a.c IS NOT NULL AND tc->(a.c::integer)->>'value' LIKE format('rows[%s].%%', r)) AS x
+    WHERE rows->(r - 1)->>x.name ~ '^-?[0-9]+(\.[0-9]+)?$|^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
+    ORDER BY CASE WHEN word IN ('oldest', 'newest') THEN (x.name ~ 'days|age')::integer * 2 + (x.name ~ 'date')::integer
+                  ELSE (x.name !~ 'days|age|date|count|rank')::integer END DESC
+    LIMIT 1;
+    IF col IS NULL THEN
+        SELECT c2 INTO col FROM unnest(CASE WHEN word IN ('oldest', 'newest')
+                                            THEN ARRAY['days_past_due', 'age', 'due_date', 'issue_date', 'date']
+                                            ELSE ARRAY['outstanding', 'revenue', 'amount', 'net', 'gross', 'overdue',
+                                                       'quantity', 'on_hand', 'change'] END) WITH ORDINALITY AS y(c2, o)
+        WHERE rows->(r - 1) ? c2 ORDER BY o LIMIT 1;
+    END IF;
+    mine := rows->(r - 1)->>col;
+    IF col IS NULL OR mine IS NULL THEN
+        RETURN NULL;
+    END IF;
+    dated := mine ~ '^[0-9]{4}-';
+    IF word IN ('ahead of', 'behind') THEN
+        IF prev IS NULL OR prev->>'call_id' IS DISTINCT FROM u->>'call_id' OR prev->>'row' IS NULL THEN
+            RETURN NULL;
+        END IF;
+        other := rows->((prev->>'row')::integer - 1)->>col;
+        IF other IS NULL OR dated THEN
+            RETURN NULL;
+        END IF;
+        RETURN CASE word WHEN 'ahead of' THEN other::numeric > mine::numeric ELSE other::numeric < mine::numeric END;
+    END IF;
+    IF dated THEN
+        SELECT max(x->>col), min(x->>col) INTO best, worst FROM jsonb_array_elements(rows) AS x WHERE x->>col ~ '^[0-9]{4}-';
+        RETURN CASE word WHEN 'oldest' THEN mine = worst WHEN 'newest' THEN mine = best
+                         WHEN 'largest' THEN mine = best ELSE mine = worst END;
+    END IF;
+    SELECT max((x->>col)::numeric)::text, min((x->>col)::numeric)::text INTO best, worst
+    FROM jsonb_array_elements(rows) AS x WHERE x->>col ~ '^-?[0-9]+(\.[0-9]+)?$';
+    RETURN CASE WHEN word IN ('largest', 'oldest') THEN mine::numeric = best::numeric
+                ELSE mine::numeric = worst::numeric END;
+END
+$$;
+
+-- The values of a statement a summary may leave out (the statement's other figures, its subject, period and
+-- as-of date stay required): how many of how many a list shows, what a ratio is made of, how many documents a
+-- total spans and how old the oldest of them is.
+CREATE FUNCTION footnote._gloss_values_re()
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '^values\.(listed|ranked|receivables|gross_sales|window|oldest_days_past_due|invoice_count|'
+           || 'overdue_invoice_count|credit_note_count|open_count|overdue_count|credit_count)$'
+$$;
+
+-- The opening of a salutation line ("Hi Anna,", "Dear Mr Weber,", "Sehr geehrte Damen und Herren,").
+CREATE FUNCTION footnote._salutation_re()
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '^\W*(hi|hello|hey|dear|good (morning|afternoon|evening)|hola|hallo|liebe[rs]?|sehr geehrte[rs]?|'
+           || 'estimad[oa]s?|gentile|ciao)\M[^\n]{0,60}[,:!]?\s*$'
+$$;
+
+-- A sign-off line ("Best regards,", "Thanks,", "Viele Grüße"): the lines under it are a signature.
+CREATE FUNCTION footnote._signoff_re()
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '^\W*(best|best regards|kind regards|warm regards|regards|thanks|thank you|many thanks|thanks and regards|'
+           || 'cheers|yours faithfully|yours sincerely|sincerely|have a (good|nice|great) day|talk soon|'
+           || 'viele grüße|beste grüße|liebe grüße|mit freundlichen grüßen|freundliche grüße|un saludo|saludos|'
+           || 'cordiali saluti)\W*$'
+$$;
+
 -- Grade a text against the template of its calls: the gate's reading of every sentence.
 --   answer: the text; claims: the caller's claims, or NULL to let the gate find the figures itself;
 --   idx: footnote._call_index of the calls; tpl: footnote._layout of their template; outcome: answer,
@@ -721,6 +842,8 @@ DECLARE
     hard     boolean;
     detail   boolean;
     first    integer;
+    signed   integer;
+    in_order boolean;
 BEGIN
     outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
@@ -823,7 +946,7 @@ BEGIN
                                       'numeral:various', 'numeral:few', 'numeral:a few')
                       UNION ALL
                       SELECT ltrim(w, '!') FROM jsonb_array_elements_text(ns->'words') AS w
-                      WHERE ltrim(w, '!') = ANY (footnote._stance_words()) OR w = 'yes'
+                      WHERE ltrim(w, '!') = ANY (footnote._stance_words()) OR w IN ('yes', 'judged', 'predicted')
                       UNION ALL  -- advice or a prediction: what a refusal declines to give
                       SELECT substr(x, 10) FROM jsonb_array_elements_text(ns->'marks') AS x
                       WHERE x IN ('modifier:should', 'modifier:must', 'modifier:will', 'modifier:would',
@@ -942,12 +1065,41 @@ BEGIN
                 touched := touched || jsonb_build_object(bestu::text, coalesce(touched->(bestu::text), '[]') || (ns->'words'));
             END IF;
         END LOOP;
+        -- superlatives and orderings of a row ("the largest is ...", "just ahead of ..."): checked against the
+        -- rows the call returned; true ones are supported, false ones contradict the rows
+        FOR k IN 1..nsent LOOP
+            CONTINUE WHEN unit_of[k] IS NULL OR NOT EXISTS (
+                SELECT FROM jsonb_array_elements(judged[k]->'offences') AS x
+                WHERE x->>'code' = 'unsupported_words' AND x->>'text' IN ('largest', 'smallest', 'oldest', 'newest', 'ahead of', 'behind'));
+            SELECT coalesce(jsonb_agg(CASE
+                       WHEN x->>'code' <> 'unsupported_words' OR x->>'text' NOT IN ('largest', 'smallest', 'oldest', 'newest', 'ahead of', 'behind') THEN x
+                       WHEN footnote._ordering_holds(x->>'text', tus->unit_of[k], CASE WHEN k > 1 THEN tus->unit_of[k - 1] END,
+                                                     judged[k]->'claims', tc, idx) THEN NULL
+                       WHEN footnote._ordering_holds(x->>'text', tus->unit_of[k], CASE WHEN k > 1 THEN tus->unit_of[k - 1] END,
+                                                     judged[k]->'claims', tc, idx) IS FALSE THEN x || '{"code": "contradicts"}'
+                       ELSE x END) FILTER (WHERE x IS NOT NULL), '[]')
+            INTO o FROM jsonb_array_elements(judged[k]->'offences') AS x;
+            judged[k] := jsonb_set(judged[k], '{offences}', (SELECT coalesce(jsonb_agg(y), '[]') FROM jsonb_array_elements(o) AS y WHERE y <> 'null'));
+        END LOOP;
+        -- a letter's sign-off ("Best regards,"): the lines after it are its signature
+        signed := (SELECT min(x.n2) FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
+                   WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'words') = 0
+                     AND jsonb_array_length(s2->'marks') = 0 AND s2->>'text' ~* footnote._signoff_re());
         -- sentences without figures: discourse, or a part of the statement next to them
         FOR k IN 1..nsent LOOP
             ns := nread->(k - 1);
             CONTINUE WHEN jsonb_array_length(ns->'figures') > 0;
             IF jsonb_array_length(ns->'words') = 0 AND jsonb_array_length(ns->'marks') = 0
                AND (ns->>'negations')::integer = 0 THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            -- a salutation ("Hi Anna,", "Dear Mr Weber,") names whom the text is for, and a signature under a
+            -- sign-off ("Jonas", "Credit Control") who wrote it: neither states anything
+            IF jsonb_array_length(ns->'marks') = 0 AND (ns->>'negations')::integer = 0
+               AND ((ns->>'text' ~* footnote._salutation_re()
+                     AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w WHERE NOT ns->'unknown' ? w))
+                    OR (k > coalesce(signed, nsent) AND ns->>'text' ~ '^\s*[A-Z\u00C0-\u00DE][[:alpha:]&.-]*( [[:alpha:]&.-]+){0,3}\s*$')) THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
             END IF;
@@ -1049,7 +1201,11 @@ BEGIN
                     IF NOT names ? (fig->>'written') THEN
                         names := names || jsonb_build_object(fig->>'written', to_jsonb(footnote._names_matching(fig->>'written')));
                     END IF;
-                    IF names->(fig->>'written') <> jsonb_build_array(fig->>'text') THEN
+                    -- a short name that could mean several names means the one the calls are about, when only
+                    -- one of them is ("Bergmann" in an answer about Bergmann Logistik GmbH)
+                    IF names->(fig->>'written') <> jsonb_build_array(fig->>'text')
+                       AND (SELECT count(*) FROM jsonb_array_elements_text(names->(fig->>'written')) AS nm
+                            WHERE EXISTS (SELECT FROM jsonb_array_elements(tc) AS t WHERE t->>'text' = nm)) <> 1 THEN
                         best := jsonb_set(best, '{offences}', (best->'offences') || jsonb_build_array(jsonb_build_object(
                             'code', 'ambiguous_name', 'text', fig->>'written',
                             'names', (SELECT string_agg(x, ' or ') FROM jsonb_array_elements_text(names->(fig->>'written')) AS x))));
@@ -1128,6 +1284,13 @@ BEGIN
         -- every statement the template must make, complete (a row of a list and a fact under an interpretation
         -- are detail a summary may leave out, or state in part, unless the template says it with a negation: a
         -- caveat), and no negation of a statement the text touches dropped
+        -- whether the rows the text states come in the order of the template's (a list ranked by its order)
+        in_order := NOT EXISTS (
+            SELECT FROM (SELECT z.uu, min(z.o) AS p FROM unnest(unit_of) WITH ORDINALITY AS z(uu, o)
+                         WHERE z.uu IS NOT NULL AND tus->(z.uu)->>'row' IS NOT NULL GROUP BY z.uu) AS a,
+                        (SELECT z.uu, min(z.o) AS p FROM unnest(unit_of) WITH ORDINALITY AS z(uu, o)
+                         WHERE z.uu IS NOT NULL AND tus->(z.uu)->>'row' IS NOT NULL GROUP BY z.uu) AS b
+            WHERE a.uu < b.uu AND a.p > b.p AND tus->(a.uu)->>'call_id' = tus->(b.uu)->>'call_id');
         FOR k IN 0..jsonb_array_length(tus) - 1 LOOP
             detail := NOT (tus->k->>'required')::boolean
                 OR ((tus->k->>'row' IS NOT NULL OR tus->k->>'role' = 'fact')
@@ -1143,6 +1306,12 @@ BEGIN
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
             FROM jsonb_array_elements_text(tus->k->'claims') AS c
             WHERE NOT covered ? c
+              -- a gloss a summary may leave out: how many of how many a list shows, what a ratio is made of, how
+              -- many documents a total spans and how old the oldest is
+              AND tc->(c::integer)->>'value' !~ footnote._gloss_values_re()
+              -- an as-of date or a period the text states anywhere (once for several statements, at the end)
+              AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|period)$'
+                       AND EXISTS (SELECT FROM jsonb_array_elements(figs) AS g WHERE g->>'text' = tc->(c::integer)->>'text'))
               AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|customer|supplier)$'
                        AND EXISTS (SELECT FROM jsonb_each(covered) AS d
                                    WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
@@ -1152,9 +1321,11 @@ BEGIN
                 missing := 'its words';
             ELSIF detail THEN
                 -- a detail stated in part still says when (its as-of date or period) and, in a ranking, which rank
+                -- (unless the text states the ranked rows in their order)
                 SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
                 FROM jsonb_array_elements_text(tus->k->'claims') AS c
                 WHERE NOT covered ? c AND tc->(c::integer)->>'value' ~ '\.(as_of|period|period_from|period_to|rank)$'
+                  AND NOT (tc->(c::integer)->>'value' ~ '\.rank$' AND in_order)
                   AND NOT EXISTS (SELECT FROM jsonb_each(covered) AS d
                                   WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
                                     AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
