@@ -1012,9 +1012,19 @@ BEGIN
                     'code', 'marker_missing', 'severity', 'blocking',
                     'message', 'the answer states an interpretation without saying that it is one (“This is an interpretation”)'));
             END IF;
-            -- a Yes or No would answer the decision or judgement itself, which no call makes ("Should we pay?" "Yes.")
+            -- a Yes or No would answer the decision or judgement itself, which no call makes ("Should we pay?" "Yes."),
+            -- unless the interpretation is a state the calls' facts are judged to show (a risk), stated as one, and
+            -- the Yes or No agrees with it ("Yes — in our interpretation X is at high risk ...")
             IF EXISTS (SELECT FROM jsonb_array_elements(nread) AS x
-                       WHERE x->>'text' ~* '^\W*(yes|yeah|yep|no|nope|ja|nein)\s*[-—–,.:;!]') THEN
+                       WHERE x->>'text' ~* '^\W*(yes|yeah|yep|no|nope|ja|nein)\s*[-—–,.:;!]'
+                         AND (EXISTS (SELECT FROM jsonb_array_elements(tus) AS t
+                                      WHERE t->>'role' = 'inference' AND t->>'operation' <> 'customer_risk')
+                              OR (x->>'text' ~* '^\W*(yes|yeah|yep|ja)\M') <> NOT EXISTS (
+                                     SELECT FROM jsonb_array_elements(tread) AS t2
+                                     WHERE tus->((t2->>'sentence')::integer)->>'role' = 'inference'
+                                       AND ((t2->>'negations')::integer > 0
+                                            OR EXISTS (SELECT FROM jsonb_array_elements_text(t2->'words') AS w
+                                                       WHERE left(w, 1) = '!'))))) THEN
                 findings := findings || jsonb_build_array(jsonb_build_object(
                     'code', 'unsupported_words', 'severity', 'blocking',
                     'message', 'a Yes or No answers an interpretation the calls do not make; state the interpretation as one'));
@@ -1025,6 +1035,13 @@ BEGIN
             INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
         END IF;
         nread := footnote._clauses(answer, figs, nread, tc);
+        IF EXISTS (SELECT FROM jsonb_array_elements(tus) AS t WHERE t->>'role' = 'inference') THEN
+            -- the marker read again in clauses belongs to no statement either
+            SELECT coalesce(jsonb_agg(jsonb_set(x, '{words}', (
+                       SELECT coalesce(jsonb_agg(w), '[]') FROM jsonb_array_elements_text(x->'words') AS w
+                       WHERE w NOT IN ('interpretation', 'underlying'))) ORDER BY n), '[]')
+            INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
+        END IF;
         nsent := jsonb_array_length(nread);
         unit_of := array_fill(NULL::integer, ARRAY[greatest(nsent, 1)]);
         judged := array_fill(NULL::jsonb, ARRAY[greatest(nsent, 1)]);
