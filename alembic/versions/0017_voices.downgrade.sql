@@ -5,6 +5,8 @@ SET ROLE footnote_ledger;
 
 DROP FUNCTION footnote._unit_spellings();
 
+DROP FUNCTION footnote._table_cells(text);
+
 DROP FUNCTION footnote._ordering_holds(text, jsonb, jsonb, jsonb, jsonb, jsonb);
 
 DROP FUNCTION footnote._gloss_values_re();
@@ -1672,7 +1674,7 @@ $$;
 
 -- The body cells of the markdown tables of a text, each with its column's header: (start, end) of the cell's
 -- trimmed text (0-based, end exclusive), the text and the header cell above it.
-CREATE OR REPLACE FUNCTION footnote._table_cells(t text)
+CREATE FUNCTION footnote._table_cells(t text)
 RETURNS TABLE (s integer, e integer, cell text, header text)
 LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp

@@ -2,6 +2,8 @@
 
 SET ROLE footnote_ledger;
 
+DROP FUNCTION footnote._table_cells(text);
+
 -- Voices: how people write in emails, chat, notes, tickets, minutes and letters, and German. A greeting,
 -- salutation or signature carries no claim (footnote._grade reads those lines as discourse); the words of the
 -- domain in German and the abbreviations of notes are content words with the canon of their English form.
@@ -706,9 +708,10 @@ AS $$
 $$;
 
 -- The body cells of the markdown tables of a text, each with its column's header: (start, end) of the cell's
--- trimmed text (0-based, end exclusive), the text and the header cell above it.
-CREATE OR REPLACE FUNCTION footnote._table_cells(t text)
-RETURNS TABLE (s integer, e integer, cell text, header text)
+-- trimmed text (0-based, end exclusive), the text, the header cell above it and the first cell of its row
+-- (the label of a key/value table: "| Days past due | 104 |").
+CREATE FUNCTION footnote._table_cells(t text)
+RETURNS TABLE (s integer, e integer, cell text, header text, label text)
 LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -744,6 +747,7 @@ BEGIN
                     cell := btrim(raw, E' \t*_');
                     e := s + length(cell);
                     header := heads[c];
+                    label := CASE WHEN c > 1 THEN btrim(substr(lines[j], pipes[1] + 2, pipes[2] - pipes[1] - 1), E' \t*_') END;
                     RETURN NEXT;
                 END LOOP;
                 j := j + 1;
@@ -836,7 +840,8 @@ BEGIN
           AND EXISTS (SELECT FROM (SELECT lower(split_part(sl.x->>'text', ' ', 2)) AS u
                                    UNION SELECT s2.phrase FROM footnote._unit_spellings() AS s2, footnote._unit_spellings() AS s1
                                    WHERE s1.phrase = lower(split_part(sl.x->>'text', ' ', 2)) AND s2.canon = s1.canon) AS y
-                      WHERE lower(c.header) ~ ('(^|[^a-z])' || regexp_replace(y.u, '([.+*?()\[\]\\^$|{}])', '\\\1', 'g') || '([^a-z]|$)'));
+                      WHERE lower(c.header || ' ' || coalesce(c.label, ''))
+                            ~ ('(^|[^a-z])' || regexp_replace(y.u, '([.+*?()\[\]\\^$|{}])', '\\\1', 'g') || '([^a-z]|$)'));
     END IF;
     FOR o IN SELECT x FROM jsonb_array_elements(occ) AS x
              ORDER BY (x->>'end')::integer - (x->>'start')::integer DESC, (x->>'start')::integer, x->>'form' = 'short'
@@ -920,6 +925,14 @@ BEGIN
                 'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
                 'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
         END IF;
+        -- a sign that agrees with the value's own ("+326.455,00 €" for a rise, "−85.726,17 €" for a fall)
+        IF f->>'touch_left' ~ '^sign:' AND info->>'touch_left' IS NULL
+           AND tc->c->>'value' ~ '\.(change|change_percent)$'
+           AND ((f->>'touch_left' = 'sign:+' AND tinfo->'words' ? 'up' AND NOT tinfo->'words' ? 'down')
+                OR (f->>'touch_left' IN ('sign:-', 'sign:−', 'sign:–') AND tinfo->'words' ? 'down'
+                    AND NOT tinfo->'words' ? 'up')) THEN
+            f := f || '{"touch_left": null}';
+        END IF;
         IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
            OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
             off := off || jsonb_build_array(jsonb_build_object('code', 'figure_modifier', 'figure', f->'figure',
@@ -956,6 +969,11 @@ BEGIN
     END IF;
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'marks') AS x WHERE x NOT LIKE 'digits:%' LOOP
         CONTINUE WHEN tinfo->'marks' ? w;
+        -- the unit of a figure of the sentence named again ("| Days past due | 104 |", "Overdue (EUR) 43.805,00")
+        CONTINUE WHEN split_part(w, ':', 1) IN ('unit', 'currency') AND EXISTS (
+            SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+            WHERE right(figs->((f2->>'figure')::integer)->>'text', length(substr(w, strpos(w, ':') + 1)) + 1)
+                  = ' ' || substr(w, strpos(w, ':') + 1));
         off := off || jsonb_build_array(jsonb_build_object(
             'code', CASE split_part(w, ':', 1) WHEN 'numeral' THEN 'number_words' WHEN 'scale' THEN 'number_words' ELSE 'unit_words' END,
             'text', substr(w, strpos(w, ':') + 1)));
@@ -1302,12 +1320,12 @@ BEGIN
                        WHERE x->>'text' ~* '^\W*(yes|yeah|yep|no|nope|ja|nein)\s*[-—–,.:;!]'
                          AND (EXISTS (SELECT FROM jsonb_array_elements(tus) AS t
                                       WHERE t->>'role' = 'inference' AND t->>'operation' <> 'customer_risk')
+                              -- a risk is affirmed unless the interpretation finds none ("shows no sign of ...")
                               OR (x->>'text' ~* '^\W*(yes|yeah|yep|ja)\M') <> NOT EXISTS (
-                                     SELECT FROM jsonb_array_elements(tread) AS t2
-                                     WHERE tus->((t2->>'sentence')::integer)->>'role' = 'inference'
-                                       AND ((t2->>'negations')::integer > 0
-                                            OR EXISTS (SELECT FROM jsonb_array_elements_text(t2->'words') AS w
-                                                       WHERE left(w, 1) = '!'))))) THEN
+                                     SELECT FROM jsonb_array_elements(tus) AS t2
+                                     WHERE t2->>'role' = 'inference'
+                                       AND substr(tpl->>'answer', (t2->>'start')::integer + 1,
+                                                  (t2->>'end')::integer - (t2->>'start')::integer) ~* '\mno\M'))) THEN
                 findings := findings || jsonb_build_array(jsonb_build_object(
                     'code', 'unsupported_words', 'severity', 'blocking',
                     'message', 'a Yes or No answers an interpretation the calls do not make; state the interpretation as one'));
