@@ -366,7 +366,7 @@ SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
     'gerne', 'gern', 'klar', 'natürlich', 'selbstverständlich', 'kurz gesagt', 'kurz', 'zusammenfassung',
     'zusammengefasst', 'hier die zahlen', 'die zahlen', 'zahlen', 'hier sind', 'hier ist', 'ich hoffe',
     'das hilft', 'hoffe', 'hilft', 'sag bescheid', 'sagen sie bescheid', 'bescheid', 'wenn du mehr brauchst',
-    'wenn sie mehr brauchen', 'wenn', 'du', 'mehr', 'brauchst', 'brauchen', 'ich', 'mir', 'mich', 'gesagt',
+    'wenn sie mehr brauchen', 'wenn', 'du', 'brauchst', 'brauchen', 'ich', 'mir', 'mich', 'gesagt',
     'danke', 'vielen dank', 'viele grüße', 'grüße', 'beste grüße', 'details', 'überblick', 'übersicht',
     'laut', 'gemäß', 'den unterlagen', 'fakten', 'die fakten', 'zugrunde liegende fakten'
 ]) AS w
@@ -401,7 +401,7 @@ SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
     'fraud check', 'payment check', 'invoice query', 'query', 'purchasing', 'purchasing ticket',
     'warehouse ticket', 'purchasing check', 'collections note', 'request closed', 'for the cfo', 'cfo',
     'one-pager', 'cfo one-pager', 'snapshot', 'quick snapshot', 'q', 'a', 'for the record', 'to sum up for the cfo',
-    'good news', 'here''s where we stand', 'where we stand', 'happy to check', 'happy to compare',
+    'here''s where we stand', 'where we stand', 'happy to check', 'happy to compare',
     'thanks for raising it', 'thanks for checking before paying', 'i understand the question',
     'thanks for checking in', 'glad to help', 'sorry', 'i''m afraid', 'afraid', 'qoq', 'quarter on quarter',
     'kurz zu', 'kurz', 'fyi:', 'info', 'hinweis', 'notiz', 'protokoll', 'besprechung'
@@ -496,6 +496,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('expect', 'predicted', false), ('expects', 'predicted', false), ('to beat', 'predicted', false),
     ('beat', 'predicted', false), ('outperform', 'predicted', false), ('will be', 'predicted', false),
     ('is going to', 'predicted', false), ('are going to', 'predicted', false),
+    ('mehr', 'more', false), ('weniger', 'less', false),
     ('ahead of', 'ahead of', false), ('just ahead of', 'ahead of', false), ('clearly ahead of', 'ahead of', false),
     ('followed by', 'ahead of', false), ('behind', 'behind', false), ('just behind', 'behind', false),
     ('right behind', 'behind', false), ('followed', 'behind', false), ('knapp vor', 'ahead of', false)

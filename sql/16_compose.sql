@@ -498,7 +498,7 @@ LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT '{customer} owes {overdue_total} overdue across {invoice_count} {invoice_count|invoice|invoices}, the oldest '
-        || '{oldest_days_past_due} past due (as of {as_of}).{~in payments unpaid balance period account}'
+        || '{oldest_days_past_due} past due (as of {as_of}).{~in payments unpaid balance period account receivables}'
 $$;
 
 -- The line that marks what precedes it as an interpretation and what follows as its facts.

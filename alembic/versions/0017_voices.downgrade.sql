@@ -596,6 +596,16 @@ BEGIN
 END
 $$;
 
+-- What a customer owes overdue, in one sentence (an overdue answer, and each line of a comparison).
+CREATE OR REPLACE FUNCTION footnote._overdue_headline()
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '{customer} owes {overdue_total} overdue across {invoice_count} {invoice_count|invoice|invoices}, the oldest '
+        || '{oldest_days_past_due} past due (as of {as_of}).{~in payments unpaid balance period account}'
+$$;
+
 -- Where the values of a template occur in a text: [{"start", "end", "text" (the value's text), "form"}],
 -- sorted and disjoint (the longest occurrence wins). Numbers compare exactly (after look-alike spaces and
 -- dashes are made plain); texts with letters ignore case and accents; names may take a short form.
