@@ -497,6 +497,9 @@ SELECT w, 'word', c, n FROM (VALUES
     ('beat', 'predicted', false), ('outperform', 'predicted', false), ('will be', 'predicted', false),
     ('is going to', 'predicted', false), ('are going to', 'predicted', false),
     ('mehr', 'more', false), ('weniger', 'less', false),
+    -- a majority is a share, not the largest one: not checked against the rows, so it blocks
+    ('most of them', 'majority', false), ('most of it', 'majority', false), ('most of', 'majority', false),
+    ('the majority', 'majority', false), ('majority', 'majority', false), ('the bulk of', 'majority', false),
     ('ahead of', 'ahead of', false), ('just ahead of', 'ahead of', false), ('clearly ahead of', 'ahead of', false),
     ('followed by', 'ahead of', false), ('behind', 'behind', false), ('just behind', 'behind', false),
     ('right behind', 'behind', false), ('followed', 'behind', false), ('knapp vor', 'ahead of', false)

@@ -9,8 +9,6 @@ DROP FUNCTION footnote._table_cells(text);
 
 DROP FUNCTION footnote._ordering_holds(text, jsonb, jsonb, jsonb, jsonb, jsonb);
 
-DROP FUNCTION footnote._gloss_values_re();
-
 DROP FUNCTION footnote._salutation_re();
 
 DROP FUNCTION footnote._signoff_re();

@@ -459,6 +459,9 @@ SELECT w, 'word', c, n FROM (VALUES
     ('beat', 'predicted', false), ('outperform', 'predicted', false), ('will be', 'predicted', false),
     ('is going to', 'predicted', false), ('are going to', 'predicted', false),
     ('mehr', 'more', false), ('weniger', 'less', false),
+    -- a majority is a share, not the largest one: not checked against the rows, so it blocks
+    ('most of them', 'majority', false), ('most of it', 'majority', false), ('most of', 'majority', false),
+    ('the majority', 'majority', false), ('majority', 'majority', false), ('the bulk of', 'majority', false),
     ('ahead of', 'ahead of', false), ('just ahead of', 'ahead of', false), ('clearly ahead of', 'ahead of', false),
     ('followed by', 'ahead of', false), ('behind', 'behind', false), ('just behind', 'behind', false),
     ('right behind', 'behind', false), ('followed', 'behind', false), ('knapp vor', 'ahead of', false)
@@ -1272,9 +1275,8 @@ BEGIN
             off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
                 'text', fig->>'written'));
         END IF;
-        -- parentheses make a negative amount, not a name, period, date or number of days in brackets, nor an
-        -- amount in brackets right after the figure it belongs to ("INV-2025-7055 (172,32 €)")
-        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' OR f->>'left' = '#' THEN
+        -- parentheses make a negative amount, not a name, period, date or number of days in brackets
+        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' THEN
             f := f || jsonb_build_object(
                 'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
                 'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
@@ -1368,8 +1370,9 @@ BEGIN
           FROM jsonb_array_elements_text(assign) AS a(c)
           WHERE a.c IS NOT NULL AND tc->(a.c::integer)->>'value' LIKE format('rows[%s].%%', r)) AS x
     WHERE rows->(r - 1)->>x.name ~ '^-?[0-9]+(\.[0-9]+)?$|^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
-    ORDER BY CASE WHEN word IN ('oldest', 'newest') THEN (x.name ~ 'days|age')::integer * 2 + (x.name ~ 'date')::integer
-                  ELSE (x.name !~ 'days|age|date|count|rank')::integer END DESC
+      -- an age or a date for oldest and newest, an amount for the others
+      AND CASE WHEN word IN ('oldest', 'newest') THEN x.name ~ 'days|age|date' ELSE x.name !~ 'days|age|date|count|rank' END
+    ORDER BY (x.name ~ 'days|age')::integer DESC
     LIMIT 1;
     IF col IS NULL THEN
         SELECT c2 INTO col FROM unnest(CASE WHEN word IN ('oldest', 'newest')
@@ -1403,18 +1406,6 @@ BEGIN
     RETURN CASE WHEN word IN ('largest', 'oldest') THEN mine::numeric = best::numeric
                 ELSE mine::numeric = worst::numeric END;
 END
-$$;
-
--- The values of a statement a summary may leave out (the statement's other figures, its subject, period and
--- as-of date stay required): how many of how many a list shows, what a ratio is made of, how many documents a
--- total spans and how old the oldest of them is.
-CREATE FUNCTION footnote._gloss_values_re()
-RETURNS text
-LANGUAGE sql IMMUTABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT '^values\.(listed|ranked|receivables|gross_sales|window|oldest_days_past_due|invoice_count|'
-           || 'overdue_invoice_count|credit_note_count|open_count|overdue_count|credit_count)$'
 $$;
 
 -- The opening of a salutation line ("Hi Anna,", "Dear Mr Weber,", "Sehr geehrte Damen und Herren,").
@@ -1962,7 +1953,9 @@ BEGIN
                          WHERE z.uu IS NOT NULL AND tus->(z.uu)->>'row' IS NOT NULL GROUP BY z.uu) AS a,
                         (SELECT z.uu, min(z.o) AS p FROM unnest(unit_of) WITH ORDINALITY AS z(uu, o)
                          WHERE z.uu IS NOT NULL AND tus->(z.uu)->>'row' IS NOT NULL GROUP BY z.uu) AS b
-            WHERE a.uu < b.uu AND a.p > b.p AND tus->(a.uu)->>'call_id' = tus->(b.uu)->>'call_id');
+            WHERE a.uu < b.uu AND a.p > b.p AND tus->(a.uu)->>'call_id' = tus->(b.uu)->>'call_id')
+            -- a numbered list says its ranks itself
+            AND answer !~ '(^|\n)[ \t]*[0-9]+[.)][ \t]';
         FOR k IN 0..jsonb_array_length(tus) - 1 LOOP
             detail := NOT (tus->k->>'required')::boolean
                 OR ((tus->k->>'row' IS NOT NULL OR tus->k->>'role' = 'fact')
@@ -1978,12 +1971,14 @@ BEGIN
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
             FROM jsonb_array_elements_text(tus->k->'claims') AS c
             WHERE NOT covered ? c
-              -- a gloss a summary may leave out: how many of how many a list shows, what a ratio is made of, how
-              -- many documents a total spans and how old the oldest is
-              AND tc->(c::integer)->>'value' !~ footnote._gloss_values_re()
-              -- an as-of date or a period the text states anywhere (once for several statements, at the end)
+              -- an as-of date or a period the text states on its own, for everything it says ("Both as of
+              -- 14.08.2026.", a table's "As of 14.08.2026." under it)
               AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|period)$'
-                       AND EXISTS (SELECT FROM jsonb_array_elements(figs) AS g WHERE g->>'text' = tc->(c::integer)->>'text'))
+                       AND EXISTS (SELECT FROM jsonb_array_elements(nread) AS x
+                                   WHERE jsonb_array_length(x->'figures') > 0
+                                     AND NOT EXISTS (SELECT FROM jsonb_array_elements(x->'figures') AS f3
+                                                     WHERE figs->((f3->>'figure')::integer)->>'text'
+                                                           IS DISTINCT FROM tc->(c::integer)->>'text')))
               AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|customer|supplier)$'
                        AND EXISTS (SELECT FROM jsonb_each(covered) AS d
                                    WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
