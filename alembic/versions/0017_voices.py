@@ -10,8 +10,9 @@ abbreviations of notes (inv, o/s, AP, rev, CN), the words of the domain in Germa
 orderings; other spellings of units and currencies (Tage, d, EUR) are the same unit, and a figure may be
 written with them. The gate reads a salutation and the signature under a sign-off as discourse, checks a
 superlative or an ordering of a row against every row its call returned (true: supported; false: it
-contradicts), and lets a summary leave out the glosses of a statement (how many of how many a list shows,
-what a ratio is made of) and the net-receivable line of an aging.
+contradicts), takes an as-of date or period stated on its own as said for every statement, lets a ranked
+list in its order leave out the ranks (a numbered list keeps them), and lets a summary leave out the
+net-receivable line of an aging. A Yes or No may open a risk interpretation it agrees with.
 """
 
 from footnote_pg.migration import apply_frozen_sql
