@@ -16,6 +16,8 @@
 --   unit       units and rates (per month, annual, %, days, ...)
 --   modifier   approximators and comparatives (about, over, more than, at least, ...)
 --   sign       minus, negative, ...
+-- Units and currencies spelled another way ("tage", "d" -> days; "eur" -> €) are listed in
+-- footnote._unit_spellings(): a figure "104 days" may be written "104 Tage" or "104d", the same mark.
 -- docs/statements.md explains how each class is used. Changing the vocabulary is a data change:
 -- INSERT, UPDATE or DELETE here as the installer or footnote_owner.
 
@@ -364,8 +366,141 @@ SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
     'gerne', 'gern', 'klar', 'natürlich', 'selbstverständlich', 'kurz gesagt', 'kurz', 'zusammenfassung',
     'zusammengefasst', 'hier die zahlen', 'die zahlen', 'zahlen', 'hier sind', 'hier ist', 'ich hoffe',
     'das hilft', 'hoffe', 'hilft', 'sag bescheid', 'sagen sie bescheid', 'bescheid', 'wenn du mehr brauchst',
-    'wenn sie mehr brauchen', 'wenn', 'du', 'mehr', 'brauchst', 'brauchen', 'ich', 'mir', 'mich', 'gesagt',
+    'wenn sie mehr brauchen', 'wenn', 'du', 'brauchst', 'brauchen', 'ich', 'mir', 'mich', 'gesagt',
     'danke', 'vielen dank', 'viele grüße', 'grüße', 'beste grüße', 'details', 'überblick', 'übersicht',
     'laut', 'gemäß', 'den unterlagen', 'fakten', 'die fakten', 'zugrunde liegende fakten'
 ]) AS w
 WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+-- Voices: how people write in emails, chat, notes, tickets, minutes and letters, and German. A greeting,
+-- salutation or signature carries no claim (footnote._grade reads those lines as discourse); the words of the
+-- domain in German and the abbreviations of notes are content words with the canon of their English form.
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
+    -- greetings, salutations, sign-offs (English, German, Spanish, Italian)
+    'hi', 'hello', 'hey', 'dear', 'good morning', 'good afternoon', 'morning', 'hi all', 'hi team', 'hello all',
+    'dear all', 'dear colleagues', 'colleagues', 'team', 'everyone', 'folks', 'dear sir or madam',
+    'sir or madam', 'to whom it may concern', 'thanks and regards', 'many thanks', 'best', 'best wishes',
+    'yours', 'yours faithfully', 'yours sincerely', 'sincerely', 'have a good day', 'have a nice day',
+    'have a great day', 'talk soon', 'speak soon', 'hallo', 'liebe', 'lieber', 'sehr geehrte', 'sehr geehrter',
+    'sehr geehrte damen und herren', 'damen und herren', 'mit freundlichen grüßen', 'freundliche grüße',
+    'liebe grüße', 'lg', 'mfg', 'vg', 'hola', 'estimados', 'estimados señores', 'señores', 'un saludo',
+    'saludos', 'gentile', 'gentile cliente', 'cordiali saluti', 'subject', 'betreff', 're', 'fw', 'fwd',
+    '@channel', '@here', '@', 'channel',
+    -- framing of a message, a note, a ticket or minutes
+    'quick update', 'short update', 'an update', 'as discussed', 'as promised', 'following up', 'follow-up',
+    'short one', 'quick one', 'just checked', 'i just checked', 'checked', 'before i answer', 'quick check first',
+    'quick check', 'first', 'for your visit', 'visit', 'for your call', 'call with', 'the call', 'before your call',
+    'your next call', 'on your next call', 'could you raise this with them', 'raise this', 'heads-up',
+    'heads up before your call', 'handover', 'handover for next week', 'for next week', 'prep', 'prep for',
+    'internal note', 'comment', 'comment by', 'crm', 'crm note', 'note on', 'account note', 'ticket comment',
+    'minutes', 'meeting', 'meeting minutes', 'agenda', 'agenda item', 'was discussed', 'discussed',
+    'status update', 'checked the account', 'close checklist', 'checklist', 'month-end', 'month-end close',
+    'month-end minutes', 'board minutes', 'board', 'finance meeting', 'sales review', 'credit committee',
+    'ar review', 'ar meeting', 'support sync', 'sync', 'treasury', 'legal sync', 'review', 'linked',
+    'fraud check', 'payment check', 'invoice query', 'query', 'purchasing', 'purchasing ticket',
+    'warehouse ticket', 'purchasing check', 'collections note', 'request closed', 'for the cfo', 'cfo',
+    'one-pager', 'cfo one-pager', 'snapshot', 'quick snapshot', 'q', 'a', 'for the record', 'to sum up for the cfo',
+    'here''s where we stand', 'where we stand', 'happy to check', 'happy to compare',
+    'thanks for raising it', 'thanks for checking before paying', 'i understand the question',
+    'thanks for checking in', 'glad to help', 'sorry', 'i''m afraid', 'afraid', 'qoq', 'quarter on quarter',
+    'kurz zu', 'kurz', 'fyi:', 'info', 'hinweis', 'notiz', 'protokoll', 'besprechung'
+]) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT DISTINCT w, 'neutral' FROM unnest(ARRAY[
+    'spread over', 'verteilt auf', 'verteilt', 'summe', 'zusammen', 'gesamt', 'bis', 'bis zu diesem tag',
+    'zu diesem tag', 'gegenüber', 'liegen', 'lagen', 'lag', 'liegt', 'betrug', 'beträgt', 'gemacht', 'machen',
+    'also', 'rund um', 'je', 'jede', 'jeder', 'sich', 'noch', 'bereits', 'schon', 'nur', 'of which', 'right now',
+    'that''s', 'so', 'i.e.', 'per', 'each', 'one each', 'vs', 'vs.', 'versus', 'against', '→', '->', '/', 'of the two',
+    'the two', 'of them', 'between them', 'respectively', 'then', 'after that', 'remaining', 'remains',
+    'still', 'on your account', 'on the account of', 'with us', 'on account of', 'from us'
+]) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT DISTINCT w, 'negator' FROM unnest(ARRAY['nicht', 'kein', 'keine', 'keinen', 'keiner', 'nichts', 'nein'])
+AS w WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'unit' FROM unnest(ARRAY['d', 'tage', 'tagen', 'tag', 'stück', 'stk', 'pc', 'piece', 'monat', 'monate']) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+-- Other spellings of a unit or currency, with the one the answers print: the same mark, and a figure may
+-- be written with either ("104 Tage" for "104 days", "43.805,00 EUR" for "43.805,00 €").
+CREATE FUNCTION footnote._unit_spellings()
+RETURNS TABLE (phrase text, canon text)
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    VALUES ('days', 'days'), ('d', 'days'), ('tage', 'days'), ('tagen', 'days'), ('day', 'day'), ('tag', 'day'),
+           ('pcs', 'pcs'), ('pieces', 'pcs'), ('stück', 'pcs'), ('stk', 'pcs'), ('pc', 'pcs'),
+           ('€', '€'), ('eur', '€'), ('euro', '€'), ('euros', '€'), ('month', 'month'), ('monat', 'month'),
+           ('months', 'months'), ('monate', 'months')
+$$;
+
+INSERT INTO footnote.lexicon (phrase, class, canon, negated)
+SELECT w, 'word', c, n FROM (VALUES
+    -- abbreviations of notes and chat
+    ('inv', 'invoice', false), ('invs', 'invoice', false), ('o s', 'open', false), ('os', 'open', false),
+    ('ap', 'owed to', false), ('a p', 'owed to', false), ('rev', 'revenue', false), ('cn', 'credit note', false),
+    ('cns', 'credit note', false), ('exp', 'expected', false), ('lvl', 'reorder level', false),
+    ('reorder lvl', 'reorder level', false), ('reorder', 'reorder level', false), ('wh', 'warehouse', false),
+    ('acct', 'account', false), ('owner', 'account owner', false), ('amt', 'amount', false),
+    ('customer', 'customer', false), ('cust', 'customer', false), ('supp', 'supplier', false),
+    -- German words of the domain
+    ('überfällig', 'overdue', false), ('überfällige', 'overdue', false), ('überfälligen', 'overdue', false),
+    ('überfälliger', 'overdue', false), ('überfälligem', 'overdue', false), ('rückständig', 'overdue', false),
+    ('rechnung', 'invoice', false), ('rechnungen', 'invoice', false), ('lieferantenrechnung', 'invoice', false),
+    ('lieferantenrechnungen', 'invoice', false), ('offen', 'open', false), ('offene', 'open', false),
+    ('offenen', 'open', false), ('offener', 'open', false), ('offenes', 'open', false), ('posten', 'invoice', false),
+    ('offene posten', 'open', false), ('älteste', 'oldest', false), ('ältesten', 'oldest', false),
+    ('älteste rechnung', 'oldest', false), ('größte', 'largest', false), ('größter', 'largest', false),
+    ('größten', 'largest', false), ('größtes', 'largest', false), ('kleinste', 'smallest', false),
+    ('kleinster', 'smallest', false), ('stärkster', 'largest', false), ('stärkste', 'largest', false),
+    ('umsatzstärkster', 'largest', false), ('umsatzstärkste', 'largest', false),
+    ('umsatz', 'revenue', false), ('umsätze', 'revenue', false), ('bruttoumsatz', 'gross sales', false),
+    ('stieg', 'up', false), ('gestiegen', 'up', false), ('steigt', 'up', false), ('höher', 'up', false),
+    ('sank', 'down', false), ('gesunken', 'down', false), ('fiel', 'down', false), ('gefallen', 'down', false),
+    ('sinkt', 'down', false), ('niedriger', 'down', false), ('gutschrift', 'credit note', false),
+    ('gutschriften', 'credit note', false), ('kunde', 'customer', false), ('kunden', 'customer', false),
+    ('lieferant', 'supplier', false), ('lieferanten', 'supplier', false), ('bestellung', 'purchase order', false),
+    ('bestellungen', 'purchase order', false), ('bestand', 'stock', false), ('lagerbestand', 'stock', false),
+    ('lager', 'warehouse', false), ('lagern', 'warehouse', false), ('meldebestand', 'reorder level', false),
+    ('zahlung', 'payment', false), ('zahlungen', 'payment', false), ('bezahlt', 'paid', false),
+    ('gezahlt', 'paid', false), ('beglichen', 'paid', false), ('beglichenen', 'paid', false),
+    ('fällig', 'due', false), ('fälligkeit', 'due', false), ('nach fälligkeit', 'overdue', false),
+    ('brutto', 'gross', false), ('netto', 'net', false), ('steuer', 'tax', false), ('ausgestellt', 'issued', false),
+    ('erwartet', 'expected', false), ('risiko', 'risk', false), ('hohes', 'high', false), ('hoch', 'high', false),
+    ('hohe', 'high', false), ('hoher', 'high', false), ('hohem', 'high', false), ('hoher priorität', 'high', false),
+    ('geringes', 'low', false), ('gering', 'low', false), ('niedrig', 'low', false), ('niedriges', 'low', false),
+    ('mittel', 'medium', false), ('priorität', 'severity', false), ('zahlungsziel', 'terms', false),
+    ('kundenbetreuer', 'account owner', false), ('kundenbetreuerin', 'account owner', false),
+    ('kreditoren', 'owed to', false), ('geschuldet', 'owed to', false), ('schulden', 'owed to', false),
+    ('seit', 'since', false), ('verifiziert', 'verified', false), ('nicht verifiziert', 'verified', true),
+    ('im wert von', 'worth', false), ('interpretation', 'interpretation', false),
+    ('eine interpretation', 'interpretation', false), ('als interpretation', 'interpretation', false),
+    ('empfehlung', 'interpretation', false), ('prognose', 'forecast', false), ('prognosen', 'forecast', false),
+    ('ja', 'yes', false),
+    -- superlatives and orderings, checked against the rows of the calls (footnote._ordering_holds)
+    ('newest', 'newest', false), ('latest', 'newest', false), ('most recent', 'newest', false),
+    ('older', 'oldest', false), ('the older one', 'oldest', false), ('newer', 'newest', false),
+    ('larger', 'largest', false), ('bigger', 'largest', false), ('smaller', 'smallest', false),
+    ('the larger', 'largest', false), ('the smaller', 'smallest', false), ('strongest', 'largest', false),
+    ('best', 'largest', false), ('best month', 'largest', false), ('weakest', 'smallest', false),
+    ('leads', 'largest', false), ('led', 'largest', false), ('#1', 'largest', false), ('number one', 'largest', false),
+    -- a judgement or a prediction: what a refusal declines to give, and no call supports
+    ('justified', 'judged', false), ('advisable', 'judged', false), ('warranted', 'judged', false),
+    ('a good idea', 'judged', false), ('makes sense', 'judged', false), ('looks justified', 'judged', false),
+    ('expect', 'predicted', false), ('expects', 'predicted', false), ('to beat', 'predicted', false),
+    ('beat', 'predicted', false), ('outperform', 'predicted', false), ('will be', 'predicted', false),
+    ('is going to', 'predicted', false), ('are going to', 'predicted', false),
+    ('mehr', 'more', false), ('weniger', 'less', false),
+    -- a majority is a share, not the largest one: not checked against the rows, so it blocks
+    ('most of them', 'majority', false), ('most of it', 'majority', false), ('most of', 'majority', false),
+    ('the majority', 'majority', false), ('majority', 'majority', false), ('the bulk of', 'majority', false),
+    ('ahead of', 'ahead of', false), ('just ahead of', 'ahead of', false), ('clearly ahead of', 'ahead of', false),
+    ('followed by', 'ahead of', false), ('behind', 'behind', false), ('just behind', 'behind', false),
+    ('right behind', 'behind', false), ('followed', 'behind', false), ('knapp vor', 'ahead of', false)
+) AS v(w, c, n) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);

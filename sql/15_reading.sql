@@ -215,8 +215,10 @@ BEGIN
             ck := ck || kt[i]; cs := cs || i; ce := ce || i;
         END IF;
     END LOOP;
-    SELECT coalesce(jsonb_object_agg(l.phrase, jsonb_build_array(l.class, l.canon, l.negated)), '{}') INTO lex
-    FROM footnote.lexicon AS l WHERE l.phrase = ANY (ck);
+    SELECT coalesce(jsonb_object_agg(l.phrase, jsonb_build_array(l.class, coalesce(l.canon, s.canon), l.negated)), '{}')
+    INTO lex
+    FROM footnote.lexicon AS l LEFT JOIN footnote._unit_spellings() AS s ON s.phrase = l.phrase
+    WHERE l.phrase = ANY (ck);
 
     -- lexemes: the longest phrase at each word, figures, numbers, punctuation
     i := 1;
@@ -241,6 +243,10 @@ BEGIN
             ELSE
                 cls := coalesce(entry->>0, 'word');
             END IF;
+            -- "@Ana": a mention of whom a message goes to, not a statement
+            IF i > 1 AND k[i - 1] = 'punct' AND kt[i - 1] = '@' AND kg[i] THEN
+                cls := 'discourse';
+            END IF;
             -- "the oldest one", "each one": a pronoun, not a number
             IF cls = 'numeral' AND bestkey = 'one' AND cardinality(out) > 0 THEN
                 prev := out[cardinality(out)];
@@ -252,7 +258,7 @@ BEGIN
             END IF;
             out := out || ROW(ks[i], ke[best], 'word', substr(t, ks[i] + 1, ke[best] - ks[i]), cls,
                               CASE WHEN cls = 'word' THEN coalesce(entry->>1, footnote._stem(kt[i]))
-                                   ELSE coalesce(bestkey, lower(kt[i])) END,
+                                   ELSE coalesce(entry->>1, bestkey, lower(kt[i])) END,
                               coalesce((entry->>2)::boolean, false), NULL, kg[i], entry IS NOT NULL,
                               NULL)::footnote._lexeme;
             i := best + 1;
@@ -468,7 +474,7 @@ BEGIN
     IF j < 1 OR j > n OR lx[j].sentence IS DISTINCT FROM lx[i].sentence THEN
         RETURN NULL;
     END IF;
-    IF step < 0 AND lx[j].kind = 'punct' AND lx[j].text IN ('-', '+', '±') AND lx[i].glued THEN
+    IF step < 0 AND lx[j].kind = 'punct' AND lx[j].text IN ('-', '+', '±', '−', '–') AND lx[i].glued THEN
         RETURN 'sign:' || lx[j].text;
     END IF;
     IF lx[j].kind = 'punct' AND lx[j].text IN ('(', ')') AND o >= 1 AND o <= n AND lx[o].kind = 'punct'

@@ -253,7 +253,7 @@ BEGIN
         IF v ? 'unapplied_credits' THEN
             u := u || footnote._unit(r, 'With {credit_count} {credit_count|credit|credits} on account of '
                 || '{unapplied_credits} (payments on account, credit notes not applied to an invoice), the net '
-                || 'receivable is {net_outstanding}.{~less minus after}', NULL, E'\n');
+                || 'receivable is {net_outstanding}.{~less minus after}', NULL, E'\n', 'statement', false);
         END IF;
     WHEN 'days_sales_outstanding' THEN
         IF NOT v ? 'dso' THEN
@@ -498,7 +498,7 @@ LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT '{customer} owes {overdue_total} overdue across {invoice_count} {invoice_count|invoice|invoices}, the oldest '
-        || '{oldest_days_past_due} past due (as of {as_of}).{~in payments unpaid balance period account}'
+        || '{oldest_days_past_due} past due (as of {as_of}).{~in payments unpaid balance period account receivables}'
 $$;
 
 -- The line that marks what precedes it as an interpretation and what follows as its facts.

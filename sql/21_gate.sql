@@ -99,7 +99,12 @@ AS $$
             'texts', coalesce((SELECT jsonb_object_agg(t.text, t.path)
                                FROM (SELECT DISTINCT ON (x.text) x.text, x.path
                                      FROM footnote._result_texts(c.result) AS x WHERE x.text IS NOT NULL
-                                     ORDER BY x.text, (x.path LIKE 'values.%') DESC, x.path) AS t), '{}'))), '{}'),
+                                     ORDER BY x.text, (x.path LIKE 'values.%') DESC, x.path) AS t), '{}'),
+            -- the raw values of its rows, for superlatives and orderings (footnote._ordering_holds)
+            'rows', coalesce((SELECT jsonb_agg((SELECT coalesce(jsonb_object_agg(v.key, v.value->'raw'), '{}')
+                                                FROM jsonb_each(r.row) AS v WHERE jsonb_typeof(v.value) = 'object')
+                                               ORDER BY r.n)
+                              FROM jsonb_array_elements(coalesce(c.result->'rows', '[]')) WITH ORDINALITY AS r(row, n)), '[]'))), '{}'),
         'operations', coalesce(jsonb_agg(c.operation ORDER BY c.n) FILTER (WHERE c.made), '[]'),
         'unknown', coalesce(jsonb_agg(c.call_id::text ORDER BY c.n) FILTER (WHERE NOT c.made), '[]'))
     FROM footnote._answer_calls(call_ids, recording) WITH ORDINALITY AS c(call_id, made, operation, result, n)
@@ -179,9 +184,10 @@ AS $$
 $$;
 
 -- The body cells of the markdown tables of a text, each with its column's header: (start, end) of the cell's
--- trimmed text (0-based, end exclusive), the text and the header cell above it.
+-- trimmed text (0-based, end exclusive), the text, the header cell above it and the first cell of its row
+-- (the label of a key/value table: "| Days past due | 104 |").
 CREATE FUNCTION footnote._table_cells(t text)
-RETURNS TABLE (s integer, e integer, cell text, header text)
+RETURNS TABLE (s integer, e integer, cell text, header text, label text)
 LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -211,11 +217,13 @@ BEGIN
                 FOR c IN 1..cardinality(pipes) - 1 LOOP
                     raw := substr(lines[j], pipes[c] + 2, pipes[c + 1] - pipes[c] - 1);
                     CONTINUE WHEN btrim(raw) = '' OR c > cardinality(heads);
-                    lead := length(raw) - length(ltrim(raw));
+                    -- bold or italic marks around a cell ("**43.805,00**") are not part of it
+                    lead := length(raw) - length(ltrim(raw, E' \t*_'));
                     s := starts[j] + pipes[c] + 1 + lead;
-                    cell := btrim(raw);
+                    cell := btrim(raw, E' \t*_');
                     e := s + length(cell);
                     header := heads[c];
+                    label := CASE WHEN c > 1 THEN btrim(substr(lines[j], pipes[1] + 2, pipes[2] - pipes[1] - 1), E' \t*_') END;
                     RETURN NEXT;
                 END LOOP;
                 j := j + 1;
@@ -264,6 +272,17 @@ BEGIN
             vs := vs || footnote._short_forms(sl->>'text');
             fs := fs || array_fill('short'::text, ARRAY[cardinality(vs) - 1]);
         END IF;
+        -- a number with a unit or currency may take another spelling of it (footnote.lexicon canon):
+        -- "104 days" as "104 Tage", "104 d" or "104d", "43.805,00 €" as "43.805,00 EUR"
+        IF (sl->>'text') ~ '^[0-9][0-9.,]* \S+$' THEN
+            SELECT vs || coalesce(array_agg(x.v), '{}'), fs || coalesce(array_agg('unit'::text), '{}') INTO vs, fs
+            FROM (SELECT DISTINCT footnote._fold1(split_part(sl->>'text', ' ', 1) || g.sep || l.phrase) AS v
+                  FROM footnote._unit_spellings() AS l, (VALUES (' '), ('')) AS g(sep)
+                  WHERE l.canon = (SELECT l2.canon FROM footnote._unit_spellings() AS l2
+                                   WHERE l2.phrase = lower(split_part(sl->>'text', ' ', 2)))
+                    AND l.phrase <> lower(split_part(sl->>'text', ' ', 2))
+                    AND (g.sep = ' ' OR l.phrase ~ '^[a-zäöüß]+$')) AS x;
+        END IF;
         FOR k IN 1..cardinality(vs) LOOP
             v := vs[k];
             CONTINUE WHEN coalesce(v, '') = '';
@@ -294,7 +313,11 @@ BEGIN
         WHERE c.cell ~ '^[0-9][0-9.,]*$'
           AND sl.x->>'text' = c.cell || ' ' || split_part(sl.x->>'text', ' ', 2)
           AND split_part(sl.x->>'text', ' ', 3) = ''
-          AND lower(c.header) ~ ('(^|[^a-z])' || lower(split_part(sl.x->>'text', ' ', 2)) || '([^a-z]|$)');
+          AND EXISTS (SELECT FROM (SELECT lower(split_part(sl.x->>'text', ' ', 2)) AS u
+                                   UNION SELECT s2.phrase FROM footnote._unit_spellings() AS s2, footnote._unit_spellings() AS s1
+                                   WHERE s1.phrase = lower(split_part(sl.x->>'text', ' ', 2)) AND s2.canon = s1.canon) AS y
+                      WHERE lower(c.header || ' ' || coalesce(c.label, ''))
+                            ~ ('(^|[^a-z])' || regexp_replace(y.u, '([.+*?()\[\]\\^$|{}])', '\\\1', 'g') || '([^a-z]|$)'));
     END IF;
     FOR o IN SELECT x FROM jsonb_array_elements(occ) AS x
              ORDER BY (x->>'end')::integer - (x->>'start')::integer DESC, (x->>'start')::integer, x->>'form' = 'short'
@@ -318,6 +341,37 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT ARRAY['up', 'down', 'unchanged', 'owes', 'owed to', 'paid', 'paid out', 'overdue', 'current', 'on time',
                  'above', 'below', 'high', 'medium', 'low', 'largest', 'smallest', 'risk', 'at risk', 'verified']
+$$;
+
+-- The action a question asks advice on ("Should we sue Bergmann?": sue) that a sentence of a refusal does
+-- anyway: named in a clause of its own that neither negates nor puts it as a question ("no formal advice,
+-- but: sue Bergmann"). NULL when the question asks no advice or the sentence only declines it ("I don't
+-- advise on whether to sue them").
+CREATE FUNCTION footnote._advice_given(sentence text, question text)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH asked AS (  -- the question's content words, not the names in it nor the words of asking
+        SELECT DISTINCT ltrim(w, '!') AS w
+        FROM jsonb_array_elements(footnote._read(question, '[]', NULL)) AS q,
+             jsonb_array_elements_text(q->'words') AS w
+        WHERE question ~* '^\W*(should|shall|must|ought|do you (recommend|advise)|would you (recommend|advise)|is it (wise|worth|a good idea)|soll|sollen|sollten|müssen|lohnt|empfiehlst|empfehlen sie)\M'
+          AND ltrim(w, '!') NOT IN (SELECT lower(c) FROM jsonb_array_elements_text(q->'capitalised') AS c)
+          AND ltrim(w, '!') NOT IN ('sollen', 'sollten', 'soll', 'müssen', 'lohnt', 'empfiehlst', 'empfehlen',
+                                    'recommend', 'advise', 'wise', 'worth', 'idea', 'ought')
+    )
+    SELECT min(w.w)
+    FROM regexp_split_to_table(sentence, '[,;:()–—]|\s-\s|\m(but|aber|jedoch|doch)\M', 'i') AS c(clause),
+         jsonb_array_elements(footnote._read(c.clause, '[]', NULL)) AS r,
+         jsonb_array_elements_text(r->'words') AS w(w)
+    WHERE btrim(sentence) !~ '\?$'
+      AND c.clause !~* '\m(whether|ob)\M'
+      AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(r->'words') AS n WHERE n LIKE '!%')
+      AND EXISTS (SELECT FROM asked AS a  -- the same word, or another form of a long one (verklagen, verklagt)
+                  WHERE a.w = w.w OR least(length(a.w), length(w.w)) >= 5
+                        AND left(a.w, greatest(5, least(length(a.w), length(w.w)) - 2))
+                            = left(w.w, greatest(5, least(length(a.w), length(w.w)) - 2)))
 $$;
 
 -- True when a word says the opposite of one of the template's: another direction (rose / fell), party
@@ -444,6 +498,14 @@ BEGIN
                 'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
                 'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
         END IF;
+        -- a sign that agrees with the value's own ("+326.455,00 €" for a rise, "−85.726,17 €" for a fall)
+        IF f->>'touch_left' ~ '^sign:' AND info->>'touch_left' IS NULL
+           AND tc->c->>'value' ~ '\.(change|change_percent)$'
+           AND ((f->>'touch_left' = 'sign:+' AND tinfo->'words' ? 'up' AND NOT tinfo->'words' ? 'down')
+                OR (f->>'touch_left' IN ('sign:-', 'sign:−', 'sign:–') AND tinfo->'words' ? 'down'
+                    AND NOT tinfo->'words' ? 'up')) THEN
+            f := f || '{"touch_left": null}';
+        END IF;
         IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
            OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
             off := off || jsonb_build_array(jsonb_build_object('code', 'figure_modifier', 'figure', f->'figure',
@@ -480,6 +542,11 @@ BEGIN
     END IF;
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'marks') AS x WHERE x NOT LIKE 'digits:%' LOOP
         CONTINUE WHEN tinfo->'marks' ? w;
+        -- the unit of a figure of the sentence named again ("| Days past due | 104 |", "Overdue (EUR) 43.805,00")
+        CONTINUE WHEN split_part(w, ':', 1) IN ('unit', 'currency') AND EXISTS (
+            SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+            WHERE right(figs->((f2->>'figure')::integer)->>'text', length(substr(w, strpos(w, ':') + 1)) + 1)
+                  = ' ' || substr(w, strpos(w, ':') + 1));
         off := off || jsonb_build_array(jsonb_build_object(
             'code', CASE split_part(w, ':', 1) WHEN 'numeral' THEN 'number_words' WHEN 'scale' THEN 'number_words' ELSE 'unit_words' END,
             'text', substr(w, strpos(w, ':') + 1)));
@@ -663,6 +730,95 @@ BEGIN
 END
 $$;
 
+-- Whether a superlative or an ordering that a sentence read as row unit u says holds among all the rows its
+-- call returned (not only those the answer shows): "the largest is INV-2026-8812", "the oldest", "the
+-- strongest month", "X, just ahead of Y" (prev: the unit the clause before was read as). The column compared
+-- is the one of the sentence's figures (assign: the claim of each), else the row's amount or age. NULL when
+-- it cannot be told: the word then stays unsupported.
+CREATE FUNCTION footnote._ordering_holds(word text, u jsonb, prev jsonb, assign jsonb, tc jsonb, idx jsonb)
+RETURNS boolean
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    r      integer := (u->>'row')::integer;
+    rows   jsonb := idx->'calls'->(u->>'call_id')->'rows';
+    col    text;
+    dated  boolean;
+    mine   text;
+    other  text;
+    best   text;
+    worst  text;
+BEGIN
+    IF r IS NULL OR rows IS NULL OR jsonb_array_length(rows) < 2 THEN
+        RETURN NULL;
+    END IF;
+    -- the column: a figure of the sentence in this row (an amount for largest/smallest, an age for oldest/newest)
+    SELECT x.name INTO col
+    FROM (SELECT substring(tc->(a.c::integer)->>'value' FROM '\]\.(.*)$') AS name
+          FROM jsonb_array_elements_text(assign) AS a(c)
+          WHERE a.c IS NOT NULL AND tc->(a.c::integer)->>'value' LIKE format('rows[%s].%%', r)) AS x
+    WHERE rows->(r - 1)->>x.name ~ '^-?[0-9]+(\.[0-9]+)?$|^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
+      -- an age or a date for oldest and newest, an amount for the others
+      AND CASE WHEN word IN ('oldest', 'newest') THEN x.name ~ 'days|age|date' ELSE x.name !~ 'days|age|date|count|rank' END
+    ORDER BY (x.name ~ 'days|age')::integer DESC
+    LIMIT 1;
+    IF col IS NULL THEN
+        SELECT c2 INTO col FROM unnest(CASE WHEN word IN ('oldest', 'newest')
+                                            THEN ARRAY['days_past_due', 'age', 'due_date', 'issue_date', 'date']
+                                            ELSE ARRAY['outstanding', 'revenue', 'amount', 'net', 'gross', 'overdue',
+                                                       'quantity', 'on_hand', 'change'] END) WITH ORDINALITY AS y(c2, o)
+        WHERE rows->(r - 1) ? c2 ORDER BY o LIMIT 1;
+    END IF;
+    mine := rows->(r - 1)->>col;
+    IF col IS NULL OR mine IS NULL THEN
+        RETURN NULL;
+    END IF;
+    dated := mine ~ '^[0-9]{4}-';
+    IF word IN ('ahead of', 'behind') THEN
+        IF prev IS NULL OR prev->>'call_id' IS DISTINCT FROM u->>'call_id' OR prev->>'row' IS NULL THEN
+            RETURN NULL;
+        END IF;
+        other := rows->((prev->>'row')::integer - 1)->>col;
+        IF other IS NULL OR dated THEN
+            RETURN NULL;
+        END IF;
+        RETURN CASE word WHEN 'ahead of' THEN other::numeric > mine::numeric ELSE other::numeric < mine::numeric END;
+    END IF;
+    IF dated THEN
+        SELECT max(x->>col), min(x->>col) INTO best, worst FROM jsonb_array_elements(rows) AS x WHERE x->>col ~ '^[0-9]{4}-';
+        RETURN CASE word WHEN 'oldest' THEN mine = worst WHEN 'newest' THEN mine = best
+                         WHEN 'largest' THEN mine = best ELSE mine = worst END;
+    END IF;
+    SELECT max((x->>col)::numeric)::text, min((x->>col)::numeric)::text INTO best, worst
+    FROM jsonb_array_elements(rows) AS x WHERE x->>col ~ '^-?[0-9]+(\.[0-9]+)?$';
+    RETURN CASE WHEN word IN ('largest', 'oldest') THEN mine::numeric = best::numeric
+                ELSE mine::numeric = worst::numeric END;
+END
+$$;
+
+-- The opening of a salutation line ("Hi Anna,", "Dear Mr Weber,", "Sehr geehrte Damen und Herren,").
+CREATE FUNCTION footnote._salutation_re()
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '^\W*(hi|hello|hey|dear|good (morning|afternoon|evening)|hola|hallo|liebe[rs]?|sehr geehrte[rs]?|'
+           || 'estimad[oa]s?|gentile|ciao)\M[^\n]{0,60}[,:!]?\s*$'
+$$;
+
+-- A sign-off line ("Best regards,", "Thanks,", "Viele Grüße"): the lines under it are a signature.
+CREATE FUNCTION footnote._signoff_re()
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '^\W*(best|best regards|kind regards|warm regards|regards|thanks|thank you|many thanks|thanks and regards|'
+           || 'cheers|yours faithfully|yours sincerely|sincerely|have a (good|nice|great) day|talk soon|'
+           || 'viele grüße|beste grüße|liebe grüße|mit freundlichen grüßen|freundliche grüße|un saludo|saludos|'
+           || 'cordiali saluti)\W*$'
+$$;
+
 -- Grade a text against the template of its calls: the gate's reading of every sentence.
 --   answer: the text; claims: the caller's claims, or NULL to let the gate find the figures itself;
 --   idx: footnote._call_index of the calls; tpl: footnote._layout of their template; outcome: answer,
@@ -721,6 +877,8 @@ DECLARE
     hard     boolean;
     detail   boolean;
     first    integer;
+    signed   integer;
+    in_order boolean;
 BEGIN
     outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
@@ -823,11 +981,13 @@ BEGIN
                                       'numeral:various', 'numeral:few', 'numeral:a few')
                       UNION ALL
                       SELECT ltrim(w, '!') FROM jsonb_array_elements_text(ns->'words') AS w
-                      WHERE ltrim(w, '!') = ANY (footnote._stance_words()) OR w = 'yes'
+                      WHERE ltrim(w, '!') = ANY (footnote._stance_words()) OR w IN ('yes', 'judged', 'predicted')
                       UNION ALL  -- advice or a prediction: what a refusal declines to give
                       SELECT substr(x, 10) FROM jsonb_array_elements_text(ns->'marks') AS x
                       WHERE x IN ('modifier:should', 'modifier:must', 'modifier:will', 'modifier:would',
                                   'modifier:likely', 'modifier:probably', 'modifier:expected to', 'modifier:projected')
+                      UNION ALL  -- the advice a refusal declines, given anyway
+                      SELECT footnote._advice_given(ns->>'text', tpl->>'question')
                       UNION ALL  -- a proper name no customer, supplier or item bears: a fact about something else
                       SELECT c FROM jsonb_array_elements_text(ns->'capitalised') AS c
                       WHERE position(c IN ns->>'text') > 1 AND cardinality(footnote._names_matching(c)) = 0) AS y;
@@ -889,9 +1049,19 @@ BEGIN
                     'code', 'marker_missing', 'severity', 'blocking',
                     'message', 'the answer states an interpretation without saying that it is one (“This is an interpretation”)'));
             END IF;
-            -- a Yes or No would answer the decision or judgement itself, which no call makes ("Should we pay?" "Yes.")
+            -- a Yes or No would answer the decision or judgement itself, which no call makes ("Should we pay?" "Yes."),
+            -- unless the interpretation is a state the calls' facts are judged to show (a risk), stated as one, and
+            -- the Yes or No agrees with it ("Yes — in our interpretation X is at high risk ...")
             IF EXISTS (SELECT FROM jsonb_array_elements(nread) AS x
-                       WHERE x->>'text' ~* '^\W*(yes|yeah|yep|no|nope|ja|nein)\s*[-—–,.:;!]') THEN
+                       WHERE x->>'text' ~* '^\W*(yes|yeah|yep|no|nope|ja|nein)\s*[-—–,.:;!]'
+                         AND (EXISTS (SELECT FROM jsonb_array_elements(tus) AS t
+                                      WHERE t->>'role' = 'inference' AND t->>'operation' <> 'customer_risk')
+                              -- a risk is affirmed unless the interpretation finds none ("shows no sign of ...")
+                              OR (x->>'text' ~* '^\W*(yes|yeah|yep|ja)\M') <> NOT EXISTS (
+                                     SELECT FROM jsonb_array_elements(tus) AS t2
+                                     WHERE t2->>'role' = 'inference'
+                                       AND substr(tpl->>'answer', (t2->>'start')::integer + 1,
+                                                  (t2->>'end')::integer - (t2->>'start')::integer) ~* '\mno\M'))) THEN
                 findings := findings || jsonb_build_array(jsonb_build_object(
                     'code', 'unsupported_words', 'severity', 'blocking',
                     'message', 'a Yes or No answers an interpretation the calls do not make; state the interpretation as one'));
@@ -902,6 +1072,13 @@ BEGIN
             INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
         END IF;
         nread := footnote._clauses(answer, figs, nread, tc);
+        IF EXISTS (SELECT FROM jsonb_array_elements(tus) AS t WHERE t->>'role' = 'inference') THEN
+            -- the marker read again in clauses belongs to no statement either
+            SELECT coalesce(jsonb_agg(jsonb_set(x, '{words}', (
+                       SELECT coalesce(jsonb_agg(w), '[]') FROM jsonb_array_elements_text(x->'words') AS w
+                       WHERE w NOT IN ('interpretation', 'underlying'))) ORDER BY n), '[]')
+            INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
+        END IF;
         nsent := jsonb_array_length(nread);
         unit_of := array_fill(NULL::integer, ARRAY[greatest(nsent, 1)]);
         judged := array_fill(NULL::jsonb, ARRAY[greatest(nsent, 1)]);
@@ -942,12 +1119,41 @@ BEGIN
                 touched := touched || jsonb_build_object(bestu::text, coalesce(touched->(bestu::text), '[]') || (ns->'words'));
             END IF;
         END LOOP;
+        -- superlatives and orderings of a row ("the largest is ...", "just ahead of ..."): checked against the
+        -- rows the call returned; true ones are supported, false ones contradict the rows
+        FOR k IN 1..nsent LOOP
+            CONTINUE WHEN unit_of[k] IS NULL OR NOT EXISTS (
+                SELECT FROM jsonb_array_elements(judged[k]->'offences') AS x
+                WHERE x->>'code' = 'unsupported_words' AND x->>'text' IN ('largest', 'smallest', 'oldest', 'newest', 'ahead of', 'behind'));
+            SELECT coalesce(jsonb_agg(CASE
+                       WHEN x->>'code' <> 'unsupported_words' OR x->>'text' NOT IN ('largest', 'smallest', 'oldest', 'newest', 'ahead of', 'behind') THEN x
+                       WHEN footnote._ordering_holds(x->>'text', tus->unit_of[k], CASE WHEN k > 1 THEN tus->unit_of[k - 1] END,
+                                                     judged[k]->'claims', tc, idx) THEN NULL
+                       WHEN footnote._ordering_holds(x->>'text', tus->unit_of[k], CASE WHEN k > 1 THEN tus->unit_of[k - 1] END,
+                                                     judged[k]->'claims', tc, idx) IS FALSE THEN x || '{"code": "contradicts"}'
+                       ELSE x END) FILTER (WHERE x IS NOT NULL), '[]')
+            INTO o FROM jsonb_array_elements(judged[k]->'offences') AS x;
+            judged[k] := jsonb_set(judged[k], '{offences}', (SELECT coalesce(jsonb_agg(y), '[]') FROM jsonb_array_elements(o) AS y WHERE y <> 'null'));
+        END LOOP;
+        -- a letter's sign-off ("Best regards,"): the lines after it are its signature
+        signed := (SELECT min(x.n2) FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
+                   WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'words') = 0
+                     AND jsonb_array_length(s2->'marks') = 0 AND s2->>'text' ~* footnote._signoff_re());
         -- sentences without figures: discourse, or a part of the statement next to them
         FOR k IN 1..nsent LOOP
             ns := nread->(k - 1);
             CONTINUE WHEN jsonb_array_length(ns->'figures') > 0;
             IF jsonb_array_length(ns->'words') = 0 AND jsonb_array_length(ns->'marks') = 0
                AND (ns->>'negations')::integer = 0 THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            -- a salutation ("Hi Anna,", "Dear Mr Weber,") names whom the text is for, and a signature under a
+            -- sign-off ("Jonas", "Credit Control") who wrote it: neither states anything
+            IF jsonb_array_length(ns->'marks') = 0 AND (ns->>'negations')::integer = 0
+               AND ((ns->>'text' ~* footnote._salutation_re()
+                     AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w WHERE NOT ns->'unknown' ? w))
+                    OR (k > coalesce(signed, nsent) AND ns->>'text' ~ '^\s*[A-Z\u00C0-\u00DE][[:alpha:]&.-]*( [[:alpha:]&.-]+){0,3}\s*$')) THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
             END IF;
@@ -1049,7 +1255,11 @@ BEGIN
                     IF NOT names ? (fig->>'written') THEN
                         names := names || jsonb_build_object(fig->>'written', to_jsonb(footnote._names_matching(fig->>'written')));
                     END IF;
-                    IF names->(fig->>'written') <> jsonb_build_array(fig->>'text') THEN
+                    -- a short name that could mean several names means the one the calls are about, when only
+                    -- one of them is ("Bergmann" in an answer about Bergmann Logistik GmbH)
+                    IF names->(fig->>'written') <> jsonb_build_array(fig->>'text')
+                       AND (SELECT count(*) FROM jsonb_array_elements_text(names->(fig->>'written')) AS nm
+                            WHERE EXISTS (SELECT FROM jsonb_array_elements(tc) AS t WHERE t->>'text' = nm)) <> 1 THEN
                         best := jsonb_set(best, '{offences}', (best->'offences') || jsonb_build_array(jsonb_build_object(
                             'code', 'ambiguous_name', 'text', fig->>'written',
                             'names', (SELECT string_agg(x, ' or ') FROM jsonb_array_elements_text(names->(fig->>'written')) AS x))));
@@ -1128,6 +1338,15 @@ BEGIN
         -- every statement the template must make, complete (a row of a list and a fact under an interpretation
         -- are detail a summary may leave out, or state in part, unless the template says it with a negation: a
         -- caveat), and no negation of a statement the text touches dropped
+        -- whether the rows the text states come in the order of the template's (a list ranked by its order)
+        in_order := NOT EXISTS (
+            SELECT FROM (SELECT z.uu, min(z.o) AS p FROM unnest(unit_of) WITH ORDINALITY AS z(uu, o)
+                         WHERE z.uu IS NOT NULL AND tus->(z.uu)->>'row' IS NOT NULL GROUP BY z.uu) AS a,
+                        (SELECT z.uu, min(z.o) AS p FROM unnest(unit_of) WITH ORDINALITY AS z(uu, o)
+                         WHERE z.uu IS NOT NULL AND tus->(z.uu)->>'row' IS NOT NULL GROUP BY z.uu) AS b
+            WHERE a.uu < b.uu AND a.p > b.p AND tus->(a.uu)->>'call_id' = tus->(b.uu)->>'call_id')
+            -- a numbered list says its ranks itself
+            AND answer !~ '(^|\n)[ \t]*[0-9]+[.)][ \t]';
         FOR k IN 0..jsonb_array_length(tus) - 1 LOOP
             detail := NOT (tus->k->>'required')::boolean
                 OR ((tus->k->>'row' IS NOT NULL OR tus->k->>'role' = 'fact')
@@ -1143,6 +1362,14 @@ BEGIN
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
             FROM jsonb_array_elements_text(tus->k->'claims') AS c
             WHERE NOT covered ? c
+              -- an as-of date or a period the text states on its own, for everything it says ("Both as of
+              -- 14.08.2026.", a table's "As of 14.08.2026." under it)
+              AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|period)$'
+                       AND EXISTS (SELECT FROM jsonb_array_elements(nread) AS x
+                                   WHERE jsonb_array_length(x->'figures') > 0
+                                     AND NOT EXISTS (SELECT FROM jsonb_array_elements(x->'figures') AS f3
+                                                     WHERE figs->((f3->>'figure')::integer)->>'text'
+                                                           IS DISTINCT FROM tc->(c::integer)->>'text')))
               AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|customer|supplier)$'
                        AND EXISTS (SELECT FROM jsonb_each(covered) AS d
                                    WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
@@ -1152,9 +1379,11 @@ BEGIN
                 missing := 'its words';
             ELSIF detail THEN
                 -- a detail stated in part still says when (its as-of date or period) and, in a ranking, which rank
+                -- (unless the text states the ranked rows in their order)
                 SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
                 FROM jsonb_array_elements_text(tus->k->'claims') AS c
                 WHERE NOT covered ? c AND tc->(c::integer)->>'value' ~ '\.(as_of|period|period_from|period_to|rank)$'
+                  AND NOT (tc->(c::integer)->>'value' ~ '\.rank$' AND in_order)
                   AND NOT EXISTS (SELECT FROM jsonb_each(covered) AS d
                                   WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
                                     AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
@@ -1275,7 +1504,8 @@ BEGIN
                                                           THEN template->'notes'
                                                           WHEN template IS NULL AND results <> '[]'
                                                               THEN footnote._question_notes(question, results)
-                                                     END, question, complete));
+                                                     END, question, complete))
+           || jsonb_build_object('question', question);
 END
 $$;
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import psycopg
 import pytest
 
@@ -163,6 +165,27 @@ def test_refusals_and_clarifications_are_recorded_too(db: TestDatabase, fn: Foot
     assert (refused["status"], asked["status"]) == ("refused", "ambiguous")
     rows = db.rows("SELECT seq, status, details->>'outcome' FROM footnote.ledger ORDER BY seq")
     assert rows == [(1, "refused", "refusal"), (2, "ambiguous", "clarification")]
+
+SUE = "Should we sue Bergmann?"
+KLAGEN = "Sollten wir Bergmann verklagen?"
+
+
+@pytest.mark.parametrize(("question", "text", "status"), [
+    (SUE, "I don't give advice on whether to sue them; I can show the recorded facts behind the decision.", "refused"),
+    (SUE, "Sue Bergmann? That is a decision I don't advise on.", "refused"),
+    (KLAGEN, "Ich gebe keine Empfehlung dazu, ob wir Bergmann verklagen sollten.", "refused"),
+    (SUE, "No formal advice, but: sue Bergmann.", "insufficient_evidence"),
+    (SUE, "Recommendation: sue Bergmann.", "insufficient_evidence"),
+    (KLAGEN, "Ich berate dazu nicht; ich kann die erfassten Fakten zeigen.", "refused"),
+    (KLAGEN, "Dazu rate ich nicht, aber: verklagt sie.", "insufficient_evidence"),
+])
+def test_a_refusal_of_advice_does_not_give_it(fn: Footnote, question: str, text: str, status: str) -> None:
+    graded = fn.check_answer(text, None, [], outcome="refusal", question=question)
+    assert graded["status"] == status, graded["findings"]
+    if status != "refused":
+        said = " ".join(f["message"] for f in graded["findings"])
+        assert re.search(r"a refusal states “[^”]*\b(sue|verklagt)\b", said), said
+
 
 
 def test_a_claim_on_an_unverified_source_fact_is_advisory(fn: Footnote) -> None:

@@ -22,7 +22,9 @@ from tests import pgservers, restatements
 from tests.conftest import TestDatabase, tally
 
 MAX_FAITHFUL_BLOCKED = 0.02  # the target
-FAITHFUL_BLOCKED_BOUND = 0.47  # what the gate reaches today in each part (tuned and held-out texts together)
+# what the gate reaches today in each part (tuned and held-out texts together); the corpus gained emails, chat,
+# notes, tables, German, records and letters (restatements_voices_*.txt), on which far more is still blocked
+FAITHFUL_BLOCKED_BOUND = 0.58
 PASSING = ("verified", "partially_verified")
 
 
