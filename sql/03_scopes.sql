@@ -32,9 +32,19 @@ CREATE TABLE footnote.scope_bindings (
 COMMENT ON TABLE footnote.scope_bindings IS
     'which scope a PostgreSQL role (a login, or a role logins are members of) is bound to';
 
--- The scope of this session: id, description, criteria and digest (SHA-256 of the canonical JSON of its
--- definition: id and criteria), or all NULL when session_user has no binding (everything). A binding of
--- session_user itself wins; else the bindings of the roles it is a member of must name one scope (FN107).
+-- The digest of a scope's definition: SHA-256 of the canonical JSON of its id and criteria (docs/scopes.md).
+CREATE FUNCTION footnote._scope_digest(id text, account_owners text[], countries text[], customer_ids bigint[])
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote.sha256_hex(footnote._canonical_json(jsonb_build_object(
+        'id', id, 'account_owners', account_owners, 'countries', countries, 'customer_ids', customer_ids)))
+$$;
+
+-- The scope of this session: id, description, criteria and digest, or all NULL when session_user has no binding
+-- (everything). A binding of session_user itself wins; else the bindings of the roles it is a member of must name
+-- one scope (FN108).
 CREATE FUNCTION footnote._session_scope(
     OUT id text, OUT description text, OUT account_owners text[], OUT countries text[], OUT customer_ids bigint[],
     OUT digest text)
@@ -57,15 +67,13 @@ BEGIN
         RETURN;
     END IF;
     IF cardinality(found) > 1 THEN
-        RAISE EXCEPTION USING ERRCODE = 'FN107',
+        RAISE EXCEPTION USING ERRCODE = 'FN108',
             MESSAGE = format('login %s is bound to several scopes through its roles (%s): bind it to one directly',
                              login, array_to_string(found, ', ')),
             DETAIL = jsonb_build_object('login', login, 'scopes', to_jsonb(found))::text;
     END IF;
     SELECT s.id, s.description, s.account_owners, s.countries, s.customer_ids,
-           footnote.sha256_hex(footnote._canonical_json(jsonb_build_object(
-               'id', s.id, 'account_owners', s.account_owners, 'countries', s.countries,
-               'customer_ids', s.customer_ids)))
+           footnote._scope_digest(s.id, s.account_owners, s.countries, s.customer_ids)
     INTO id, description, account_owners, countries, customer_ids, digest
     FROM footnote.scopes AS s WHERE s.id = found[1];
 END

@@ -119,6 +119,15 @@ def _difference(got: Any, want: Any, path: str = "") -> list[str]:
     return [] if got == want else [f"{path}: {str(got)[:150]} != {str(want)[:150]}"]
 
 
+def _run(*args: str) -> tuple[int, str, str]:
+    from typer.testing import CliRunner
+
+    from footnote_pg.cli import app
+
+    result = CliRunner().invoke(app, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
 def _outside(db: TestDatabase) -> list[tuple[int, str, str]]:
     return db.rows("SELECT c.id, c.name, c.customer_number FROM footnote_src.customers AS c "
                    "WHERE c.country <> ALL (%s) ORDER BY c.id", (COUNTRIES,))
@@ -329,7 +338,7 @@ def test_a_binding_through_a_group_role_and_its_criteria_combined(db: TestDataba
     try:
         with db.connect("service") as conn, pytest.raises(psycopg.Error) as caught:
             conn.execute("SELECT footnote.call('ar_aging', '{}')")
-        assert caught.value.sqlstate == "FN107"
+        assert caught.value.sqlstate == "FN108"
         assert str(caught.value).splitlines()[0] == (
             f"login {SERVICE_LOGIN} is bound to several scopes through its roles (all, narrow): bind it to one "
             "directly")
@@ -343,3 +352,30 @@ def test_without_a_binding_every_customer_is_seen_as_before(db: TestDatabase) ->
     listed = fn.call("list_customers", limit=1000)
     assert int(listed.values["matching"].raw) == db.scalar("SELECT count(*) FROM footnote_src.customers")
     assert fn.call("customer_overdue", customer="Bergmann Logistik").values["overdue_total"].text == "43.805,00 €"
+
+
+def test_the_scope_commands_create_show_list_and_bind(db: TestDatabase) -> None:
+    code, out, err = _run("scope", "create", "west", "--description", SCOPE[1], "--country", "FR", "--country", "NL",
+                         "--database-url", db.url)
+    assert (code, err) == (0, "")
+    count = db.scalar("SELECT count(*) FROM footnote_src.customers WHERE country = ANY (%s)", (COUNTRIES,))
+    assert out.splitlines()[:3] == ["created west: France and the Netherlands", "  customers: country FR, NL",
+                                    f"  customers in it now: {count}"]
+    code, out, err = _run("scope", "bind", SERVICE_LOGIN, "west", "--database-url", db.url)
+    assert (code, out.strip(), err) == (0, f"bound {SERVICE_LOGIN} to scope west", "")
+    listed = db.client("service").call("list_customers", limit=1000)
+    assert int(listed.values["matching"].raw) == count
+    code, out, _err = _run("scope", "show", "west", "--json", "--database-url", db.url)
+    shown = json.loads(out)
+    assert shown["roles"] == [SERVICE_LOGIN] and shown["digest"] == listed.document["scope"]["digest"]
+    code, out, _err = _run("scope", "list", "--database-url", db.url)
+    assert code == 0 and f"  bound to: {SERVICE_LOGIN}" in out.splitlines()
+    for args, line in [
+        (("scope", "create", "West!", "--description", "x"), "error: scope id 'West!' must be lower-case letters"),
+        (("scope", "create", "west", "--description", "again"), "error: scope west exists already"),
+        (("scope", "bind", "no_such_login_here", "west"), "error: no role no_such_login_here in this cluster"),
+        (("scope", "bind", SERVICE_LOGIN, "east"), "error: no scope east; footnote-pg scope list shows them"),
+        (("scope", "show", "east"), "error: no scope east"),
+    ]:
+        code, out, err = _run(*args, "--database-url", db.url)
+        assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith(line), (args, err)

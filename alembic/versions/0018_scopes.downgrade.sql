@@ -206,6 +206,8 @@ $$;
 
 SET ROLE footnote_ledger;
 
+DROP FUNCTION footnote._scope_digest(text, text[], text[], bigint[]);
+
 DROP FUNCTION footnote._session_scope();
 
 DROP FUNCTION footnote._scope_stamp();
