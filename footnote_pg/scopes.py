@@ -63,15 +63,20 @@ def _scope_id(value: str) -> str:
     return value
 
 
+def _scope(row: tuple[Any, ...]) -> Scope:
+    return Scope(id=row[0], description=row[1], account_owners=row[2], countries=row[3], customer_ids=row[4],
+                 digest=row[5], roles=list(row[6]))
+
+
 def list_scopes(conn: psycopg.Connection[Any]) -> list[Scope]:
-    return [Scope(*row[:6], roles=list(row[6])) for row in conn.execute(_SELECT + " ORDER BY s.id").fetchall()]
+    return [_scope(row) for row in conn.execute(_SELECT + " ORDER BY s.id").fetchall()]
 
 
 def show(conn: psycopg.Connection[Any], scope_id: str) -> Scope:
     row = conn.execute(_SELECT + " WHERE s.id = %s", (_scope_id(scope_id),)).fetchone()
     if row is None:
         raise errors.InvalidArgument(f"no scope {scope_id}; footnote-pg scope list shows them")
-    scope = Scope(*row[:6], roles=list(row[6]))
+    scope = _scope(row)
     scope.customers = conn.execute(
         """SELECT count(*) FROM footnote_src.customers AS c
            WHERE (%(o)s::text[] IS NULL OR c.account_owner = ANY (%(o)s::text[]))

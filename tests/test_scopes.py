@@ -73,14 +73,20 @@ def _bind(url: str, login: str = SERVICE_LOGIN) -> None:
 
 def _without_out_of_scope(url: str) -> None:
     """Delete every customer outside the scope, and all its records, from the sample ERP."""
-    outside = "SELECT id FROM erp.customers WHERE country <> ALL (%(c)s)"
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"DELETE FROM erp.invoice_instalments WHERE invoice_id IN "  # noqa: S608 (our constant)
-                     f"(SELECT id FROM erp.invoices WHERE customer_id IN ({outside}))", {"c": COUNTRIES})
-        for table in ("payments", "credit_notes", "tickets", "invoices"):
-            conn.execute(sql.SQL("DELETE FROM {} WHERE customer_id IN (" + outside + ")").format(
-                sql.Identifier("erp", table)), {"c": COUNTRIES})
-        conn.execute(f"DELETE FROM erp.customers WHERE id IN ({outside})", {"c": COUNTRIES})  # noqa: S608
+        for statement in (
+                "DELETE FROM erp.invoice_instalments AS x USING erp.invoices AS i, erp.customers AS c "
+                "WHERE i.id = x.invoice_id AND c.id = i.customer_id AND c.country <> ALL (%(c)s)",
+                "DELETE FROM erp.payments AS x USING erp.customers AS c "
+                "WHERE c.id = x.customer_id AND c.country <> ALL (%(c)s)",
+                "DELETE FROM erp.credit_notes AS x USING erp.customers AS c "
+                "WHERE c.id = x.customer_id AND c.country <> ALL (%(c)s)",
+                "DELETE FROM erp.tickets AS x USING erp.customers AS c "
+                "WHERE c.id = x.customer_id AND c.country <> ALL (%(c)s)",
+                "DELETE FROM erp.invoices AS x USING erp.customers AS c "
+                "WHERE c.id = x.customer_id AND c.country <> ALL (%(c)s)",
+                "DELETE FROM erp.customers AS c WHERE c.country <> ALL (%(c)s)"):
+            conn.execute(statement, {"c": COUNTRIES})
 
 
 @pytest.fixture(scope="module")
@@ -308,7 +314,7 @@ def test_the_application_cannot_widen_its_scope(db: TestDatabase) -> None:
     with db.connect("service") as conn:
         for attempt in attempts:
             try:
-                conn.execute(attempt)  # type: ignore[arg-type]
+                conn.execute(attempt)
             except psycopg.Error as exc:
                 assert exc.sqlstate in ("42501", "22023", "28000"), (attempt, exc.sqlstate, str(exc))
             doc = conn.execute("SELECT footnote.call('list_customers', '{\"limit\": 1000}')").fetchone()[0]  # type: ignore[index]
@@ -379,3 +385,26 @@ def test_the_scope_commands_create_show_list_and_bind(db: TestDatabase) -> None:
     ]:
         code, out, err = _run(*args, "--database-url", db.url)
         assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith(line), (args, err)
+
+
+def test_questions_under_a_scope_are_answered_and_verified_from_its_customers(
+        pair: tuple[TestDatabase, TestDatabase]) -> None:
+    """The whole path as a scoped login: the router matches only the scope's names, the answer is verified, and
+    the ledger record cites calls that carry the scope."""
+    scoped, reference = pair
+    fn, ref = scoped.client("service"), reference.client("service")
+    outside = _outside(scoped)
+    for question in ("What is our accounts receivable aging?", "What was revenue in Q2 2026?",
+                     "Who are our top 5 customers by revenue in 2026?", "How much does Lefèvre Emballages owe?"):
+        answer, expected = fn.ask(question), ref.ask(question)
+        assert answer.status == expected.status == "verified", (question, answer.answer)
+        assert answer.answer == expected.answer
+        assert not _leaks(answer.answer, outside)
+    asked = fn.ask("How much does Bergmann Logistik owe?")
+    assert asked.status != "verified" and "Bergmann" not in asked.answer.replace("Bergmann Logistik", "")
+    assert asked.answer == ref.ask("How much does Bergmann Logistik owe?").answer
+    # each record cites its calls by result_hash, and each of those results holds the scope
+    cited = scoped.rows("SELECT c.result->'scope'->>'id', o->>'result_hash' = c.result_hash FROM footnote.ledger AS l "
+                        "CROSS JOIN LATERAL jsonb_array_elements(l.operations) AS o "
+                        "JOIN footnote.call_log AS c ON c.call_id = (o->>'call_id')::uuid")
+    assert len(cited) >= 4 and set(cited) == {("west", True)}
