@@ -174,6 +174,10 @@ def test_every_operation_answers_as_if_the_other_customers_did_not_exist(
         leaking = []
         for operation, arguments in calls:
             got, want = _outcome(conn_s, operation, arguments), _outcome(conn_r, operation, arguments)
+            if isinstance(got, dict):  # a figure over the scope's customers says so; one customer's does not
+                stated = got["values"].pop("scope", None)
+                if (stated or {}).get("raw") != ("west" if "customer" not in arguments else None):
+                    differing.append((operation, arguments, stated, "the scope stated"))
             if got != want:
                 differing.append((operation, arguments, got, want))
             said = json.dumps(got, ensure_ascii=False)  # what was asked may be said back, nothing more
@@ -398,7 +402,9 @@ def test_questions_under_a_scope_are_answered_and_verified_from_its_customers(
                      "Who are our top 5 customers by revenue in 2026?", "How much does Lefèvre Emballages owe?"):
         answer, expected = fn.ask(question), ref.ask(question)
         assert answer.status == expected.status == "verified", (question, answer.answer)
-        assert answer.answer == expected.answer
+        note = "(For the customers of scope west.)"
+        assert answer.answer.startswith(note) == ("owe" not in question), answer.answer
+        assert answer.answer.removeprefix(note).lstrip() == expected.answer
         assert not _leaks(answer.answer, outside)
     asked = fn.ask("How much does Bergmann Logistik owe?")
     assert asked.status != "verified" and "Bergmann" not in asked.answer.replace("Bergmann Logistik", "")

@@ -741,14 +741,89 @@ BEGIN
 
     -- the access scope the call was computed under (sql/03_scopes.sql), when the login is bound to one: its id,
     -- description and the digest of its definition then, inside the document, so that the call log's result and
-    -- result_hash, and every ledger record citing the call, carry it; a login with no binding gets no key
+    -- result_hash, and every ledger record citing the call, carry it;
+    -- a login with no binding gets no key; a figure over the customers of a scope (a portfolio operation, not one
+    -- customer's) also gets the value scope, which its answer states
     scope := footnote._scope_stamp();
     IF scope IS NOT NULL THEN
         doc := doc || jsonb_build_object('scope', scope);
+        IF operation IN ('ar_aging', 'days_sales_outstanding', 'revenue', 'revenue_change', 'revenue_by_month',
+                         'top_customers', 'revenue_drivers', 'rank_customers', 'credit_notes', 'list_customers')
+           AND NOT doc->'values' ? 'customer' THEN
+            doc := jsonb_set(doc, '{values,scope}', footnote._value('text', scope->>'id', '{}'));
+        END IF;
     END IF;
     -- the entry point (footnote.<operation>, sql/51_entry.sql) appends the document to the call log and adds
     -- its hash; the links into the ERP's own UI, where the ui_links setting says how, are presentation
     RETURN doc || coalesce(jsonb_build_object('ui_links', footnote._ui_links(ev)), '{}');
+END
+$$;
+
+-- The units of an answer: the template of an intent over the results of its calls (in call order).
+CREATE OR REPLACE FUNCTION footnote._template_units(intent text, results jsonb, notes jsonb, question text, complete boolean)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    u      jsonb := '[]';
+    r      jsonb;
+    first  jsonb := results->0;
+    n      integer := 0;
+    typed  text := btrim(notes->>'typed');
+    key    text;
+    i      integer;
+BEGIN
+    -- "(Reading “Bergman” as Bergmann Logistik GmbH.)": the name the router assumed for what was typed
+    key := CASE WHEN notes ? 'assumed_customer' THEN 'customer' WHEN notes ? 'assumed_supplier' THEN 'supplier'
+                WHEN notes ? 'assumed_item' THEN 'item' END;
+    IF key IS NOT NULL AND typed ~ '^[^{}0-9]{1,100}$' AND strpos(lower(coalesce(question, '')), lower(typed)) > 0
+       AND first->'values'->key->>'text' = notes->>('assumed_' || key) THEN
+        u := u || footnote._unit(first, '(Reading “' || typed || '” as {' || key || '}.){~assumed}', NULL, '', 'note',
+                                 false);
+    END IF;
+    -- "(For the customers of scope west.)": figures over the customers of the login's access scope only
+    -- (sql/03_scopes.sql); a portfolio result computed under one has the value scope
+    IF first->'values' ? 'scope' THEN
+        u := u || footnote._unit(first, '(For the customers of scope {scope}.){~access only}', NULL, '', 'note', false);
+    END IF;
+
+    IF intent = 'compare_overdue' THEN
+        FOR r IN SELECT x FROM jsonb_array_elements(results) AS x LOOP
+            u := u || footnote._unit(r, CASE WHEN r->>'empty_reason' IS NOT NULL
+                THEN '{customer} has nothing overdue (as of {as_of}).{~no invoices account balance}'
+                ELSE footnote._overdue_headline() END,
+                NULL, CASE WHEN n = 0 THEN ' ' ELSE E'\n' END);
+            n := n + 1;
+        END LOOP;
+    ELSIF intent = 'compare_revenue' THEN
+        FOR r IN SELECT x FROM jsonb_array_elements(results) AS x LOOP
+            u := u || footnote._unit(r, 'Revenue' || CASE WHEN r->'values' ? 'customer' THEN ' from {customer}' ELSE '' END
+                || ' in {period} was {revenue}.{~compared with versus vs period}', NULL,
+                CASE WHEN n = 0 THEN ' ' ELSE E'\n' END);
+            n := n + 1;
+        END LOOP;
+    ELSIF intent = 'revenue_why' THEN
+        u := u || footnote._unit(first, footnote._change_template(first));
+        r := results->1;
+        IF jsonb_array_length(coalesce(r->'rows', '[]')) > 0 AND first->'values'->'direction'->>'raw' <> 'unchanged' THEN
+            u := u || footnote._unit(r, 'The largest part of the change came from {rows[1].customer}.{~most}', NULL,
+                                     E'\n', 'inference');
+            u := u || footnote._heading(r);
+            FOR i IN 1..jsonb_array_length(r->'rows') LOOP
+                u := u || footnote._driver_unit(r, i, i = 1);
+            END LOOP;
+        END IF;
+    ELSE  -- each call's own template, in call order
+        FOR r IN SELECT x FROM jsonb_array_elements(results) AS x LOOP
+            u := u || (SELECT coalesce(jsonb_agg(CASE WHEN n > 0 AND k.o = 1 THEN x || '{"lead": "\n"}' ELSE x END
+                                                 ORDER BY k.o), '[]')
+                       FROM jsonb_array_elements(footnote._operation_units(r, notes, question, complete))
+                            WITH ORDINALITY AS k(x, o));
+            n := n + 1;
+        END LOOP;
+    END IF;
+    RETURN u;
 END
 $$;
 
