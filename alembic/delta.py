@@ -140,14 +140,23 @@ def _grants(statements: list[str]) -> list[str]:
     return [s for s in statements if _code(s).startswith(("GRANT ", "REVOKE ", "DO $owners$", "DO $computations$"))]
 
 
-def _owner_functions(grants: list[str]) -> set[str]:
-    """The readers the owners block of sql/90_grants.sql gives to footnote_owner (besides every footnote._op_*)."""
+def _owners_objects(grants: list[str]) -> set[str]:
+    """The functions (readers) and relations (data) the owners block of sql/90_grants.sql gives to footnote_owner,
+    as footnote.<name>; every footnote._op_* and everything in footnote_src is footnote_owner's too."""
     names: set[str] = set()
     for g in grants:
-        if _code(g).startswith("DO $owners$") and (m := re.search(r"readers\s+constant\s+text\[\]\s*:=\s*"
-                                                                   r"ARRAY\[(.*?)\]", g, re.S)):
-            names |= {f"footnote.{n}" for n in re.findall(r"'(\w+)'", m[1])}
+        if _code(g).startswith("DO $owners$"):
+            for m in re.finditer(r"(?:readers|data)\s+constant\s+text\[\]\s*:=\s*ARRAY\[(.*?)\]", g, re.S):
+                names |= {f"footnote.{n}" for n in re.findall(r"'(\w+)'", m[1])}
     return names
+
+
+def _owners(key: str, theirs: set[str]) -> bool:
+    """Whether footnote_owner owns the object of a key ("VIEW footnote_src.x", "footnote.evidence_rows(uuid, ...)")."""
+    kind, _, name = key.split("(", 1)[0].rpartition(" ")
+    if kind not in ("", "VIEW", "FUNCTION"):  # a table is created by footnote_ledger, then given to its owner
+        return False
+    return name.startswith(("footnote_src.", "footnote._op_")) or name in theirs
 
 
 # Tables of reference data a revision may reload, each with the tables that reference it (emptied first).
@@ -190,24 +199,37 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
                 raise SystemExit(f"{key} changed: write its ALTER by hand")
             remade.append(key)
     changed = [k for k in old_f if k not in new_f or _code(new_f[k]) != _code(old_f[k])]
-    # footnote_ledger may drop, not replace, a function footnote_owner owns (the owners block gives it back)
-    theirs = _owner_functions(target_grants) if role == "footnote_ledger" else set()
+    # 0016 to 0019: footnote_ledger dropped, not replaced, a function footnote_owner owns (the owners block gave
+    # it back)
+    given_back = _owners_objects(target_grants) if role == "footnote_ledger" and label[:4] < "0020" else set()
     replaced = {k for k in changed if k in new_f and _header(new_f[k]) == _header(old_f[k])
-                and not (k.startswith("footnote._op_") or k.split("(", 1)[0] in theirs)}
+                and not (k.startswith("footnote._op_") or k.split("(", 1)[0] in given_back)}
     dropped = [k for k in changed if k not in replaced]
+    # from 0020 on what footnote_owner owns (the source views, the computations, the readers and the views of
+    # the owners block) is changed as footnote_owner: its drops before everything else, its creates after
+    theirs = _owners_objects(target_grants) if role == "footnote_ledger" and label[:4] >= "0020" else None
+    main = out
+    first: list[str] = []
+    last: list[str] = []
+
+    def to(key: str, dropping: bool) -> list[str]:
+        if theirs is None or not _owners(key, theirs):
+            return main
+        return first if dropping else last
+
     for key, st in reversed(list(old_o.items())):  # triggers that go, before the functions they call
         kind, name = key.rsplit(" ", 1)
         if key not in new_o and kind.endswith("TRIGGER"):
             table = re.search(r"\bON\s+([\w.]+)", _code(st))[1]  # type: ignore[index]
             out.append(f"DROP TRIGGER {name} ON {table};\n")
     for key in remade:
-        out.append(f"DROP {key};\n")
+        to(key, True).append(f"DROP {key};\n")
     for key in dropped:
-        out.append(f"DROP FUNCTION {key};\n")
+        to(key, True).append(f"DROP FUNCTION {key};\n")
     for key in reversed([k for k in old_o if k not in new_o]):
         kind, name = key.rsplit(" ", 1)
         if kind in ("TABLE", "TYPE", "VIEW"):
-            out.append(f"DROP {kind} {name};\n")
+            to(key, True).append(f"DROP {kind} {name};\n")
     added_objects = [st for key, st in new_o.items() if key not in old_o or key in remade]
     old_rest_code = {_code(s) for s in old_rest}
     grants = _grants(new) if grants is None else grants
@@ -238,23 +260,47 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     # types and tables first (functions may name them), then data, then functions, then triggers and the views
     # that call a function of this delta; a view that calls none comes before the functions (a SQL function's
     # body may read it)
-    created = {k.split("(", 1)[0] for k in new_f if k in replaced or k in dropped or k not in old_f}
+    created = {k.split("(", 1)[0]: k for k in new_f if k in replaced or k in dropped or k not in old_f}
+
+    # views that call such a function created in the same part (footnote_ledger's or footnote_owner's), and views
+    # that read one of those
+    late_views: set[str] = set()
+    while True:
+        more = {m[2] for st in added_objects if (m := _OBJECT.match(_code(st))) and m[1] == "VIEW"
+                and m[2] not in late_views
+                and (any(re.search(rf"\b{re.escape(f)}\s*\(", _code(st)) and to(k, False) is to(f"VIEW {m[2]}", False)
+                         for f, k in created.items())
+                     or any(re.search(rf"\b{re.escape(v)}\b", _code(st)) for v in late_views))}
+        if not more:
+            break
+        late_views |= more
 
     def late(st: str) -> bool:
         code = _code(st)
         if code.startswith(("CREATE TRIGGER", "CREATE CONSTRAINT TRIGGER")):
             return True
-        return code.startswith("CREATE VIEW") and any(re.search(rf"\b{re.escape(f)}\s*\(", code) for f in created)
+        return (m := _OBJECT.match(code)) is not None and m[1] == "VIEW" and m[2] in late_views
+
+    def key_of(st: str) -> str:
+        m = _OBJECT.match(_code(st)) or re.match(r"^COMMENT ON (\w+) ([\w.]+)", _code(st))
+        return f"{m[1]} {m[2]}" if m else ""
 
     for st in [s for s in added_objects if not late(s)] + other:
-        out.append(st + "\n")
+        to(key_of(st), False).append(st + "\n")
     for key, st in new_f.items():
         if key in replaced:
-            out.append(re.sub(r"\bCREATE FUNCTION\b", "CREATE OR REPLACE FUNCTION", st, count=1) + "\n")
+            to(key, False).append(re.sub(r"\bCREATE FUNCTION\b", "CREATE OR REPLACE FUNCTION", st, count=1) + "\n")
         elif key in dropped or key not in old_f:
-            out.append(st + "\n")
+            to(key, False).append(st + "\n")
     for st in [s for s in added_objects if late(s)]:
-        out.append(st + "\n")
+        to(key_of(st), False).append(st + "\n")
+    if first or last:  # footnote_owner's part: CREATE on the schema for it meanwhile (the owners block takes it back)
+        head = out.index(f"SET ROLE {role};\n")
+        section = ["-- what footnote_owner owns is changed as footnote_owner\n",
+                   "DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END $owner_section$;\n"]
+        out[head:head] = [*section, "SET ROLE footnote_owner;\n", *first, "RESET ROLE;\n"] if first else []
+        if last:
+            out += ["RESET ROLE;\n", *([] if first else section), "SET ROLE footnote_owner;\n", *last]
     out.append("RESET ROLE;\n")  # owners and privileges are set by the installer (sql/90_grants.sql)
     out += [st + "\n" for st in grants]
     out.append("RESET ROLE;\n")  # what follows (the installer's own statements) is told apart by it

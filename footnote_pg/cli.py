@@ -1058,6 +1058,97 @@ def mapping_apply(
     out.print(f"applied {count} statements from {file}", highlight=False, markup=False)
 
 
+scope_app = typer.Typer(help="Access scopes: which customers a login sees (footnote.scopes, footnote.scope_bindings; "
+                              "docs/scopes.md).", no_args_is_help=True)
+app.add_typer(scope_app, name="scope")
+
+
+def _scope_lines(scope: Any) -> list[str]:
+    lines = [f"{scope.id}: {scope.description}", f"  customers: {scope.criteria()}"]
+    if scope.customers is not None:
+        lines.append(f"  customers in it now: {scope.customers:,}")
+    lines += [f"  bound to: {', '.join(scope.roles) or '(no role)'}", f"  digest: {scope.digest}"]
+    return lines
+
+
+@scope_app.command("list")
+@friendly
+def scope_list(
+    database_url: DatabaseUrl = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scopes as JSON.")] = False,
+) -> None:
+    """List the scopes, their criteria and the roles bound to them."""
+    from footnote_pg import scopes
+
+    with _connect(database_url) as conn:
+        found = scopes.list_scopes(conn)
+    if as_json:
+        sys.stdout.write(json.dumps([f.as_dict() for f in found], ensure_ascii=False) + "\n")
+        return
+    for scope in found:
+        out.print("\n".join(_scope_lines(scope)), highlight=False, markup=False)
+    if not found:
+        out.print("no scopes: every login sees every customer", highlight=False)
+
+
+@scope_app.command("show")
+@friendly
+def scope_show(
+    scope_id: Annotated[str, typer.Argument(metavar="SCOPE", help="The scope's id.")],
+    database_url: DatabaseUrl = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scope as JSON.")] = False,
+) -> None:
+    """Show one scope: criteria, how many customers it holds now, the roles bound to it and its digest."""
+    from footnote_pg import scopes
+
+    with _connect(database_url) as conn:
+        scope = scopes.show(conn, scope_id)
+    if as_json:
+        sys.stdout.write(json.dumps(scope.as_dict(), ensure_ascii=False) + "\n")
+    else:
+        out.print("\n".join(_scope_lines(scope)), highlight=False, markup=False)
+
+
+@scope_app.command("create")
+@friendly
+def scope_create(
+    scope_id: Annotated[str, typer.Argument(metavar="SCOPE", help="Its id: lower-case letters, digits, _ . -")],
+    description: Annotated[str, typer.Option("--description", help="What the scope is, for people.")],
+    owner: Annotated[list[str] | None, typer.Option(
+        "--owner", metavar="NAME", help="An account owner whose customers it sees (repeatable).")] = None,
+    country: Annotated[list[str] | None, typer.Option(
+        "--country", metavar="CODE", help="A country whose customers it sees (repeatable).")] = None,
+    customer: Annotated[list[int] | None, typer.Option(
+        "--customer", metavar="ID", help="A customer id it sees (repeatable).")] = None,
+    database_url: DatabaseUrl = None,
+) -> None:
+    """Create a scope. A customer is in it when it matches every kind of criterion given; none given: every
+    customer."""
+    from footnote_pg import scopes
+
+    with _connect(database_url) as conn:
+        scope = scopes.create(conn, scope_id, description, owner or [], country or [], customer or [])
+    out.print("\n".join(["created " + _scope_lines(scope)[0], *_scope_lines(scope)[1:]]),
+              highlight=False, markup=False)
+
+
+@scope_app.command("bind")
+@friendly
+def scope_bind(
+    role: Annotated[str, typer.Argument(metavar="ROLE", help="A PostgreSQL role: a login, or a role logins are in.")],
+    scope_id: Annotated[str, typer.Argument(metavar="SCOPE", help="The scope's id.")],
+    database_url: DatabaseUrl = None,
+) -> None:
+    """Bind a role to a scope: its sessions (and those of its members without a binding of their own) see only the
+    scope's customers."""
+    from footnote_pg import scopes
+
+    with _connect(database_url) as conn:
+        before = scopes.bind(conn, role, scope_id)
+    out.print(f"bound {role} to scope {scope_id}" + (f" (was {before})" if before and before != scope_id else ""),
+              highlight=False, markup=False)
+
+
 def main() -> None:
     import signal
 

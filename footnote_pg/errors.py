@@ -127,6 +127,12 @@ class Protected(FootnoteError):
     sqlstate = "FN107"
 
 
+class ScopeConflict(FootnoteError):
+    """The login is bound to several access scopes through its roles: a DBA must bind it to one directly."""
+
+    sqlstate = "FN108"
+
+
 class Conflict(FootnoteError):
     """A transaction kept losing serialization conflicts (40001) with concurrent ones, past the client's retries."""
 
@@ -151,7 +157,7 @@ _BY_SQLSTATE: dict[str, type[FootnoteError]] = {
     cls.sqlstate: cls
     for cls in (InvalidArgument, UnknownEntity, AmbiguousEntity, UnknownOperation, EvidenceLimit, SourceNotMapped,
                 AppendOnly,
-                LedgerIsolation, CallNotYours, CallReplayed, NotFromGate, ChainBusy, Protected)
+                LedgerIsolation, CallNotYours, CallReplayed, NotFromGate, ChainBusy, Protected, ScopeConflict)
     if cls.sqlstate
 }
 

@@ -205,6 +205,47 @@ CREATE VIEW footnote_src.credit_applications AS SELECT
 FROM footnote_src.credit_notes AS n
 WHERE n.invoice_id IS NOT NULL;
 
+-- The scoped views (sql/03_scopes.sql): what everything that reads customers and their records reads.
+-- The customers of the session's scope, every customer without a binding.
+CREATE VIEW footnote_src.customers_in_scope AS
+    SELECT c.*
+    FROM footnote_src.customers AS c, footnote._session_scope() AS s
+    WHERE (s.account_owners IS NULL OR c.account_owner = ANY (s.account_owners))
+      AND (s.countries IS NULL OR c.country = ANY (s.countries))
+      AND (s.customer_ids IS NULL OR c.id = ANY (s.customer_ids));
+
+-- The records of those customers. Without a binding the rows are the source view's, unfiltered (the scalar
+-- subquery is evaluated once); with one, a record is in scope when its customer is.
+CREATE VIEW footnote_src.invoices_in_scope AS
+    SELECT x.* FROM footnote_src.invoices AS x
+    WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
+       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+
+CREATE VIEW footnote_src.payments_in_scope AS
+    SELECT x.* FROM footnote_src.payments AS x
+    WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
+       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+
+CREATE VIEW footnote_src.credit_notes_in_scope AS
+    SELECT x.* FROM footnote_src.credit_notes AS x
+    WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
+       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+
+CREATE VIEW footnote_src.tickets_in_scope AS
+    SELECT x.* FROM footnote_src.tickets AS x
+    WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
+       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+
+CREATE VIEW footnote_src.due_lines_in_scope AS
+    SELECT x.* FROM footnote_src.due_lines AS x
+    WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
+       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+
+CREATE VIEW footnote_src.credit_applications_in_scope AS
+    SELECT x.* FROM footnote_src.credit_applications AS x
+    WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
+       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+
 -- Every due line of the invoices issued on or before as_of (of one customer, or all when customer is NULL), with
 -- what settles its invoice by then (payments, applied credit notes) applied to the invoice's lines in due-date
 -- order: open is the line's part still to pay. Set-based, balances first: each source is aggregated once
@@ -224,12 +265,12 @@ AS $$
                                               ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0.00) AS before,
                  row_number() OVER (PARTITION BY l.invoice_id ORDER BY l.due_date, l.id) AS k,
                  count(*) OVER (PARTITION BY l.invoice_id) AS n
-          FROM footnote_src.due_lines AS l
+          FROM footnote_src.due_lines_in_scope AS l
           WHERE customer IS NULL OR l.customer_id = customer) AS l
-    LEFT JOIN (SELECT p.invoice_id, sum(p.amount) AS paid FROM footnote_src.payments AS p
+    LEFT JOIN (SELECT p.invoice_id, sum(p.amount) AS paid FROM footnote_src.payments_in_scope AS p
                WHERE p.paid_on <= as_of AND p.invoice_id IS NOT NULL AND (customer IS NULL OR p.customer_id = customer)
                GROUP BY p.invoice_id) AS p ON p.invoice_id = l.invoice_id
-    LEFT JOIN (SELECT a.invoice_id, sum(a.amount) AS credited FROM footnote_src.credit_applications AS a
+    LEFT JOIN (SELECT a.invoice_id, sum(a.amount) AS credited FROM footnote_src.credit_applications_in_scope AS a
                WHERE a.applied_on <= as_of
                  AND (customer IS NULL OR a.customer_id = customer)
                GROUP BY a.invoice_id) AS c ON c.invoice_id = l.invoice_id
@@ -252,7 +293,7 @@ AS $$
            i.gross - coalesce(l.paid, 0.00) - coalesce(l.credited, 0.00),
            as_of - coalesce(l.next_due, i.due_date), i.uri, coalesce(l.overdue, 0.00), coalesce(l.n, 0),
            l.next_due
-    FROM footnote_src.invoices AS i
+    FROM footnote_src.invoices_in_scope AS i
     LEFT JOIN (SELECT s.invoice_id, max(s.paid) AS paid, max(s.credited) AS credited,
                       min(s.due_date) FILTER (WHERE s.open > 0) AS next_due,
                       sum(s.open) FILTER (WHERE s.due_date < as_of) AS overdue, count(*) AS n
@@ -273,7 +314,7 @@ AS $$
     SELECT s.line_id, i.id, i.number, i.customer_id, i.issue_date, s.due_date, s.amount, s.open,
            as_of - s.due_date, s.instalment, s.due_lines, i.due_date, i.gross, s.paid, s.credited,
            i.gross - s.paid - s.credited, i.uri
-    FROM footnote_src.invoices AS i
+    FROM footnote_src.invoices_in_scope AS i
     JOIN footnote_src.settled_due_lines(as_of, customer) AS s ON s.invoice_id = i.id
     WHERE i.issue_date <= as_of AND (customer IS NULL OR i.customer_id = customer) AND s.open > 0
 $$;
@@ -286,13 +327,13 @@ RETURNS TABLE (type text, id bigint, number text, customer_id bigint, on_date da
 LANGUAGE sql STABLE
 AS $$
     SELECT 'payment'::text, p.id, NULL::text, p.customer_id, p.paid_on, p.amount, p.uri
-    FROM footnote_src.payments AS p
+    FROM footnote_src.payments_in_scope AS p
     WHERE p.invoice_id IS NULL AND p.paid_on <= as_of AND (customer IS NULL OR p.customer_id = customer)
     UNION ALL
     SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, n.gross - coalesce(a.applied, 0.00), n.uri
-    FROM footnote_src.credit_notes AS n
+    FROM footnote_src.credit_notes_in_scope AS n
     LEFT JOIN LATERAL (
-        SELECT sum(a.amount) AS applied FROM footnote_src.credit_applications AS a
+        SELECT sum(a.amount) AS applied FROM footnote_src.credit_applications_in_scope AS a
         WHERE a.credit_note_id = n.id AND a.applied_on <= as_of) AS a ON true
     WHERE n.issue_date <= as_of AND n.gross - coalesce(a.applied, 0.00) > 0
       AND (customer IS NULL OR n.customer_id = customer)

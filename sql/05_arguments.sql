@@ -475,7 +475,7 @@ $$;
 
 -- Names the resolver knows: customers, suppliers and items, with the code people also use.
 CREATE VIEW footnote._entity_names AS
-    SELECT 'customer'::text AS entity, c.id, c.name, c.customer_number AS code, c.uri FROM footnote_src.customers AS c
+    SELECT 'customer'::text AS entity, c.id, c.name, c.customer_number AS code, c.uri FROM footnote_src.customers_in_scope AS c
     UNION ALL
     SELECT 'supplier', s.id, s.name, s.supplier_number, s.uri FROM footnote_src.suppliers AS s
     UNION ALL

@@ -226,6 +226,7 @@ DECLARE
     ev       jsonb := coalesce(body->'evidence', '[]');
     lim      integer := footnote._evidence_limit();
     doc      jsonb;
+    scope    jsonb;
     now_ts   timestamptz := clock_timestamp();
     ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
 BEGIN
@@ -254,6 +255,20 @@ BEGIN
         'empty_reason', NULL,
         'duration_ms', ms::text) || body;
 
+    -- the access scope the call was computed under (sql/03_scopes.sql), when the login is bound to one: its id,
+    -- description and the digest of its definition then, inside the document, so that the call log's result and
+    -- result_hash, and every ledger record citing the call, carry it;
+    -- a login with no binding gets no key; a figure over the customers of a scope (a portfolio operation, not one
+    -- customer's) also gets the value scope, which its answer states
+    scope := footnote._scope_stamp();
+    IF scope IS NOT NULL THEN
+        doc := doc || jsonb_build_object('scope', scope);
+        IF operation IN ('ar_aging', 'days_sales_outstanding', 'revenue', 'revenue_change', 'revenue_by_month',
+                         'top_customers', 'revenue_drivers', 'rank_customers', 'credit_notes', 'list_customers')
+           AND NOT doc->'values' ? 'customer' THEN
+            doc := jsonb_set(doc, '{values,scope}', footnote._value('text', scope->>'id', '{}'));
+        END IF;
+    END IF;
     -- the entry point (footnote.<operation>, sql/51_entry.sql) appends the document to the call log and adds
     -- its hash; the links into the ERP's own UI, where the ui_links setting says how, are presentation
     RETURN doc || coalesce(jsonb_build_object('ui_links', footnote._ui_links(ev)), '{}');

@@ -39,7 +39,7 @@ INSERT INTO footnote.queries (name, description, params, sql) VALUES
  '{name_contains,limit}',
  $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.uri,
        count(*) OVER () AS matching
-FROM footnote_src.customers AS c
+FROM footnote_src.customers_in_scope AS c
 WHERE $1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text)) > 0
 ORDER BY footnote._fold(c.name), c.name COLLATE "C", c.id
 LIMIT $2$q$),
@@ -66,15 +66,15 @@ LIMIT $2$q$),
 ('source_record',
  'the record of type $1 with id $2, from its source view: what a deep link erp://<type>/<id> opens',
  '{type,id}',
- $q$SELECT 'customer'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.customers AS x WHERE $1 = 'customer' AND x.id = $2
+ $q$SELECT 'customer'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.customers_in_scope AS x WHERE $1 = 'customer' AND x.id = $2
 UNION ALL
-SELECT 'invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.invoices AS x WHERE $1 = 'invoice' AND x.id = $2
+SELECT 'invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.invoices_in_scope AS x WHERE $1 = 'invoice' AND x.id = $2
 UNION ALL
-SELECT 'payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.payments AS x WHERE $1 = 'payment' AND x.id = $2
+SELECT 'payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.payments_in_scope AS x WHERE $1 = 'payment' AND x.id = $2
 UNION ALL
-SELECT 'credit_note'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.credit_notes AS x WHERE $1 = 'credit_note' AND x.id = $2
+SELECT 'credit_note'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.credit_notes_in_scope AS x WHERE $1 = 'credit_note' AND x.id = $2
 UNION ALL
-SELECT 'ticket'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.tickets AS x WHERE $1 = 'ticket' AND x.id = $2
+SELECT 'ticket'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.tickets_in_scope AS x WHERE $1 = 'ticket' AND x.id = $2
 UNION ALL
 SELECT 'supplier'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.suppliers AS x WHERE $1 = 'supplier' AND x.id = $2
 UNION ALL
@@ -97,7 +97,7 @@ ORDER BY 1, 2$q$),
  'one customer by id',
  '{customer_id}',
  $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.credit_limit, c.uri
-FROM footnote_src.customers AS c
+FROM footnote_src.customers_in_scope AS c
 WHERE c.id = $1
 ORDER BY c.id$q$),
 
@@ -134,7 +134,7 @@ FROM (
                 WHEN b.days_past_due <= 60 THEN '31-60'
                 WHEN b.days_past_due <= 90 THEN '61-90'
                 ELSE 'over_90' END AS bucket
-    FROM b JOIN footnote_src.customers AS c ON c.id = b.customer_id
+    FROM b JOIN footnote_src.customers_in_scope AS c ON c.id = b.customer_id
 ) AS a
 ORDER BY a.next_due, a.invoice_id$q$),
 
@@ -157,7 +157,7 @@ FROM (
                 WHEN l.days_past_due <= 60 THEN '31-60'
                 WHEN l.days_past_due <= 90 THEN '61-90'
                 ELSE 'over_90' END AS bucket
-    FROM l JOIN footnote_src.customers AS c ON c.id = l.customer_id
+    FROM l JOIN footnote_src.customers_in_scope AS c ON c.id = l.customer_id
 ) AS a
 ORDER BY a.due_date, a.invoice_id, a.line_id$q$),
 
@@ -178,7 +178,7 @@ ORDER BY k.on_date, k.type, k.id$q$),
        $2 - t.opened_on AS age_days,
        count(*) OVER () AS open_count,
        count(*) FILTER (WHERE t.severity IN ('high', 'critical')) OVER () AS high_count
-FROM footnote_src.tickets AS t
+FROM footnote_src.tickets_in_scope AS t
 WHERE t.customer_id = $1 AND t.opened_on <= $2 AND (t.closed_on IS NULL OR t.closed_on > $2)
 ORDER BY CASE t.severity WHEN 'critical' THEN 1 WHEN 'high' THEN 2 WHEN 'medium' THEN 3 ELSE 4 END,
          t.opened_on, t.id$q$),
@@ -192,11 +192,11 @@ ORDER BY CASE t.severity WHEN 'critical' THEN 1 WHEN 'high' THEN 2 WHEN 'medium'
        count(*) FILTER (WHERE d.type = 'credit_note') OVER () AS credit_note_count
 FROM (
     SELECT 'invoice'::text AS type, i.id, i.number, i.customer_id, i.issue_date, i.net AS amount, i.uri
-    FROM footnote_src.invoices AS i
+    FROM footnote_src.invoices_in_scope AS i
     WHERE i.issue_date >= $1 AND i.issue_date < $2 AND ($3::bigint IS NULL OR i.customer_id = $3)
     UNION ALL
     SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, -n.net, n.uri
-    FROM footnote_src.credit_notes AS n
+    FROM footnote_src.credit_notes_in_scope AS n
     WHERE n.issue_date >= $1 AND n.issue_date < $2 AND ($3::bigint IS NULL OR n.customer_id = $3)
 ) AS d
 ORDER BY d.issue_date, d.type, d.id$q$),
@@ -218,14 +218,14 @@ FROM (
            array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
     FROM (
         SELECT 'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
-        FROM footnote_src.invoices AS i WHERE i.issue_date >= $1 AND i.issue_date < $2
+        FROM footnote_src.invoices_in_scope AS i WHERE i.issue_date >= $1 AND i.issue_date < $2
         UNION ALL
         SELECT 'credit_note', n.id, n.customer_id, -n.net
-        FROM footnote_src.credit_notes AS n WHERE n.issue_date >= $1 AND n.issue_date < $2
+        FROM footnote_src.credit_notes_in_scope AS n WHERE n.issue_date >= $1 AND n.issue_date < $2
     ) AS d
     GROUP BY d.customer_id
 ) AS r
-JOIN footnote_src.customers AS c ON c.id = r.customer_id
+JOIN footnote_src.customers_in_scope AS c ON c.id = r.customer_id
 ORDER BY CASE WHEN $4::text = 'asc' THEN r.revenue ELSE -r.revenue END, r.customer_id
 LIMIT $3$q$),
 
@@ -242,17 +242,17 @@ FROM (
     FROM (
         SELECT CASE WHEN i.issue_date >= $3 AND i.issue_date < $4 THEN 'to' ELSE 'from' END AS period,
                'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
-        FROM footnote_src.invoices AS i
+        FROM footnote_src.invoices_in_scope AS i
         WHERE (i.issue_date >= $1 AND i.issue_date < $2) OR (i.issue_date >= $3 AND i.issue_date < $4)
         UNION ALL
         SELECT CASE WHEN n.issue_date >= $3 AND n.issue_date < $4 THEN 'to' ELSE 'from' END,
                'credit_note', n.id, n.customer_id, -n.net
-        FROM footnote_src.credit_notes AS n
+        FROM footnote_src.credit_notes_in_scope AS n
         WHERE (n.issue_date >= $1 AND n.issue_date < $2) OR (n.issue_date >= $3 AND n.issue_date < $4)
     ) AS d
     GROUP BY d.customer_id
 ) AS r
-JOIN footnote_src.customers AS c ON c.id = r.customer_id
+JOIN footnote_src.customers_in_scope AS c ON c.id = r.customer_id
 WHERE $6::text IS NULL OR CASE WHEN $6::text = 'up' THEN r.revenue_to > r.revenue_from
                            ELSE r.revenue_to < r.revenue_from END
 ORDER BY abs(r.revenue_to - r.revenue_from) DESC, r.customer_id
@@ -262,10 +262,10 @@ LIMIT $5$q$),
  'invoices $1 and credit notes $2 by id, for evidence',
  '{invoice_ids,credit_note_ids}',
  $q$SELECT 'invoice'::text AS type, i.id, i.number, i.customer_id, i.issue_date, i.net, i.gross, i.uri
-FROM footnote_src.invoices AS i WHERE i.id = ANY ($1::bigint[])
+FROM footnote_src.invoices_in_scope AS i WHERE i.id = ANY ($1::bigint[])
 UNION ALL
 SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, n.net, n.gross, n.uri
-FROM footnote_src.credit_notes AS n WHERE n.id = ANY ($2::bigint[])
+FROM footnote_src.credit_notes_in_scope AS n WHERE n.id = ANY ($2::bigint[])
 ORDER BY 1, 2$q$),
 
 ('sales_in_window',
@@ -274,7 +274,7 @@ ORDER BY 1, 2$q$),
  $q$SELECT i.id, i.number, i.customer_id, i.issue_date, i.gross, i.uri,
        sum(i.gross) OVER () AS gross_sales,
        count(*) OVER () AS invoice_count
-FROM footnote_src.invoices AS i
+FROM footnote_src.invoices_in_scope AS i
 WHERE i.issue_date > $1::date - $2::integer AND i.issue_date <= $1
 ORDER BY i.issue_date, i.id$q$),
 
@@ -289,8 +289,8 @@ ORDER BY i.issue_date, i.id$q$),
  '{number,invoice_id}',
  $q$SELECT i.id, i.number, i.customer_id, c.name AS customer_name, i.issue_date, i.due_date, i.net, i.tax,
        i.gross, i.uri, c.uri AS customer_uri
-FROM footnote_src.invoices AS i
-JOIN footnote_src.customers AS c ON c.id = i.customer_id
+FROM footnote_src.invoices_in_scope AS i
+JOIN footnote_src.customers_in_scope AS c ON c.id = i.customer_id
 WHERE i.number = $1::text OR i.id = $2::bigint
 ORDER BY i.id$q$),
 
@@ -306,11 +306,11 @@ ORDER BY b.invoice_id$q$),
  'payments and credit notes against invoice $1 on or before $2',
  '{invoice_id,as_of}',
  $q$SELECT 'payment'::text AS type, p.id, p.paid_on AS on_date, p.amount, p.method AS detail, p.uri
-FROM footnote_src.payments AS p WHERE p.invoice_id = $1 AND p.paid_on <= $2
+FROM footnote_src.payments_in_scope AS p WHERE p.invoice_id = $1 AND p.paid_on <= $2
 UNION ALL
 SELECT 'credit_note', n.id, a.applied_on, a.amount, n.number, n.uri
-FROM footnote_src.credit_applications AS a
-JOIN footnote_src.credit_notes AS n ON n.id = a.credit_note_id
+FROM footnote_src.credit_applications_in_scope AS a
+JOIN footnote_src.credit_notes_in_scope AS n ON n.id = a.credit_note_id
 WHERE a.invoice_id = $1 AND a.applied_on <= $2
 ORDER BY 3, 1, 2$q$),
 
@@ -318,7 +318,7 @@ ORDER BY 3, 1, 2$q$),
  'invoices whose id is $1, or whose number ends in the digits $1 (leading zeros aside): what bare digits name',
  '{digits}',
  $q$SELECT i.id, i.number, i.uri
-FROM footnote_src.invoices AS i
+FROM footnote_src.invoices_in_scope AS i
 WHERE i.id = ($1::text)::bigint OR ltrim(substring(i.number FROM '(\d+)\D*$'), '0') = ltrim($1::text, '0')
 ORDER BY i.id
 LIMIT 21$q$),
@@ -327,8 +327,8 @@ LIMIT 21$q$),
  'the credit note whose number is $1, with the invoice it credits',
  '{number}',
  $q$SELECT n.id, n.number, n.uri, n.invoice_id, i.number AS invoice_number, i.uri AS invoice_uri
-FROM footnote_src.credit_notes AS n
-LEFT JOIN footnote_src.invoices AS i ON i.id = n.invoice_id
+FROM footnote_src.credit_notes_in_scope AS n
+LEFT JOIN footnote_src.invoices_in_scope AS i ON i.id = n.invoice_id
 WHERE upper(n.number) = $1::text
 ORDER BY n.id$q$),
 
@@ -337,9 +337,9 @@ ORDER BY n.id$q$),
  '{invoice_id}',
  $q$SELECT n.id, n.number, n.uri
 FROM (
-    (SELECT i.id, i.number, i.uri FROM footnote_src.invoices AS i WHERE i.id >= $1 ORDER BY i.id LIMIT 3)
+    (SELECT i.id, i.number, i.uri FROM footnote_src.invoices_in_scope AS i WHERE i.id >= $1 ORDER BY i.id LIMIT 3)
     UNION ALL
-    (SELECT i.id, i.number, i.uri FROM footnote_src.invoices AS i WHERE i.id < $1 ORDER BY i.id DESC LIMIT 3)
+    (SELECT i.id, i.number, i.uri FROM footnote_src.invoices_in_scope AS i WHERE i.id < $1 ORDER BY i.id DESC LIMIT 3)
 ) AS n
 ORDER BY abs(n.id - $1), n.id
 LIMIT 5$q$),
@@ -422,8 +422,8 @@ INSERT INTO footnote.queries (name, description, params, sql) VALUES
  $q$SELECT p.id, p.invoice_id, i.number AS invoice_number, p.paid_on, p.amount, p.method, p.uri,
        count(*) OVER () AS payment_count, sum(p.amount) OVER () AS total_paid,
        min(p.paid_on) OVER () AS first_paid_on, max(p.paid_on) OVER () AS last_paid_on
-FROM footnote_src.payments AS p
-LEFT JOIN footnote_src.invoices AS i ON i.id = p.invoice_id
+FROM footnote_src.payments_in_scope AS p
+LEFT JOIN footnote_src.invoices_in_scope AS i ON i.id = p.invoice_id
 WHERE p.customer_id = $1 AND p.paid_on <= $2 AND ($3::date IS NULL OR p.paid_on >= $3)
   AND ($4::date IS NULL OR p.paid_on < $4)
 ORDER BY p.paid_on DESC, p.id DESC$q$),
@@ -437,7 +437,7 @@ ORDER BY p.paid_on DESC, p.id DESC$q$),
        round(avg(s.settled_on - b.issue_date) OVER (), 1) AS average_days_to_pay,
        count(*) FILTER (WHERE s.settled_on > b.due_date) OVER () AS paid_late_count
 FROM footnote_src.invoice_balances($2, $1) AS b
-JOIN LATERAL (SELECT max(p.paid_on) AS settled_on FROM footnote_src.payments AS p
+JOIN LATERAL (SELECT max(p.paid_on) AS settled_on FROM footnote_src.payments_in_scope AS p
               WHERE p.invoice_id = b.invoice_id AND p.paid_on <= $2) AS s ON true
 WHERE b.customer_id = $1 AND b.outstanding <= 0 AND s.settled_on IS NOT NULL
   AND ($3::date IS NULL OR s.settled_on >= $3) AND ($4::date IS NULL OR s.settled_on < $4)
@@ -457,7 +457,7 @@ FROM (
     WHERE b.outstanding > 0 AND ($2::text = 'outstanding' OR b.overdue > 0)
     GROUP BY b.customer_id
 ) AS x
-JOIN footnote_src.customers AS c ON c.id = x.customer_id
+JOIN footnote_src.customers_in_scope AS c ON c.id = x.customer_id
 ORDER BY c.id$q$),
 
 ('credit_notes_in_period',
@@ -465,9 +465,9 @@ ORDER BY c.id$q$),
  '{starts,ends,customer_id}',
  $q$SELECT n.id, n.number, n.customer_id, c.name AS customer_name, n.issue_date, n.net, n.gross,
        i.number AS invoice_number, n.uri
-FROM footnote_src.credit_notes AS n
-JOIN footnote_src.customers AS c ON c.id = n.customer_id
-LEFT JOIN footnote_src.invoices AS i ON i.id = n.invoice_id
+FROM footnote_src.credit_notes_in_scope AS n
+JOIN footnote_src.customers_in_scope AS c ON c.id = n.customer_id
+LEFT JOIN footnote_src.invoices_in_scope AS i ON i.id = n.invoice_id
 WHERE n.issue_date >= $1 AND n.issue_date < $2 AND ($3::bigint IS NULL OR n.customer_id = $3)
 ORDER BY n.issue_date, n.id$q$),
 
@@ -523,7 +523,7 @@ LIMIT 5$q$),
  '{name_contains,limit,owner,country}',
  $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.uri,
        count(*) OVER () AS matching
-FROM footnote_src.customers AS c
+FROM footnote_src.customers_in_scope AS c
 WHERE ($1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text)) > 0)
   AND ($3::text IS NULL OR footnote._fold(c.account_owner) = footnote._fold($3::text))
   AND ($4::text IS NULL OR c.country = upper($4::text))
@@ -534,7 +534,7 @@ LIMIT $2$q$),
  'the account owners of customers, with how many customers each has, by name',
  '{}',
  $q$SELECT c.account_owner AS name, count(*) AS customers, min(c.id) AS first_customer_id
-FROM footnote_src.customers AS c
+FROM footnote_src.customers_in_scope AS c
 WHERE c.account_owner IS NOT NULL
 GROUP BY c.account_owner
 ORDER BY c.account_owner, first_customer_id$q$);
@@ -796,6 +796,11 @@ BEGIN
         PERFORM footnote._invalid('offset', 'must be 0 or more', "offset"::text);
     END IF;
     SELECT c.result INTO doc FROM ONLY footnote.call_log AS c WHERE c.call_id = evidence_rows.call_id;
+    -- a call made under another access scope than this session's is, to it, a call never made
+    IF (SELECT s.id FROM footnote._session_scope() AS s) IS DISTINCT FROM doc->'scope'->>'id'
+       AND (SELECT s.id FROM footnote._session_scope() AS s) IS NOT NULL THEN
+        doc := NULL;
+    END IF;
     IF doc IS NULL THEN
         PERFORM footnote._invalid('call_id', format('call %s was never made', evidence_rows.call_id),
                                   evidence_rows.call_id::text);

@@ -303,9 +303,9 @@ LANGUAGE sql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT jsonb_build_object(
-        'customers', (SELECT coalesce(jsonb_agg(c.name ORDER BY c.name, c.id), '[]') FROM footnote_src.customers AS c
+        'customers', (SELECT coalesce(jsonb_agg(c.name ORDER BY c.name, c.id), '[]') FROM footnote_src.customers_in_scope AS c
                       WHERE c.name IS NOT NULL),
-        'owners', (SELECT coalesce(jsonb_agg(DISTINCT c.account_owner), '[]') FROM footnote_src.customers AS c
+        'owners', (SELECT coalesce(jsonb_agg(DISTINCT c.account_owner), '[]') FROM footnote_src.customers_in_scope AS c
                    WHERE c.account_owner IS NOT NULL),
         'suppliers', (SELECT coalesce(jsonb_agg(s.name ORDER BY s.name, s.id), '[]') FROM footnote_src.suppliers AS s
                       WHERE s.name IS NOT NULL),

@@ -604,6 +604,11 @@ BEGIN
         u := u || footnote._unit(first, '(Reading “' || typed || '” as {' || key || '}.){~assumed}', NULL, '', 'note',
                                  false);
     END IF;
+    -- "(For the customers of scope west.)": figures over the customers of the login's access scope only
+    -- (sql/03_scopes.sql); a portfolio result computed under one has the value scope
+    IF first->'values' ? 'scope' THEN
+        u := u || footnote._unit(first, '(For the customers of scope {scope}.){~access only}', NULL, '', 'note', false);
+    END IF;
 
     IF intent = 'compare_overdue' THEN
         FOR r IN SELECT x FROM jsonb_array_elements(results) AS x LOOP

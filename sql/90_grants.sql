@@ -13,14 +13,15 @@ RESET ROLE;
 --    not even read the source views.
 --  * footnote_owner owns what reads the ERP through the source views (code the DBA maps, so code a member of
 --    footnote_owner can change): the catalog's computations (footnote._op_*), footnote.call, evidence pages,
---    the router's name list, re-attestation, the SECURITY DEFINER readers they share, and the settings (the
---    DBA's configuration). It reads the reference data and the evidence and writes neither: a call-log row is
---    written only by an entry point, from what the computation it called returned.
+--    the router's name list, re-attestation, the SECURITY DEFINER readers they share, the settings and the
+--    access scopes with their bindings (the DBA's configuration). It reads the reference data and the evidence
+--    and writes neither: a call-log row is written only by an entry point, from what the computation it called
+--    returned.
 DO $owners$
 DECLARE
     readers constant text[] := ARRAY['call', 'evidence_rows', 'router_names', 'reattest', '_customer_evidence',
                                      '_document_evidence', '_overdue', '_names_matching'];
-    data    constant text[] := ARRAY['settings', 'catalog', '_entity_names'];
+    data    constant text[] := ARRAY['settings', 'catalog', '_entity_names', 'scopes', 'scope_bindings'];
     o       record;
 BEGIN
     IF pg_catalog.pg_get_userbyid((SELECT n.nspowner FROM pg_catalog.pg_namespace AS n WHERE n.nspname = 'footnote'))
@@ -60,6 +61,8 @@ GRANT USAGE ON SCHEMA footnote TO footnote_owner;
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA footnote TO footnote_owner;
 GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
 GRANT SELECT ON footnote.settings TO footnote_ledger;
+-- whoever reads the scoped views (sql/04_sources.sql) reads the session's scope: the gate's name matching too
+GRANT SELECT ON footnote.scopes, footnote.scope_bindings TO footnote_ledger;
 GRANT EXECUTE ON FUNCTION footnote._names_matching(text) TO footnote_ledger;
 DO $computations$
 DECLARE
@@ -148,7 +151,8 @@ TO footnote_service, footnote_auditor;
 
 -- footnote_auditor: reads the call log, the settings, the queries, the catalog and the ledger.
 GRANT SELECT ON footnote.lexicon TO footnote_service, footnote_auditor;
-GRANT SELECT ON footnote.call_log, footnote.settings, footnote.queries, footnote.evidence_queries, footnote.operations,
+GRANT SELECT ON footnote.call_log, footnote.settings, footnote.scopes, footnote.scope_bindings, footnote.queries,
+                footnote.evidence_queries, footnote.operations,
                 footnote.operation_arguments TO footnote_auditor;
 -- and the ledger with its views
 GRANT SELECT ON footnote.ledger, footnote.ledger_queue, footnote.call_use, footnote.call_attempts, footnote.answers,

@@ -1,0 +1,94 @@
+-- footnote-pg: access scopes, which customers a login may see.
+--
+-- A scope names the customers it sees by account owner, by country and by explicit customer ids; a customer is in
+-- the scope when it matches every kind of criterion the scope gives (a criterion left NULL does not restrict). A
+-- binding gives a PostgreSQL role a scope. The scope of a session is that of session_user: its own binding, else
+-- the one binding among the roles it is a member of (a superuser counts only its own binding). session_user is
+-- the login: SET ROLE changes current_user, not it, and nothing here reads a setting the session could set, so an
+-- application cannot widen the scope its login is bound to. A login with no binding sees every customer, as
+-- before scopes.
+--
+-- Both tables belong to footnote_owner (sql/90_grants.sql): the DBA edits them with plain SQL or
+-- `footnote-pg scope`, footnote_auditor reads them, footnote_service can do neither.
+--
+-- Everything that reads customers, their invoices, payments, credit notes and tickets reads them through the
+-- *_in_scope views (sql/04_sources.sql), never the source views themselves: the catalog's queries and evidence queries, the
+-- balance functions, name resolution, the router's names and the gate's name matching.
+
+CREATE TABLE footnote.scopes (
+    id            text PRIMARY KEY CHECK (id ~ '^[a-z0-9][a-z0-9_.-]{0,62}$'),
+    description   text NOT NULL CHECK (btrim(description) <> ''),
+    account_owners text[] CHECK (cardinality(account_owners) > 0),
+    countries     text[] CHECK (cardinality(countries) > 0),
+    customer_ids  bigint[] CHECK (cardinality(customer_ids) > 0)
+);
+COMMENT ON TABLE footnote.scopes IS
+    'access scopes: the customers a scope sees, by account owner, country and customer id (all given kinds must match)';
+
+CREATE TABLE footnote.scope_bindings (
+    role  text PRIMARY KEY,
+    scope text NOT NULL REFERENCES footnote.scopes (id)
+);
+COMMENT ON TABLE footnote.scope_bindings IS
+    'which scope a PostgreSQL role (a login, or a role logins are members of) is bound to';
+
+-- The digest of a scope's definition: SHA-256 of the canonical JSON of its id and criteria (docs/scopes.md).
+CREATE FUNCTION footnote._scope_digest(id text, account_owners text[], countries text[], customer_ids bigint[])
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote.sha256_hex(footnote._canonical_json(jsonb_build_object(
+        'id', id, 'account_owners', account_owners, 'countries', countries, 'customer_ids', customer_ids)))
+$$;
+
+-- The scope of this session: id, description, criteria and digest, or all NULL when session_user has no binding
+-- (everything). A binding of session_user itself wins; else the bindings of the roles it is a member of must name
+-- one scope (FN108).
+CREATE FUNCTION footnote._session_scope(
+    OUT id text, OUT description text, OUT account_owners text[], OUT countries text[], OUT customer_ids bigint[],
+    OUT digest text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    login text := session_user;
+    found text[];
+BEGIN
+    SELECT ARRAY[b.scope] INTO found FROM footnote.scope_bindings AS b WHERE b.role = login;
+    IF found IS NULL THEN
+        SELECT array_agg(DISTINCT b.scope ORDER BY b.scope) INTO found
+        FROM footnote.scope_bindings AS b
+        JOIN pg_roles AS r ON r.rolname = b.role
+        WHERE pg_has_role(login, r.oid, 'MEMBER')
+          AND NOT (SELECT u.rolsuper FROM pg_roles AS u WHERE u.rolname = login);  -- a superuser is "member" of all
+    END IF;
+    IF found IS NULL THEN
+        RETURN;
+    END IF;
+    IF cardinality(found) > 1 THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN108',
+            MESSAGE = format('login %s is bound to several scopes through its roles (%s): bind it to one directly',
+                             login, array_to_string(found, ', ')),
+            DETAIL = jsonb_build_object('login', login, 'scopes', to_jsonb(found))::text;
+    END IF;
+    SELECT s.id, s.description, s.account_owners, s.countries, s.customer_ids,
+           footnote._scope_digest(s.id, s.account_owners, s.countries, s.customer_ids)
+    INTO id, description, account_owners, countries, customer_ids, digest
+    FROM footnote.scopes AS s WHERE s.id = found[1];
+END
+$$;
+
+-- What a result records of the scope it was computed under: {"id", "description", "digest"}, or NULL without a
+-- binding. It goes into the result document (footnote._finish), so into the call log's result and its
+-- result_hash, and so into every ledger record citing the call: chosen over a column of its own so that the
+-- hash chain covers it with no change to what is hashed.
+CREATE FUNCTION footnote._scope_stamp()
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN s.id IS NOT NULL THEN
+        jsonb_build_object('id', s.id, 'description', s.description, 'digest', s.digest) END
+    FROM footnote._session_scope() AS s
+$$;
