@@ -27,6 +27,8 @@ DROP VIEW footnote_src.invoices_in_scope;
 
 DROP VIEW footnote_src.customers_in_scope;
 
+DROP VIEW footnote_src.scoped_customer_ids;
+
 RESET ROLE;
 
 SET ROLE footnote_ledger;

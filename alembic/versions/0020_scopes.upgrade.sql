@@ -852,45 +852,54 @@ RESET ROLE;
 SET ROLE footnote_owner;
 
 -- The scoped views (sql/03_scopes.sql): what everything that reads customers and their records reads.
--- The customers of the session's scope, every customer without a binding.
-CREATE VIEW footnote_src.customers_in_scope AS
-    SELECT c.*
+-- The ids of the customers a bound session's scope sees (none without a binding).
+CREATE VIEW footnote_src.scoped_customer_ids AS
+    SELECT c.id
     FROM footnote_src.customers AS c, footnote._session_scope() AS s
-    WHERE (s.account_owners IS NULL OR c.account_owner = ANY (s.account_owners))
+    WHERE s.id IS NOT NULL
+      AND (s.account_owners IS NULL OR c.account_owner = ANY (s.account_owners))
       AND (s.countries IS NULL OR c.country = ANY (s.countries))
       AND (s.customer_ids IS NULL OR c.id = ANY (s.customer_ids));
+
+-- The customers of the session's scope, every customer without a binding. Written like the views below (a
+-- scalar subquery evaluated once, else a hashed list of ids): the planner then counts on about as many customers
+-- as the source view has, never on one, which would make it repeat a portfolio's aggregate for each customer.
+CREATE VIEW footnote_src.customers_in_scope AS
+    SELECT c.* FROM footnote_src.customers AS c
+    WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
+       OR c.id IN (SELECT k.id FROM footnote_src.scoped_customer_ids AS k);
 
 -- The records of those customers. Without a binding the rows are the source view's, unfiltered (the scalar
 -- subquery is evaluated once); with one, a record is in scope when its customer is.
 CREATE VIEW footnote_src.invoices_in_scope AS
     SELECT x.* FROM footnote_src.invoices AS x
     WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
-       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+       OR x.customer_id IN (SELECT k.id FROM footnote_src.scoped_customer_ids AS k);
 
 CREATE VIEW footnote_src.payments_in_scope AS
     SELECT x.* FROM footnote_src.payments AS x
     WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
-       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+       OR x.customer_id IN (SELECT k.id FROM footnote_src.scoped_customer_ids AS k);
 
 CREATE VIEW footnote_src.credit_notes_in_scope AS
     SELECT x.* FROM footnote_src.credit_notes AS x
     WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
-       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+       OR x.customer_id IN (SELECT k.id FROM footnote_src.scoped_customer_ids AS k);
 
 CREATE VIEW footnote_src.tickets_in_scope AS
     SELECT x.* FROM footnote_src.tickets AS x
     WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
-       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+       OR x.customer_id IN (SELECT k.id FROM footnote_src.scoped_customer_ids AS k);
 
 CREATE VIEW footnote_src.due_lines_in_scope AS
     SELECT x.* FROM footnote_src.due_lines AS x
     WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
-       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+       OR x.customer_id IN (SELECT k.id FROM footnote_src.scoped_customer_ids AS k);
 
 CREATE VIEW footnote_src.credit_applications_in_scope AS
     SELECT x.* FROM footnote_src.credit_applications AS x
     WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
-       OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+       OR x.customer_id IN (SELECT k.id FROM footnote_src.scoped_customer_ids AS k);
 
 -- Names the resolver knows: customers, suppliers and items, with the code people also use.
 CREATE VIEW footnote._entity_names AS
