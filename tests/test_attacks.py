@@ -40,8 +40,9 @@ FORGED_CALL_ROW = ("INSERT INTO footnote.call_log (call_id, called_at, db_role, 
                    "'{\"values\": {\"overdue_total\": {\"text\": \"0,00 €\"}}}', repeat('a', 64), 1)")
 QUEUE_RECORD = (f"SELECT footnote._queue_record(gen_random_uuid(), '{{\"id\": null, \"role\": null}}', 'answer', "
                 f"'q', 'Overdue: 0,00 €.', {FORGED_G}, NULL, NULL)")
-EVIL_VIEW = ("CREATE OR REPLACE VIEW footnote_src.customers AS SELECT c.* FROM footnote_src.customers_real AS c "
-             "WHERE footnote_src.evil()")
+# the customers' source view redefined in place (what reads it, the scoped views too, reads it then) to call evil()
+EVIL_VIEW = ("DO $d$ BEGIN EXECUTE format('CREATE OR REPLACE VIEW footnote_src.customers AS SELECT c.* FROM (%s) AS c "
+             "WHERE footnote_src.evil()', rtrim(pg_get_viewdef('footnote_src.customers'::regclass), ';')); END $d$")
 
 # Writes, locks and objects that touch the evidence: (login, statements run in one transaction).
 ATTEMPTS: dict[str, tuple[str, list[str]]] = {
@@ -124,13 +125,11 @@ ATTEMPTS: dict[str, tuple[str, list[str]]] = {
     "owner_session_authorization": ("owner", ["SET SESSION AUTHORIZATION fn_test_service"]),
     # a view of the mapping (which the owner may redefine) that runs the owner's code: it runs as footnote_owner
     "owner_mapping_runs_a_writer": ("owner", [
-        "ALTER VIEW footnote_src.customers RENAME TO customers_real",
         "CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "  # noqa: S608 (an attack)
         f"INSERT INTO footnote.call_log SELECT * FROM footnote.call_log LIMIT 0; {FORGED_CALL_ROW}; RETURN true; "
         "END $f$",
         EVIL_VIEW, OVERDUE]),
     "owner_mapping_calls_logger": ("owner", [
-        "ALTER VIEW footnote_src.customers RENAME TO customers_real",
         f"CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE sql AS "
         f"$f$ SELECT footnote._logged('customer_overdue', {DOCTORED}) IS NOT NULL $f$",
         EVIL_VIEW, OVERDUE]),
@@ -258,7 +257,6 @@ def test_a_call_of_the_owners_mapping_code_runs_as_the_owner(history: TestDataba
     privileges it runs with sees footnote_owner, never the ledger's role."""
     with history.connect() as conn:
         conn.execute("SET ROLE footnote_owner")
-        conn.execute("ALTER VIEW footnote_src.customers RENAME TO customers_real")
         conn.execute("CREATE TABLE footnote_src.seen (who text)")
         conn.execute("GRANT INSERT ON footnote_src.seen TO PUBLIC")
         conn.execute("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE sql AS "

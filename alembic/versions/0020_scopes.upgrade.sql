@@ -156,7 +156,7 @@ FROM (
                 WHEN b.days_past_due <= 60 THEN '31-60'
                 WHEN b.days_past_due <= 90 THEN '61-90'
                 ELSE 'over_90' END AS bucket
-    FROM b JOIN footnote_src.customers_in_scope AS c ON c.id = b.customer_id
+    FROM b JOIN footnote_src.customers_in_scope AS c ON c.id = b.customer_id AND ($2::bigint IS NULL OR c.id = $2)
 ) AS a
 ORDER BY a.next_due, a.invoice_id$q$),
 
@@ -179,7 +179,7 @@ FROM (
                 WHEN l.days_past_due <= 60 THEN '31-60'
                 WHEN l.days_past_due <= 90 THEN '61-90'
                 ELSE 'over_90' END AS bucket
-    FROM l JOIN footnote_src.customers_in_scope AS c ON c.id = l.customer_id
+    FROM l JOIN footnote_src.customers_in_scope AS c ON c.id = l.customer_id AND ($2::bigint IS NULL OR c.id = $2)
 ) AS a
 ORDER BY a.due_date, a.invoice_id, a.line_id$q$),
 
