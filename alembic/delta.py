@@ -18,6 +18,8 @@ Compares the statements of sql/ with those the earlier revisions froze
   statements were changed or removed is reloaded: its rows deleted and every
   statement of the target that fills it run again, so a downgrade gives the
   earlier rows back exactly;
+* a new role (a ``DO`` block of sql/00_roles.sql that creates one) comes first,
+  run by the installer;
 * the grants of sql/90_grants.sql are applied again at the end.
 
 Run it once, when creating the revision; review the result; after that the
@@ -257,6 +259,11 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     other = [st for st in new_rest if (_code(st) not in old_rest_code or _data_table(st) in reload)
              and not _code(st).startswith(("SET ROLE", "RESET ROLE", "GRANT ", "REVOKE ", "DO $owners$",
                                            "DO $computations$"))]
+    # a new role (a DO block of sql/00_roles.sql) is created by the installer before anything else: no role of
+    # ours may create roles
+    roles = [st for st in other if _code(st).startswith("DO $") and "CREATE ROLE" in _code(st)]
+    other = [st for st in other if st not in roles]
+    out[1:1] = [st + "\n" for st in roles]
     # types and tables first (functions may name them), then data, then functions, then triggers and the views
     # that call a function of this delta; a view that calls none comes before the functions (a SQL function's
     # body may read it)
