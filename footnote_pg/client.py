@@ -217,6 +217,12 @@ class Footnote:
                 raise
             raise mapped from exc
 
+    def whoami(self) -> dict[str, Any]:
+        """Who is asking: ``actor`` ({"id", "role"}; a bearer token's verified subject), ``verified`` (whether a
+        token verified it) and ``scope`` ({"id", "description", "digest"}, None: every customer)."""
+        doc: dict[str, Any] = self._one("whoami")[0]
+        return doc
+
     def _one(self, name: str, params: dict[str, Any] | None = None, *, actor: str | None = None,
              sealing: bool = False) -> Any:
         """Run one named query in its own transaction and return its first row (retried: :meth:`retrying`)."""

@@ -73,6 +73,7 @@ class TokenSettings:
     jwks: str | None = None
     public_key: str | None = None
     scope_claim: str = SCOPE_CLAIM
+    key: Any = None  # a public key object held in memory (the demo's, generated at start) instead of a file
 
     @classmethod
     def from_options(cls, issuer: str | None = None, audience: str | None = None, jwks: str | None = None,
@@ -109,7 +110,9 @@ class Keys:
         self._set: jwt.PyJWKSet | None = None
         self._pem: Any = None
         try:
-            if settings.public_key:
+            if settings.key is not None:
+                self._pem = settings.key
+            elif settings.public_key:
                 from cryptography.hazmat.primitives.serialization import load_pem_public_key
 
                 self._pem = load_pem_public_key(Path(settings.public_key).read_bytes())
@@ -202,7 +205,8 @@ def describe(settings: TokenSettings | None, actor: str | None, scope: str | Non
     if settings is None:
         return (f"no token validation: every request is served as {actor or '(no actor)'} with "
                 f"{f'scope {scope}' if scope else 'every customer'}")
-    keys = f"JWKS {settings.jwks}" if settings.jwks else f"public key {settings.public_key}"
+    keys = (f"JWKS {settings.jwks}" if settings.jwks else f"public key {settings.public_key}" if settings.public_key
+            else "a key generated at start")
     return (f"bearer tokens required: issuer {settings.issuer}, audience {settings.audience}, {keys}, "
             f"scope claim {settings.scope_claim}")
 
