@@ -162,12 +162,14 @@ $$;
 -- verified it, and the scope ({"id", "description", "digest"}, NULL: every customer).
 CREATE FUNCTION footnote.whoami()
 RETURNS jsonb
-LANGUAGE sql STABLE SECURITY DEFINER
+LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT jsonb_build_object('actor', footnote._actor(),
+BEGIN
+    RETURN jsonb_build_object('actor', footnote._actor(),
                               'verified', EXISTS (SELECT FROM footnote._verified_identity()),
-                              'scope', footnote._scope_stamp())
+                              'scope', footnote._scope_stamp());
+END
 $$;
 
 -- The application actor of this session: footnote.actor and footnote.actor_role, checked; the verified subject
