@@ -554,10 +554,13 @@ def demo(
 
     from footnote_pg.web.demo import DemoUsers, create_demo_scopes
 
-    create_demo_scopes(url)
-    users = DemoUsers()
+    users: DemoUsers | None = DemoUsers()
+    if why := create_demo_scopes(url):
+        users = None
+        out.print(escape(f"demo users off: {why}; "
+                         + _identity_line(url, None, "demo", "viewer")), highlight=False)
     serve(url, host=host, port=port, ready=ready, mcp=_mcp_server(url) if with_mcp else None,
-          tokens=users.settings(), demo_users=users)
+          tokens=users.settings() if users else None, demo_users=users)
     out.print("stopped")
 
 

@@ -220,15 +220,16 @@ class Bearer:
     for the request. ``check`` asks the database whether the scope exists (FN109 is a 403)."""
 
     def __init__(self, app: Any, verifier: Verifier, check: Check, *, protected: tuple[str, ...],
-                 metadata_url: str | None = None) -> None:
+                 public: tuple[str, ...] = (), metadata_url: str | None = None) -> None:
         self.app = app
+        self.public = public
         self.verifier = verifier
         self.check = check
         self.protected = protected
         self.metadata_url = metadata_url
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith(self.protected):
+        if scope["type"] != "http" or not scope["path"].startswith(self.protected) or scope["path"] in self.public:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()

@@ -298,3 +298,15 @@ def test_without_token_settings_requests_are_served_as_the_actor(db: TestDatabas
     line = _identity_line(db.url_as("service"), None, "web-desk", "analyst")
     assert line == "no token validation: every request is served as web-desk (analyst) with every customer"
     assert LOGIN_ROLES["service"][1] == "footnote_service"
+
+
+def test_an_mcp_session_answers_only_the_user_who_opened_it(setup: Setup) -> None:
+    status, headers, _body = setup.request("POST", "/mcp", INITIALIZE, setup.token(), MCP_HEADERS)
+    assert status == 200
+    session = {**MCP_HEADERS, "Mcp-Session-Id": headers["Mcp-Session-Id"], "Mcp-Protocol-Version": "2025-11-25"}
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
+    status, _h, _b = setup.request("POST", "/mcp", listing, setup.token(sub="marc.dubois", footnote_scope="west"),
+                                   session)
+    assert status == 404  # as if the session did not exist
+    status, _h, _b = setup.request("POST", "/mcp", listing, setup.token(), session)
+    assert status == 200

@@ -373,7 +373,7 @@ def build_app(demo: DemoApp | None, *, hosts: frozenset[str], limits: Limits = D
     if tokens is not None:
         assert client is not None
         inner = identity.Bearer(app, tokens, scope_check(client, limits), protected=API_PREFIXES,
-                                metadata_url=metadata_url)
+                                public=("/api/suggestions",), metadata_url=metadata_url)  # the five questions
     return Guard(inner, hosts=hosts, limits=limits)  # type: ignore[return-value]
 
 

@@ -64,14 +64,22 @@ class DemoUsers:
                            SCOPE_CLAIM: u["scope"], "iat": now, "exp": now + seconds}, self._key, algorithm="ES256")
 
 
-def create_demo_scopes(database_url: str) -> None:
-    """The demo's two scopes over the sample ERP (as the installer; kept when they exist)."""
+def create_demo_scopes(database_url: str) -> str | None:
+    """The demo's two scopes over the sample ERP (kept when they exist); None, or why the demo's users cannot
+    sign in with this login (it may not create scopes, or is no member of footnote_gateway)."""
     import psycopg
 
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        for sid, description, countries in DEMO_SCOPES:
-            conn.execute("INSERT INTO footnote.scopes (id, description, countries) VALUES (%s, %s, %s) "
-                         "ON CONFLICT (id) DO NOTHING", (sid, description, countries))
+    try:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            row = conn.execute("SELECT pg_has_role(session_user, 'footnote_gateway', 'MEMBER')").fetchone()
+            if not (row and row[0]):
+                return "the database login is not a member of footnote_gateway"
+            for sid, description, countries in DEMO_SCOPES:
+                conn.execute("INSERT INTO footnote.scopes (id, description, countries) VALUES (%s, %s, %s) "
+                             "ON CONFLICT (id) DO NOTHING", (sid, description, countries))
+    except psycopg.Error as exc:
+        return f"the demo's scopes could not be created ({(str(exc).strip().splitlines() or ['error'])[0]})"
+    return None
 
 
 class DemoApp:
