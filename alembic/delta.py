@@ -40,8 +40,8 @@ from footnote_pg.sqlfiles import schema_files, split_statements  # noqa: E402
 _FUNCTION = re.compile(r"^CREATE (?:OR REPLACE )?FUNCTION\s+([\w.]+)\s*\((.*?)\)\s*(?:RETURNS|LANGUAGE)", re.S)
 _DROP = re.compile(r"^DROP (FUNCTION|TABLE|TYPE|VIEW|TRIGGER)\s+([\w.]+(?:\(.*?\))?)(?:\s+ON\s+[\w.]+)?;?$", re.S)
 _ADD_COLUMN = re.compile(r"ALTER TABLE\s+([\w.]+)\s+ADD COLUMN\s+([^;]+?);?", re.S)
-_OBJECT = re.compile(r"^CREATE (TABLE|TYPE|VIEW|INDEX|UNIQUE INDEX|TRIGGER|CONSTRAINT TRIGGER|SCHEMA)\s+([\w.]+)",
-                     re.S)
+_OBJECT = re.compile(
+    r"^CREATE (?:UNLOGGED )?(TABLE|TYPE|VIEW|INDEX|UNIQUE INDEX|TRIGGER|CONSTRAINT TRIGGER|SCHEMA)\s+([\w.]+)", re.S)
 
 
 def _code(statement: str) -> str:

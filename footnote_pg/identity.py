@@ -121,8 +121,9 @@ class Keys:
             elif settings.jwks:
                 self._set = jwt.PyJWKSet.from_dict(json.loads(Path(settings.jwks).read_text(encoding="utf-8")))
         except (OSError, ValueError, jwt.PyJWTError) as exc:
-            raise errors.InvalidArgument(f"invalid argument token keys: cannot read {settings.public_key or settings.jwks}: "
-                                         f"{exc}", {"argument": "token"}) from None
+            source = settings.public_key or settings.jwks
+            raise errors.InvalidArgument(f"invalid argument token keys: cannot read {source}: {exc}",
+                                         {"argument": "token"}) from None
 
     def key_for(self, token: str) -> Any:
         if self._pem is not None:

@@ -17,7 +17,6 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import Message
-from pathlib import Path
 from typing import Any
 
 import jwt

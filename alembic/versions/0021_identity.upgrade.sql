@@ -20,11 +20,14 @@ SET ROLE footnote_ledger;
 -- identity on to the next request. Only the entry point writes the table (footnote_ledger owns it; no login can
 -- read or write it), and only members of footnote_gateway may call the entry point.
 --
+-- The table is UNLOGGED: a row lives for one transaction and means nothing after a crash, and a transaction that
+-- writes nothing else (a read of an evidence page) commits without waiting for a WAL flush.
+--
 -- While a verified identity holds, footnote._session_scope() is the verified scope, narrowed by the login's own
 -- binding when it has one (a customer must be in both), and footnote._actor() names the verified subject: the
 -- actor the call log and the ledger record. Nothing a question or a tool argument contains reaches either.
 
-CREATE TABLE footnote.verified_identities (
+CREATE UNLOGGED TABLE footnote.verified_identities (
     pid           integer     NOT NULL,
     backend_start timestamptz NOT NULL,
     xact          xid8        NOT NULL,

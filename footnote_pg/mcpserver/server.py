@@ -32,12 +32,12 @@ from mcp.types import CallToolResult, InputRequiredResult, TextContent
 from pydantic import AnyUrl, ValidationError
 
 from footnote_pg import __version__, errors
+from footnote_pg.identity import TokenSettings
 from footnote_pg.mcpserver.arguments import argument_problem, invalid_arguments
 from footnote_pg.mcpserver.backend import Backend, Config
 from footnote_pg.mcpserver.fitting import DEFAULT_MAX_RESULT, ENV, RESULT_TEMPLATE, parse_max_result
 from footnote_pg.mcpserver.resources import add_evidence_set_resource, add_record_resource, add_result_page_resource
 from footnote_pg.mcpserver.results import error_result, one_line
-from footnote_pg.identity import TokenSettings
 from footnote_pg.mcpserver.tools import catalog_tool, fixed_tools
 from footnote_pg.results import Operation
 
