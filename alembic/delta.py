@@ -19,7 +19,8 @@ Compares the statements of sql/ with those the earlier revisions froze
   statement of the target that fills it run again, so a downgrade gives the
   earlier rows back exactly;
 * a new role (a ``DO`` block of sql/00_roles.sql that creates one) comes first,
-  run by the installer;
+  run by the installer, and the way down drops it last (kept, with a notice,
+  while another database still uses it);
 * the grants of sql/90_grants.sql are applied again at the end.
 
 Run it once, when creating the revision; review the result; after that the
@@ -311,6 +312,12 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     out.append("RESET ROLE;\n")  # owners and privileges are set by the installer (sql/90_grants.sql)
     out += [st + "\n" for st in grants]
     out.append("RESET ROLE;\n")  # what follows (the installer's own statements) is told apart by it
+    for st in old_rest:  # a role the target does not create goes last, unless another database still uses it
+        code = _code(st)
+        if code.startswith("DO $") and code not in new_rest_code and (m := re.search(r"CREATE ROLE (\w+)", code)):
+            out.append(f"DO $drop_role$\nBEGIN\n    DROP ROLE IF EXISTS {m[1]};\n"
+                       "EXCEPTION WHEN dependent_objects_still_exist THEN\n"
+                       f"    RAISE NOTICE 'role {m[1]} is still used in another database; kept';\nEND\n$drop_role$;\n")
     return "\n".join(out)
 
 

@@ -546,19 +546,20 @@ def demo(
                 out.print()
         return
     from footnote_pg.web import serve
+    from footnote_pg.web.demo import DEMO_USERS, DemoUsers, create_demo_scopes
+
+    users: DemoUsers | None = DemoUsers()
+    if why := create_demo_scopes(url):
+        users = None
+        who = f"demo users off: {why}; {_identity_line(url, None, 'demo', 'viewer')}"
+    else:
+        who = "sign in on the page as " + " or ".join(f"{name} (scope {scope})" for _id, name, scope in DEMO_USERS)
 
     def ready(address: str) -> None:
         mcp_at = f"; MCP at [bold]{address}mcp[/bold]" if with_mcp else ""
         out.print(f"footnote-pg demo ready in {time.monotonic() - started:.1f} s: [bold]{address}[/bold]{mcp_at}  "
                   "(Ctrl-C stops it)")
-
-    from footnote_pg.web.demo import DemoUsers, create_demo_scopes
-
-    users: DemoUsers | None = DemoUsers()
-    if why := create_demo_scopes(url):
-        users = None
-        out.print(escape(f"demo users off: {why}; "
-                         + _identity_line(url, None, "demo", "viewer")), highlight=False)
+        out.print(escape(who), highlight=False)
     serve(url, host=host, port=port, ready=ready, mcp=_mcp_server(url) if with_mcp else None,
           tokens=users.settings() if users else None, demo_users=users)
     out.print("stopped")
@@ -605,9 +606,9 @@ def serve_command(
     line = _identity_line(url, tokens, who, role)
 
     def ready(address: str) -> None:
-        out.print(escape(line), highlight=False)
         out.print(f"footnote-pg serving the page at [bold]{address}[/bold] and MCP at [bold]{address}mcp[/bold] "
                   f"as actor {escape(who or '')}{escape(f' ({role})') if role else ''}  (Ctrl-C stops it)")
+        out.print(escape(line), highlight=False)
 
     serve(url, host=host, port=port, ready=ready, mcp=_mcp_server(url, (who, role)), actor=who, actor_role=role,
           tokens=tokens)

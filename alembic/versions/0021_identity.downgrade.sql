@@ -274,3 +274,11 @@ TO footnote_service, footnote_auditor;
 GRANT SELECT ON footnote.merkle_nodes TO footnote_auditor;
 
 RESET ROLE;
+
+DO $drop_role$
+BEGIN
+    DROP ROLE IF EXISTS footnote_gateway;
+EXCEPTION WHEN dependent_objects_still_exist THEN
+    RAISE NOTICE 'role footnote_gateway is still used in another database; kept';
+END
+$drop_role$;
