@@ -183,18 +183,22 @@ def main(transport: str = "stdio", host: str = "127.0.0.1", port: int = DEFAULT_
     from footnote_pg.identity import describe
     from footnote_pg.web import serve_mcp
 
-    if tokens is None:
+    def identified() -> str:
+        """How requests are identified (said once the port is bound)."""
+        if tokens is not None:
+            return describe(tokens, None, None)
         actor = ":".join(p for p in (config.actor, config.actor_role) if p) or None
         try:
             scope = (server.backend.run(lambda fn: fn.whoami(), retry=True).get("scope") or {}).get("id")
         except errors.FootnoteError as exc:  # the tools report an outage; the line says what is known
-            log.info("no token validation: every request is served as %s (scope unknown: %s)", actor, exc)
-        else:
-            log.info("%s", describe(None, actor, scope))
-    else:
-        log.info("%s", describe(tokens, None, None))
-    serve_mcp(server, host=host, port=port, tokens=tokens,
-              ready=lambda url: log.info("%d catalog operations; serving over %smcp", count, url))
+            return f"no token validation: every request is served as {actor or '(no actor)'} (scope unknown: {exc})"
+        return describe(None, actor, scope)
+
+    def ready(url: str) -> None:
+        log.info("%d catalog operations; serving over %smcp", count, url)
+        log.info("%s", identified())
+
+    serve_mcp(server, host=host, port=port, tokens=tokens, ready=ready)
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
