@@ -167,8 +167,8 @@ class Site:
             Route("/api/ledger", api(self.ledger), methods=["GET"]),
             Route("/api/suggestions", api(self.suggestions), methods=["GET"]),
             Route("/api/whoami", api(self.whoami), methods=["GET"]),
-            *([Route("/demo/users", api(self.demo_users), methods=["GET"]),
-               Route("/demo/token", api(self.demo_token), methods=["GET"])] if self.demo.users else []),
+            Route("/demo/users", api(self.demo_users), methods=["GET"]),  # none unless `footnote-pg demo`
+            *([Route("/demo/token", api(self.demo_token), methods=["GET"])] if self.demo.users else []),
         ]
 
     def _file(self, name: str) -> Response:
@@ -209,8 +209,7 @@ class Site:
 
     async def demo_users(self, request: Request) -> Response:
         inputs.parameters(request, ())
-        assert self.demo.users is not None
-        return json_response(200, {"users": list(self.demo.users.users.values())})
+        return json_response(200, {"users": list(self.demo.users.users.values()) if self.demo.users else []})
 
     async def demo_token(self, request: Request) -> Response:
         """A bearer token for a demo user, signed with the demo's own key (the demo's sign-in)."""
