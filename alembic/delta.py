@@ -18,6 +18,9 @@ Compares the statements of sql/ with those the earlier revisions froze
   statements were changed or removed is reloaded: its rows deleted and every
   statement of the target that fills it run again, so a downgrade gives the
   earlier rows back exactly;
+* a new role (a ``DO`` block of sql/00_roles.sql that creates one) comes first,
+  run by the installer, and the way down drops it last (kept, with a notice,
+  while another database still uses it);
 * the grants of sql/90_grants.sql are applied again at the end.
 
 Run it once, when creating the revision; review the result; after that the
@@ -38,8 +41,8 @@ from footnote_pg.sqlfiles import schema_files, split_statements  # noqa: E402
 _FUNCTION = re.compile(r"^CREATE (?:OR REPLACE )?FUNCTION\s+([\w.]+)\s*\((.*?)\)\s*(?:RETURNS|LANGUAGE)", re.S)
 _DROP = re.compile(r"^DROP (FUNCTION|TABLE|TYPE|VIEW|TRIGGER)\s+([\w.]+(?:\(.*?\))?)(?:\s+ON\s+[\w.]+)?;?$", re.S)
 _ADD_COLUMN = re.compile(r"ALTER TABLE\s+([\w.]+)\s+ADD COLUMN\s+([^;]+?);?", re.S)
-_OBJECT = re.compile(r"^CREATE (TABLE|TYPE|VIEW|INDEX|UNIQUE INDEX|TRIGGER|CONSTRAINT TRIGGER|SCHEMA)\s+([\w.]+)",
-                     re.S)
+_OBJECT = re.compile(
+    r"^CREATE (?:UNLOGGED )?(TABLE|TYPE|VIEW|INDEX|UNIQUE INDEX|TRIGGER|CONSTRAINT TRIGGER|SCHEMA)\s+([\w.]+)", re.S)
 
 
 def _code(statement: str) -> str:
@@ -257,6 +260,11 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     other = [st for st in new_rest if (_code(st) not in old_rest_code or _data_table(st) in reload)
              and not _code(st).startswith(("SET ROLE", "RESET ROLE", "GRANT ", "REVOKE ", "DO $owners$",
                                            "DO $computations$"))]
+    # a new role (a DO block of sql/00_roles.sql) is created by the installer before anything else: no role of
+    # ours may create roles
+    roles = [st for st in other if _code(st).startswith("DO $") and "CREATE ROLE" in _code(st)]
+    other = [st for st in other if st not in roles]
+    out[1:1] = [st + "\n" for st in roles]
     # types and tables first (functions may name them), then data, then functions, then triggers and the views
     # that call a function of this delta; a view that calls none comes before the functions (a SQL function's
     # body may read it)
@@ -304,6 +312,12 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     out.append("RESET ROLE;\n")  # owners and privileges are set by the installer (sql/90_grants.sql)
     out += [st + "\n" for st in grants]
     out.append("RESET ROLE;\n")  # what follows (the installer's own statements) is told apart by it
+    for st in old_rest:  # a role the target does not create goes last, unless another database still uses it
+        code = _code(st)
+        if code.startswith("DO $") and code not in new_rest_code and (m := re.search(r"CREATE ROLE (\w+)", code)):
+            out.append(f"DO $drop_role$\nBEGIN\n    DROP ROLE IF EXISTS {m[1]};\n"
+                       "EXCEPTION WHEN dependent_objects_still_exist THEN\n"
+                       f"    RAISE NOTICE 'role {m[1]} is still used in another database; kept';\nEND\n$drop_role$;\n")
     return "\n".join(out)
 
 

@@ -468,6 +468,34 @@ Host = Annotated[str, typer.Option(metavar="HOST", help="Address to listen on: a
                                                         "address of this machine on purpose (no authentication).")]
 
 
+JwtIssuer = Annotated[str | None, typer.Option("--jwt-issuer", envvar="FOOTNOTE_JWT_ISSUER", metavar="URL",
+                                               help="Require bearer tokens issued by this issuer (iss).")]
+JwtAudience = Annotated[str | None, typer.Option("--jwt-audience", envvar="FOOTNOTE_JWT_AUDIENCE", metavar="AUD",
+                                                 help="The audience (aud) bearer tokens must name.")]
+JwtKeys = Annotated[str | None, typer.Option("--jwt-jwks", envvar="FOOTNOTE_JWT_JWKS", metavar="FILE|URL",
+                                             help="The issuer's key set (JWKS): a file or a URL.")]
+JwtPublicKey = Annotated[str | None, typer.Option("--jwt-public-key", envvar="FOOTNOTE_JWT_PUBLIC_KEY",
+                                                  metavar="FILE", help="The issuer's PEM public key, instead "
+                                                                       "of a JWKS.")]
+JwtScopeClaim = Annotated[str | None, typer.Option("--jwt-scope-claim", envvar="FOOTNOTE_JWT_SCOPE_CLAIM",
+                                                   metavar="CLAIM", help="The claim naming the access scope "
+                                                                         "(default footnote_scope).")]
+
+
+def _identity_line(url: str, tokens: Any, actor: str | None, role: str | None) -> str:
+    """How requests are identified: the token settings, or who every request is served as (and the scope)."""
+    from footnote_pg.client import Footnote
+    from footnote_pg.identity import describe
+
+    if tokens is not None:
+        return describe(tokens, None, None)
+    with Footnote(url, min_size=1, max_size=1, actor=actor, actor_role=role) as fn:
+        who = fn.whoami()
+    name = who["actor"].get("id") or "(no actor)"
+    scope = who.get("scope")
+    return describe(None, f"{name}{f' ({role})' if role else ''}", scope and scope["id"])
+
+
 def _mcp_server(url: str, actor: tuple[str | None, str | None] | None = None) -> Any:
     """The MCP server against ``url``, acting as ``actor`` (id, role), else PROVENANCE_ACTOR (the catalog read
     once)."""
@@ -518,13 +546,22 @@ def demo(
                 out.print()
         return
     from footnote_pg.web import serve
+    from footnote_pg.web.demo import DEMO_USERS, DemoUsers, create_demo_scopes
+
+    users: DemoUsers | None = DemoUsers()
+    if why := create_demo_scopes(url):
+        users = None
+        who = f"demo users off: {why}; {_identity_line(url, None, 'demo', 'viewer')}"
+    else:
+        who = "sign in on the page as " + " or ".join(f"{name} (scope {scope})" for _id, name, scope in DEMO_USERS)
 
     def ready(address: str) -> None:
         mcp_at = f"; MCP at [bold]{address}mcp[/bold]" if with_mcp else ""
         out.print(f"footnote-pg demo ready in {time.monotonic() - started:.1f} s: [bold]{address}[/bold]{mcp_at}  "
                   "(Ctrl-C stops it)")
-
-    serve(url, host=host, port=port, ready=ready, mcp=_mcp_server(url) if with_mcp else None)
+        out.print(escape(who), highlight=False)
+    serve(url, host=host, port=port, ready=ready, mcp=_mcp_server(url) if with_mcp else None,
+          tokens=users.settings() if users else None, demo_users=users)
     out.print("stopped")
 
 
@@ -541,11 +578,19 @@ def serve_command(
     actor_role: Annotated[str | None, typer.Option(
         "--actor-role", envvar="PROVENANCE_ACTOR_ROLE", metavar="ROLE",
         help="The actor's role, when --actor is a bare id.")] = None,
+    jwt_issuer: JwtIssuer = None,
+    jwt_audience: JwtAudience = None,
+    jwt_jwks: JwtKeys = None,
+    jwt_public_key: JwtPublicKey = None,
+    jwt_scope_claim: JwtScopeClaim = None,
 ) -> None:
     """The web page and MCP (streamable HTTP at /mcp) against a database, in one process (Ctrl-C stops it)."""
     from footnote_pg.client import uses_embedded_sample
+    from footnote_pg.identity import TokenSettings
     from footnote_pg.web import serve
     from footnote_pg.web.demo import ACTOR, ACTOR_ROLE
+
+    tokens = TokenSettings.from_options(jwt_issuer, jwt_audience, jwt_jwks, jwt_public_key, jwt_scope_claim)
 
     who, role = _actor(actor, actor_role)
     if who is None:
@@ -558,11 +603,15 @@ def serve_command(
     _stop_on_sigterm()
     url = _url(database_url)
 
+    line = _identity_line(url, tokens, who, role)
+
     def ready(address: str) -> None:
         out.print(f"footnote-pg serving the page at [bold]{address}[/bold] and MCP at [bold]{address}mcp[/bold] "
                   f"as actor {escape(who or '')}{escape(f' ({role})') if role else ''}  (Ctrl-C stops it)")
+        out.print(escape(line), highlight=False)
 
-    serve(url, host=host, port=port, ready=ready, mcp=_mcp_server(url, (who, role)), actor=who, actor_role=role)
+    serve(url, host=host, port=port, ready=ready, mcp=_mcp_server(url, (who, role)), actor=who, actor_role=role,
+          tokens=tokens)
     out.print("stopped")
 
 
@@ -638,17 +687,28 @@ def mcp(
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP at /mcp instead of stdio.")] = False,
     host: Host = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port for --http.", min=1, max=65535, metavar="PORT")] = 8765,
+    jwt_issuer: JwtIssuer = None,
+    jwt_audience: JwtAudience = None,
+    jwt_jwks: JwtKeys = None,
+    jwt_public_key: JwtPublicKey = None,
+    jwt_scope_claim: JwtScopeClaim = None,
 ) -> None:
     """Run the MCP server (stdio by default): a tool per catalog operation, answer, record_decision, verify_chain."""
     import os
 
     from footnote_pg import mcpserver
+    from footnote_pg.identity import TokenSettings
 
+    tokens = TokenSettings.from_options(jwt_issuer, jwt_audience, jwt_jwks, jwt_public_key, jwt_scope_claim)
+    if tokens is not None and not http:
+        raise errors.InvalidArgument("invalid argument token settings: bearer tokens are checked over HTTP only "
+                                     "(--http); over stdio the client is the local process",
+                                     {"argument": "token"})
     if database_url:
         os.environ["DATABASE_URL"] = database_url
     _stop_on_sigterm()
     try:
-        mcpserver.main("http" if http else "stdio", host=host, port=port)
+        mcpserver.main("http" if http else "stdio", host=host, port=port, tokens=tokens)
     except KeyboardInterrupt:
         pass
 

@@ -24,7 +24,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from footnote_pg import errors, tracing
+from footnote_pg import errors, identity, tracing
 from footnote_pg.queries import query
 from footnote_pg.results import Argument, Evidence, EvidenceRow, Operation, OperationResult, Receipt
 
@@ -194,6 +194,9 @@ class Footnote:
         seals what it recorded, traced as ``footnote.seal`` (:mod:`footnote_pg.tracing`)."""
         _check_actor(actor, "actor", 200)
         _check_actor(actor_role, "actor_role", 100)
+        verified = identity.current.get()  # a bearer token's end user (footnote_pg/identity.py): the actor
+        if verified is not None:
+            actor = verified.subject
         try:
             with self.pool.connection() as conn, contextlib.ExitStack() as commit:
                 with conn.transaction():  # the span entered below ends after this COMMIT
@@ -201,6 +204,8 @@ class Footnote:
                         "actor": actor if actor is not None else (self.actor or ""),
                         "actor_role": actor_role if actor_role is not None else (self.actor_role or ""),
                     })
+                    if verified is not None:
+                        conn.execute(query("assert_identity"), {"subject": verified.subject, "scope": verified.scope})
                     if self.locale:
                         conn.execute(query("set_locale"), {"locale": self.locale})
                     yield conn
@@ -211,6 +216,12 @@ class Footnote:
             if mapped is None:
                 raise
             raise mapped from exc
+
+    def whoami(self) -> dict[str, Any]:
+        """Who is asking: ``actor`` ({"id", "role"}; a bearer token's verified subject), ``verified`` (whether a
+        token verified it) and ``scope`` ({"id", "description", "digest"}, None: every customer)."""
+        doc: dict[str, Any] = self._one("whoami")[0]
+        return doc
 
     def _one(self, name: str, params: dict[str, Any] | None = None, *, actor: str | None = None,
              sealing: bool = False) -> Any:

@@ -133,6 +133,12 @@ class ScopeConflict(FootnoteError):
     sqlstate = "FN108"
 
 
+class UnknownScope(FootnoteError):
+    """A verified identity names a scope that footnote.scopes does not define."""
+
+    sqlstate = "FN109"
+
+
 class Conflict(FootnoteError):
     """A transaction kept losing serialization conflicts (40001) with concurrent ones, past the client's retries."""
 
@@ -157,7 +163,8 @@ _BY_SQLSTATE: dict[str, type[FootnoteError]] = {
     cls.sqlstate: cls
     for cls in (InvalidArgument, UnknownEntity, AmbiguousEntity, UnknownOperation, EvidenceLimit, SourceNotMapped,
                 AppendOnly,
-                LedgerIsolation, CallNotYours, CallReplayed, NotFromGate, ChainBusy, Protected, ScopeConflict)
+                LedgerIsolation, CallNotYours, CallReplayed, NotFromGate, ChainBusy, Protected, ScopeConflict,
+                UnknownScope)
     if cls.sqlstate
 }
 

@@ -6,6 +6,14 @@
 -- Name the application actor for the current transaction.
 SELECT set_config('footnote.actor', %(actor)s, true), set_config('footnote.actor_role', %(actor_role)s, true)
 
+-- name: assert_identity
+-- A gateway names the verified end user (token subject and scope) for the current transaction.
+SELECT footnote.assert_identity(%(subject)s, %(scope)s)
+
+-- name: whoami
+-- Who is asking and under which scope: the actor, whether a token verified it, the scope (NULL: every customer).
+SELECT footnote.whoami()
+
 -- name: set_locale
 -- Choose the display locale for the current transaction.
 SELECT set_config('footnote.locale', %(locale)s, true)

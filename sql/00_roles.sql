@@ -9,6 +9,9 @@
 --                     the catalog's computations and the reference data they read; writes no evidence
 --   footnote_service  executes catalog operations and the gate, nothing else
 --   footnote_auditor  reads the call log, the ledger and the auditor views
+--   footnote_gateway  may assert a verified end user (subject and scope) for its transaction
+--                     (footnote.assert_identity, sql/03_verified.sql): the logins of a web or MCP server that
+--                     validates bearer tokens, members of footnote_service too
 -- Login roles are made members of a group, e.g.
 --   CREATE ROLE assistant LOGIN PASSWORD '...' IN ROLE footnote_service;
 -- Who owns what is set by sql/90_grants.sql, at the end of every install and upgrade.
@@ -51,6 +54,14 @@ BEGIN
     END IF;
 END
 $ledger_role$;
+
+DO $gateway_role$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'footnote_gateway') THEN
+        CREATE ROLE footnote_gateway NOLOGIN;
+    END IF;
+END
+$gateway_role$;
 
 -- Everything below is created by footnote_owner; sql/90_grants.sql gives each object its owner.
 CREATE SCHEMA footnote AUTHORIZATION footnote_owner;

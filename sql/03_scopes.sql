@@ -42,9 +42,22 @@ AS $$
         'id', id, 'account_owners', account_owners, 'countries', countries, 'customer_ids', customer_ids)))
 $$;
 
+-- One kind of criterion of two scopes at once: a customer must match both (NULL does not restrict).
+CREATE FUNCTION footnote._scope_both(a anyarray, b anyarray)
+RETURNS anyarray
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN a IS NULL THEN b WHEN b IS NULL THEN a
+                ELSE ARRAY(SELECT x FROM unnest(a) AS x WHERE x = ANY (b) ORDER BY x) END
+$$;
+
 -- The scope of this session: id, description, criteria and digest, or all NULL when session_user has no binding
 -- (everything). A binding of session_user itself wins; else the bindings of the roles it is a member of must name
--- one scope (FN108).
+-- one scope (FN108). A verified identity of this transaction (sql/03_verified.sql) gives its scope instead, narrowed
+-- by the login's own scope when the login has one: a customer must match both (each kind of criterion the
+-- intersection of the two, a kind one of them leaves NULL the other's), so a token never widens what the login
+-- sees. A verified scope no longer defined is FN109, never "everything".
 CREATE FUNCTION footnote._session_scope(
     OUT id text, OUT description text, OUT account_owners text[], OUT countries text[], OUT customer_ids bigint[],
     OUT digest text)
@@ -54,6 +67,7 @@ AS $$
 DECLARE
     login text := session_user;
     found text[];
+    verified text;
 BEGIN
     SELECT ARRAY[b.scope] INTO found FROM footnote.scope_bindings AS b WHERE b.role = login;
     IF found IS NULL THEN
@@ -63,7 +77,8 @@ BEGIN
         WHERE pg_has_role(login, r.oid, 'MEMBER')
           AND NOT (SELECT u.rolsuper FROM pg_roles AS u WHERE u.rolname = login);  -- a superuser is "member" of all
     END IF;
-    IF found IS NULL THEN
+    SELECT v.scope INTO verified FROM footnote._verified_identity() AS v;
+    IF found IS NULL AND verified IS NULL THEN
         RETURN;
     END IF;
     IF cardinality(found) > 1 THEN
@@ -72,10 +87,24 @@ BEGIN
                              login, array_to_string(found, ', ')),
             DETAIL = jsonb_build_object('login', login, 'scopes', to_jsonb(found))::text;
     END IF;
-    SELECT s.id, s.description, s.account_owners, s.countries, s.customer_ids,
-           footnote._scope_digest(s.id, s.account_owners, s.countries, s.customer_ids)
-    INTO id, description, account_owners, countries, customer_ids, digest
-    FROM footnote.scopes AS s WHERE s.id = found[1];
+    SELECT s.id, s.description, s.account_owners, s.countries, s.customer_ids
+    INTO id, description, account_owners, countries, customer_ids
+    FROM footnote.scopes AS s WHERE s.id = coalesce(verified, found[1]);
+    IF verified IS NOT NULL AND id IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN109',
+            MESSAGE = format('unknown scope %s: the verified scope is no longer defined in footnote.scopes',
+                             quote_literal(verified)),
+            DETAIL = jsonb_build_object('scope', verified)::text;
+    END IF;
+    IF verified IS NOT NULL AND found IS NOT NULL AND found[1] <> verified THEN
+        SELECT _session_scope.id, _session_scope.description || format(' (within scope %s)', s.id),
+               footnote._scope_both(_session_scope.account_owners, s.account_owners),
+               footnote._scope_both(_session_scope.countries, s.countries),
+               footnote._scope_both(_session_scope.customer_ids, s.customer_ids)
+        INTO id, description, account_owners, countries, customer_ids
+        FROM footnote.scopes AS s WHERE s.id = found[1];
+    END IF;
+    digest := footnote._scope_digest(id, account_owners, countries, customer_ids);
 END
 $$;
 

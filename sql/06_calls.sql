@@ -54,7 +54,8 @@ BEGIN
 END
 $$;
 
--- The application actor of this session: footnote.actor and footnote.actor_role, checked.
+-- The application actor of this session: footnote.actor and footnote.actor_role, checked; the verified subject
+-- instead of footnote.actor while a gateway's verified identity holds (sql/03_verified.sql).
 CREATE FUNCTION footnote._actor()
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
@@ -70,7 +71,7 @@ BEGIN
     IF length(r) > 100 OR r ~ '[\x01-\x1f\x7f]' THEN
         PERFORM footnote._invalid('footnote.actor_role', 'must be at most 100 printable characters', r);
     END IF;
-    RETURN jsonb_build_object('id', a, 'role', r);
+    RETURN jsonb_build_object('id', coalesce((SELECT v.subject FROM footnote._verified_identity() AS v), a), 'role', r);
 END
 $$;
 

@@ -134,6 +134,11 @@ GRANT EXECUTE ON FUNCTION
     footnote.evidence_rows(uuid, text, bigint, integer)
 TO footnote_service, footnote_auditor;
 
+-- A gateway (a web or MCP server validating bearer tokens) asserts the verified end user of its transaction.
+GRANT USAGE ON SCHEMA footnote TO footnote_gateway;
+GRANT EXECUTE ON FUNCTION footnote.assert_identity(text, text) TO footnote_gateway;
+GRANT EXECUTE ON FUNCTION footnote.whoami() TO footnote_service, footnote_gateway;
+
 -- Re-attestation runs the catalog again (current ERP values, new call-log rows): only for the role that may call it.
 GRANT EXECUTE ON FUNCTION footnote.reattest(bigint) TO footnote_service;
 

@@ -252,3 +252,39 @@ def test_without_auditor_rights_the_ledger_tab_says_how_to_see_it(browser: Any, 
     finally:
         context.close()
         stop_demo(demo)
+
+
+def test_the_demo_users_sign_in_and_each_asks_under_its_scope(browser: Any, db: TestDatabase) -> None:
+    """footnote-pg demo's sample users: the header says who asks under which scope; switching user switches the
+    token, and a portfolio answer is computed for the new user's scope only."""
+    import threading
+
+    from footnote_pg.web import serve
+    from footnote_pg.web.demo import DemoUsers, create_demo_scopes
+
+    assert create_demo_scopes(db.url) is None
+    users = DemoUsers()
+    ready, stop, box = threading.Event(), threading.Event(), {}
+    thread = threading.Thread(target=lambda: serve(db.url, port=0, ready=lambda u: (box.update(url=u), ready.set()),
+                                                   stop=stop, tokens=users.settings(), demo_users=users), daemon=True)
+    thread.start()
+    assert ready.wait(30)
+    context = browser.new_context(viewport={"width": 1280, "height": 700}, locale="en-US")
+    try:
+        watched = Watched(context.new_page(), box["url"].rstrip("/"))
+        p = watched.page
+        p.goto(box["url"])
+        expect = sync_api.expect
+        expect(p.locator("#who-text")).to_have_text(
+            "Asking as lena.brandt (verified token) · scope dach (Germany, Austria and Switzerland)")
+        p.get_by_label("Sign in as").select_option("marc.dubois")
+        expect(p.locator("#who-text")).to_contain_text("Asking as marc.dubois (verified token) · scope west")
+        p.get_by_role("button", name="Show AR aging").click()
+        expect(p.locator("#answer-body")).to_contain_text("(For the customers of scope west.)")
+        watched.shot("11-demo-user-west")
+        assert db.scalar("SELECT actor_id FROM footnote.call_log ORDER BY called_at DESC LIMIT 1") == "marc.dubois"
+        assert watched.problems == []
+    finally:
+        context.close()
+        stop.set()
+        thread.join(timeout=20)

@@ -32,6 +32,7 @@ from mcp.types import CallToolResult, InputRequiredResult, TextContent
 from pydantic import AnyUrl, ValidationError
 
 from footnote_pg import __version__, errors
+from footnote_pg.identity import TokenSettings
 from footnote_pg.mcpserver.arguments import argument_problem, invalid_arguments
 from footnote_pg.mcpserver.backend import Backend, Config
 from footnote_pg.mcpserver.fitting import DEFAULT_MAX_RESULT, ENV, RESULT_TEMPLATE, parse_max_result
@@ -73,6 +74,8 @@ INSTRUCTIONS = instructions()
 
 class FootnoteMCP(MCPServer[Backend]):
     """MCPServer whose argument errors and resource errors are one line each."""
+
+    backend: Backend  # the database side of the tools (set by build_server)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Backend, Any] | None = None
@@ -127,6 +130,7 @@ def build_server(backend: Backend, operations: list[Operation]) -> FootnoteMCP:
         lifespan=lifespan,
         log_level="WARNING",
     )
+    server.backend = backend
     add_record_resource(server, backend)
     add_evidence_set_resource(server, backend)
     add_result_page_resource(server, backend)
@@ -162,7 +166,7 @@ def stdout_to_stderr() -> Iterator[None]:
 
 
 def main(transport: str = "stdio", host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-         max_result: int | None = None) -> None:
+         max_result: int | None = None, tokens: TokenSettings | None = None) -> None:
     """Serve MCP over stdio (default) or streamable HTTP at http://host:port/mcp; blocks until stopped.
     Each tool result is at most max_result bytes (default: FOOTNOTE_MCP_MAX_RESULT, else 16 KB)."""
     if transport not in ("stdio", "streamable-http", "http"):
@@ -176,10 +180,25 @@ def main(transport: str = "stdio", host: str = "127.0.0.1", port: int = DEFAULT_
         log.info("%d catalog operations; serving over stdio", count)
         server.run("stdio")
         return
+    from footnote_pg.identity import describe
     from footnote_pg.web import serve_mcp
 
-    serve_mcp(server, host=host, port=port,
-              ready=lambda url: log.info("%d catalog operations; serving over %smcp", count, url))
+    def identified() -> str:
+        """How requests are identified (said once the port is bound)."""
+        if tokens is not None:
+            return describe(tokens, None, None)
+        actor = ":".join(p for p in (config.actor, config.actor_role) if p) or None
+        try:
+            scope = (server.backend.run(lambda fn: fn.whoami(), retry=True).get("scope") or {}).get("id")
+        except errors.FootnoteError as exc:  # the tools report an outage; the line says what is known
+            return f"no token validation: every request is served as {actor or '(no actor)'} (scope unknown: {exc})"
+        return describe(None, actor, scope)
+
+    def ready(url: str) -> None:
+        log.info("%d catalog operations; serving over %smcp", count, url)
+        log.info("%s", identified())
+
+    serve_mcp(server, host=host, port=port, tokens=tokens, ready=ready)
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:

@@ -38,13 +38,14 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from footnote_pg import errors, tracing
+from footnote_pg import errors, identity, tracing
 from footnote_pg.mcpserver.results import one_line
 from footnote_pg.web import inputs
 from footnote_pg.web.demo import POOL_SIZE, SUGGESTIONS, DemoApp
 from footnote_pg.web.inputs import ApiError
 
 if TYPE_CHECKING:
+    from footnote_pg.client import Footnote
     from footnote_pg.mcpserver import FootnoteMCP
 
 log = logging.getLogger("footnote_pg.web")
@@ -165,6 +166,9 @@ class Site:
             Route("/api/evidence", api(self.evidence), methods=["GET"]),
             Route("/api/ledger", api(self.ledger), methods=["GET"]),
             Route("/api/suggestions", api(self.suggestions), methods=["GET"]),
+            Route("/api/whoami", api(self.whoami), methods=["GET"]),
+            Route("/demo/users", api(self.demo_users), methods=["GET"]),  # none unless `footnote-pg demo`
+            *([Route("/demo/token", api(self.demo_token), methods=["GET"])] if self.demo.users else []),
         ]
 
     def _file(self, name: str) -> Response:
@@ -198,6 +202,20 @@ class Site:
     async def ledger(self, request: Request) -> Response:
         limit = inputs.limit(inputs.parameters(request, ("limit",)))
         return json_response(200, await self.db(self.demo.ledger, limit))
+
+    async def whoami(self, request: Request) -> Response:
+        inputs.parameters(request, ())
+        return json_response(200, await self.db(self.demo.whoami))
+
+    async def demo_users(self, request: Request) -> Response:
+        inputs.parameters(request, ())
+        return json_response(200, {"users": list(self.demo.users.users.values()) if self.demo.users else []})
+
+    async def demo_token(self, request: Request) -> Response:
+        """A bearer token for a demo user, signed with the demo's own key (the demo's sign-in)."""
+        user = inputs.parameters(request, ("user",)).get("user") or ""
+        assert self.demo.users is not None
+        return json_response(200, {"token": self.demo.users.token(user), "token_type": "Bearer"})
 
     async def suggestions(self, request: Request) -> Response:
         inputs.parameters(request, ())
@@ -321,9 +339,18 @@ def allowed_hosts(host: str, port: int) -> frozenset[str]:
 
 
 def build_app(demo: DemoApp | None, *, hosts: frozenset[str], limits: Limits = DEFAULT_LIMITS,
-              mcp: FootnoteMCP | None = None) -> Starlette:
-    """The Starlette app: the page and API over ``demo`` (when given) and MCP at /mcp (when ``mcp`` is given)."""
+              mcp: FootnoteMCP | None = None, tokens: identity.Verifier | None = None,
+              client: Callable[[], Footnote] | None = None) -> Starlette:
+    """The Starlette app: the page and API over ``demo`` (when given) and MCP at /mcp (when ``mcp`` is given).
+
+    With ``tokens`` every API and MCP request needs a valid bearer token (:class:`footnote_pg.identity.Bearer`);
+    ``client`` is the Footnote client that asks the database whether a token's scope exists."""
     routes: list[BaseRoute] = Site(demo, limits).routes() if demo is not None else []
+    address = "http://" + min(hosts, key=lambda h: (not h.startswith("127.0.0.1:"), h)) + "/"
+    metadata_url = address + ".well-known/oauth-protected-resource"
+    if tokens is not None:
+        routes.append(Route("/.well-known/oauth-protected-resource", protected_resource(tokens, address),
+                            methods=["GET"]))
     if mcp is not None:
         from mcp.server.transport_security import TransportSecuritySettings
 
@@ -341,4 +368,36 @@ def build_app(demo: DemoApp | None, *, hosts: frozenset[str], limits: Limits = D
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: http_error, Exception: server_error})
     app.router.redirect_slashes = False  # /api/ledger/ is not found, not a redirect
-    return Guard(app, hosts=hosts, limits=limits)  # type: ignore[return-value]
+    inner: ASGIApp = app
+    if tokens is not None:
+        assert client is not None
+        inner = identity.Bearer(app, tokens, scope_check(client, limits), protected=API_PREFIXES,
+                                public=("/api/suggestions",), metadata_url=metadata_url)  # the five questions
+    return Guard(inner, hosts=hosts, limits=limits)  # type: ignore[return-value]
+
+
+def protected_resource(tokens: identity.Verifier, address: str) -> Callable[[Request], Awaitable[Response]]:
+    """The OAuth protected resource metadata (RFC 9728) the MCP authorization specification asks for."""
+
+    async def metadata(request: Request) -> Response:
+        return json_response(200, {"resource": address + "mcp", "authorization_servers": [tokens.settings.issuer],
+                                   "bearer_methods_supported": ["header"],
+                                   "resource_name": "footnote-pg"})
+
+    return metadata
+
+
+def scope_check(client: Callable[[], Footnote], limits: Limits) -> identity.Check:
+    """Whether the database accepts a verified identity (its scope defined, this login a gateway): one empty
+    transaction that asserts it, in the database threads."""
+    limiter = anyio.CapacityLimiter(limits.db_threads)
+
+    def check(who: identity.Identity) -> None:
+        identity.current.set(who)  # this thread's copy of the request's context
+        with client().transaction():
+            raise psycopg.Rollback  # asserted, then rolled back: nothing to keep
+
+    async def run(who: identity.Identity) -> None:
+        await anyio.to_thread.run_sync(functools.partial(check, who), limiter=limiter)
+
+    return run

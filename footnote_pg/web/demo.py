@@ -6,10 +6,12 @@ Every method is synchronous database work; the web app runs it in its bounded th
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from footnote_pg import errors
 from footnote_pg.client import Footnote
+from footnote_pg.identity import SCOPE_CLAIM, TokenSettings
 from footnote_pg.queries import query
 from footnote_pg.web.inputs import ApiError
 from footnote_pg.web.model import map_span, model_rewrite
@@ -27,11 +29,66 @@ AUDITOR_MESSAGE = "connect as a member of footnote_auditor to see the ledger"
 EVIDENCE_PAGE = 50  # rows of an evidence set per page of the evidence panel
 
 
+# The demo's sample users: two scopes over the sample ERP (created by `footnote-pg demo` only, never by install)
+DEMO_SCOPES = [("dach", "Germany, Austria and Switzerland", ["DE", "AT", "CH"]),
+               ("west", "France, Belgium and the Netherlands", ["FR", "BE", "NL"])]
+DEMO_USERS = [("lena.brandt", "Lena Brandt", "dach"), ("marc.dubois", "Marc Dubois", "west")]
+DEMO_ISSUER = "footnote-pg-demo"
+DEMO_TOKEN_SECONDS = 3600
+
+
+class DemoUsers:
+    """Sample users who sign in to the demo page: each gets a bearer token signed with a key generated when the
+    demo starts (never stored), for the scope the user is given."""
+
+    def __init__(self, audience: str = "footnote-pg-demo-page") -> None:
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        self._key = ec.generate_private_key(ec.SECP256R1())
+        self.audience = audience
+        self.users = {uid: {"id": uid, "name": name, "scope": scope,
+                            "scope_description": next(d for i, d, _ in DEMO_SCOPES if i == scope)}
+                      for uid, name, scope in DEMO_USERS}
+
+    def settings(self) -> TokenSettings:
+        return TokenSettings(DEMO_ISSUER, self.audience, key=self._key.public_key())
+
+    def token(self, user: str, *, seconds: int = DEMO_TOKEN_SECONDS) -> str:
+        import jwt
+
+        u = self.users.get(user)
+        if u is None:
+            raise ApiError(404, f"unknown demo user {user[:40]!r}; the demo users are {', '.join(self.users)}")
+        now = int(time.time())
+        return jwt.encode({"iss": DEMO_ISSUER, "aud": self.audience, "sub": u["id"], "name": u["name"],
+                           SCOPE_CLAIM: u["scope"], "iat": now, "exp": now + seconds}, self._key, algorithm="ES256")
+
+
+def create_demo_scopes(database_url: str) -> str | None:
+    """The demo's two scopes over the sample ERP (kept when they exist); None, or why the demo's users cannot
+    sign in with this login (it may not create scopes, or is no member of footnote_gateway)."""
+    import psycopg
+
+    try:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            row = conn.execute("SELECT pg_has_role(session_user, 'footnote_gateway', 'MEMBER')").fetchone()
+            if not (row and row[0]):
+                return "the database login is not a member of footnote_gateway"
+            for sid, description, countries in DEMO_SCOPES:
+                conn.execute("INSERT INTO footnote.scopes (id, description, countries) VALUES (%s, %s, %s) "
+                             "ON CONFLICT (id) DO NOTHING", (sid, description, countries))
+    except psycopg.Error as exc:
+        return f"the demo's scopes could not be created ({(str(exc).strip().splitlines() or ['error'])[0]})"
+    return None
+
+
 class DemoApp:
     """The demo's database side: ask, open a deep link, read the ledger."""
 
-    def __init__(self, database_url: str, actor: str = ACTOR, actor_role: str | None = ACTOR_ROLE) -> None:
+    def __init__(self, database_url: str, actor: str = ACTOR, actor_role: str | None = ACTOR_ROLE, *,
+                 users: DemoUsers | None = None) -> None:
         self.fn = Footnote(database_url, actor=actor, actor_role=actor_role, min_size=1, max_size=POOL_SIZE)
+        self.users = users
 
     def close(self) -> None:
         self.fn.close()
@@ -81,6 +138,12 @@ class DemoApp:
             "recorded": False,
             "checked_against": [{"operation": c["operation"], "call_id": c["call_id"]} for c in doc["calls"]],
         }
+
+    # -- /api/whoami -------------------------------------------------------------------------------------------
+    def whoami(self) -> dict[str, Any]:
+        """Who is asking: the actor (a token's verified subject), whether a token verified it, and the scope
+        ({"id", "description", "digest"}, None: every customer)."""
+        return self.fn.whoami()
 
     # -- /api/record -------------------------------------------------------------------------------------------
     def record(self, uri: str) -> dict[str, Any]:

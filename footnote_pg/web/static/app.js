@@ -46,7 +46,7 @@
 
   const $ = (id) => document.getElementById(id);
   /* locale: the answer's (the database's setting), so every number and date of the page reads one way */
-  const state = { doc: null, model: false, selected: null, lastSeq: null, busy: false, locale: "de-DE" };
+  const state = { doc: null, model: false, selected: null, lastSeq: null, busy: false, locale: "de-DE", token: null };
 
   /* ---------- small DOM helpers ---------- */
   function el(tag, attrs, ...children) {
@@ -117,7 +117,9 @@
   async function api(path, options) {
     let response;
     try {
-      response = await fetch(path, Object.assign({ headers: { Accept: "application/json" } }, options || {}));
+      const headers = Object.assign({ Accept: "application/json" }, (options || {}).headers || {});
+      if (state.token) headers.Authorization = "Bearer " + state.token;
+      response = await fetch(path, Object.assign({}, options || {}, { headers: headers }));
     } catch (e) {
       throw Object.assign(new Error("The demo server did not answer (" + e.message + ")."), { status: 0 });
     }
@@ -155,6 +157,40 @@
         else if (ev.key === "End") next = list[list.length - 1];
         if (next) { ev.preventDefault(); selectTab(next, true); }
       });
+    }
+  }
+
+  /* ---------- who is asking: the verified user and scope (the demo signs its sample users in) ---------- */
+  async function showWho() {
+    try {
+      const who = await api("/api/whoami");
+      const name = (who.actor && who.actor.id) || "(no actor)";
+      const scope = who.scope ? "scope " + who.scope.id + " (" + who.scope.description + ")" : "every customer";
+      $("who-text").textContent = "Asking as " + name + (who.verified ? " (verified token)" : "") + " · " + scope;
+    } catch (e) {
+      $("who-text").textContent = "Not signed in: " + e.message;
+    }
+  }
+  async function signIn(user) {
+    try {
+      state.token = (await api("/demo/token?user=" + encodeURIComponent(user))).token;
+    } catch (e) {
+      state.token = null;
+    }
+    await showWho();
+  }
+  async function loadUsers() {
+    let users = [];
+    try { users = (await api("/demo/users")).users || []; } catch (e) { users = []; }
+    if (users.length) {
+      const select = $("who-user");
+      select.replaceChildren(...users.map((u) => el("option", { value: u.id },
+        u.name + " — " + u.scope_description)));
+      select.addEventListener("change", () => signIn(select.value));
+      $("who-switch").hidden = false;
+      await signIn(users[0].id);
+    } else {
+      await showWho();
     }
   }
 
@@ -656,7 +692,7 @@
   /* ---------- wiring ---------- */
   function init() {
     setupTabs();
-    loadSuggestions();
+    loadUsers().then(loadSuggestions);
     $("ask-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       ask($("question").value);
