@@ -125,6 +125,24 @@ def _shape(statement: str) -> str:
     return re.sub(r"\s*([(),])\s*", r"\1", re.sub(r"\s+", " ", code)).strip()
 
 
+def _columns(statement: str) -> list[str]:
+    """The lines of a CREATE TABLE between its parentheses, each without its trailing comma and comment."""
+    code = re.sub(r"--[^\n]*", "", _code(statement))
+    body = code[code.index("(") + 1:code.rindex(")")]
+    return [re.sub(r"\s+", " ", line).strip().rstrip(",") for line in body.splitlines() if line.strip()]
+
+
+def _column_change(old: str, new: str) -> tuple[str, list[str]] | None:
+    """("ADD", column definitions) when new is old with columns appended, ("DROP", column names) when old is new
+    with columns appended, None for any other change of a table."""
+    before, after = _columns(old), _columns(new)
+    if len(after) > len(before) and after[:len(before)] == before:
+        return "ADD", after[len(before):]
+    if len(before) > len(after) and before[:len(after)] == after:
+        return "DROP", [c.split()[0] for c in reversed(before[len(after):])]
+    return None
+
+
 def _header(statement: str) -> str:
     """A function's name, parameters and return type: when they stay, CREATE OR REPLACE keeps what depends on it."""
     code = _code(statement)
@@ -196,8 +214,12 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     if role == "footnote_ledger":  # the installer takes grants back (some objects belong to footnote_owner)
         out.append(f"SET ROLE {role};\n")
     remade = []  # a view whose statement changed is dropped and created again (nothing of ours depends on one)
+    columns: dict[str, tuple[str, list[str]]] = {}  # a table that gained (or, on the way down, lost) last columns
     for key, st in old_o.items():
         if key in new_o and _shape(new_o[key]) != _shape(st):
+            if key.startswith("TABLE ") and (change := _column_change(st, new_o[key])):
+                columns[key.split(" ", 1)[1]] = change
+                continue
             if not key.startswith("VIEW "):
                 raise SystemExit(f"{key} changed: write its ALTER by hand")
             remade.append(key)
@@ -302,6 +324,18 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
             to(key, False).append(st + "\n")
     for st in [s for s in added_objects if late(s)]:
         to(key_of(st), False).append(st + "\n")
+    # columns are added first (what is created reads them) and dropped last, by the table's owner
+    head = out.index(f"SET ROLE {role};\n") + 1 if f"SET ROLE {role};\n" in out else len(out)
+    for table, (verb, cols) in columns.items():
+        owners = theirs is not None and table in theirs
+        alters = [f"ALTER TABLE {table} {verb} COLUMN {c};\n" for c in cols]
+        if verb == "ADD":
+            if owners:
+                first[:0] = alters
+            else:
+                out[head:head] = alters
+        else:
+            (last if owners else main).extend(alters)
     if first or last:  # footnote_owner's part: CREATE on the schema for it meanwhile (the owners block takes it back)
         head = out.index(f"SET ROLE {role};\n")
         section = ["-- what footnote_owner owns is changed as footnote_owner\n",
