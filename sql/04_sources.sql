@@ -205,7 +205,8 @@ CREATE VIEW footnote_src.credit_applications AS SELECT
 FROM footnote_src.credit_notes AS n
 WHERE n.invoice_id IS NOT NULL;
 
--- The scoped views (sql/03_scopes.sql): what everything that reads customers and their records reads.
+-- The scoped views (sql/03_scopes.sql): what everything that reads customers, suppliers, items and their records
+-- reads.
 -- The customers of the session's scope, every customer without a binding.
 CREATE VIEW footnote_src.customers_in_scope AS
     SELECT c.*
@@ -245,6 +246,51 @@ CREATE VIEW footnote_src.credit_applications_in_scope AS
     SELECT x.* FROM footnote_src.credit_applications AS x
     WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
        OR x.customer_id IN (SELECT c.id FROM footnote_src.customers_in_scope AS c);
+
+-- The suppliers of the session's scope (by supplier id and country), every supplier when it gives neither.
+CREATE VIEW footnote_src.suppliers_in_scope AS
+    SELECT x.*
+    FROM footnote_src.suppliers AS x, footnote._session_scope_records() AS s
+    WHERE (s.supplier_ids IS NULL OR x.id = ANY (s.supplier_ids))
+      AND (s.supplier_countries IS NULL OR x.country = ANY (s.supplier_countries));
+
+-- The records of those suppliers: unfiltered when the scope does not limit suppliers (or there is none), else a
+-- record is in scope when its supplier is.
+CREATE VIEW footnote_src.supplier_invoices_in_scope AS
+    SELECT x.* FROM footnote_src.supplier_invoices AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT v.id FROM footnote_src.suppliers_in_scope AS v);
+
+CREATE VIEW footnote_src.supplier_payments_in_scope AS
+    SELECT x.* FROM footnote_src.supplier_payments AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT v.id FROM footnote_src.suppliers_in_scope AS v);
+
+CREATE VIEW footnote_src.supplier_bank_accounts_in_scope AS
+    SELECT x.* FROM footnote_src.supplier_bank_accounts AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT v.id FROM footnote_src.suppliers_in_scope AS v);
+
+CREATE VIEW footnote_src.bank_change_requests_in_scope AS
+    SELECT x.* FROM footnote_src.bank_change_requests AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT v.id FROM footnote_src.suppliers_in_scope AS v);
+
+CREATE VIEW footnote_src.purchase_orders_in_scope AS
+    SELECT x.* FROM footnote_src.purchase_orders AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT v.id FROM footnote_src.suppliers_in_scope AS v);
+
+-- The items of the session's scope (by item id), every item when it gives none; and their stock.
+CREATE VIEW footnote_src.items_in_scope AS
+    SELECT x.*
+    FROM footnote_src.items AS x, footnote._session_scope_records() AS s
+    WHERE s.item_ids IS NULL OR x.id = ANY (s.item_ids);
+
+CREATE VIEW footnote_src.stock_in_scope AS
+    SELECT x.* FROM footnote_src.stock AS x
+    WHERE (SELECT s.item_ids IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.item_id IN (SELECT v.id FROM footnote_src.items_in_scope AS v);
 
 -- Every due line of the invoices issued on or before as_of (of one customer, or all when customer is NULL), with
 -- what settles its invoice by then (payments, applied credit notes) applied to the invoice's lines in due-date
