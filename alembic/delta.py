@@ -18,6 +18,9 @@ Compares the statements of sql/ with those the earlier revisions froze
   statements were changed or removed is reloaded: its rows deleted and every
   statement of the target that fills it run again, so a downgrade gives the
   earlier rows back exactly;
+* a new role (a ``DO`` block of sql/00_roles.sql that creates one) comes first,
+  run by the installer, and the way down drops it last (kept, with a notice,
+  while another database still uses it);
 * the grants of sql/90_grants.sql are applied again at the end.
 
 Run it once, when creating the revision; review the result; after that the
@@ -38,8 +41,8 @@ from footnote_pg.sqlfiles import schema_files, split_statements  # noqa: E402
 _FUNCTION = re.compile(r"^CREATE (?:OR REPLACE )?FUNCTION\s+([\w.]+)\s*\((.*?)\)\s*(?:RETURNS|LANGUAGE)", re.S)
 _DROP = re.compile(r"^DROP (FUNCTION|TABLE|TYPE|VIEW|TRIGGER)\s+([\w.]+(?:\(.*?\))?)(?:\s+ON\s+[\w.]+)?;?$", re.S)
 _ADD_COLUMN = re.compile(r"ALTER TABLE\s+([\w.]+)\s+ADD COLUMN\s+([^;]+?);?", re.S)
-_OBJECT = re.compile(r"^CREATE (TABLE|TYPE|VIEW|INDEX|UNIQUE INDEX|TRIGGER|CONSTRAINT TRIGGER|SCHEMA)\s+([\w.]+)",
-                     re.S)
+_OBJECT = re.compile(
+    r"^CREATE (?:UNLOGGED )?(TABLE|TYPE|VIEW|INDEX|UNIQUE INDEX|TRIGGER|CONSTRAINT TRIGGER|SCHEMA)\s+([\w.]+)", re.S)
 
 
 def _code(statement: str) -> str:
@@ -122,6 +125,24 @@ def _shape(statement: str) -> str:
     return re.sub(r"\s*([(),])\s*", r"\1", re.sub(r"\s+", " ", code)).strip()
 
 
+def _columns(statement: str) -> list[str]:
+    """The lines of a CREATE TABLE between its parentheses, each without its trailing comma and comment."""
+    code = re.sub(r"--[^\n]*", "", _code(statement))
+    body = code[code.index("(") + 1:code.rindex(")")]
+    return [re.sub(r"\s+", " ", line).strip().rstrip(",") for line in body.splitlines() if line.strip()]
+
+
+def _column_change(old: str, new: str) -> tuple[str, list[str]] | None:
+    """("ADD", column definitions) when new is old with columns appended, ("DROP", column names) when old is new
+    with columns appended, None for any other change of a table."""
+    before, after = _columns(old), _columns(new)
+    if len(after) > len(before) and after[:len(before)] == before:
+        return "ADD", after[len(before):]
+    if len(before) > len(after) and before[:len(after)] == after:
+        return "DROP", [c.split()[0] for c in reversed(before[len(after):])]
+    return None
+
+
 def _header(statement: str) -> str:
     """A function's name, parameters and return type: when they stay, CREATE OR REPLACE keeps what depends on it."""
     code = _code(statement)
@@ -193,8 +214,12 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     if role == "footnote_ledger":  # the installer takes grants back (some objects belong to footnote_owner)
         out.append(f"SET ROLE {role};\n")
     remade = []  # a view whose statement changed is dropped and created again (nothing of ours depends on one)
+    columns: dict[str, tuple[str, list[str]]] = {}  # a table that gained (or, on the way down, lost) last columns
     for key, st in old_o.items():
         if key in new_o and _shape(new_o[key]) != _shape(st):
+            if key.startswith("TABLE ") and (change := _column_change(st, new_o[key])):
+                columns[key.split(" ", 1)[1]] = change
+                continue
             if not key.startswith("VIEW "):
                 raise SystemExit(f"{key} changed: write its ALTER by hand")
             remade.append(key)
@@ -257,6 +282,11 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     other = [st for st in new_rest if (_code(st) not in old_rest_code or _data_table(st) in reload)
              and not _code(st).startswith(("SET ROLE", "RESET ROLE", "GRANT ", "REVOKE ", "DO $owners$",
                                            "DO $computations$"))]
+    # a new role (a DO block of sql/00_roles.sql) is created by the installer before anything else: no role of
+    # ours may create roles
+    roles = [st for st in other if _code(st).startswith("DO $") and "CREATE ROLE" in _code(st)]
+    other = [st for st in other if st not in roles]
+    out[1:1] = [st + "\n" for st in roles]
     # types and tables first (functions may name them), then data, then functions, then triggers and the views
     # that call a function of this delta; a view that calls none comes before the functions (a SQL function's
     # body may read it)
@@ -294,6 +324,18 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
             to(key, False).append(st + "\n")
     for st in [s for s in added_objects if late(s)]:
         to(key_of(st), False).append(st + "\n")
+    # columns are added first (what is created reads them) and dropped last, by the table's owner
+    head = out.index(f"SET ROLE {role};\n") + 1 if f"SET ROLE {role};\n" in out else len(out)
+    for table, (verb, cols) in columns.items():
+        owners = theirs is not None and table in theirs
+        alters = [f"ALTER TABLE {table} {verb} COLUMN {c};\n" for c in cols]
+        if verb == "ADD":
+            if owners:
+                first[:0] = alters
+            else:
+                out[head:head] = alters
+        else:
+            (last if owners else main).extend(alters)
     if first or last:  # footnote_owner's part: CREATE on the schema for it meanwhile (the owners block takes it back)
         head = out.index(f"SET ROLE {role};\n")
         section = ["-- what footnote_owner owns is changed as footnote_owner\n",
@@ -304,6 +346,12 @@ def delta(old: list[str], new: list[str], label: str, grants: list[str] | None =
     out.append("RESET ROLE;\n")  # owners and privileges are set by the installer (sql/90_grants.sql)
     out += [st + "\n" for st in grants]
     out.append("RESET ROLE;\n")  # what follows (the installer's own statements) is told apart by it
+    for st in old_rest:  # a role the target does not create goes last, unless another database still uses it
+        code = _code(st)
+        if code.startswith("DO $") and code not in new_rest_code and (m := re.search(r"CREATE ROLE (\w+)", code)):
+            out.append(f"DO $drop_role$\nBEGIN\n    DROP ROLE IF EXISTS {m[1]};\n"
+                       "EXCEPTION WHEN dependent_objects_still_exist THEN\n"
+                       f"    RAISE NOTICE 'role {m[1]} is still used in another database; kept';\nEND\n$drop_role$;\n")
     return "\n".join(out)
 
 
