@@ -1118,7 +1118,8 @@ def mapping_apply(
     out.print(f"applied {count} statements from {file}", highlight=False, markup=False)
 
 
-scope_app = typer.Typer(help="Access scopes: which customers a login sees (footnote.scopes, footnote.scope_bindings; "
+scope_app = typer.Typer(help="Access scopes: which customers, suppliers and items a login sees (footnote.scopes, "
+                              "footnote.scope_bindings; "
                               "docs/scopes.md).", no_args_is_help=True)
 app.add_typer(scope_app, name="scope")
 
@@ -1127,6 +1128,14 @@ def _scope_lines(scope: Any) -> list[str]:
     lines = [f"{scope.id}: {scope.description}", f"  customers: {scope.criteria()}"]
     if scope.customers is not None:
         lines.append(f"  customers in it now: {scope.customers:,}")
+    if scope.supplier_ids or scope.supplier_countries:
+        lines.append(f"  suppliers: {scope.supplier_criteria()}")
+        if scope.suppliers is not None:
+            lines.append(f"  suppliers in it now: {scope.suppliers:,}")
+    if scope.item_ids:
+        lines.append(f"  items: {scope.item_criteria()}")
+        if scope.items is not None:
+            lines.append(f"  items in it now: {scope.items:,}")
     lines += [f"  bound to: {', '.join(scope.roles) or '(no role)'}", f"  digest: {scope.digest}"]
     return lines
 
@@ -1180,14 +1189,21 @@ def scope_create(
         "--country", metavar="CODE", help="A country whose customers it sees (repeatable).")] = None,
     customer: Annotated[list[int] | None, typer.Option(
         "--customer", metavar="ID", help="A customer id it sees (repeatable).")] = None,
+    supplier: Annotated[list[int] | None, typer.Option(
+        "--supplier", metavar="ID", help="A supplier id it sees (repeatable).")] = None,
+    supplier_country: Annotated[list[str] | None, typer.Option(
+        "--supplier-country", metavar="CODE", help="A country whose suppliers it sees (repeatable).")] = None,
+    item: Annotated[list[int] | None, typer.Option(
+        "--item", metavar="ID", help="An item id it sees (repeatable).")] = None,
     database_url: DatabaseUrl = None,
 ) -> None:
-    """Create a scope. A customer is in it when it matches every kind of criterion given; none given: every
-    customer."""
+    """Create a scope. A customer is in it when it matches every kind of customer criterion given (none given:
+    every customer); suppliers and items likewise."""
     from footnote_pg import scopes
 
     with _connect(database_url) as conn:
-        scope = scopes.create(conn, scope_id, description, owner or [], country or [], customer or [])
+        scope = scopes.create(conn, scope_id, description, owner or [], country or [], customer or [],
+                              supplier or [], supplier_country or [], item or [])
     out.print("\n".join(["created " + _scope_lines(scope)[0], *_scope_lines(scope)[1:]]),
               highlight=False, markup=False)
 

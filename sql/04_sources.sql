@@ -205,7 +205,12 @@ CREATE VIEW footnote_src.credit_applications AS SELECT
 FROM footnote_src.credit_notes AS n
 WHERE n.invoice_id IS NOT NULL;
 
--- The scoped views (sql/03_scopes.sql): what everything that reads customers and their records reads.
+-- The scoped views (sql/03_scopes.sql): what everything that reads customers, suppliers, items and their records
+-- reads. Each kind is written the same way: the ids a scope that limits the kind sees (scoped_*_ids, none when it
+-- does not limit it), and views that are the source view unfiltered when the scope does not limit the kind (a
+-- scalar subquery evaluated once), else its rows whose id is in that list (hashed once). The planner then counts on
+-- about as many rows as the source view has, never on one, which would make it repeat a portfolio's aggregate for
+-- each row.
 -- The ids of the customers a bound session's scope sees (none without a binding).
 CREATE VIEW footnote_src.scoped_customer_ids AS
     SELECT c.id
@@ -254,6 +259,62 @@ CREATE VIEW footnote_src.credit_applications_in_scope AS
     SELECT x.* FROM footnote_src.credit_applications AS x
     WHERE (SELECT s.id IS NULL FROM footnote._session_scope() AS s)
        OR x.customer_id IN (SELECT k.id FROM footnote_src.scoped_customer_ids AS k);
+
+-- The ids of the suppliers a scope that limits suppliers sees (by supplier id and country).
+CREATE VIEW footnote_src.scoped_supplier_ids AS
+    SELECT x.id
+    FROM footnote_src.suppliers AS x, footnote._session_scope_records() AS s
+    WHERE num_nonnulls(s.supplier_ids, s.supplier_countries) > 0
+      AND (s.supplier_ids IS NULL OR x.id = ANY (s.supplier_ids))
+      AND (s.supplier_countries IS NULL OR x.country = ANY (s.supplier_countries));
+
+-- The suppliers of the session's scope, every supplier when it does not limit suppliers; and their records.
+CREATE VIEW footnote_src.suppliers_in_scope AS
+    SELECT x.* FROM footnote_src.suppliers AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.id IN (SELECT k.id FROM footnote_src.scoped_supplier_ids AS k);
+
+CREATE VIEW footnote_src.supplier_invoices_in_scope AS
+    SELECT x.* FROM footnote_src.supplier_invoices AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT k.id FROM footnote_src.scoped_supplier_ids AS k);
+
+CREATE VIEW footnote_src.supplier_payments_in_scope AS
+    SELECT x.* FROM footnote_src.supplier_payments AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT k.id FROM footnote_src.scoped_supplier_ids AS k);
+
+CREATE VIEW footnote_src.supplier_bank_accounts_in_scope AS
+    SELECT x.* FROM footnote_src.supplier_bank_accounts AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT k.id FROM footnote_src.scoped_supplier_ids AS k);
+
+CREATE VIEW footnote_src.bank_change_requests_in_scope AS
+    SELECT x.* FROM footnote_src.bank_change_requests AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT k.id FROM footnote_src.scoped_supplier_ids AS k);
+
+CREATE VIEW footnote_src.purchase_orders_in_scope AS
+    SELECT x.* FROM footnote_src.purchase_orders AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT k.id FROM footnote_src.scoped_supplier_ids AS k);
+
+-- The ids of the items a scope that limits items sees; the items of the session's scope (every item when it does
+-- not limit them) and their stock.
+CREATE VIEW footnote_src.scoped_item_ids AS
+    SELECT x.id
+    FROM footnote_src.items AS x, footnote._session_scope_records() AS s
+    WHERE s.item_ids IS NOT NULL AND x.id = ANY (s.item_ids);
+
+CREATE VIEW footnote_src.items_in_scope AS
+    SELECT x.* FROM footnote_src.items AS x
+    WHERE (SELECT s.item_ids IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.id IN (SELECT k.id FROM footnote_src.scoped_item_ids AS k);
+
+CREATE VIEW footnote_src.stock_in_scope AS
+    SELECT x.* FROM footnote_src.stock AS x
+    WHERE (SELECT s.item_ids IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.item_id IN (SELECT k.id FROM footnote_src.scoped_item_ids AS k);
 
 -- Every due line of the invoices issued on or before as_of (of one customer, or all when customer is NULL), with
 -- what settles its invoice by then (payments, applied credit notes) applied to the invoice's lines in due-date

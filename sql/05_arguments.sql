@@ -477,9 +477,9 @@ $$;
 CREATE VIEW footnote._entity_names AS
     SELECT 'customer'::text AS entity, c.id, c.name, c.customer_number AS code, c.uri FROM footnote_src.customers_in_scope AS c
     UNION ALL
-    SELECT 'supplier', s.id, s.name, s.supplier_number, s.uri FROM footnote_src.suppliers AS s
+    SELECT 'supplier', s.id, s.name, s.supplier_number, s.uri FROM footnote_src.suppliers_in_scope AS s
     UNION ALL
-    SELECT 'item', i.id, i.name, i.sku, i.uri FROM footnote_src.items AS i;
+    SELECT 'item', i.id, i.name, i.sku, i.uri FROM footnote_src.items_in_scope AS i;
 
 -- A candidate of name resolution: the entity with its folded name and code.
 CREATE TYPE footnote._named AS (id bigint, name text, uri text, code text, folded text);

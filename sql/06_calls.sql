@@ -259,14 +259,14 @@ BEGIN
     -- the access scope the call was computed under (sql/03_scopes.sql), when the login is bound to one: its id,
     -- description and the digest of its definition then, inside the document, so that the call log's result and
     -- result_hash, and every ledger record citing the call, carry it;
-    -- a login with no binding gets no key; a figure over the customers of a scope (a portfolio operation, not one
-    -- customer's) also gets the value scope, which its answer states
+    -- a login with no binding gets no key; a figure over the customers (suppliers, items) of a scope that limits
+    -- them (a portfolio operation, not one customer's or supplier's) also gets the value scope, which its answer
+    -- states
     scope := footnote._scope_stamp();
     IF scope IS NOT NULL THEN
         doc := doc || jsonb_build_object('scope', scope);
-        IF operation IN ('ar_aging', 'days_sales_outstanding', 'revenue', 'revenue_change', 'revenue_by_month',
-                         'top_customers', 'revenue_drivers', 'rank_customers', 'credit_notes', 'list_customers')
-           AND NOT doc->'values' ? 'customer' THEN
+        IF footnote._scope_limits(footnote._portfolio_of(operation)) AND NOT doc->'values' ? 'customer'
+           AND NOT doc->'values' ? 'supplier' THEN
             doc := jsonb_set(doc, '{values,scope}', footnote._value('text', scope->>'id', '{}'));
         END IF;
     END IF;

@@ -48,7 +48,7 @@ LIMIT $2$q$),
  'suppliers whose name contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
  '{name_contains,limit}',
  $q$SELECT s.id, s.name, s.supplier_number, s.country, s.uri, count(*) OVER () AS matching
-FROM footnote_src.suppliers AS s
+FROM footnote_src.suppliers_in_scope AS s
 WHERE $1::text IS NULL OR strpos(footnote._fold(s.name), footnote._fold($1::text)) > 0
 ORDER BY footnote._fold(s.name), s.name COLLATE "C", s.id
 LIMIT $2$q$),
@@ -57,7 +57,7 @@ LIMIT $2$q$),
  'items whose name or SKU contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
  '{name_contains,limit}',
  $q$SELECT it.id, it.sku, it.name, it.unit, it.uri, count(*) OVER () AS matching
-FROM footnote_src.items AS it
+FROM footnote_src.items_in_scope AS it
 WHERE $1::text IS NULL OR strpos(footnote._fold(it.name), footnote._fold($1::text)) > 0
    OR strpos(lower(it.sku), lower($1::text)) > 0
 ORDER BY footnote._fold(it.name), it.name COLLATE "C", it.id
@@ -76,21 +76,21 @@ SELECT 'credit_note'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields F
 UNION ALL
 SELECT 'ticket'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.tickets_in_scope AS x WHERE $1 = 'ticket' AND x.id = $2
 UNION ALL
-SELECT 'supplier'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.suppliers AS x WHERE $1 = 'supplier' AND x.id = $2
+SELECT 'supplier'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.suppliers_in_scope AS x WHERE $1 = 'supplier' AND x.id = $2
 UNION ALL
-SELECT 'bank_account'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_bank_accounts AS x WHERE $1 = 'bank_account' AND x.id = $2
+SELECT 'bank_account'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_bank_accounts_in_scope AS x WHERE $1 = 'bank_account' AND x.id = $2
 UNION ALL
-SELECT 'supplier_payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_payments AS x WHERE $1 = 'supplier_payment' AND x.id = $2
+SELECT 'supplier_payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_payments_in_scope AS x WHERE $1 = 'supplier_payment' AND x.id = $2
 UNION ALL
-SELECT 'supplier_invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_invoices AS x WHERE $1 = 'supplier_invoice' AND x.id = $2
+SELECT 'supplier_invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_invoices_in_scope AS x WHERE $1 = 'supplier_invoice' AND x.id = $2
 UNION ALL
-SELECT 'bank_change_request'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.bank_change_requests AS x WHERE $1 = 'bank_change_request' AND x.id = $2
+SELECT 'bank_change_request'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.bank_change_requests_in_scope AS x WHERE $1 = 'bank_change_request' AND x.id = $2
 UNION ALL
-SELECT 'purchase_order'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.purchase_orders AS x WHERE $1 = 'purchase_order' AND x.id = $2
+SELECT 'purchase_order'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.purchase_orders_in_scope AS x WHERE $1 = 'purchase_order' AND x.id = $2
 UNION ALL
-SELECT 'item'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.items AS x WHERE $1 = 'item' AND x.id = $2
+SELECT 'item'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.items_in_scope AS x WHERE $1 = 'item' AND x.id = $2
 UNION ALL
-SELECT 'stock'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.stock AS x WHERE $1 = 'stock' AND x.id = $2
+SELECT 'stock'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.stock_in_scope AS x WHERE $1 = 'stock' AND x.id = $2
 ORDER BY 1, 2$q$),
 
 ('customer',
@@ -349,8 +349,8 @@ LIMIT 5$q$),
  '{supplier_id,expected_from,expected_to}',
  $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
        po.net, po.uri
-FROM footnote_src.purchase_orders AS po
-JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
+FROM footnote_src.purchase_orders_in_scope AS po
+JOIN footnote_src.suppliers_in_scope AS s ON s.id = po.supplier_id
 WHERE po.status IN ('open', 'partially_received') AND ($1::bigint IS NULL OR po.supplier_id = $1)
   AND ($2::date IS NULL OR po.expected_on BETWEEN $2::date AND $3::date)
 ORDER BY po.expected_on, po.id$q$),
@@ -359,7 +359,7 @@ ORDER BY po.expected_on, po.id$q$),
  'one item by id',
  '{item_id}',
  $q$SELECT it.id, it.sku, it.name, it.unit, it.reorder_level, it.uri
-FROM footnote_src.items AS it
+FROM footnote_src.items_in_scope AS it
 WHERE it.id = $1
 ORDER BY it.id$q$),
 
@@ -369,7 +369,7 @@ ORDER BY it.id$q$),
  $q$SELECT st.id, st.warehouse, st.quantity, st.counted_on, st.uri,
        sum(st.quantity) OVER () AS total_quantity,
        count(*) OVER () AS warehouse_count
-FROM footnote_src.stock AS st
+FROM footnote_src.stock_in_scope AS st
 WHERE st.item_id = $1
 ORDER BY st.warehouse, st.id$q$),
 
@@ -378,7 +378,7 @@ ORDER BY st.warehouse, st.id$q$),
  '{supplier_id}',
  $q$SELECT s.id, s.name, s.supplier_number, s.country, s.phone, s.phone_since, s.phone_verified,
        s.phone_verification, s.uri
-FROM footnote_src.suppliers AS s
+FROM footnote_src.suppliers_in_scope AS s
 WHERE s.id = $1
 ORDER BY s.id$q$),
 
@@ -390,7 +390,7 @@ ORDER BY s.id$q$),
        sum(sp.amount) OVER () AS total_paid,
        min(sp.paid_on) OVER () AS first_paid_on,
        max(sp.paid_on) OVER () AS last_paid_on
-FROM footnote_src.supplier_payments AS sp
+FROM footnote_src.supplier_payments_in_scope AS sp
 WHERE sp.supplier_id = $1 AND sp.paid_on <= $2
 ORDER BY sp.paid_on, sp.id$q$),
 
@@ -398,9 +398,9 @@ ORDER BY sp.paid_on, sp.id$q$),
  'bank accounts of supplier $1 added on or before $2, with the payments made to each',
  '{supplier_id,as_of}',
  $q$SELECT ba.id, ba.iban_masked, ba.account_ending, ba.added_on, ba.verified, ba.verification, ba.uri,
-       (SELECT count(*) FROM footnote_src.supplier_payments AS sp
+       (SELECT count(*) FROM footnote_src.supplier_payments_in_scope AS sp
         WHERE sp.bank_account_id = ba.id AND sp.paid_on <= $2) AS payments
-FROM footnote_src.supplier_bank_accounts AS ba
+FROM footnote_src.supplier_bank_accounts_in_scope AS ba
 WHERE ba.supplier_id = $1 AND ba.added_on <= $2
 ORDER BY ba.added_on, ba.id$q$),
 
@@ -410,7 +410,7 @@ ORDER BY ba.added_on, ba.id$q$),
  $q$SELECT r.id, r.requested_on, r.channel, r.sender, r.sender_domain, r.domain_registered_on,
        r.requested_on - r.domain_registered_on AS domain_age_days,
        r.requested_iban_masked, r.requested_account_ending, r.status, r.verified, r.verification, r.uri
-FROM footnote_src.bank_change_requests AS r
+FROM footnote_src.bank_change_requests_in_scope AS r
 WHERE r.supplier_id = $1 AND r.requested_on <= $2
 ORDER BY r.requested_on DESC, r.id DESC$q$);
 
@@ -475,8 +475,8 @@ ORDER BY n.issue_date, n.id$q$),
  'items whose stock on hand in all warehouses is below their reorder level, by name',
  '{}',
  $q$SELECT it.id, it.sku, it.name, it.unit, it.reorder_level, it.uri, s.quantity
-FROM footnote_src.items AS it
-JOIN LATERAL (SELECT coalesce(sum(st.quantity), 0) AS quantity FROM footnote_src.stock AS st
+FROM footnote_src.items_in_scope AS it
+JOIN LATERAL (SELECT coalesce(sum(st.quantity), 0) AS quantity FROM footnote_src.stock_in_scope AS st
               WHERE st.item_id = it.id) AS s ON true
 WHERE it.reorder_level IS NOT NULL AND s.quantity < it.reorder_level
 ORDER BY it.name, it.id$q$),
@@ -486,8 +486,8 @@ ORDER BY it.name, it.id$q$),
  '{number,purchase_order_id}',
  $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
        po.net, po.uri
-FROM footnote_src.purchase_orders AS po
-JOIN footnote_src.suppliers AS s ON s.id = po.supplier_id
+FROM footnote_src.purchase_orders_in_scope AS po
+JOIN footnote_src.suppliers_in_scope AS s ON s.id = po.supplier_id
 WHERE po.number = $1::text OR po.id = $2::bigint
 ORDER BY po.id$q$),
 
@@ -500,8 +500,8 @@ ORDER BY po.id$q$),
             WHEN $2::date - si.due_date <= 60 THEN '31-60' WHEN $2::date - si.due_date <= 90 THEN '61-90'
             ELSE 'over_90' END AS bucket,
        sum(si.gross) OVER () AS open_total, count(*) OVER () AS open_count
-FROM footnote_src.supplier_invoices AS si
-JOIN footnote_src.suppliers AS s ON s.id = si.supplier_id
+FROM footnote_src.supplier_invoices_in_scope AS si
+JOIN footnote_src.suppliers_in_scope AS s ON s.id = si.supplier_id
 WHERE ($1::bigint IS NULL OR si.supplier_id = $1) AND si.invoice_date <= $2::date
   AND (si.paid_on IS NULL OR si.paid_on > $2::date)
 ORDER BY si.due_date, si.id$q$),
@@ -511,9 +511,9 @@ ORDER BY si.due_date, si.id$q$),
  '{purchase_order_id}',
  $q$SELECT n.id, n.number, n.uri
 FROM (
-    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders AS po WHERE po.id >= $1 ORDER BY po.id LIMIT 3)
+    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders_in_scope AS po WHERE po.id >= $1 ORDER BY po.id LIMIT 3)
     UNION ALL
-    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders AS po WHERE po.id < $1 ORDER BY po.id DESC LIMIT 3)
+    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders_in_scope AS po WHERE po.id < $1 ORDER BY po.id DESC LIMIT 3)
 ) AS n
 ORDER BY abs(n.id - $1), n.id
 LIMIT 5$q$),

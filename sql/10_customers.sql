@@ -307,8 +307,8 @@ AS $$
                       WHERE c.name IS NOT NULL),
         'owners', (SELECT coalesce(jsonb_agg(DISTINCT c.account_owner), '[]') FROM footnote_src.customers_in_scope AS c
                    WHERE c.account_owner IS NOT NULL),
-        'suppliers', (SELECT coalesce(jsonb_agg(s.name ORDER BY s.name, s.id), '[]') FROM footnote_src.suppliers AS s
+        'suppliers', (SELECT coalesce(jsonb_agg(s.name ORDER BY s.name, s.id), '[]') FROM footnote_src.suppliers_in_scope AS s
                       WHERE s.name IS NOT NULL),
         'items', (SELECT coalesce(jsonb_agg(jsonb_build_array(coalesce(i.sku, ''), i.name) ORDER BY i.name, i.id), '[]')
-                  FROM footnote_src.items AS i WHERE i.name IS NOT NULL))
+                  FROM footnote_src.items_in_scope AS i WHERE i.name IS NOT NULL))
 $$;

@@ -604,10 +604,11 @@ BEGIN
         u := u || footnote._unit(first, '(Reading “' || typed || '” as {' || key || '}.){~assumed}', NULL, '', 'note',
                                  false);
     END IF;
-    -- "(For the customers of scope west.)": figures over the customers of the login's access scope only
-    -- (sql/03_scopes.sql); a portfolio result computed under one has the value scope
+    -- "(For the customers of scope west.)": figures over the customers (suppliers, items) of the login's access
+    -- scope only (sql/03_scopes.sql); a portfolio result computed under one that limits them has the value scope
     IF first->'values' ? 'scope' THEN
-        u := u || footnote._unit(first, '(For the customers of scope {scope}.){~access only}', NULL, '', 'note', false);
+        u := u || footnote._unit(first, '(For the ' || coalesce(footnote._portfolio_of(first->>'operation'), 'customers')
+                                        || ' of scope {scope}.){~access only}', NULL, '', 'note', false);
     END IF;
 
     IF intent = 'compare_overdue' THEN

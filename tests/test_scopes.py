@@ -414,3 +414,181 @@ def test_questions_under_a_scope_are_answered_and_verified_from_its_customers(
                         "CROSS JOIN LATERAL jsonb_array_elements(l.operations) AS o "
                         "JOIN footnote.call_log AS c ON c.call_id = (o->>'call_id')::uuid")
     assert len(cited) >= 4 and set(cited) == {("west", True)}
+
+
+# A scope of suppliers and items: the suppliers in Germany and the items of even id. Its reference is the sample
+# without the other suppliers (and their bank accounts, payments, invoices, bank-change requests, purchase orders)
+# and the other items (and their stock).
+SUPPLY_SCOPE = ("buyers_de", "German suppliers, half the items")
+SUPPLIER_COUNTRIES = ["DE"]
+SUPPLY_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("accounts_payable", {"as_of": AS_OF}),
+    ("open_purchase_orders", {}),
+    ("open_purchase_orders", {"expected_in": "2026"}),
+    ("items_below_reorder", {}),
+    ("list_suppliers", {"limit": 1000}),
+    ("list_suppliers", {"name_contains": "a", "limit": 1000}),
+    ("list_items", {"limit": 1000}),
+    ("list_items", {"name_contains": "e", "limit": 1000}),
+]
+SUPPLIER_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("supplier_payment_facts", {"as_of": AS_OF}),
+    ("accounts_payable", {"as_of": AS_OF}),
+    ("open_purchase_orders", {}),
+]
+
+
+def _bind_supply(url: str, login: str = SERVICE_LOGIN) -> None:
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("INSERT INTO footnote.scopes (id, description, supplier_countries, item_ids) "
+                     "SELECT %s, %s, %s, array_agg(i.id ORDER BY i.id) FROM erp.items AS i WHERE i.id %% 2 = 0",
+                     (*SUPPLY_SCOPE, SUPPLIER_COUNTRIES))
+        conn.execute("INSERT INTO footnote.scope_bindings (role, scope) VALUES (%s, %s)", (login, SUPPLY_SCOPE[0]))
+
+
+def _without_other_suppliers_and_items(url: str) -> None:
+    with psycopg.connect(url, autocommit=True) as conn:
+        outside = "SELECT s.id FROM erp.suppliers AS s WHERE s.country <> ALL (%(c)s)"
+        for statement in (
+                f"DELETE FROM erp.supplier_invoices WHERE supplier_id IN ({outside})",
+                f"DELETE FROM erp.supplier_payments WHERE supplier_id IN ({outside})",
+                f"DELETE FROM erp.bank_change_requests WHERE supplier_id IN ({outside})",
+                f"DELETE FROM erp.purchase_orders WHERE supplier_id IN ({outside})",
+                f"DELETE FROM erp.supplier_bank_accounts WHERE supplier_id IN ({outside})",
+                "DELETE FROM erp.suppliers AS s WHERE s.country <> ALL (%(c)s)",
+                "DELETE FROM erp.stock WHERE item_id %% 2 <> 0",
+                "DELETE FROM erp.items WHERE id %% 2 <> 0"):
+            conn.execute(statement, {"c": SUPPLIER_COUNTRIES})
+
+
+@pytest.fixture(scope="module")
+def supply_pair(server: pgservers.Server, template_db: str) -> Iterator[tuple[TestDatabase, TestDatabase]]:
+    """(scoped, reference) for the scope of suppliers and items."""
+    names = [f"fn_s_{uuid.uuid4().hex[:10]}", f"fn_r_{uuid.uuid4().hex[:10]}"]
+    for name in names:
+        _create_database(server, name, template=template_db)
+    scoped, reference = (TestDatabase(server, name) for name in names)
+    try:
+        _bind_supply(scoped.url)
+        _without_other_suppliers_and_items(reference.url)
+        yield scoped, reference
+    finally:
+        for database in (scoped, reference):
+            database.close()
+            _drop_database(server, database.name)
+
+
+def _outside_supply(db: TestDatabase) -> list[str]:
+    """What names, numbers or links an out-of-scope supplier or item (or a record of one)."""
+    needles = []
+    for sid, name, number in db.rows("SELECT id, name, supplier_number FROM footnote_src.suppliers "
+                                     "WHERE country <> ALL (%s) ORDER BY id", (SUPPLIER_COUNTRIES,)):
+        needles += [name, f"erp://supplier/{sid}", f"supplier:{sid}", f'"{number}"']
+    for iid, name, sku in db.rows("SELECT id, name, sku FROM footnote_src.items WHERE id % 2 <> 0 ORDER BY id"):
+        needles += [name, f"erp://item/{iid}", f"item:{iid}", f'"{sku}"']
+    for (number,) in db.rows("SELECT o.number FROM footnote_src.purchase_orders AS o JOIN footnote_src.suppliers "
+                             "AS s ON s.id = o.supplier_id WHERE s.country <> ALL (%s)", (SUPPLIER_COUNTRIES,)):
+        needles.append(f'"{number}"')
+    return needles
+
+
+def test_suppliers_items_and_their_records_outside_the_scope_do_not_exist(
+        supply_pair: tuple[TestDatabase, TestDatabase]) -> None:
+    scoped, reference = supply_pair
+    outside = _outside_supply(scoped)
+    suppliers = scoped.rows("SELECT id, name, supplier_number, country FROM footnote_src.suppliers ORDER BY id")
+    items = scoped.rows("SELECT id, name, sku FROM footnote_src.items ORDER BY id")
+    assert 3 <= sum(c in SUPPLIER_COUNTRIES for *_x, c in suppliers) < len(suppliers)
+    assert 3 <= len(items) // 2 < len(items)
+    calls = list(SUPPLY_CALLS)
+    for sid, name, number, _country in suppliers:
+        asked = [name, str(sid), number, f"erp://supplier/{sid}", _typo(name)]
+        calls += [(op, {**args, "supplier": who}) for op, args in SUPPLIER_CALLS for who in asked]
+    for iid, name, sku in items:
+        calls += [("stock_on_hand", {"item": who}) for who in (name, str(iid), sku, f"erp://item/{iid}", _typo(name))]
+    orders = scoped.rows("SELECT id, number FROM footnote_src.purchase_orders ORDER BY id")
+    calls += [("purchase_order", {"number": who}) for oid, number in orders[::3]
+              for who in (number, f"erp://purchase_order/{oid}")]
+    records = scoped.rows("""
+        SELECT 'supplier_invoice', id FROM footnote_src.supplier_invoices
+        UNION ALL SELECT 'supplier_payment', id FROM footnote_src.supplier_payments
+        UNION ALL SELECT 'bank_account', id FROM footnote_src.supplier_bank_accounts
+        UNION ALL SELECT 'bank_change_request', id FROM footnote_src.bank_change_requests
+        UNION ALL SELECT 'stock', id FROM footnote_src.stock""")
+    calls += [("source_record", {"uri": f"erp://{kind}/{rid}"}) for kind, rid in records[::5]]
+    with scoped.connect("service") as conn_s, reference.connect("service") as conn_r:
+        differing, leaking, answered = [], [], 0
+        for operation, arguments in calls:
+            got, want = _outcome(conn_s, operation, arguments), _outcome(conn_r, operation, arguments)
+            answered += isinstance(got, dict)
+            if isinstance(got, dict):  # a figure over the scope's suppliers or items says so, one supplier's does not
+                stated = got["values"].pop("scope", None)
+                portfolio = operation in {op for op, _args in SUPPLY_CALLS} and "supplier" not in arguments
+                if (stated or {}).get("raw") != (SUPPLY_SCOPE[0] if portfolio else None):
+                    differing.append((operation, arguments, stated, "the scope stated"))
+            if (operation, arguments) in SUPPLY_CALLS and not isinstance(got, dict):
+                differing.append((operation, arguments, got, "a result"))
+            if got != want:
+                differing.append((operation, arguments, got, want))
+            said = json.dumps(got, ensure_ascii=False)
+            for asked in arguments.values():
+                said = said.replace(json.dumps(str(asked), ensure_ascii=False)[1:-1], "")
+            if leaks := [n for n in outside if n in said]:
+                leaking.append((operation, arguments, leaks))
+    assert not leaking, (len(leaking), leaking[:3])
+    assert not differing, (len(differing), [_difference(got, want) for _op, _args, got, want in differing[:3]])
+    assert len(calls) > 300 and answered > 150
+    # the router's and the gate's names: the scope's suppliers and items only; customers untouched
+    names = scoped.scalar("SELECT footnote.router_names()", role="service")
+    assert names == reference.scalar("SELECT footnote.router_names()", role="service")
+    assert set(names["suppliers"]) == {n for _id, n, _number, c in suppliers if c in SUPPLIER_COUNTRIES}
+    assert len(names["customers"]) == scoped.scalar("SELECT count(*) FROM footnote_src.customers")
+
+
+def test_what_we_owe_under_a_supplier_scope_is_the_sum_by_hand_over_its_suppliers(
+        supply_pair: tuple[TestDatabase, TestDatabase]) -> None:
+    scoped, _reference = supply_pair
+    payable = scoped.client("service").call("accounts_payable", as_of=AS_OF)
+    by_hand, everything = scoped.rows("""
+        SELECT sum(i.gross) FILTER (WHERE s.country = ANY (%s)), sum(i.gross)
+        FROM footnote_src.supplier_invoices AS i JOIN footnote_src.suppliers AS s ON s.id = i.supplier_id
+        WHERE i.invoice_date <= %s::date AND (i.paid_on IS NULL OR i.paid_on > %s::date)""",
+        (SUPPLIER_COUNTRIES, AS_OF, AS_OF))[0]
+    assert Decimal(payable.values["open_total"].raw) == by_hand < everything
+    assert payable.document["scope"]["id"] == payable.values["scope"].raw == SUPPLY_SCOPE[0]
+    # customers are not limited by this scope: their figures state no scope
+    aging = scoped.client("service").call("ar_aging", as_of=AS_OF)
+    assert "scope" not in aging.values and aging.document["scope"]["id"] == SUPPLY_SCOPE[0]
+    answer = scoped.client("service").ask("What do we owe our suppliers?")
+    assert answer.status == "verified", answer.answer
+    assert answer.answer.startswith(f"(For the suppliers of scope {SUPPLY_SCOPE[0]}.)"), answer.answer
+    assert not [n for n in _outside_supply(scoped) if n in answer.answer]
+
+
+def test_a_scope_of_suppliers_digests_its_criteria_and_one_of_customers_as_before(db: TestDatabase) -> None:
+    from footnote_pg import canonical
+
+    _bind_supply(db.url)
+    item_ids = [i for (i,) in db.rows("SELECT id FROM erp.items WHERE id % 2 = 0 ORDER BY id")]
+    definition = {"id": SUPPLY_SCOPE[0], "account_owners": None, "countries": None, "customer_ids": None,
+                  "supplier_countries": SUPPLIER_COUNTRIES, "item_ids": item_ids}
+    with db.connect("service") as conn:
+        doc = conn.execute("SELECT footnote.call('list_suppliers', '{}')").fetchone()[0]  # type: ignore[index]
+    assert doc["scope"]["digest"] == canonical.sha256_hex(canonical.canonical_json(definition))
+
+
+def test_the_scope_commands_create_a_scope_of_suppliers_and_items(db: TestDatabase) -> None:
+    code, out, err = _run("scope", "create", "buyers", "--description", "German suppliers", "--supplier-country", "DE",
+                         "--item", "2", "--item", "4", "--database-url", db.url)
+    german = db.scalar("SELECT count(*) FROM footnote_src.suppliers WHERE country = 'DE'")
+    items = db.scalar("SELECT count(*) FROM footnote_src.items WHERE id IN (2, 4)")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1:7] == [
+        "  customers: every customer", f"  customers in it now: {db.scalar('SELECT count(*) FROM footnote_src.customers')}",
+        "  suppliers: country DE", f"  suppliers in it now: {german}", "  items: item id 2, 4",
+        f"  items in it now: {items}"]
+    _run("scope", "bind", SERVICE_LOGIN, "buyers", "--database-url", db.url)
+    listed = db.client("service").call("list_suppliers", limit=1000)
+    assert int(listed.values["matching"].raw) == german
+    code, _out, err = _run("scope", "create", "bad", "--description", "x", "--item", "-3", "--database-url", db.url)
+    assert code == 2 and err.startswith("error: item ids are positive whole numbers")
