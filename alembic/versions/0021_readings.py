@@ -1,0 +1,29 @@
+"""The gate reads more honest restatements: a restated question, a value stated once for two statements, figures
+reordered with their periods.
+
+Revision ID: 0021_readings
+Revises: 0020_scopes
+Create Date: 2026-12-04
+
+Frozen delta SQL (0021_readings.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/: a sentence
+that asks a question in the words of the question asked states nothing; a figure with its unit or currency that
+the text states as one statement covers another statement of the same call with the same value; figures of one
+kind stated in another order than the template's are read as that statement's when each stays next to its own
+period or date, reordered with it; a name's neighbouring word (the statement's verb) introduces no figure; the
+lexicon gains German salutations and "issue".
+"""
+
+from footnote_pg.migration import apply_frozen_sql
+
+revision = "0021_readings"
+down_revision = "0020_scopes"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    apply_frozen_sql(__file__, "upgrade")
+
+
+def downgrade() -> None:
+    apply_frozen_sql(__file__, "downgrade")
