@@ -9,8 +9,9 @@ Frozen delta SQL (0021_readings.upgrade.sql / .downgrade.sql), written by alembi
 that asks a question in the words of the question asked states nothing; a figure with its unit or currency that
 the text states as one statement covers another statement of the same call with the same value; figures of one
 kind stated in another order than the template's are read as that statement's when each stays next to its own
-period or date, reordered with it; a name's neighbouring word (the statement's verb) introduces no figure; the
-lexicon gains German salutations and "issue".
+period or date, reordered with it, and names, labels and units of one record in any order; a row holds the as-of
+date or period its list states once; a clause may be an as-of date alone that an earlier clause's statement has, and
+a clause of a ranked row may leave out its rank; the lexicon gains German salutations and "issue".
 """
 
 from footnote_pg.migration import apply_frozen_sql

@@ -601,9 +601,6 @@ BEGIN
         END IF;
         IF EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2), LATERAL (VALUES ('left'), ('right')) AS sd(side)
                    WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
-                     -- a name's word is the statement's verb ("Bergmann Logistik GmbH rose"), which introduces no figure
-                     AND tc->(o.c2::integer)->>'value' !~ '\.(customer|supplier|item|name)$'
-                     AND tc->c->>'value' !~ '\.(customer|supplier|item|name)$'
                      AND f->>sd.side IS NOT NULL AND left(f->>sd.side, 1) NOT IN ('~', '#')
                      AND f->>sd.side = tinfo->'figures'->(o.c2)->>sd.side
                      AND NOT coalesce(info->'near', '[]') ? (f->>sd.side)) THEN
@@ -798,12 +795,12 @@ BEGIN
                         AND EXISTS (SELECT FROM jsonb_each_text(hold) AS h WHERE seen ? h.key)) THEN
                 ok := false;
             END IF;
-            -- and each clause states its statement whole (an as-of date, period or party may be shared): a
-            -- part of one statement next to a part of another is a swap, not a merge
+            -- and each clause states its statement whole (an as-of date, period or party may be shared, a rank
+            -- left out): a part of one statement next to a part of another is a swap, not a merge
             IF NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
                            WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
                                              WHERE tq->>'unit' = h.key AND tq->>'kind' NOT IN ('date', 'period')
-                                               AND tq->>'value' !~ '\.(customer|supplier)$'
+                                               AND tq->>'value' !~ '\.(customer|supplier|rank)$'
                                                AND NOT EXISTS (SELECT FROM unnest(pfig) AS q(fi)
                                                                WHERE figs->q.fi->>'text' = tq->>'text'))) THEN
                 ok := false;
