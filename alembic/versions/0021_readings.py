@@ -1,13 +1,12 @@
-"""The gate reads more honest restatements: a restated question, a value stated once for two statements, figures
-reordered with their periods.
+"""The gate reads more honest restatements: a restated question, a row with its list's as-of date, figures reordered
+with their periods.
 
 Revision ID: 0021_readings
 Revises: 0020_scopes
 Create Date: 2026-12-04
 
 Frozen delta SQL (0021_readings.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/: a sentence
-that asks a question in the words of the question asked states nothing; a figure with its unit or currency that
-the text states as one statement covers another statement of the same call with the same value; figures of one
+that asks a question in the words of the question asked states nothing; figures of one
 kind stated in another order than the template's are read as that statement's when each stays next to its own
 period or date, reordered with it, and names, labels and units of one record in any order; a row holds the as-of
 date or period its list states once; a clause may be an as-of date alone that an earlier clause's statement has, and

@@ -1409,14 +1409,7 @@ BEGIN
                        AND EXISTS (SELECT FROM jsonb_each(covered) AS d
                                    WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
                                      AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
-                                     AND (d.value)::text::integer < coalesce(first, 0)))
-              -- the same value of the same call, stated as another statement's figure, with its unit or currency
-              -- ("INV-2026-8812 is the oldest at 104 days past due" states the headline's "oldest 104 days")
-              AND NOT (tc->(c::integer)->>'text' ~ '[^0-9.,[:space:]]' AND tc->(c::integer)->>'kind' NOT IN ('date', 'period', 'text')
-                       AND EXISTS (SELECT FROM jsonb_each(covered) AS d
-                                   WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
-                                     AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
-                                     AND tc->(d.key::integer)->>'call_id' = tc->(c::integer)->>'call_id'));
+                                     AND (d.value)::text::integer < coalesce(first, 0)));
             IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
                 missing := 'its words';
             ELSIF detail THEN
