@@ -384,6 +384,7 @@ SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
     'yours', 'yours faithfully', 'yours sincerely', 'sincerely', 'have a good day', 'have a nice day',
     'have a great day', 'talk soon', 'speak soon', 'hallo', 'liebe', 'lieber', 'sehr geehrte', 'sehr geehrter',
     'sehr geehrte damen und herren', 'damen und herren', 'mit freundlichen grüßen', 'freundliche grüße',
+    'guten tag', 'guten morgen', 'guten abend', 'herr', 'frau', 'mr', 'mrs', 'ms',
     'liebe grüße', 'lg', 'mfg', 'vg', 'hola', 'estimados', 'estimados señores', 'señores', 'un saludo',
     'saludos', 'gentile', 'gentile cliente', 'cordiali saluti', 'subject', 'betreff', 're', 'fw', 'fwd',
     '@channel', '@here', '@', 'channel',
@@ -447,7 +448,7 @@ SELECT w, 'word', c, n FROM (VALUES
     ('ap', 'owed to', false), ('a p', 'owed to', false), ('rev', 'revenue', false), ('cn', 'credit note', false),
     ('cns', 'credit note', false), ('exp', 'expected', false), ('lvl', 'reorder level', false),
     ('reorder lvl', 'reorder level', false), ('reorder', 'reorder level', false), ('wh', 'warehouse', false),
-    ('acct', 'account', false), ('owner', 'account owner', false), ('amt', 'amount', false),
+    ('acct', 'account', false), ('issue', 'issued', false), ('owner', 'account owner', false), ('amt', 'amount', false),
     ('customer', 'customer', false), ('cust', 'customer', false), ('supp', 'supplier', false),
     -- German words of the domain
     ('überfällig', 'overdue', false), ('überfällige', 'overdue', false), ('überfälligen', 'overdue', false),

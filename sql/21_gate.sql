@@ -412,6 +412,17 @@ BEGIN
         FROM jsonb_array_elements(pairs) WITH ORDINALITY AS x(p, n)
         WHERE tc->((p->>'c')::integer)->>'kind' = kind;
         CONTINUE WHEN seq = (SELECT array_agg(y ORDER BY y) FROM unnest(seq) AS y);
+        -- the name, number and unit of one record say what they are in any order ("365 pcs of SKU-10045 (Ball
+        -- valve …)"); the records keep theirs, and a number written as text ("ending 9086") its place
+        CONTINUE WHEN kind = 'text' AND NOT EXISTS (
+            SELECT FROM jsonb_array_elements(grp) WITH ORDINALITY AS a(g, i),
+                        jsonb_array_elements(grp) WITH ORDINALITY AS b(g, j)
+            WHERE a.i < b.j AND (a.g->>'c')::integer > (b.g->>'c')::integer
+              AND NOT (tc->((a.g->>'c')::integer)->>'text' ~ '[[:alpha:]]' AND tc->((b.g->>'c')::integer)->>'text' ~ '[[:alpha:]]'
+                       AND (tc->((a.g->>'c')::integer)->'evidence' = tc->((b.g->>'c')::integer)->'evidence'
+                            -- a label of no record ("pcs")
+                            OR jsonb_array_length(coalesce(tc->((a.g->>'c')::integer)->'evidence', '[]')) = 0
+                            OR jsonb_array_length(coalesce(tc->((b.g->>'c')::integer)->'evidence', '[]')) = 0)));
         SELECT bool_and(EXISTS (
                    SELECT FROM (VALUES ('left'), ('right')) AS sd(side)
                    WHERE g->'f'->>sd.side IS NOT NULL AND g->'f'->>sd.side <> '#'
@@ -421,6 +432,32 @@ BEGIN
                             AND tinfo->'figures'->(o.c)->>sd.side = g->'f'->>sd.side) = 1))
         INTO anchored
         FROM jsonb_array_elements(grp) AS g;
+        -- or each figure is bound to its period or date, reordered with it ("2.962.843,74 € in Q2 2026, up from
+        -- 2.636.388,74 € in Q1 2026"): of every two figures in another order, each has the period or date the
+        -- template states it with (for a period: the figure before it), and those two come in the same order,
+        -- and no figure has the word that introduces another one of its kind ("from" is the earlier one's)
+        IF NOT anchored THEN
+            anchored := NOT EXISTS (
+                    SELECT FROM jsonb_array_elements(grp) WITH ORDINALITY AS a(g, i),
+                                jsonb_array_elements(grp) WITH ORDINALITY AS b(g, j)
+                    WHERE a.i < b.j AND (a.g->>'c')::integer > (b.g->>'c')::integer
+                      AND NOT coalesce((
+                          SELECT min(pa.n) < min(pb.n)
+                          FROM jsonb_array_elements(pairs) WITH ORDINALITY AS pa(p, n),
+                               jsonb_array_elements(pairs) WITH ORDINALITY AS pb(p, n)
+                          WHERE (pa.p->>'c')::integer = (a.g->>'c')::integer + CASE WHEN kind IN ('period', 'date') THEN -1 ELSE 1 END
+                            AND (pb.p->>'c')::integer = (b.g->>'c')::integer + CASE WHEN kind IN ('period', 'date') THEN -1 ELSE 1 END
+                            AND tu->'claims' @> jsonb_build_array((pa.p->>'c')::integer)
+                            AND tu->'claims' @> jsonb_build_array((pb.p->>'c')::integer)
+                            AND (tc->((pa.p->>'c')::integer)->>'kind' IN ('period', 'date')) <> (kind IN ('period', 'date'))
+                            AND (tc->((pb.p->>'c')::integer)->>'kind' IN ('period', 'date')) <> (kind IN ('period', 'date'))), false))
+                AND NOT EXISTS (
+                    SELECT FROM jsonb_array_elements(grp) AS g, jsonb_array_elements_text(tu->'claims') AS o(c)
+                    WHERE tc->(o.c::integer)->>'kind' = kind AND o.c::integer <> (g->>'c')::integer
+                      AND g->'f'->>'left' IS NOT NULL AND g->'f'->>'left' <> '#'
+                      AND tinfo->'figures'->(o.c)->>'left' = g->'f'->>'left'
+                      AND g->'f'->>'left' IS DISTINCT FROM tinfo->'figures'->(g->>'c')->>'left');
+        END IF;
         IF NOT anchored THEN
             off := off || jsonb_build_array(jsonb_build_object('code', 'order', 'kind', kind,
                 'text', (SELECT string_agg(g->>'written', ', ') FROM jsonb_array_elements(grp) AS g)));
@@ -463,7 +500,10 @@ BEGIN
         LIMIT 1;
         assign := assign || coalesce(to_jsonb(c), 'null'::jsonb);
         IF c IS NULL THEN
-            IF fig->>'text' !~ '[0-9]' AND fig->>'text' !~ '[A-Z\u00C0-\u00DE]' THEN
+            IF EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2)
+                       WHERE footnote._shared_period(fig->>'text', tc->(o.c2::integer), tc)) THEN
+                NULL;  -- the statement's own as-of date or period, which the template states once for all
+            ELSIF fig->>'text' !~ '[0-9]' AND fig->>'text' !~ '[A-Z\u00C0-\u00DE]' THEN
                 -- a value written in plain words ("high", "open"): read it as those words
                 extra := extra || ARRAY(SELECT CASE WHEN (f->>'negated')::boolean THEN '!' ELSE '' END || footnote._stem(x)
                                         FROM regexp_split_to_table(lower(fig->>'written'), '[^a-z]+') AS x WHERE x <> '');
@@ -594,6 +634,19 @@ AS $$
         ELSE o->>'code' END
 $$;
 
+-- Whether a figure written as text p is the period or as-of date of the statement of template claim t, stated
+-- with it though the template states it once for all of them ("Nieminen Tekniikka Oy: 177.101,04 € overdue as
+-- of 14.08.2026" under "Customers by overdue amount as of 14.08.2026"): a date or period figure of the same call.
+CREATE FUNCTION footnote._shared_period(p text, t jsonb, tc jsonb)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT t->'statement'->>'period' = p
+           AND EXISTS (SELECT FROM jsonb_array_elements(tc) AS d
+                       WHERE d->>'text' = p AND d->>'kind' IN ('date', 'period') AND d->>'call_id' = t->>'call_id')
+$$;
+
 -- The units of the template that hold every figure of figs listed in fids (only those written with a digit or
 -- a capital letter, when there are any), as {unit: subject}.
 CREATE FUNCTION footnote._holding(fids integer[], figs jsonb, tc jsonb)
@@ -610,8 +663,8 @@ AS $$
           FROM jsonb_array_elements(tc) AS t GROUP BY t->>'unit') AS units
     WHERE NOT EXISTS (SELECT FROM w WHERE NOT EXISTS (
               SELECT FROM jsonb_array_elements(tc) AS t
-              WHERE t->>'unit' = units.u AND t->>'text' = w.g->>'text'
-                AND (w.g->>'call_id' IS NULL OR t->>'call_id' = w.g->>'call_id')))
+              WHERE t->>'unit' = units.u AND (w.g->>'call_id' IS NULL OR t->>'call_id' = w.g->>'call_id')
+                AND (t->>'text' = w.g->>'text' OR footnote._shared_period(w.g->>'text', t, tc))))
 $$;
 
 -- Whether one unit of the template holds every figure of figs listed in fids: a sentence read as one statement.
@@ -625,7 +678,7 @@ $$;
 
 -- A text's sentences (footnote._read) with every sentence that merges statements ("X owes A, while Y owes B";
 -- "1 supplier matches: Hansa Stahlhandel GmbH") read again clause by clause: cut at commas, semicolons,
--- colons, dashes, parentheses and "and / while / whereas / but", then joined again from the left as long as
+-- colons, dashes, parentheses, "and / while / whereas / but" and before "as of", then joined again from the left as long as
 -- one unit holds the figures of the joined clauses. A clause that fits no unit stays what it is (and blocks).
 CREATE FUNCTION footnote._clauses(t text, figs jsonb, nread jsonb, tc jsonb)
 RETURNS jsonb
@@ -650,6 +703,7 @@ DECLARE
     ok     boolean;
     hold   jsonb;
     prev   jsonb;
+    seen   jsonb;
 BEGIN
     FOR ns IN SELECT x FROM jsonb_array_elements(nread) AS x ORDER BY (x->>'sentence')::integer LOOP
         IF jsonb_array_length(ns->'figures') < 2 OR footnote._fits(
@@ -662,7 +716,7 @@ BEGIN
         cuts := '{}';
         p := 1;
         LOOP
-            p := regexp_instr(txt, '(, |; |: | [-—–] |\(| and | while | whereas | but )', p);
+            p := regexp_instr(txt, '(, |; |: | [-—–] |\(| and | while | whereas | but | as of )', p);
             EXIT WHEN p = 0;
             cuts := cuts || (s0 + p - 1);
             p := p + 1;
@@ -693,6 +747,7 @@ BEGIN
         -- its subject could be read as any statement's
         ok := jsonb_array_length(spans) > 1;
         prev := NULL;
+        seen := '{}';
         FOR part IN SELECT x FROM jsonb_array_elements(spans) AS x LOOP
             pfig := ARRAY(SELECT (f->>'figure')::integer FROM jsonb_array_elements(ns->'figures') AS f
                           WHERE (figs->((f->>'figure')::integer)->>'start')::integer >= (part->>'start')::integer
@@ -702,20 +757,26 @@ BEGIN
                AND NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
                                WHERE (prev IS NULL OR h.value IN (SELECT value FROM jsonb_each_text(prev)))
                                  AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
-                                                 WHERE tq->>'unit' = h.key AND tq->>'text' ~ '[A-Z\u00C0-\u00DE]')) THEN
+                                                 WHERE tq->>'unit' = h.key AND tq->>'text' ~ '[A-Z\u00C0-\u00DE]'))
+               -- an as-of date alone goes back to a statement a clause before it made ("…, none of it overdue as
+               -- of 14.08.2026")
+               AND NOT (cardinality(pfig) > 0
+                        AND NOT EXISTS (SELECT FROM unnest(pfig) AS q(fi) WHERE figs->q.fi->>'text' !~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$')
+                        AND EXISTS (SELECT FROM jsonb_each_text(hold) AS h WHERE seen ? h.key)) THEN
                 ok := false;
             END IF;
-            -- and each clause states its statement whole (an as-of date, period or party may be shared): a
-            -- part of one statement next to a part of another is a swap, not a merge
+            -- and each clause states its statement whole (an as-of date, period or party may be shared, a rank
+            -- left out): a part of one statement next to a part of another is a swap, not a merge
             IF NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
                            WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
                                              WHERE tq->>'unit' = h.key AND tq->>'kind' NOT IN ('date', 'period')
-                                               AND tq->>'value' !~ '\.(customer|supplier)$'
+                                               AND tq->>'value' !~ '\.(customer|supplier|rank)$'
                                                AND NOT EXISTS (SELECT FROM unnest(pfig) AS q(fi)
                                                                WHERE figs->q.fi->>'text' = tq->>'text'))) THEN
                 ok := false;
             END IF;
             prev := hold;
+            seen := seen || hold;
         END LOOP;
         IF NOT ok THEN
             out := out || jsonb_build_array(ns);
@@ -803,7 +864,7 @@ RETURNS text
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT '^\W*(hi|hello|hey|dear|good (morning|afternoon|evening)|hola|hallo|liebe[rs]?|sehr geehrte[rs]?|'
+    SELECT '^\W*(hi|hello|hey|dear|good (morning|afternoon|evening)|guten (tag|morgen|abend)|hola|hallo|liebe[rs]?|sehr geehrte[rs]?|'
            || 'estimad[oa]s?|gentile|ciao)\M[^\n]{0,60}[,:!]?\s*$'
 $$;
 
@@ -1094,7 +1155,8 @@ BEGIN
                 SELECT FROM jsonb_array_elements(ns->'figures') AS f2, LATERAL (SELECT figs->((f2->>'figure')::integer) AS g) AS x
                 WHERE (NOT hard OR x.g->>'text' ~ '[0-9A-Z\u00C0-\u00DE]')
                   AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS t
-                                  WHERE (t->>'unit')::integer = u2 AND t->>'text' = x.g->>'text'
+                                  WHERE (t->>'unit')::integer = u2
+                                    AND (t->>'text' = x.g->>'text' OR footnote._shared_period(x.g->>'text', t, tc))
                                     AND (x.g->>'call_id' IS NULL OR t->>'call_id' = x.g->>'call_id')));
             best := NULL;
             bestu := NULL;
@@ -1154,6 +1216,19 @@ BEGIN
                AND ((ns->>'text' ~* footnote._salutation_re()
                      AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w WHERE NOT ns->'unknown' ? w))
                     OR (k > coalesce(signed, nsent) AND ns->>'text' ~ '^\s*[A-Z\u00C0-\u00DE][[:alpha:]&.-]*( [[:alpha:]&.-]+){0,3}\s*$')) THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            -- the question itself, restated above the answer ("Q: How much does Bergmann Logistik owe?", a quoted
+            -- "> Does Vidal have open tickets?"): a question asserts nothing when every word it says is a word of
+            -- the question asked (a word of its own, "Is Bergmann at risk of insolvency?", still has to be supported)
+            IF ns->>'text' ~ '\?\W*$' AND (ns->>'negations')::integer = 0 AND coalesce(tpl->>'question', '') <> ''
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'marks') AS x
+                               WHERE x <> 'unit:>' OR ns->>'text' !~ '^\s*>')
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w
+                               WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(footnote._read(tpl->>'question', '[]', NULL)) AS q,
+                                                             jsonb_array_elements_text(q->'words') AS qw
+                                                 WHERE qw = w)) THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
             END IF;
@@ -1290,6 +1365,15 @@ BEGIN
                 f := ns->'figures'->i;
                 fig := figs->((f->>'figure')::integer);
                 u := (best->'claims'->>i)::integer;
+                IF u IS NULL AND unit_of[k] IS NOT NULL THEN
+                    -- an as-of date or period the template states once for all its statements
+                    u := (SELECT d.n - 1 FROM jsonb_array_elements(tc) WITH ORDINALITY AS d(t, n)
+                          WHERE d.t->>'text' = fig->>'text' AND d.t->>'kind' IN ('date', 'period')
+                            AND d.t->>'call_id' = tus->unit_of[k]->>'call_id'
+                            AND EXISTS (SELECT FROM jsonb_array_elements_text(tus->unit_of[k]->'claims') AS o2(c2)
+                                        WHERE footnote._shared_period(fig->>'text', tc->(o2.c2::integer), tc))
+                          ORDER BY d.n LIMIT 1)::integer;
+                END IF;
                 o := (SELECT x FROM jsonb_array_elements(best->'offences') AS x WHERE x->'figure' = f->'figure' LIMIT 1);
                 IF o IS NULL THEN
                     o := (SELECT x FROM jsonb_array_elements(best->'offences') AS x WHERE x->>'code' = 'order'

@@ -23,8 +23,9 @@ from tests.conftest import TestDatabase, tally
 
 MAX_FAITHFUL_BLOCKED = 0.02  # the target
 # what the gate reaches today in each part (tuned and held-out texts together); the corpus gained emails, chat,
-# notes, tables, German, records and letters (restatements_voices_*.txt), on which far more is still blocked
-FAITHFUL_BLOCKED_BOUND = 0.58
+# notes, tables, German, records and letters (restatements_voices_*.txt), on which far more is still blocked:
+# about 52 % of all faithful texts, up to 53 % in one part
+FAITHFUL_BLOCKED_BOUND = 0.55
 PASSING = ("verified", "partially_verified")
 
 
