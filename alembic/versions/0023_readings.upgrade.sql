@@ -487,17 +487,6 @@ BEGIN
         FROM jsonb_array_elements(pairs) WITH ORDINALITY AS x(p, n)
         WHERE tc->((p->>'c')::integer)->>'kind' = kind;
         CONTINUE WHEN seq = (SELECT array_agg(y ORDER BY y) FROM unnest(seq) AS y);
-        -- the name, number and unit of one record say what they are in any order ("365 pcs of SKU-10045 (Ball
-        -- valve …)"); the records keep theirs, and a number written as text ("ending 9086") its place
-        CONTINUE WHEN kind = 'text' AND NOT EXISTS (
-            SELECT FROM jsonb_array_elements(grp) WITH ORDINALITY AS a(g, i),
-                        jsonb_array_elements(grp) WITH ORDINALITY AS b(g, j)
-            WHERE a.i < b.j AND (a.g->>'c')::integer > (b.g->>'c')::integer
-              AND NOT (tc->((a.g->>'c')::integer)->>'text' ~ '[[:alpha:]]' AND tc->((b.g->>'c')::integer)->>'text' ~ '[[:alpha:]]'
-                       AND (tc->((a.g->>'c')::integer)->'evidence' = tc->((b.g->>'c')::integer)->'evidence'
-                            -- a label of no record ("pcs")
-                            OR jsonb_array_length(coalesce(tc->((a.g->>'c')::integer)->'evidence', '[]')) = 0
-                            OR jsonb_array_length(coalesce(tc->((b.g->>'c')::integer)->'evidence', '[]')) = 0)));
         SELECT bool_and(EXISTS (
                    SELECT FROM (VALUES ('left'), ('right')) AS sd(side)
                    WHERE g->'f'->>sd.side IS NOT NULL AND g->'f'->>sd.side <> '#'
