@@ -42,7 +42,14 @@ BEGIN
                                    FROM pg_class AS c WHERE c.relnamespace = 'footnote'::regnamespace),
                               (SELECT string_agg(f.oid::text || coalesce(f.proacl::text, ''), ',' ORDER BY f.oid)
                                FROM pg_proc AS f WHERE f.pronamespace = 'footnote'::regnamespace),
-                              (SELECT coalesce(n.nspacl::text, '') FROM pg_namespace AS n WHERE n.nspname = 'footnote')))
+                              (SELECT coalesce(n.nspacl::text, '') FROM pg_namespace AS n WHERE n.nspname = 'footnote'),
+                              -- and what our objects would be created with: default privileges in schema footnote,
+                              -- or of the roles that create them
+                              (SELECT string_agg(d.oid::text || d.defaclacl::text, ',' ORDER BY d.oid)
+                               FROM pg_default_acl AS d
+                               WHERE d.defaclnamespace = 'footnote'::regnamespace
+                                  OR d.defaclrole IN (SELECT r.oid FROM pg_roles AS r
+                                                      WHERE r.rolname IN ('footnote_owner', 'footnote_ledger')))))
     $acl$;
     CREATE FUNCTION footnote_guard.note_acl()
     RETURNS event_trigger
@@ -87,9 +94,9 @@ BEGIN
                               WHERE r.prpubid = p.oid AND c.relnamespace = 'footnote'::regnamespace)
                 LIMIT 1;
             END IF;
-            IF o.name IS NULL AND TG_TAG IN ('GRANT', 'REVOKE')
+            IF o.name IS NULL AND TG_TAG IN ('GRANT', 'REVOKE', 'ALTER DEFAULT PRIVILEGES')
                AND current_setting('footnote.acl_before', true) IS DISTINCT FROM footnote_guard.acl_digest() THEN
-                o := ROW('privileges', 'of objects in schema footnote');
+                SELECT 'privileges' AS kind, 'of objects in schema footnote or created by its roles' AS name INTO o;
             END IF;
         END IF;
         IF o.name IS NOT NULL THEN
@@ -103,7 +110,7 @@ BEGIN
     REVOKE ALL ON FUNCTION footnote_guard.refuse_ddl(), footnote_guard.note_acl(), footnote_guard.acl_digest() FROM PUBLIC;
     GRANT USAGE ON SCHEMA footnote_guard TO PUBLIC;  -- event triggers run as whoever runs the command
     GRANT EXECUTE ON FUNCTION footnote_guard.acl_digest() TO PUBLIC;
-    CREATE EVENT TRIGGER footnote_guard_acl ON ddl_command_start WHEN TAG IN ('GRANT', 'REVOKE')
+    CREATE EVENT TRIGGER footnote_guard_acl ON ddl_command_start WHEN TAG IN ('GRANT', 'REVOKE', 'ALTER DEFAULT PRIVILEGES')
         EXECUTE FUNCTION footnote_guard.note_acl();
     CREATE EVENT TRIGGER footnote_guard_ddl ON ddl_command_end EXECUTE FUNCTION footnote_guard.refuse_ddl();
     CREATE EVENT TRIGGER footnote_guard_drop ON sql_drop EXECUTE FUNCTION footnote_guard.refuse_ddl();

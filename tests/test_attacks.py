@@ -92,6 +92,8 @@ ATTEMPTS: dict[str, tuple[str, list[str]]] = {
     "owner_grant_call_log": ("owner", ["GRANT SELECT, INSERT ON footnote.call_log TO fn_test_outsider"]),
     "owner_grant_queue_record": ("owner", ["GRANT EXECUTE ON FUNCTION footnote._queue_record(uuid, jsonb, text, "
                                            "text, text, jsonb, jsonb, jsonb) TO fn_test_service"]),
+    "owner_default_privileges": ("owner", ["SET ROLE footnote_owner",
+                                           "ALTER DEFAULT PRIVILEGES IN SCHEMA footnote GRANT ALL ON TABLES TO PUBLIC"]),
     "owner_disable_triggers": ("owner", ["ALTER TABLE footnote.ledger DISABLE TRIGGER USER"]),
     "owner_drop_trigger": ("owner", ["DROP TRIGGER ledger_append_only ON footnote.ledger"]),
     "owner_rule_on_queue": ("owner", ["CREATE RULE forge AS ON INSERT TO footnote.ledger_queue DO INSTEAD NOTHING"]),

@@ -382,6 +382,33 @@ def test_the_owner_cannot_add_a_trigger_to_the_queue(chain: TestDatabase) -> Non
                    "FOR EACH ROW EXECUTE FUNCTION public.forge()", "42501")
 
 
+@pytest.mark.parametrize("statement", ["GRANT SELECT ON footnote.call_log TO PUBLIC",
+                                       "GRANT EXECUTE ON FUNCTION footnote._queue_record(uuid, jsonb, text, text, text, jsonb, jsonb, jsonb) "
+                                       "TO PUBLIC",
+                                       "REVOKE SELECT ON footnote.ledger FROM footnote_auditor",
+                                       "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA footnote TO PUBLIC",
+                                       "GRANT ALL ON SCHEMA footnote TO PUBLIC",
+                                       "ALTER DEFAULT PRIVILEGES IN SCHEMA footnote GRANT SELECT ON TABLES TO PUBLIC",
+                                       "ALTER DEFAULT PRIVILEGES FOR ROLE footnote_owner GRANT ALL ON TABLES TO PUBLIC"],
+                         ids=["grant_table", "grant_function", "revoke", "all_functions", "schema", "default_in_schema",
+                              "default_of_owner"])
+def test_a_change_of_privileges_by_a_superuser_is_refused_by_name(db: TestDatabase, statement: str) -> None:
+    """Outside a migration even a superuser's GRANT, REVOKE or ALTER DEFAULT PRIVILEGES that would change who may use
+    our objects (now or when a revision creates them) is refused, and the refusal says so."""
+    def acl() -> list[Any]:
+        with db.connect() as conn:
+            return conn.execute("SELECT footnote_guard.acl_digest()").fetchall()
+
+    before = acl()
+    with db.connect() as conn, pytest.raises(psycopg.Error) as caught:
+        conn.execute(statement)
+    assert caught.value.sqlstate == "FN107"
+    tag = "ALTER DEFAULT PRIVILEGES" if statement.startswith("ALTER") else statement.split()[0]
+    assert str(caught.value).startswith(f"{tag} on privileges of objects in schema footnote or created by its roles "
+                                        "is refused")
+    assert acl() == before
+
+
 def test_the_owner_cannot_switch_the_event_triggers_off(db: TestDatabase) -> None:
     for statement in ("ALTER EVENT TRIGGER footnote_guard_ddl DISABLE", "DROP EVENT TRIGGER footnote_guard_drop",
                       "DROP FUNCTION footnote_guard.refuse_ddl() CASCADE",

@@ -8,7 +8,7 @@ Create Date: 2026-12-04
 Frozen delta SQL (0023_readings.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/: a sentence
 that asks a question in the words of the question asked states nothing; figures of one
 kind stated in another order than the template's are read as that statement's when each stays next to its own
-period or date, reordered with it, and names, labels and units of one record in any order; a row holds the as-of
+period or date, reordered with it; a row holds the as-of
 date or period its list states once; a clause may be an as-of date alone that an earlier clause's statement has, and
 a clause of a ranked row may leave out its rank; the lexicon gains German salutations and "issue".
 """
