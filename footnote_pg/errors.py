@@ -85,6 +85,12 @@ class SourceNotMapped(FootnoteError):
         return self.detail.get("view")
 
 
+class NodeBehind(FootnoteError):
+    """On a node, the ERP's data arrive later than node_max_lag allows, or not at all: no figure is answered."""
+
+    sqlstate = "FN007"
+
+
 class AppendOnly(FootnoteError):
     """The table is append-only."""
 
@@ -162,6 +168,7 @@ class NotInstalled(FootnoteError):
 _BY_SQLSTATE: dict[str, type[FootnoteError]] = {
     cls.sqlstate: cls
     for cls in (InvalidArgument, UnknownEntity, AmbiguousEntity, UnknownOperation, EvidenceLimit, SourceNotMapped,
+                NodeBehind,
                 AppendOnly,
                 LedgerIsolation, CallNotYours, CallReplayed, NotFromGate, ChainBusy, Protected, ScopeConflict,
                 UnknownScope)

@@ -7,6 +7,7 @@
 -- Errors raised by footnote-pg carry SQLSTATEs of class FN:
 --   FN001 invalid argument       FN002 unknown entity      FN003 ambiguous entity
 --   FN004 unknown operation      FN005 evidence limit      FN006 source not mapped
+--   FN007 node behind the ERP
 -- The DETAIL of each is a JSON object (argument, value, alternatives, ...) so
 -- clients can act on it; the MESSAGE is one line for a person.
 
@@ -120,7 +121,7 @@ DECLARE
 BEGIN
     IF v IS NULL THEN
         reason := CASE WHEN NEW.key IN ('locale', 'currency', 'fiscal_year_start_month', 'max_evidence_rows',
-                                        'dso_window_days') THEN 'must not be NULL' END;
+                                        'dso_window_days', 'node_max_lag') THEN 'must not be NULL' END;
     ELSIF NEW.key = 'locale' AND v NOT IN ('de-DE', 'en-US') THEN
         reason := 'must be de-DE or en-US';
     ELSIF NEW.key = 'currency' AND v !~ '^[A-Z]{3}$' THEN
@@ -159,6 +160,16 @@ BEGIN
             reason := 'must be a JSON object of record type to a URL with {id}, such as '
                       || '{"invoice": "https://ui.example/invoice/{id}"}';
         END;
+    ELSIF NEW.key = 'node_max_lag' THEN
+        BEGIN
+            IF v !~ '^\d+(\.\d+)?\s*(ms|s|min|h)$' OR v::interval > interval '1 day' THEN
+                reason := 'must be a duration such as 30s, 5min or 1h, at most 1 day';
+            END IF;
+        EXCEPTION WHEN data_exception THEN
+            reason := 'must be a duration such as 30s, 5min or 1h, at most 1 day';
+        END;
+    ELSIF NEW.key = 'node_subscription' AND v !~ '^[a-z_][a-z0-9_]{0,62}$' THEN
+        reason := 'must be a subscription name (lower-case letters, digits, _)';
     ELSIF NEW.key IN ('seal_lock_timeout', 'seal_commit_wait') THEN
         BEGIN
             IF v !~ '^\d+(\.\d+)?\s*(ms|s|min)$' OR v::interval > interval '10 minutes' THEN

@@ -228,6 +228,7 @@ DECLARE
     lim      integer := footnote._evidence_limit();
     doc      jsonb;
     scope    jsonb;
+    node     jsonb;
     now_ts   timestamptz := clock_timestamp();
     ms       numeric := round((extract(epoch FROM now_ts - started) * 1000)::numeric, 3);
 BEGIN
@@ -269,6 +270,13 @@ BEGIN
            AND NOT doc->'values' ? 'supplier' THEN
             doc := jsonb_set(doc, '{values,scope}', footnote._value('text', scope->>'id', '{}'));
         END IF;
+    END IF;
+    -- on a node (sql/04_node.sql), where the ERP's data stood: the subscription's received position, the ERP's
+    -- clock at its newest message and the lag; beyond node_max_lag the call fails (FN007); a primary install gets
+    -- no key
+    node := footnote._node_stamp();
+    IF node IS NOT NULL THEN
+        doc := doc || jsonb_build_object('node', node);
     END IF;
     -- the entry point (footnote.<operation>, sql/51_entry.sql) appends the document to the call log and adds
     -- its hash; the links into the ERP's own UI, where the ui_links setting says how, are presentation

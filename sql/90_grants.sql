@@ -138,6 +138,7 @@ TO footnote_service, footnote_auditor;
 GRANT USAGE ON SCHEMA footnote TO footnote_gateway;
 GRANT EXECUTE ON FUNCTION footnote.assert_identity(text, text) TO footnote_gateway;
 GRANT EXECUTE ON FUNCTION footnote.whoami() TO footnote_service, footnote_gateway;
+GRANT EXECUTE ON FUNCTION footnote.node_position() TO footnote_service, footnote_gateway;
 
 -- Re-attestation runs the catalog again (current ERP values, new call-log rows): only for the role that may call it.
 GRANT EXECUTE ON FUNCTION footnote.reattest(bigint) TO footnote_service;
