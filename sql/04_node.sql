@@ -7,11 +7,8 @@
 -- refuses with FN007 when the node is further behind than node_max_lag. On a primary install (node_subscription
 -- NULL) the stamp is NULL and no result changes.
 
-INSERT INTO footnote.settings (key, value, description) VALUES
-    ('node_subscription', NULL, 'the subscription this node database receives the ERP''s tables through '
-     || '(footnote-pg node init); NULL on a primary install, where figures are read from the ERP''s own tables'),
-    ('node_max_lag', '60s', 'on a node, the largest lag (age of the newest message received from the ERP) at which '
-     || 'calls still answer; beyond it they fail with FN007');
+-- The settings node_subscription and node_max_lag (default 60s) are rows `footnote-pg node init` adds to
+-- footnote.settings on the node; a primary install has neither.
 
 -- Where the ERP's data stood for this node: the subscription, the last ERP WAL position received, the ERP''s
 -- WAL end it last reported, the ERP's clock when it sent its newest message (everything it had flushed by then
@@ -55,7 +52,7 @@ BEGIN
         RETURN NULL;
     END IF;
     pos := footnote.node_position();
-    bound := footnote.setting('node_max_lag')::interval;
+    bound := coalesce(footnote.setting('node_max_lag'), '60s')::interval;
     IF pos->>'lag_seconds' IS NULL OR (pos->>'lag_seconds')::numeric > extract(epoch FROM bound) THEN
         RAISE EXCEPTION USING
             ERRCODE = 'FN007',
@@ -64,8 +61,8 @@ BEGIN
                        'answered; footnote-pg node status says why', pos->>'subscription')
                 ELSE format('this node is %s s behind the ERP, more than node_max_lag (%s): no figure is answered '
                             'until it catches up; footnote-pg node status says why', pos->>'lag_seconds',
-                            footnote.setting('node_max_lag')) END,
-            DETAIL = (pos || jsonb_build_object('node_max_lag', footnote.setting('node_max_lag')))::text;
+                            bound) END,
+            DETAIL = (pos || jsonb_build_object('node_max_lag', bound::text))::text;
     END IF;
     RETURN pos;
 END

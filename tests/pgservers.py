@@ -105,8 +105,9 @@ def _as_unprivileged(cmd: list[str]) -> list[str]:
 
 
 @contextmanager
-def pg15_server() -> Iterator[Server]:
-    """A throwaway PostgreSQL 15 cluster on a Unix socket, run as an unprivileged user."""
+def pg15_server(settings: dict[str, str] | None = None) -> Iterator[Server]:
+    """A throwaway PostgreSQL 15 cluster on a Unix socket, run as an unprivileged user (``settings``: more
+    server settings, such as wal_level)."""
     base = Path(tempfile.mkdtemp(prefix="footnote-test-pg15-", dir="/tmp"))
     data, sockets = base / "data", base / "sockets"
     sockets.mkdir()
@@ -124,7 +125,8 @@ def pg15_server() -> Iterator[Server]:
         check=True, capture_output=True, env=env, cwd="/tmp",
     )
     options = f"-k {sockets} -c listen_addresses='' -c fsync=off -c synchronous_commit=off " \
-              f"-c full_page_writes=off -c max_connections=120"
+              f"-c full_page_writes=off -c max_connections=120" + \
+              "".join(f" -c {key}={value}" for key, value in (settings or {}).items())
     subprocess.run(
         _as_unprivileged([str(PG15_BIN / "pg_ctl"), "-D", str(data), "-o", options,
                           "-l", str(base / "log"), "-w", "-t", "30", "start"]),

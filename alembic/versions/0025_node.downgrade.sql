@@ -9,8 +9,6 @@ DROP FUNCTION footnote.node_position();
 
 DROP FUNCTION footnote._node_stamp();
 
-DELETE FROM footnote.settings WHERE key IN ('node_subscription', 'node_max_lag');
-
 -- what footnote_owner owns is changed as footnote_owner
 
 DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END $owner_section$;

@@ -2,21 +2,6 @@
 
 SET ROLE footnote_ledger;
 
--- footnote-pg: the source position of a node's figures.
---
--- A node is a database of its own that receives the ERP's tables through PostgreSQL's logical replication
--- (`footnote-pg node init`, docs/node.md); the setting node_subscription names its subscription. Every result
--- computed there records where the ERP's data stood (footnote._finish puts the stamp into the result document,
--- so into the call log's result and result_hash, and into every ledger record citing the call), and a call
--- refuses with FN007 when the node is further behind than node_max_lag. On a primary install (node_subscription
--- NULL) the stamp is NULL and no result changes.
-
-INSERT INTO footnote.settings (key, value, description) VALUES
-    ('node_subscription', NULL, 'the subscription this node database receives the ERP''s tables through '
-     || '(footnote-pg node init); NULL on a primary install, where figures are read from the ERP''s own tables'),
-    ('node_max_lag', '60s', 'on a node, the largest lag (age of the newest message received from the ERP) at which '
-     || 'calls still answer; beyond it they fail with FN007');
-
 -- A setting the catalog cannot use is refused when it is written (FN001 naming the setting), not when every
 -- later call fails: dates, months, counts, locale, currency and the sealing waits are checked here.
 CREATE OR REPLACE FUNCTION footnote._check_setting()
@@ -99,6 +84,18 @@ BEGIN
 END
 $$;
 
+-- footnote-pg: the source position of a node's figures.
+--
+-- A node is a database of its own that receives the ERP's tables through PostgreSQL's logical replication
+-- (`footnote-pg node init`, docs/node.md); the setting node_subscription names its subscription. Every result
+-- computed there records where the ERP's data stood (footnote._finish puts the stamp into the result document,
+-- so into the call log's result and result_hash, and into every ledger record citing the call), and a call
+-- refuses with FN007 when the node is further behind than node_max_lag. On a primary install (node_subscription
+-- NULL) the stamp is NULL and no result changes.
+
+-- The settings node_subscription and node_max_lag (default 60s) are rows `footnote-pg node init` adds to
+-- footnote.settings on the node; a primary install has neither.
+
 -- Where the ERP's data stood for this node: the subscription, the last ERP WAL position received, the ERP''s
 -- WAL end it last reported, the ERP's clock when it sent its newest message (everything it had flushed by then
 -- is received: the walsender sends its WAL end when it has nothing left to send) and the lag: the age of that
@@ -141,7 +138,7 @@ BEGIN
         RETURN NULL;
     END IF;
     pos := footnote.node_position();
-    bound := footnote.setting('node_max_lag')::interval;
+    bound := coalesce(footnote.setting('node_max_lag'), '60s')::interval;
     IF pos->>'lag_seconds' IS NULL OR (pos->>'lag_seconds')::numeric > extract(epoch FROM bound) THEN
         RAISE EXCEPTION USING
             ERRCODE = 'FN007',
@@ -150,8 +147,8 @@ BEGIN
                        'answered; footnote-pg node status says why', pos->>'subscription')
                 ELSE format('this node is %s s behind the ERP, more than node_max_lag (%s): no figure is answered '
                             'until it catches up; footnote-pg node status says why', pos->>'lag_seconds',
-                            footnote.setting('node_max_lag')) END,
-            DETAIL = (pos || jsonb_build_object('node_max_lag', footnote.setting('node_max_lag')))::text;
+                            bound) END,
+            DETAIL = (pos || jsonb_build_object('node_max_lag', bound::text))::text;
     END IF;
     RETURN pos;
 END
