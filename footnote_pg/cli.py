@@ -1118,6 +1118,103 @@ def mapping_apply(
     out.print(f"applied {count} statements from {file}", highlight=False, markup=False)
 
 
+node_app = typer.Typer(help="A footnote node: footnote-pg in a PostgreSQL of its own, fed with the ERP's tables by "
+                             "logical replication, so no question runs on the ERP's primary (docs/node.md).",
+                        no_args_is_help=True)
+app.add_typer(node_app, name="node")
+
+ErpUrl = Annotated[str, typer.Option("--erp", metavar="URL", callback=_checked_url,
+                                     help="The ERP database (plan: as a superuser; init, resync: the replication role).")]
+NodeMapping = Annotated[str, typer.Option("--mapping", metavar="NAME|FILE",
+                                          help="A shipped mapping (tryton) or a mapping script.")]
+NodeUrl = Annotated[str | None, typer.Option("--node", metavar="URL", callback=_checked_url,
+                                             help="The node database (a new one); without it, database footnote_node "
+                                                  "of the embedded PostgreSQL.")]
+DataDir = Annotated[Path | None, typer.Option("--data-dir", metavar="DIR",
+                                              help="The embedded PostgreSQL's data directory (FOOTNOTE_DATA_DIR).")]
+
+
+@node_app.command("plan")
+@friendly
+def node_plan(
+    erp: ErpUrl,
+    mapping_spec: NodeMapping,
+    table: Annotated[list[str] | None, typer.Option(
+        "--table", metavar="SCHEMA.TABLE", help="Publish this table too (one a mapping's script reads).")] = None,
+) -> None:
+    """Print what the ERP's DBA applies: settings, a replication role, the publication of exactly the tables the
+    mapping's views read. Nothing is written on the ERP (the mapping is tried in a transaction rolled back)."""
+    from footnote_pg import node
+
+    found = node.plan(erp, mapping_spec, table or [])
+    database = psycopg_dbname(erp)
+    sys.stdout.write(found.text(database))
+
+
+def psycopg_dbname(url: str) -> str:
+    import psycopg
+
+    return str(psycopg.conninfo.conninfo_to_dict(url).get("dbname") or "?")
+
+
+@node_app.command("init")
+@friendly
+def node_init(
+    erp: ErpUrl,
+    mapping_spec: NodeMapping,
+    node_database: NodeUrl = None,
+    data_dir: DataDir = None,
+    max_lag: Annotated[str | None, typer.Option("--max-lag", metavar="DURATION",
+                                                help="node_max_lag: answers refuse beyond this lag (default 60s).")
+                       ] = None,
+) -> None:
+    """Copy the published tables' definitions to the node, install footnote-pg and the mapping there, subscribe and
+    wait for the initial copy."""
+    from footnote_pg import node
+
+    with progress("copying the ERP's tables to the node"):
+        report = node.init(erp, mapping_spec, node.node_url(data_dir, node_database), max_lag=max_lag)
+    out.print(f"node ready: {report.tables} tables, {report.rows:,} rows copied in {report.sync_seconds:.1f} s; "
+              f"ask with --database-url '{report.url}'", highlight=False, markup=False)
+
+
+@node_app.command("status")
+@friendly
+def node_status(
+    node_database: NodeUrl = None,
+    data_dir: DataDir = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the status as JSON.")] = False,
+) -> None:
+    """The subscription's state, the ERP position received, the lag; exit 1 when answers would be refused."""
+    from footnote_pg import node
+
+    report = node.status(node.node_url(data_dir, node_database))
+    if as_json:
+        sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
+    else:
+        for line in node.status_lines(report):
+            out.print(line, highlight=False, markup=False)
+    raise typer.Exit(1 if node.refused(report) else 0)
+
+
+@node_app.command("resync")
+@friendly
+def node_resync(
+    erp: ErpUrl,
+    mapping_spec: NodeMapping,
+    node_database: NodeUrl = None,
+    data_dir: DataDir = None,
+) -> None:
+    """After an ALTER TABLE on the ERP (or a change of the publication): define and copy the tables again and apply
+    the mapping again; the ledger, call log and settings stay."""
+    from footnote_pg import node
+
+    with progress("copying the ERP's tables to the node again"):
+        report = node.resync(erp, mapping_spec, node.node_url(data_dir, node_database))
+    out.print(f"node resynced: {report.tables} tables, {report.rows:,} rows copied in {report.sync_seconds:.1f} s",
+              highlight=False, markup=False)
+
+
 scope_app = typer.Typer(help="Access scopes: which customers, suppliers and items a login sees (footnote.scopes, "
                               "footnote.scope_bindings; "
                               "docs/scopes.md).", no_args_is_help=True)

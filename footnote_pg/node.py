@@ -406,8 +406,14 @@ def status_lines(report: dict[str, Any]) -> list[str]:
              f"received LSN {pos.get('received_lsn') or '-'}, ERP WAL end reported {pos.get('reported_lsn') or '-'}",
              f"newest ERP message sent at {pos.get('source_time') or '-'}; lag "
              + (f"{lag} s" if lag is not None else "unknown") + f" (node_max_lag {report['max_lag']}"
-             + (": answers refused)" if lag is None or _over(lag, report["max_lag"]) else ")")]
+             + (": answers refused)" if refused(report) else ")")]
     return lines
+
+
+def refused(report: dict[str, Any]) -> bool:
+    """Whether a call on the node would be refused now (FN007)."""
+    lag = report["position"].get("lag_seconds")
+    return lag is None or _over(lag, report["max_lag"])
 
 
 def _over(lag: str, bound: str | None) -> bool:
