@@ -1123,8 +1123,9 @@ node_app = typer.Typer(help="A footnote node: footnote-pg in a PostgreSQL of its
                         no_args_is_help=True)
 app.add_typer(node_app, name="node")
 
-ErpUrl = Annotated[str, typer.Option("--erp", metavar="URL", callback=_checked_url,
-                                     help="The ERP database (plan: as a superuser; init, resync: the replication role).")]
+ErpUrl = Annotated[str, typer.Option(
+    "--erp", metavar="URL", callback=_checked_url,
+    help="The ERP database (plan: as a superuser; init, resync: as the replication role).")]
 NodeMapping = Annotated[str, typer.Option("--mapping", metavar="NAME|FILE",
                                           help="A shipped mapping (tryton) or a mapping script.")]
 NodeUrl = Annotated[str | None, typer.Option("--node", metavar="URL", callback=_checked_url,

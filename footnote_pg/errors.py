@@ -161,6 +161,10 @@ class PermissionDenied(FootnoteError):
     """The database role may not do this."""
 
 
+class NodeSetupFailed(FootnoteError):
+    """A step of setting up or resyncing a node failed on the ERP or the node (the step and PostgreSQL's reason)."""
+
+
 class NotInstalled(FootnoteError):
     """footnote-pg is not installed in this database (run footnote-pg install)."""
 

@@ -16,6 +16,8 @@ import re
 import shutil
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,6 +125,19 @@ def mapping_file(spec: str) -> tuple[str | None, Path]:
         raise errors.InvalidArgument(f"invalid argument mapping: {spec[:80]!r} is neither a shipped mapping "
                                      f"({', '.join(install.MAPPINGS)}) nor a file", {"argument": "mapping"})
     return None, path
+
+
+@contextmanager
+def _step(what: str) -> Iterator[None]:
+    """A step of init or resync that PostgreSQL refuses is one line naming the step and the server's reason."""
+    try:
+        yield
+    except psycopg.Error as exc:
+        mapped = errors.from_psycopg(exc)
+        if mapped is not None:
+            raise mapped from None
+        reason = (exc.diag.message_primary or str(exc) or type(exc).__name__).splitlines()[0]
+        raise errors.NodeSetupFailed(f"node {what} failed: {reason}") from None
 
 
 def _connect(url: str, **kwargs: Any) -> psycopg.Connection[Any]:
@@ -324,6 +339,11 @@ def init(erp_url: str, spec: str, url: str, *, subscription: str = SUBSCRIPTION,
          ) -> InitReport:
     """Make ``url`` a node of the ERP: the published tables' definitions, footnote-pg and the mapping, the
     subscription and its initial copy (waited for). Refuses a database that holds footnote-pg or those tables."""
+    with _step("init"):
+        return _init(erp_url, spec, url, subscription, max_lag)
+
+
+def _init(erp_url: str, spec: str, url: str, subscription: str, max_lag: str | None) -> InitReport:
     name, path = mapping_file(spec)
     tables = published(erp_url)
     if install.installed(url):
@@ -436,7 +456,7 @@ def resync(erp_url: str, spec: str, url: str) -> InitReport:
         old = conn.execute("""SELECT coalesce(array_agg(r.srrelid::regclass::text), '{}')
                               FROM pg_catalog.pg_subscription_rel AS r JOIN pg_catalog.pg_subscription AS s
                                 ON s.oid = r.srsubid WHERE s.subname = %s""", (subscription,)).fetchone()
-        if conn.execute("SELECT FROM pg_catalog.pg_subscription WHERE subname = %s", (subscription,)).fetchone():
+        if conn.execute("SELECT 1 FROM pg_catalog.pg_subscription WHERE subname = %s", (subscription,)).fetchone():
             conn.execute(sql.SQL("ALTER SUBSCRIPTION {} DISABLE").format(sql.Identifier(subscription)))
             conn.execute(sql.SQL("DROP SUBSCRIPTION {}").format(sql.Identifier(subscription)))
     _put_aside(url)

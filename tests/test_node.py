@@ -17,6 +17,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from psycopg import sql
 from typer.testing import CliRunner
 
 from footnote_pg import embedded, errors, install, node
@@ -150,7 +151,8 @@ def test_init_copies_definitions_and_rows_and_installs_on_the_node_only(pair: Pa
     assert pair.init_report.tables == 15 and pair.init_report.rows > 5000
     with psycopg.connect(pair.erp.url) as erp, psycopg.connect(pair.node.url) as nd:
         for (table,) in erp.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'erp' ORDER BY 1").fetchall():
-            count = f"SELECT count(*), md5(string_agg(t::text, ',' ORDER BY t::text)) FROM erp.{table} AS t"
+            count = sql.SQL("SELECT count(*), md5(string_agg(t::text, ',' ORDER BY t::text)) FROM erp.{} AS t"
+                            ).format(sql.Identifier(table))
             assert erp.execute(count).fetchone() == nd.execute(count).fetchone(), table
         keys = ("SELECT indexrelid::regclass::text, indisprimary, indisunique FROM pg_index "
                 "WHERE indrelid::regclass::text LIKE 'erp.%' ORDER BY 1")
