@@ -1168,13 +1168,17 @@ def node_init(
     max_lag: Annotated[str | None, typer.Option("--max-lag", metavar="DURATION",
                                                 help="node_max_lag: answers refuse beyond this lag (default 60s).")
                        ] = None,
+    name: Annotated[str, typer.Option("--name", metavar="NAME",
+                                      help="The subscription and its slot on the ERP: one name per node.")
+                    ] = "footnote_node",
 ) -> None:
     """Copy the published tables' definitions to the node, install footnote-pg and the mapping there, subscribe and
     wait for the initial copy."""
     from footnote_pg import node
 
     with progress("copying the ERP's tables to the node"):
-        report = node.init(erp, mapping_spec, node.node_url(data_dir, node_database), max_lag=max_lag)
+        report = node.init(erp, mapping_spec, node.node_url(data_dir, node_database), max_lag=max_lag,
+                           subscription=name)
     out.print(f"node ready: {report.tables} tables, {report.rows:,} rows copied in {report.sync_seconds:.1f} s; "
               f"ask with --database-url '{report.url}'", highlight=False, markup=False)
 

@@ -339,6 +339,9 @@ def init(erp_url: str, spec: str, url: str, *, subscription: str = SUBSCRIPTION,
          ) -> InitReport:
     """Make ``url`` a node of the ERP: the published tables' definitions, footnote-pg and the mapping, the
     subscription and its initial copy (waited for). Refuses a database that holds footnote-pg or those tables."""
+    if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", subscription):
+        raise errors.InvalidArgument(f"invalid argument name: {subscription[:80]!r} is not a subscription name "
+                                     "(lower-case letters, digits, _)", {"argument": "name"})
     with _step("init"):
         return _init(erp_url, spec, url, subscription, max_lag)
 

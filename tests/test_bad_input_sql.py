@@ -259,7 +259,7 @@ GATE = {
                       "limit": (True, "count")},
 }
 WITHOUT_ARGUMENTS = {"seal", "verify_chain", "verify_calls", "chain_head", "client_settings", "router_names",
-                     "items_below_reorder", "whoami"}
+                     "items_below_reorder", "whoami", "node_position"}
 CATALOG_TEXT_KIND = {"name_contains": "search", "owner": "person"}  # other catalog texts are names and choices
 
 
