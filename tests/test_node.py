@@ -45,7 +45,7 @@ class Pair:
     init_report: InitReport
 
 
-def _caught_up(pair: Pair, timeout: float = 20.0) -> float:
+def _caught_up(pair: Pair, timeout: float = 60.0) -> float:
     """Wait until the node has applied everything the ERP has written; the seconds it took."""
     with psycopg.connect(pair.erp.url, autocommit=True) as erp:
         target = erp.execute("SELECT pg_current_wal_lsn()").fetchone()[0]  # type: ignore[index]
@@ -271,7 +271,7 @@ def test_a_node_restart_resumes_where_it_stopped(pair: Pair) -> None:
         erp.execute("UPDATE erp.customers SET city = 'Hamburg-Altona' WHERE name LIKE 'Bergmann Logistik%%'")
     with pair.node_pg._lock:
         pair.node_pg.ensure_postgres_running()
-    _caught_up(pair, timeout=30)
+    _caught_up(pair)
     assert pair.node.scalar("SELECT city FROM erp.customers WHERE name LIKE 'Bergmann Logistik%%'") == \
         "Hamburg-Altona"
     assert _answers(pair.node) == _answers(pair.erp)
