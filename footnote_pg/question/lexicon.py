@@ -128,12 +128,15 @@ _LIST_SUPPLIERS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+ma
 _LIST_ITEMS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
                   r"|of\s+our\s+)*"
                   r"(?:items|products|articles|skus)\b(?!\s+(?:are|is|below|under|low|need|running|out))|\b(?:item"
-                  r"|product)\s+(?:list|catalog(?:ue)?)\b")
+                  r"|product)\s+(?:list|catalog(?:ue)?)\b"
+                  r"|^\s*(?:items|products|articles)\s+(?:with\s+.+\s+in\s+(?:the|their)\s+names?|starting|beginning"
+                  r"|named|called|containing)\b")
 _NOT_COVERED = _rx(
     r"\b(?:salary|salaries|payroll|wages?|weather|employees?|headcount|staff|ceo|cfo|coo"
     r"|stock\s+(?:price|market)|share\s+price|shares|dividends?|vat|tax(?:es)?|interest\s+rates?"
     r"|competitors?|market\s+share|news|joke|poem|recipe|capital\s+of|costs?|expenses?|spend(?:ing)?"
-    r"|bank\s+balance|cash\s+(?:in\s+the\s+bank|on\s+hand|at\s+bank))\b")
+    r"|bank\s+balances?|cash\s+balances?|balances?\s+(?:in|at)\s+the\s+bank|cash\s+(?:in\s+the\s+bank|on\s+hand"
+    r"|at\s+bank))\b")
 # A minus sign before a count, a limit or a number of days ("top -5", "over -5 days", "a -30 day window"), or zero.
 _NEGATIVE = _rx(r"(?:^|[\s(:=])[-\u2212]\s?\d+(?:[\s-]*(?:days?|customers?|clients?|debtors?|items?|invoices?|months?"
                 r"|weeks?)\b|\s*$|\s+(?:biggest|largest|top|best|smallest|worst|oldest)\b)"
@@ -144,7 +147,7 @@ _WHO_MOST = _rx(r"\b(?:who|which|what)\b[^?.!]*\b(?:most|least|largest|biggest|s
 _TAX = _rx(r"\b(?:vat|tax(?:es)?)\b")
 _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
 
-_INVOICE_NO = _rx(r"\binv[\s-]?((?:19|20)\d\d)[\s-](\d{3,7})\b"
+_INVOICE_NO = _rx(r"\binv[\s_-]?((?:19|20)\d\d)[\s/_-](\d{3,7})\b"
                   r"|\binvoices?\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?((?:19|20)\d\d)[-/](\d{1,8})\b")
 _INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)?\s*#?\s*(\d{3,8})\b")
 _INVOICE_URI = _rx(r"\berp://invoice/\d+")
@@ -174,7 +177,8 @@ _SHOULD_PAY = _rx(r"\b(?:should|can|could|may|do)\s+(?:we|i)\s+(?:still\s+)?(?:p
 _PO = _rx(r"\bpurchase\s+orders?\b|\bp\.?o\.?s?\b|\bopen\s+orders?\b|\borders?\s+(?:from|with|to|"
           r"placed\s+with)\s+(?:our\s+)?(?:suppliers?|vendors?)?|\b(?:incoming|pending|outstanding"
           r"|expected)\s+deliveries\b|\bon\s+order\b|\bwhat\s+(?:have|did)\s+we\s+order"
-          r"|\bdeliveries\s+(?:are\s+|were\s+)?(?:due|expected|coming|arriving)\b")
+          r"|\bdeliveries\s+(?:are\s+|were\s+)?(?:due|expected|coming|arriving)\b"
+          r"|\borders?\s+(?:are\s+)?(?:still\s+)?open\s+(?:at|with|from)\b")
 _DSO = _rx(
     r"\bdso\b|\bdays?[\s-]+(?:of\s+)?sales?[\s-]+outstanding\b|\bhow\s+(?:long|quickly|fast|many\s+days)"
     r"\s+(?:does\s+it\s+take\s+(?:for\s+)?|do\s+|does\s+|are\s+)?(?:our\s+)?(?:customers?|clients?|we)"
@@ -185,7 +189,7 @@ _DSO_WINDOW = _rx(r"\b(\d{1,12})[\s-]*days?\b(?!\s+(?:sales|of\s+sales))"
 _AGING = _rx(
     r"\bag(?:e)?ing\b|\baged\s+(?:debt|debtors|receivables?|balances?|invoices?|report)\b"
     r"|\breceivables?\b|\baccounts?\s+receivable\b|\ba/?r\b|\bdebtors?\s+(?:list|report|book|ledger)\b"
-    r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b")
+    r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b")
 _EXPECTED = _rx(r"\b(?:expected|due|arriving|arrive|delivered|deliveries|delivery|coming\s+in)\b")
 _AGING_STRICT = _rx(r"\bag(?:e)?ing\b|\baged\b|\bbuckets?\b")
 _TICKETS = _rx(
@@ -230,7 +234,8 @@ _LIST = _rx(
     r"|\bcustomers?\s+(?:starting|beginning|named|called|whose\s+names?|with\s+.+\s+in\s+(?:the|their)"
     r"\s+names?)|\bhow\s+many\s+customers\b|\bcustomer\s+(?:list|directory|master)\b"
     r"|\b(?:a|any)\s+customers?\s+(?:called|named)\b|\b(?:which|what)\s+customers\s+do\s+we\s+have"
-    r"|\bwho\s+are\s+our\s+customers\b")
+    r"|\bwho\s+are\s+our\s+customers\b|\b(?:which|what)\s+customers\s+are\s+(?:in|from|based\s+in|located\s+in)\b"
+    r"|^\s*(?:the\s+)?first\s+\d{1,3}\s+customers\s*[?.!]*$")
 _LIST_FILTER = _rxi(
     r"(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+letter\s+|an?\s+)?['\"]?(.+?)['\"]?\s*[?.!]*$"
     r"|(?:named|called|containing|contains?)\s+['\"]?(.+?)['\"]?\s*[?.!]*$"
@@ -402,7 +407,7 @@ _INVOICE_SHORT = _rx(r"\binv\.?\s*#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
                      r"|open|outstanding|cleared)\b|\bshow\s+(?:me\s+)?(\d{4,8})\b"
                      r"|\b(?:which|what)\s+(?:invoice\s+)?is\s+(\d{4,8})\b")
 _PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|ageing|balance|report|total|overdue)\b"
-                r"|\bpayables?\b|\bap\s+(?:for|of|with|to|from)\b"
+                r"|\bpayables?\b|\bap\s+(?:for|of|with|to|from)\b|\btotal\s+ap\b|^\s*ap\s+(?=\w)"
                 r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from"
                 r"|to)\s+suppliers?\b"
                 r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+)?owe\b|\bwe\s+(?:still\s+)?owe\b|\bdo\s+we\s+owe\b")
