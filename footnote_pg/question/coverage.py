@@ -50,7 +50,7 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "compare_overdue": (cue._OVERDUE, cue._BALANCE_CLEAR, cue._BALANCE, cue._COMPARE),
     "risk": (cue._RISK, cue._OVERDUE),
     "tickets": (cue._TICKETS,),
-    "aging": (cue._AGING, cue._ALL_OVERDUE, cue._OVERDUE, cue._RANK_OWE),
+    "aging": (cue._AGING, cue._ALL_OVERDUE, cue._OVERDUE, cue._RANK_OWE, cue._OVER_AGE),
     "dso": (cue._DSO, cue._DSO_WINDOW),
     "compare_dso": (cue._DSO, cue._DSO_WINDOW, cue._NOW_VS, cue._COMPARE),
     "revenue": (cue._REVENUE, cue._COMPARE),

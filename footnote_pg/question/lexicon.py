@@ -190,6 +190,9 @@ _AGING = _rx(
     r"\bag(?:e)?ing\b|\baged\s+(?:debt|debtors|receivables?|balances?|invoices?|report)\b"
     r"|\breceivables?\b|\baccounts?\s+receivable\b|\ba/?r\b|\bdebtors?\s+(?:list|report|book|ledger)\b"
     r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b")
+# A part of the receivables by age ("more than 90 days overdue", "older than 60 days"): the aging's buckets.
+_OVER_AGE = _rx(r"\b(?:more\s+than|over|older\s+than|above|beyond|at\s+least|longer\s+than)\s+\d{1,3}[\s-]*days?\b"
+                r"|\b\d{1,3}\+\s*days?\b")
 _EXPECTED = _rx(r"\b(?:expected|due|arriving|arrive|delivered|deliveries|delivery|coming\s+in)\b")
 _AGING_STRICT = _rx(r"\bag(?:e)?ing\b|\baged\b|\bbuckets?\b")
 _TICKETS = _rx(
@@ -213,8 +216,10 @@ _TOP = _rx(
     rf"|\b(?:revenue|sales|turnover)\s+(?:by|per)\s+{_WHO}|\brank(?:ed|ing)?\s+(?:of\s+)?"
     rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+(?:{_NUM}\s+)?customers?\s+(?:bought|spent|ordered|generated"
     rf"|brought\s+in)\s+(?:the\s+)?most|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?most"
-    rf"|\b(?:{_NUM}\s+)?(?:smallest|least\s+valuable|lowest[\s-]+revenue|weakest)\s+(?:{_NUM}\s+)?{_WHO}"
-    rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+the\s+(?:least|lowest|smallest)\s+(?:revenue|sales"
+    rf"|\b(?:{_NUM}\s+)?(?:smallest|least\s+valuable|(?:lowest|least|most|highest)[\s-]+(?:revenue|sales|turnover)"
+    rf"|weakest)\s+(?:{_NUM}\s+)?{_WHO}"
+    rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+(?:the\s+)?(?:least|lowest|smallest|most|highest"
+    rf"|biggest|largest)\s+(?:revenue|sales"
     rf"|turnover)"
     rf"|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated)\s+(?:the\s+)?least|\bwho\s+(?:bought"
     rf"|spent)\s+"
