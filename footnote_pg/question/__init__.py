@@ -130,6 +130,15 @@ def _shared(text: str, r: Route, subject: str, directory: Directory, settings: R
     return attempt, routed
 
 
+def _why_not(r: Route) -> str | None:
+    """What a clause's refusal says plainly (what no operation computes, a forecast, advice), or None."""
+    if r.message and r.kind == "refusal":
+        return r.message if r.message.endswith((".", "?", "!")) else r.message + "."
+    if r.message and r.message.startswith("No operation"):
+        return r.message.split(". ")[0].rstrip(".") + "."      # its first sentence, not the question it asks
+    return None
+
+
 def _combined(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route | None:
     """A question of several clauses ("what does X owe and do they have open tickets"): each clause answered with
     its own calls in one answer; when a clause cannot be answered, a clarification that offers the others."""
@@ -178,9 +187,12 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     if answered:
         missing = [i for i, (_, r) in enumerate(routes) if r.kind in ("refusal", "clarification")]
         named = " and the ".join(_ORDINALS[i] for i in missing)
+        said = [m for i in missing if (m := _why_not(routes[i][1]))]
+        why = " ".join(said) if len(said) == len(missing) else \
+            f"no operation answers {'it' if len(missing) == 1 else 'them'} as asked."
         return Route(kind="clarification", intent="partly_covered", reason="partly_covered",
-                     message=f"I can answer part of this question, but not the {named} part: no operation answers "
-                             f"{'it' if len(missing) == 1 else 'them'} as asked. Which part should I answer?",
+                     message=f"I can answer part of this question, but not the {named} part: {why} "
+                             f"Shall I answer the rest?",
                      options=tuple(t for t, _ in answered),
                      notes={"rule": "clauses", "unanswered": " | ".join(routes[i][0] for i in missing)})
     return None

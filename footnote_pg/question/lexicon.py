@@ -444,7 +444,7 @@ COUNTRIES = {
     "united kingdom": "GB", "uk": "GB", "britain": "GB", "great britain": "GB", "hungary": "HU", "slovakia": "SK",
     "luxembourg": "LU", "greece": "GR", "romania": "RO", "croatia": "HR", "slovenia": "SI",
 }
-_IN_COUNTRY = _rx(r"\b(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?("
+_IN_COUNTRY = _rx(r"\b(?:in|from|based\s+in|located\s+in|customer\s+list|customers|clients)\s+(?:the\s+)?("
                   + "|".join(sorted(COUNTRIES, key=len, reverse=True))
                   + r")\b")
 _INVOICE_WORDS = _rx(r"\b(?:invoices?|inv|paid|settled|cleared|status|due|open|outstanding|issued|details?"
