@@ -71,7 +71,7 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "payments": (cue._PAYMENTS, cue._PAY, cue._DSO),
     "profile": (cue._PROFILE,),
     "ranking": (cue._RANK_OWE, cue._RANK_ASC, cue._RANK_OLDEST, cue._RANK_OPEN, cue._OVERDUE, cue._TOP_LIMIT),
-    "revenue_monthly": (cue._MONTHLY, cue._REVENUE),
+    "revenue_monthly": (cue._MONTHLY, cue._REVENUE, cue._CHANGE),
     "credit_notes": (cue._CREDIT_NOTES, cue._REVENUE),
     "below_reorder": (cue._BELOW_REORDER, cue._STOCK),
     "purchase_order": (cue._PO_NUMBER, cue._PO),
