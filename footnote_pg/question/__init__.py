@@ -121,7 +121,7 @@ def _shared(text: str, r: Route, subject: str, directory: Directory, settings: R
             depth: int) -> tuple[str, Route]:
     """An earlier clause that only names what is asked takes the last clause's customer or supplier ("credit notes
     and revenue for X in 2025": both of X), when its operation takes one."""
-    if _subject(r) is not None:
+    if _subject(r) is not None or r.reason == "ambiguous_entity":     # it names its own customer or supplier
         return text, r
     attempt = f"{text.rstrip('?')} for {subject}?"
     routed = _route(attempt, directory, settings, depth + 1)
