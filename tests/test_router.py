@@ -354,6 +354,10 @@ def test_two_customer_numbers_are_two_customers(directory: Directory) -> None:
     ("top_customers period=2025 limit=5", "top 5 customers in 2025"),
     ('rank_customers(measure="oldest_overdue", limit=3)', "top 3 customers with the oldest overdue invoices"),
     ("list_customers --owner 'Sofia Rossi' --country DE", "customers managed by Sofia Rossi in Germany"),
+    ("execute dso", "What is our DSO?"),
+    ("tool: top_customers limit 3 period FY2025", "top 3 customers in FY2025"),
+    ("tool: revenue period: last FY customer: Krenn", "revenue of Krenn Kältetechnik in FY2025"),
+    ("debtors --limit 10", "top 10 debtors"),
 ])
 def test_a_tool_call_is_the_question_it_asks(request_text: str, question: str, directory: Directory) -> None:
     asked = route(request_text, directory, SETTINGS)
@@ -418,6 +422,10 @@ def test_a_tool_name_that_is_no_operation_is_read_as_words(request_text: str, re
     ("AR aging per 31.12.", {"as_of": "2025-12-31"}),
     ("AR aging 30.6.26", {"as_of": "2026-06-30"}),
     ("AR aging 06/30/2026", {"as_of": "2026-06-30"}),
+    ("revenue Q1'25", {"period": "2025-Q1"}),
+    ("revenue Jul-26", {"period": "2026-07"}),
+    ("Umsatz 1. Quartal 2025", {"period": "2025-Q1"}),
+    ("Umsatz Vormonat", {"period": "2026-07"}),
 ])
 def test_date_forms(question: str, arguments: dict[str, str], directory: Directory) -> None:
     assert route(question, directory, SETTINGS).calls[0].arguments == arguments
@@ -427,3 +435,39 @@ def test_date_forms(question: str, arguments: dict[str, str], directory: Directo
 def test_a_day_or_week_that_does_not_exist_is_asked_back(question: str, directory: Directory) -> None:
     r = route(question, directory, SETTINGS)
     assert r.kind == "clarification" and not r.calls
+
+
+@pytest.mark.parametrize(("question", "periods"), [
+    ("revenue in Q1 and Q2 2025", ["2025-Q1", "2025-Q2"]),
+    ("revenue in May, June and July 2025", ["2025-05", "2025-06", "2025-07"]),
+    ("revenue in Q1 and Q2", ["2026-Q1", "2026-Q2"]),
+])
+def test_a_year_after_joined_periods_is_theirs(question: str, periods: list[str], directory: Directory) -> None:
+    assert [c.arguments["period"] for c in route(question, directory, SETTINGS).calls] == periods
+
+
+def test_clauses_share_what_one_names(directory: Directory) -> None:
+    vidal = "Vidal Embalajes S.A."
+    assert _calls(route("credit notes and revenue for Vidal in 2025", directory, SETTINGS)) == [
+        {"operation": "credit_notes", "arguments": {"period": "FY2025", "customer": vidal}},
+        {"operation": "revenue", "arguments": {"period": "FY2025", "customer": vidal}}]
+    assert [c.operation for c in route("Pichler: overdue + open tickets", directory, SETTINGS).calls] == [
+        "customer_overdue", "open_tickets"]
+    assert _calls(route("revenue last quarter and DSO", directory, SETTINGS))[1] == {
+        "operation": "days_sales_outstanding", "arguments": {}}      # DSO takes no customer or period: none given
+
+
+def test_a_part_no_operation_computes_is_named_and_never_answered_for_all(directory: Directory) -> None:
+    r = route("Nowak Stal overdue and their DSO", directory, SETTINGS)
+    assert (r.kind, r.reason, r.calls) == ("clarification", "partly_covered", ())
+    assert "No operation computes days sales outstanding for one customer" in (r.message or "")
+    assert _calls(route(r.options[0], directory, SETTINGS)) == [
+        {"operation": "customer_overdue", "arguments": {"customer": "Nowak Stal S.A."}}]
+    weather = route("what does Vidal owe and will it rain tomorrow", directory, SETTINGS)
+    assert weather.kind == "clarification" and "forecast" in (weather.message or "")
+
+
+def test_a_part_of_the_receivables_by_age_is_the_aging(directory: Directory) -> None:
+    for text in ("how much of Krenn's debt is more than 90 days overdue", "Krenn overdue older than 60 days"):
+        assert _calls(route(text, directory, SETTINGS)) == [
+            {"operation": "ar_aging", "arguments": {"customer": "Krenn Kältetechnik GmbH"}}], text

@@ -50,7 +50,7 @@ def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int
 
 
 _CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+"
-                     r"|\s+as\s+well\s+as\s+|\?\s+"
+                     r"|\s+as\s+well\s+as\s+|\?\s+|\s+\+\s+"
                      r"|,\s+(?=(?:their|its|his|her|what|how|is|are|do|does|did|when|who|which)\b))"
                      r"(?=\S)", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|this\s+customer|that\s+customer"
@@ -59,6 +59,7 @@ _SUBJECT_ARGS = ("customer", "supplier", "item")
 _THEY = re.compile(r"\b(?:they|them|their|theirs)\b", re.IGNORECASE)
 _UNRESOLVED = Route(kind="clarification", intent="missing_entity", reason="missing_entity",
                     message="Which customer do you mean? Please name one.")
+_GLUED = re.compile(r"\b(top|bottom|first)(\d{1,3})\b", re.IGNORECASE)     # "top10 customers"
 _ORDINALS = ("first", "second", "third", "fourth")
 _DETAIL = ("unclear_period", "ambiguous_entity")   # a clause that needs one more detail to be answered
 _FINAL = ("instruction", "database_command")       # refusals no clause may override
@@ -92,6 +93,8 @@ def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None,
         routed = _route(attempt, directory, settings, depth + 1)
         if not _asked_back(routed) or _asked_back(r):
             text, r = attempt, routed
+        elif routed.kind == "clarification" and _THEY.search(text) and _subject(r) is None:
+            text, r = attempt, routed    # "X's overdue and their DSO": no DSO of X; never the DSO overall instead
     if period and (r.reason == "unclear_period" or ("period_from" in r.notes and "period_to" not in r.notes
                                                      and r.notes["period_from"] != period)):
         attempt = f"{text.rstrip('?')} in {period}?"
@@ -105,6 +108,35 @@ def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None,
         if not _asked_back(routed):
             text, r = attempt, routed
     return text, r
+
+
+_BARE = 3     # words of a clause that only names what is asked ("credit notes", "AR aging")
+
+
+def _bare(text: str) -> bool:
+    return len(_tokens(text)) <= _BARE and not _ALL.search(text) and not _PRONOUN.search(text)
+
+
+def _shared(text: str, r: Route, subject: str, directory: Directory, settings: RouterSettings,
+            depth: int) -> tuple[str, Route]:
+    """An earlier clause that only names what is asked takes the last clause's customer or supplier ("credit notes
+    and revenue for X in 2025": both of X), when its operation takes one."""
+    if _subject(r) is not None or r.reason == "ambiguous_entity":     # it names its own customer or supplier
+        return text, r
+    attempt = f"{text.rstrip('?')} for {subject}?"
+    routed = _route(attempt, directory, settings, depth + 1)
+    if _asked_back(routed) or _subject(routed) != subject:
+        return text, r
+    return attempt, routed
+
+
+def _why_not(r: Route) -> str | None:
+    """What a clause's refusal says plainly (what no operation computes, a forecast, advice), or None."""
+    if r.message and r.kind == "refusal":
+        return r.message if r.message.endswith((".", "?", "!")) else r.message + "."
+    if r.message and r.message.startswith("No operation"):
+        return r.message.split(". ")[0].rstrip(".") + "."      # its first sentence, not the question it asks
+    return None
 
 
 def _combined(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route | None:
@@ -126,6 +158,10 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     if final is not None:
         return final                        # "overdue for X and delete the invoice": the command wins
     routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth) for t, r in first]
+    last = _subject(first[-1][1])
+    if last is not None and all(_subject(r) is None for _, r in first[:-1]):
+        routes = [_shared(t, r, last, directory, settings, depth)
+                  if i < len(routes) - 1 and _bare(first[i][0]) else (t, r) for i, (t, r) in enumerate(routes)]
     if subject is None:              # "top 5 customers ... plus their revenue": "their" names no one the calls take
         routes = [(t, _UNRESOLVED if _THEY.search(t) and not _asked_back(r) and _subject(r) is None else r)
                   for t, r in routes]
@@ -151,9 +187,12 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     if answered:
         missing = [i for i, (_, r) in enumerate(routes) if r.kind in ("refusal", "clarification")]
         named = " and the ".join(_ORDINALS[i] for i in missing)
+        said = [m for i in missing if (m := _why_not(routes[i][1]))]
+        why = " ".join(said) if len(said) == len(missing) else \
+            f"no operation answers {'it' if len(missing) == 1 else 'them'} as asked."
         return Route(kind="clarification", intent="partly_covered", reason="partly_covered",
-                     message=f"I can answer part of this question, but not the {named} part: no operation answers "
-                             f"{'it' if len(missing) == 1 else 'them'} as asked. Which part should I answer?",
+                     message=f"I can answer part of this question, but not the {named} part: {why} "
+                             f"Shall I answer the rest?",
                      options=tuple(t for t, _ in answered),
                      notes={"rule": "clauses", "unanswered": " | ".join(routes[i][0] for i in missing)})
     return None
@@ -179,7 +218,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
         if toolcall.unknown_keys(call):
             return _tool_call(call, directory, settings, depth)
         question = toolcall.question(call)
-    text, read = words.read_as(question, directory)
+    text, read = words.read_as(_GLUED.sub(r"\1 \2", question), directory)
     text, corrections = coverage.correct_spelling(text, directory)
     corrections = {**read, **corrections}
     q = _analyse(text, settings)
@@ -210,7 +249,7 @@ def unanswered_words(question: str, r: Route, directory: Directory, settings: Ro
     call = toolcall.parse(question)
     if call is not None and not toolcall.unknown_keys(call):
         question = toolcall.question(call)     # a tool call: the question it asks
-    text, _ = coverage.correct_spelling(words.read_as(question, directory)[0], directory)
+    text, _ = coverage.correct_spelling(words.read_as(_GLUED.sub(r"\1 \2", question), directory)[0], directory)
     q = _analyse(text, settings)
     _decide(q, directory)                 # reads the names, as routing does
     return coverage.unaccounted(q, r, directory)

@@ -278,15 +278,18 @@ _YTD = re.compile(r"\b(?:year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+
 _RELATIVE = re.compile(r"\b(?:the\s+)?(last|previous|prior|past|this|current|present)\s+"
                        r"(fiscal\s+year|financial\s+year|fy|month|quarter|year)\b")
 _FY = re.compile(rf"\b(?:fy|fiscal\s+year|financial\s+year|fiscal)\s*'?({_YEAR}|\d{{2}})\b")
-_QUARTER_YEAR = re.compile(rf"\bq([1-4])(?:\s*(?:of\s+|/|-|\s)\s*(?:fy\s*)?('\d{{2}}|{_YEAR}|(?<=[-/])\d{{2}}))?\b")
+_QUARTER_YEAR = re.compile(rf"\bq([1-4])(?:\s*(?:of\s+|/|-|\s)\s*(?:fy\s*)?('\d{{2}}|{_YEAR}|(?<=[-/])\d{{2}})|('\d{{2}}))?\b")
 _YEAR_QUARTER = re.compile(rf"\b({_YEAR})\s*[-/ ]?\s*q([1-4])\b")
 _ORD_QUARTER = re.compile(rf"\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
                           rf"(?:\s+(?:of\s+)?({_YEAR}))?\b")
-_MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\b\.?(?:\s*(?:of\s+)?(?:('\d{{2}})|({_YEAR})\b))?")
+_MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\b\.?(?:\s*(?:of\s+)?(?:('\d{{2}})|({_YEAR})\b)|-(\d{{2}})\b(?!-))?")
 _ISO_MONTH = re.compile(rf"\b({_YEAR})-(0[1-9]|1[0-2])\b")
 _SLASH_MONTH = re.compile(rf"\b(0?[1-9]|1[0-2])/({_YEAR})\b")
 _CAL_YEAR = re.compile(rf"\b(?:calendar\s+(?:year\s+)?|cy\s*)({_YEAR})\b")
 _BARE_YEAR = re.compile(rf"\b({_YEAR})\b")
+# The year of the last of joined periods, shared by the earlier ones ("Q1 and Q2 2025", "June and July 2025").
+_SHARED_YEAR = re.compile(rf"(?:\s*(?:,|and|&|or|und|oder|vs\.?|versus|to|bis|through)\s*(?:q[1-4]|h[12]|{_MONTH_RE})\b\.?)+"
+                          rf"\s*(?:/|-|\s)\s*(?:fy\s*)?('\d{{2}}|{_YEAR})\b")
 _YEAR_SUFFIX = re.compile(r"\s*,?\s+(?:of\s+)?(last|this|previous|prior|the\s+previous|the\s+last)"
                           r"\s+year\b")
 _END_BEFORE = re.compile(r"(?:(?:at|by|on|as\s+of|as\s+at)\s+)?(?:the\s+)?(?:end|close)\s+of\s+"

@@ -128,12 +128,15 @@ _LIST_SUPPLIERS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+ma
 _LIST_ITEMS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
                   r"|of\s+our\s+)*"
                   r"(?:items|products|articles|skus)\b(?!\s+(?:are|is|below|under|low|need|running|out))|\b(?:item"
-                  r"|product)\s+(?:list|catalog(?:ue)?)\b")
+                  r"|product)\s+(?:list|catalog(?:ue)?)\b"
+                  r"|^\s*(?:items|products|articles)\s+(?:with\s+.+\s+in\s+(?:the|their)\s+names?|starting|beginning"
+                  r"|named|called|containing)\b")
 _NOT_COVERED = _rx(
     r"\b(?:salary|salaries|payroll|wages?|weather|employees?|headcount|staff|ceo|cfo|coo"
     r"|stock\s+(?:price|market)|share\s+price|shares|dividends?|vat|tax(?:es)?|interest\s+rates?"
     r"|competitors?|market\s+share|news|joke|poem|recipe|capital\s+of|costs?|expenses?|spend(?:ing)?"
-    r"|bank\s+balance|cash\s+(?:in\s+the\s+bank|on\s+hand|at\s+bank))\b")
+    r"|bank\s+balances?|cash\s+balances?|balances?\s+(?:in|at)\s+the\s+bank|cash\s+(?:in\s+the\s+bank|on\s+hand"
+    r"|at\s+bank))\b")
 # A minus sign before a count, a limit or a number of days ("top -5", "over -5 days", "a -30 day window"), or zero.
 _NEGATIVE = _rx(r"(?:^|[\s(:=])[-\u2212]\s?\d+(?:[\s-]*(?:days?|customers?|clients?|debtors?|items?|invoices?|months?"
                 r"|weeks?)\b|\s*$|\s+(?:biggest|largest|top|best|smallest|worst|oldest)\b)"
@@ -144,7 +147,7 @@ _WHO_MOST = _rx(r"\b(?:who|which|what)\b[^?.!]*\b(?:most|least|largest|biggest|s
 _TAX = _rx(r"\b(?:vat|tax(?:es)?)\b")
 _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
 
-_INVOICE_NO = _rx(r"\binv[\s-]?((?:19|20)\d\d)[\s-](\d{3,7})\b"
+_INVOICE_NO = _rx(r"\binv[\s_-]?((?:19|20)\d\d)[\s/_-](\d{3,7})\b"
                   r"|\binvoices?\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?((?:19|20)\d\d)[-/](\d{1,8})\b")
 _INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)?\s*#?\s*(\d{3,8})\b")
 _INVOICE_URI = _rx(r"\berp://invoice/\d+")
@@ -174,7 +177,8 @@ _SHOULD_PAY = _rx(r"\b(?:should|can|could|may|do)\s+(?:we|i)\s+(?:still\s+)?(?:p
 _PO = _rx(r"\bpurchase\s+orders?\b|\bp\.?o\.?s?\b|\bopen\s+orders?\b|\borders?\s+(?:from|with|to|"
           r"placed\s+with)\s+(?:our\s+)?(?:suppliers?|vendors?)?|\b(?:incoming|pending|outstanding"
           r"|expected)\s+deliveries\b|\bon\s+order\b|\bwhat\s+(?:have|did)\s+we\s+order"
-          r"|\bdeliveries\s+(?:are\s+|were\s+)?(?:due|expected|coming|arriving)\b")
+          r"|\bdeliveries\s+(?:are\s+|were\s+)?(?:due|expected|coming|arriving)\b"
+          r"|\borders?\s+(?:are\s+)?(?:still\s+)?open\s+(?:at|with|from)\b")
 _DSO = _rx(
     r"\bdso\b|\bdays?[\s-]+(?:of\s+)?sales?[\s-]+outstanding\b|\bhow\s+(?:long|quickly|fast|many\s+days)"
     r"\s+(?:does\s+it\s+take\s+(?:for\s+)?|do\s+|does\s+|are\s+)?(?:our\s+)?(?:customers?|clients?|we)"
@@ -185,7 +189,10 @@ _DSO_WINDOW = _rx(r"\b(\d{1,12})[\s-]*days?\b(?!\s+(?:sales|of\s+sales))"
 _AGING = _rx(
     r"\bag(?:e)?ing\b|\baged\s+(?:debt|debtors|receivables?|balances?|invoices?|report)\b"
     r"|\breceivables?\b|\baccounts?\s+receivable\b|\ba/?r\b|\bdebtors?\s+(?:list|report|book|ledger)\b"
-    r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b")
+    r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b")
+# A part of the receivables by age ("more than 90 days overdue", "older than 60 days"): the aging's buckets.
+_OVER_AGE = _rx(r"\b(?:more\s+than|over|older\s+than|above|beyond|at\s+least|longer\s+than)\s+\d{1,3}[\s-]*days?\b"
+                r"|\b\d{1,3}\+\s*days?\b")
 _EXPECTED = _rx(r"\b(?:expected|due|arriving|arrive|delivered|deliveries|delivery|coming\s+in)\b")
 _AGING_STRICT = _rx(r"\bag(?:e)?ing\b|\baged\b|\bbuckets?\b")
 _TICKETS = _rx(
@@ -209,8 +216,10 @@ _TOP = _rx(
     rf"|\b(?:revenue|sales|turnover)\s+(?:by|per)\s+{_WHO}|\brank(?:ed|ing)?\s+(?:of\s+)?"
     rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+(?:{_NUM}\s+)?customers?\s+(?:bought|spent|ordered|generated"
     rf"|brought\s+in)\s+(?:the\s+)?most|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?most"
-    rf"|\b(?:{_NUM}\s+)?(?:smallest|least\s+valuable|lowest[\s-]+revenue|weakest)\s+(?:{_NUM}\s+)?{_WHO}"
-    rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+the\s+(?:least|lowest|smallest)\s+(?:revenue|sales"
+    rf"|\b(?:{_NUM}\s+)?(?:smallest|least\s+valuable|(?:lowest|least|most|highest)[\s-]+(?:revenue|sales|turnover)"
+    rf"|weakest)\s+(?:{_NUM}\s+)?{_WHO}"
+    rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+(?:the\s+)?(?:least|lowest|smallest|most|highest"
+    rf"|biggest|largest)\s+(?:revenue|sales"
     rf"|turnover)"
     rf"|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated)\s+(?:the\s+)?least|\bwho\s+(?:bought"
     rf"|spent)\s+"
@@ -230,7 +239,8 @@ _LIST = _rx(
     r"|\bcustomers?\s+(?:starting|beginning|named|called|whose\s+names?|with\s+.+\s+in\s+(?:the|their)"
     r"\s+names?)|\bhow\s+many\s+customers\b|\bcustomer\s+(?:list|directory|master)\b"
     r"|\b(?:a|any)\s+customers?\s+(?:called|named)\b|\b(?:which|what)\s+customers\s+do\s+we\s+have"
-    r"|\bwho\s+are\s+our\s+customers\b")
+    r"|\bwho\s+are\s+our\s+customers\b|\b(?:which|what)\s+customers\s+are\s+(?:in|from|based\s+in|located\s+in)\b"
+    r"|^\s*(?:the\s+)?first\s+\d{1,3}\s+customers\s*[?.!]*$")
 _LIST_FILTER = _rxi(
     r"(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+letter\s+|an?\s+)?['\"]?(.+?)['\"]?\s*[?.!]*$"
     r"|(?:named|called|containing|contains?)\s+['\"]?(.+?)['\"]?\s*[?.!]*$"
@@ -402,7 +412,7 @@ _INVOICE_SHORT = _rx(r"\binv\.?\s*#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
                      r"|open|outstanding|cleared)\b|\bshow\s+(?:me\s+)?(\d{4,8})\b"
                      r"|\b(?:which|what)\s+(?:invoice\s+)?is\s+(\d{4,8})\b")
 _PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|ageing|balance|report|total|overdue)\b"
-                r"|\bpayables?\b|\bap\s+(?:for|of|with|to|from)\b"
+                r"|\bpayables?\b|\bap\s+(?:for|of|with|to|from)\b|\btotal\s+ap\b|^\s*ap\s+(?=\w)"
                 r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from"
                 r"|to)\s+suppliers?\b"
                 r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+)?owe\b|\bwe\s+(?:still\s+)?owe\b|\bdo\s+we\s+owe\b")
@@ -434,7 +444,7 @@ COUNTRIES = {
     "united kingdom": "GB", "uk": "GB", "britain": "GB", "great britain": "GB", "hungary": "HU", "slovakia": "SK",
     "luxembourg": "LU", "greece": "GR", "romania": "RO", "croatia": "HR", "slovenia": "SI",
 }
-_IN_COUNTRY = _rx(r"\b(?:in|from|based\s+in|located\s+in)\s+(?:the\s+)?("
+_IN_COUNTRY = _rx(r"\b(?:in|from|based\s+in|located\s+in|customer\s+list|customers|clients)\s+(?:the\s+)?("
                   + "|".join(sorted(COUNTRIES, key=len, reverse=True))
                   + r")\b")
 _INVOICE_WORDS = _rx(r"\b(?:invoices?|inv|paid|settled|cleared|status|due|open|outstanding|issued|details?"

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 
 from footnote_pg.question.dates import (
+    _SHARED_YEAR,
     _AS_OF_BEFORE,
     _BAD_PERIOD,
     _BARE_YEAR,
@@ -184,7 +185,11 @@ class _Scanner:
         """``Q2 last year``, ``July of this year``; else the latest such period that has started."""
         end = m.end()
         suffix = None if explicit_year else _YEAR_SUFFIX.match(self.masked[end:])
-        if suffix:
+        shared = None if explicit_year or suffix else _SHARED_YEAR.match(self.masked[end:])
+        if shared:
+            y = shared.group(1).lstrip("'")
+            period = Period(period.kind, 2000 + int(y) if len(y) == 2 else int(y), period.index)
+        elif suffix:
             which = suffix.group(1)
             year = self.cal.as_of.year - (0 if which == "this" else 1)
             period = Period(period.kind, year, period.index)
@@ -350,7 +355,7 @@ class _Scanner:
         return self.add(Period("fy", year, 0, self.cal.fiscal_year_start_month), m.start(), m.end())
 
     def quarter_year(self, m: re.Match[str]) -> bool:
-        y = m.group(2)
+        y = m.group(2) or m.group(3)              # Q3/2026, Q2-26, Q1'25
         year = (2000 + int(y.lstrip("'")) if len(y.lstrip("'")) == 2 else int(y)) if y else self.cal.as_of.year
         return self.with_suffix(Period("quarter", year, int(m.group(1))), m, y is not None)
 
@@ -363,7 +368,8 @@ class _Scanner:
         return self.with_suffix(Period("quarter", year, _ORDINALS[m.group(1)]), m, y is not None)
 
     def month_year(self, m: re.Match[str]) -> bool:
-        name, short, full = m.group(1), m.group(2), m.group(3)
+        name, full = m.group(1), m.group(3)
+        short = m.group(2) or (m.group(4) and "'" + m.group(4))     # Jul '26, Jul-26
         if name in ("may", "mar", "jan", "dec", "oct", "sep") and not (short or full) \
                 and not self.month_context(m):
             return False

@@ -49,6 +49,8 @@ for _op in OPERATIONS.values():
         _NAMES.setdefault(_name, _op)
 for _op in OPERATIONS.values():
     _NAMES[_op.name] = _op          # a catalog name always means its own operation
+_BY_NAME: dict[str, dict[str, str]] = {n: dict(a) for e in _DATA["operations"].values()
+                                       for n, a in e.get("by_name", {}).items()}
 
 
 @dataclass(frozen=True)
@@ -62,13 +64,14 @@ class Call:
     free: str
 
 
-_CUE = re.compile(r"[=({]|--|\b[a-z]+_[a-z_]+\b|^\s*\w+\s*:\s*\S|^\s*/|(?-i:\b[a-z]+[A-Z]\w*\b)",
+_CUE = re.compile(r"[=({]|--|^\s*(?:call|run|invoke|exec|execute)\s+\w|\b[a-z]+_[a-z_]+\b|^\s*\w+\s*:\s*\S|^\s*/|(?-i:\b[a-z]+[A-Z]\w*\b)",
                   re.IGNORECASE)
 _JSON = re.compile(r"^\s*\{.*\}\s*$", re.DOTALL)
-_FUNCTION = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?([A-Za-z][\w.-]*)\s*\((.*)\)\s*;?\s*$",
+_FUNCTION = re.compile(r"^\s*(?:(?:call|run|invoke|use|exec|execute)\s+|tool\s*:\s*)?([A-Za-z][\w.-]*)\s*\((.*)\)\s*;?\s*$",
                        re.DOTALL | re.IGNORECASE)
-_COMMAND = re.compile(r"^\s*(?:(?:call|run|invoke|use)\s+)?/?([A-Za-z][\w-]*):?(?=\s|$)(.*)$",
+_COMMAND = re.compile(r"^\s*(?:(?:call|run|invoke|use|exec|execute)\s+|tool\s*:\s*)?/?([A-Za-z][\w-]*):?(?=\s|$)(.*)$",
                       re.DOTALL | re.IGNORECASE)
+_VERB = re.compile(r"^\s*(?:(?:call|run|invoke|use|exec|execute)\s+|tool\s*:\s*)", re.IGNORECASE)
 # An operation's name inside a question ("use the ar_aging tool for X"): read as its words.
 _NAMED = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b")
 _PAIR = re.compile(r"""\s*([A-Za-z][\w-]*)\s*[=:]\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
@@ -150,12 +153,17 @@ def _from_command(head: str, rest: str) -> Call | None:
     args: dict[str, str] = {}
     free: list[str] = []
     key: str | None = None
-    for token in tokens:
+    op = _lookup(head)
+    for i, token in enumerate(tokens):
         m = _KEY_TOKEN.match(token)
         if m and (m.group(1) or m.group(3) or m.group(5)):
             key = _key(m.group(1) or m.group(3) or m.group(5))
             value = m.group(2) if m.group(1) else m.group(4)
             args[key] = _value(value) if value else ""
+            continue
+        if op is not None and i + 1 < len(tokens) and token.casefold() in op.keys:   # "limit 3 period FY2025"
+            key = token.casefold()
+            args[key] = ""
             continue
         if key is None:
             free.append(token)
@@ -181,6 +189,8 @@ def parse(text: str) -> Call | None:
     if _lookup(m.group(1)) is None and "=" not in text and "--" not in text:
         return _named(text)
     call = _from_command(m.group(1), m.group(2))
+    if call is None and _VERB.match(text) and _lookup(m.group(1)) is not None:   # "execute dso", "call revenue Q2"
+        call = Call(m.group(1), _lookup(m.group(1)), {}, m.group(2).strip())
     if call is not None and call.operation is None and "_" not in call.head:
         words, _, rest = text.partition("--") if "--" in text else (text, "", "")
         return Call(words.strip(), None, call.arguments, "") if rest else None
@@ -222,7 +232,9 @@ def question(call: Call) -> str:
             return " ".join([words, *(_GENERIC[k].format(v) for k, v in call.arguments.items() if v)])
         return " ".join([words, call.free, *(f"{k.replace('_', ' ')} {v}" for k, v in call.arguments.items())]).strip()
     op = call.operation
-    args = {k: v for k, v in call.arguments.items() if k in op.keys}
+    name = _snake(call.head)
+    implied = _BY_NAME.get(name) or _BY_NAME.get(_PREFIX.sub("", name), {})
+    args = {**implied, **{k: v for k, v in call.arguments.items() if k in op.keys}}
     free = call.free
     if free and op.positional and op.positional not in args:
         args[op.positional], free = free, ""

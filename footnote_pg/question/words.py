@@ -46,7 +46,8 @@ NOT_COMPUTED: tuple[NotComputed, ...] = tuple(
 _ANY_NOT_COMPUTED = re.compile("|".join(f"(?:{entry.pattern.pattern})" for entry in NOT_COMPUTED))
 
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
-_PURPOSE_WORD = re.compile(r"\b(?:for|in|before|after)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s",
+_PURPOSE_WORD = re.compile(r"\b(?:for|in|before|after)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s"
+                           r"|\b(?:meeting|call|visit)\s+(?:tomorrow|today|later|this|next)\b",
                            re.IGNORECASE)
 # lower, not casefold: ß stays ß (and is also read as ss: GRÖSSTEN, the Swiss spelling)
 _READ_AS: dict[str, str] = {k.lower(): v for k, v in _DATA["read_as"].items()}
