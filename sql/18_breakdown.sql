@@ -207,7 +207,7 @@ BEGIN
                      CASE WHEN k.rows > $10 THEN encode(sha256(convert_to(ev.e::text, 'UTF8')), 'hex') END AS hash
               FROM ev, k),
         g AS (SELECT r.grp, min(r.label) AS label, min(r.party_id) AS party_id, min(r.party_uri) AS party_uri,
-                     count(*) AS records, %3$s AS value
+                     count(*) AS records, (%3$s)::numeric AS value
               FROM r GROUP BY r.grp),
         o AS (SELECT g.*, row_number() OVER (ORDER BY %4$s) AS place FROM g),
         gh AS (SELECT h.grp,
@@ -215,7 +215,7 @@ BEGIN
                                                                            'UTF8')), 'hex') END AS digest,
                       CASE WHEN k.rows <= $10 THEN jsonb_agg(h.e->>'id' ORDER BY h.n) END AS ids
                FROM h, k WHERE h.grp IN (SELECT o.grp FROM o WHERE o.place <= $11) GROUP BY h.grp, k.rows)
-        SELECT k.rows, (SELECT %5$s FROM r) AS total, (SELECT count(*) FROM g) AS groups,
+        SELECT k.rows, (SELECT (%5$s)::numeric FROM r) AS total, (SELECT count(*) FROM g) AS groups,
                CASE WHEN k.rows <= $10 THEN (SELECT coalesce(jsonb_agg(h.e ORDER BY h.n), '[]') FROM h) END AS evidence,
                CASE WHEN k.rows > $10 THEN (
                    SELECT encode(sha256(convert_to(coalesce(string_agg(h.hash || E'\n', '' ORDER BY h.n), ''), 'UTF8')),
