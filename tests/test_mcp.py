@@ -158,7 +158,7 @@ def test_tools_are_the_catalog_plus_answer_decision_and_chain(
 ) -> None:
     tools = mcp.tools()
     in_db = {r[0] for r in module_db.rows("SELECT operation FROM footnote.catalog")}
-    assert len(in_db) == 25
+    assert len(in_db) == 26
     assert set(tools) == in_db | FIXED_TOOLS
     for op in operations:
         tool = tools[op.name]
