@@ -495,7 +495,7 @@ BEGIN
                 || CASE WHEN agg = 'count' THEN ': {total}'
                         WHEN agg = 'average' THEN ': {total} overall, over {count} {count|' || one || '|' || many || '}'
                         ELSE ': {total} in total, from {count} {count|' || one || '|' || many || '}' END
-                || CASE WHEN dim IS NOT NULL THEN ', in {groups} {groups|group|groups}:' ELSE '.' END
+                || CASE WHEN dim IS NOT NULL THEN ', ' || footnote._breakdown_groups(dim, 'groups') || ':' ELSE '.' END
                 || '{~by per each across total overall groups dated issued opened collected received paid}');
             FOR i IN 1..nrows LOOP
                 u := u || footnote._unit(r, '{' || dim || '}: {value}'
@@ -503,7 +503,7 @@ BEGIN
                     || '{~in from with by of}', i, E'\n- ', 'fact', i <= 30);
             END LOOP;
             IF v ? 'others' THEN
-                u := u || footnote._unit(r, 'The other {other_groups} {other_groups|group|groups}: {others}.'
+                u := u || footnote._unit(r, 'The other ' || footnote._breakdown_groups(dim, 'other_groups') || ': {others}.'
                     || '{~rest remaining together}', NULL, E'\n', 'statement', false);
             END IF;
         END IF;

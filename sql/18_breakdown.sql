@@ -37,6 +37,20 @@ AS $$
      'supplier payments', 'supplier_payments', ARRAY['supplier', 'supplier_country', 'month', 'quarter'])
 $$;
 
+-- How many groups of a dimension there are, as a template says it: {value} {value|country|countries}.
+CREATE FUNCTION footnote._breakdown_groups(dim text, value text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT format('{%s} {%s|%s|%s}', value, value, n.one, n.many)
+    FROM (VALUES ('customer', 'customer', 'customers'), ('country', 'country', 'countries'),
+                 ('account_owner', 'account owner', 'account owners'), ('month', 'month', 'months'),
+                 ('quarter', 'quarter', 'quarters'), ('severity', 'severity', 'severities'),
+                 ('supplier', 'supplier', 'suppliers'), ('supplier_country', 'country', 'countries')) AS n(dim, one, many)
+    WHERE n.dim = _breakdown_groups.dim
+$$;
+
 INSERT INTO footnote.queries (name, description, params, sql) VALUES
 ('breakdown_records',
  'the records of measure $1 dated in [$3, $4) (revenue: invoices net and credit notes minus net, by issue date; invoiced: invoices gross; invoice_count, average_invoice: invoices net; cash_collected: payments received; credit_notes: credit notes net; tickets_opened: tickets by opened day; purchase_volume: supplier invoices gross; supplier_payments: payments to suppliers), of customers (suppliers) in country $5, with account owner $6, customer $7, supplier $8 (all when NULL), with their group by dimension $2 (only group $9 when given), by group, day, type and id',

@@ -46,6 +46,8 @@ SET ROLE footnote_ledger;
 
 DROP FUNCTION footnote._breakdown_measures();
 
+DROP FUNCTION footnote._breakdown_groups(text, text);
+
 DROP FUNCTION footnote.breakdown(text, text, text, text, text, text, text, integer, text);
 
 DELETE FROM footnote.evidence_queries;

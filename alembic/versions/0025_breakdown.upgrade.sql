@@ -480,7 +480,7 @@ BEGIN
                 || CASE WHEN agg = 'count' THEN ': {total}'
                         WHEN agg = 'average' THEN ': {total} overall, over {count} {count|' || one || '|' || many || '}'
                         ELSE ': {total} in total, from {count} {count|' || one || '|' || many || '}' END
-                || CASE WHEN dim IS NOT NULL THEN ', in {groups} {groups|group|groups}:' ELSE '.' END
+                || CASE WHEN dim IS NOT NULL THEN ', ' || footnote._breakdown_groups(dim, 'groups') || ':' ELSE '.' END
                 || '{~by per each across total overall groups dated issued opened collected received paid}');
             FOR i IN 1..nrows LOOP
                 u := u || footnote._unit(r, '{' || dim || '}: {value}'
@@ -488,7 +488,7 @@ BEGIN
                     || '{~in from with by of}', i, E'\n- ', 'fact', i <= 30);
             END LOOP;
             IF v ? 'others' THEN
-                u := u || footnote._unit(r, 'The other {other_groups} {other_groups|group|groups}: {others}.'
+                u := u || footnote._unit(r, 'The other ' || footnote._breakdown_groups(dim, 'other_groups') || ': {others}.'
                     || '{~rest remaining together}', NULL, E'\n', 'statement', false);
             END IF;
         END IF;
@@ -616,6 +616,20 @@ AS $$
      ARRAY['supplier', 'supplier_country', 'month', 'quarter']),
     ('supplier_payments', 'suppliers', 'amount', 'sum', 'Payments to suppliers', 'supplier payment',
      'supplier payments', 'supplier_payments', ARRAY['supplier', 'supplier_country', 'month', 'quarter'])
+$$;
+
+-- How many groups of a dimension there are, as a template says it: {value} {value|country|countries}.
+CREATE FUNCTION footnote._breakdown_groups(dim text, value text)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT format('{%s} {%s|%s|%s}', value, value, n.one, n.many)
+    FROM (VALUES ('customer', 'customer', 'customers'), ('country', 'country', 'countries'),
+                 ('account_owner', 'account owner', 'account owners'), ('month', 'month', 'months'),
+                 ('quarter', 'quarter', 'quarters'), ('severity', 'severity', 'severities'),
+                 ('supplier', 'supplier', 'suppliers'), ('supplier_country', 'country', 'countries')) AS n(dim, one, many)
+    WHERE n.dim = _breakdown_groups.dim
 $$;
 
 -- In PL/pgSQL, as its computation (footnote_owner's) is created after it when a revision adds both.

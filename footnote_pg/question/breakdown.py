@@ -13,8 +13,17 @@ from __future__ import annotations
 
 import re
 
-from footnote_pg.question.lexicon import _DEMONYM, _IN_COUNTRY, _MONTHLY, _RANK_ASC, _REVENUE, _TOP_LIMIT, COUNTRIES, \
-    DEMONYMS
+from footnote_pg.question.lexicon import (
+    _DEMONYM,
+    _IN_COUNTRY,
+    _MONTHLY,
+    _PAYMENTS,
+    _RANK_ASC,
+    _REVENUE,
+    _TOP_LIMIT,
+    COUNTRIES,
+    DEMONYMS,
+)
 from footnote_pg.question.names import Directory
 from footnote_pg.question.plan import _ambiguous, _call, _clarify, _number, _unclear_period
 from footnote_pg.question.reading import _Question
@@ -97,7 +106,7 @@ collected collect collection collections received receive came come cash payment
 spend spent bought buy purchase purchased purchases purchasing volume volumes gross net average avg value size
 issued issue invoiced ranked rank ranking sorted biggest largest main top most least smallest lowest highest
 quarter quarters quarterly month months monthly per each every split broken down grouped across all
-managed manage manages owned own owns handled handle looked after
+managed manage manages owned own owns handled handle looked after first last
 revenue revenues sales turnover credit notes note memos memo invoices invoice count
 """.split())
 LABEL = "a measure of a period grouped by one dimension"
@@ -148,6 +157,8 @@ def route(q: _Question, d: Directory) -> Route | None:
     if measure not in _OWN and (dim is None or dim in _ELSEWHERE.get(measure, ())) and not (owner or country) \
             or measure not in _OWN and dim is None and customers:
         return None                    # revenue of a period, by customer or month, of one customer: theirs
+    if measure == "cash_collected" and dim is None and (customers or q.customer_ref) and q.has(_PAYMENTS):
+        return None                    # "payments received from X": its payment history
     for m in [*customers, *suppliers]:
         if len(m.candidates) > 1:
             return _ambiguous(q, m, "supplier" if supplier else "customer")
