@@ -94,6 +94,8 @@ _ELSEWHERE = {"revenue": ("customer", "month")}
 _NO_SPLIT = _rx(_BY + r"(?:products?|product\s+(?:lines?|groups?|categor(?:y|ies))|segments?|industr(?:y|ies)"
                 r"|branch(?:es)?|categor(?:y|ies)|regions?|cit(?:y|ies)|sales\s+channels?|channels?|items?|skus?)\b"
                 r"|\band\s+(?:by\s+)?(?:products?|product\s+lines?|segments?|industr(?:y|ies)|regions?)\b")
+# what we owe suppliers is the payables' (a ranking of it, no operation computes)
+_OWED = _rx(r"\bowe[ds]?\b|\bowing\b|\bpayables?\b|\bunpaid\b|\boutstanding\b|\bopen\s+(?:invoices|balances?)\b")
 _ONE_SUPPLIER = _rx(r"\b(?:which|what)\s+supplier\b(?!s)|\bwho\s+(?:do|did)\s+we\s+buy\b")
 
 # what the route accounts for (footnote_pg.question.coverage): its cue patterns and the words that qualify them
@@ -146,7 +148,7 @@ def route(q: _Question, d: Directory) -> Route | None:
     """The breakdown call a question asks for, a clarification when its period is missing, or None when the
     question is not one (or another operation answers it)."""
     measure = _measure(q)
-    if measure is None or _NO_SPLIT.search(q.masked):
+    if measure is None or _NO_SPLIT.search(q.masked) or (measure in _SUPPLIER_MEASURES and _OWED.search(q.masked)):
         return None
     dim = _dimension(q, measure)
     supplier = measure in _SUPPLIER_MEASURES
