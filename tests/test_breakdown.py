@@ -42,7 +42,8 @@ MEASURES: dict[str, tuple[str, str, list[str]]] = {
 
 @pytest.fixture
 def fn(db: TestDatabase) -> Footnote:
-    return db.client("service", actor="zoran", actor_role="controller")
+    client: Footnote = db.client("service", actor="zoran", actor_role="controller")
+    return client
 
 
 class Ledger:
@@ -107,7 +108,7 @@ def test_every_measure_by_every_dimension_as_computed_from_the_erp(db: TestDatab
             assert r.rows == [] and "groups" not in r.values, where
             continue
         assert r.values["groups"].text == de_count(len(groups)), where
-        got = {row[dim].text: (row["value"].text, row["count"].text) for row in r.rows}
+        got = {str(row[dim].text): (row["value"].text, row["count"].text) for row in r.rows}
         assert len(got) == len(r.rows) == min(len(groups), 100), where
         for group, (value, text) in got.items():
             assert group in groups, (where, group)
@@ -142,7 +143,8 @@ def test_filters_limit_and_direction(db: TestDatabase, fn: Footnote) -> None:
     groups, total, _ = ledger.figures("cash_collected", "country", lambda r: ledger.customers[r[0]][2] == owner)
     r = fn.call("breakdown", measure="cash_collected", period=PERIOD, by="country", owner=owner.upper())
     assert r.values["total"].text == de_amount(total) and r.values["account_owner"].text == owner
-    assert {row["country"].text: row["value"].text for row in r.rows} == {g: de_amount(v) for g, (v, _) in groups.items()}
+    assert {row["country"].text: row["value"].text for row in r.rows} == \
+        {g: de_amount(v) for g, (v, _) in groups.items()}
 
     groups, total, _ = ledger.figures("revenue", "customer", lambda r: ledger.customers[r[0]][1] == "DE")
     r = fn.call("breakdown", measure="revenue", period=PERIOD, by="customer", country="de", limit=3, direction="asc")
@@ -155,7 +157,7 @@ def test_filters_limit_and_direction(db: TestDatabase, fn: Footnote) -> None:
 
     bergmann = fn.call("breakdown", measure="invoice_count", period=PERIOD, customer="Bergmann Logistik")
     n = sum(1 for x in ledger.records["invoice_count"] if STARTS <= x[1] < ENDS and x[0] == 4471)
-    assert bergmann.values["total"].text == de_count(n) and bergmann.values["customer"].text.startswith("Bergmann")
+    assert bergmann.values["total"].text == de_count(n) and str(bergmann.values["customer"].text).startswith("Bergmann")
 
     supplier = sorted(ledger.suppliers.values())[0][0]
     sid = next(k for k, v in ledger.suppliers.items() if v[0] == supplier)
@@ -171,7 +173,8 @@ def test_filters_limit_and_direction(db: TestDatabase, fn: Footnote) -> None:
      "by: severity does not apply to revenue; it is grouped by customer, country, account_owner, month, quarter"),
     ({"measure": "purchase_volume", "period": PERIOD, "by": "customer"},
      "by: customer does not apply to purchase_volume; it is grouped by supplier, supplier_country, month, quarter"),
-    ({"measure": "tickets_opened", "period": PERIOD, "by": "supplier"}, "by: supplier does not apply to tickets_opened"),
+    ({"measure": "tickets_opened", "period": PERIOD, "by": "supplier"},
+     "by: supplier does not apply to tickets_opened"),
     ({"measure": "revenue", "period": "2026-Q7"}, "period: "),
     ({"measure": "revenue"}, "period: is required"),
     ({"measure": "revenue", "period": PERIOD, "country": "Germany"}, "country: Germany is not a two-letter"),
@@ -200,7 +203,7 @@ def test_over_the_limit_the_total_and_each_listed_group_cite_an_evidence_set(db:
     from footnote_pg.results import evidence_set_digest
 
     inline = fn.call("breakdown", measure="revenue", period=PERIOD, by="country")
-    rows = int(inline.values["count"].raw)
+    rows = int(str(inline.values["count"].raw))
     db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'max_evidence_rows' RETURNING 1", (str(rows - 1),))
     cited = fn.call("breakdown", measure="revenue", period=PERIOD, by="country")
     assert {k: v.text for k, v in cited.values.items()} == {k: v.text for k, v in inline.values.items()}
@@ -211,10 +214,10 @@ def test_over_the_limit_the_total_and_each_listed_group_cite_an_evidence_set(db:
     by_id = {e.id: e for e in inline.evidence}
     for row, inline_row in zip(cited.rows, inline.rows, strict=True):
         (set_id,) = row["value"].evidence
-        got = []
+        got: list[Any] = []
         while page := fn.evidence_rows(cited.call_id, set_id, len(got), 97):
             got += page
-        assert len(got) == int(sets[set_id].fields["rows"]) == int(row["count"].raw)
+        assert len(got) == int(sets[set_id].fields["rows"]) == int(str(row["count"].raw))
         assert evidence_set_digest(p.text for p in got) == sets[set_id].fields["digest"]
         assert [p.evidence.id for p in got] == list(inline_row["value"].evidence)
         assert all(p.evidence.fields == by_id[p.evidence.id].fields for p in got)

@@ -34,7 +34,7 @@ SET ROLE footnote_ledger;
 
 INSERT INTO footnote.queries (name, description, params, sql) VALUES
 ('breakdown_records',
- 'the records of measure $1 dated in [$3, $4) (revenue: invoices net and credit notes minus net, by issue date; invoiced: invoices gross; invoice_count, average_invoice: invoices net; cash_collected: payments received; credit_notes: credit notes net; tickets_opened: tickets by opened day; purchase_volume: supplier invoices gross; supplier_payments: payments to suppliers), of customers (suppliers) in country $5, with account owner $6, customer $7, supplier $8 (all when NULL), with their group by dimension $2 (only group $9 when given), by group, day, type and id',
+ 'the records of measure $1 dated in [$3, $4) (revenue: invoices net and credit notes minus net, by issue date; invoiced: invoices gross; invoice_count, average_invoice: invoices net; cash_collected: payments received; credit_notes: credit notes net; tickets_opened: tickets by opened day; purchase_volume: supplier invoices gross; supplier_payments: payments to suppliers), of customers (suppliers) in country $5, with account owner $6, customer $7, supplier $8 (all when NULL), with their group by dimension $2 (only group $9 when given), by group, day, type (byte order) and id',
  '{measure,by,starts,ends,country,owner,customer_id,supplier_id,group}',
  $q$SELECT d.type, d.id, d.number, d.party_id, d.party_name, d.party_uri, d.on_date, d.amount, d.uri, d.grp, d.label
 FROM (
@@ -86,12 +86,12 @@ FROM (
       AND ($7::bigint IS NULL OR x.party_id = $7) AND ($8::bigint IS NULL OR x.party_id = $8)
 ) AS d
 WHERE $9::text IS NULL OR d.grp = $9
-ORDER BY d.grp, d.on_date, d.type, d.id$q$);
+ORDER BY d.grp COLLATE "C", d.on_date, d.type COLLATE "C", d.id$q$);
 
 INSERT INTO footnote.evidence_queries (name, base_query, row_type, param_types, description, sql) VALUES
 ('breakdown_records', 'breakdown_records', 'record of the measure', '{text,text,date,date,text,text,bigint,bigint,text}',
  'the records behind a breakdown figure (of every group, or of one), by group, day, type and id',
- $q$SELECT row_number() OVER (ORDER BY r.grp, r.on_date, r.type, r.id) AS n,
+ $q$SELECT row_number() OVER (ORDER BY r.grp COLLATE "C", r.on_date, r.type COLLATE "C", r.id) AS n,
        jsonb_build_object('id', r.type || ':' || r.id, 'type', r.type, 'record_id', r.id::text, 'uri', r.uri,
            'verified', true, 'fields', jsonb_strip_nulls(jsonb_build_object(
                'number', r.number,

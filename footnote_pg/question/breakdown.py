@@ -88,7 +88,8 @@ DIMENSIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
                      r"|\bmost\s+from\b")),
     ("customer", _rx(_BY + r"customers?\b|\b(?:which|what)\s+customers?\b|\btop\s+(?:\d+\s+)?customers\b")),
 )
-# the dimensions another operation answers for a measure (revenue by customer: top_customers; by month: revenue_by_month)
+# the dimensions another operation answers for a measure (revenue by customer: top_customers; by month:
+# revenue_by_month)
 _ELSEWHERE = {"revenue": ("customer", "month")}
 # splits no operation makes: left to the refusal that says so
 _NO_SPLIT = _rx(_BY + r"(?:products?|product\s+(?:lines?|groups?|categor(?:y|ies))|segments?|industr(?:y|ies)"

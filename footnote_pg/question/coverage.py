@@ -18,9 +18,8 @@ import datetime as dt
 import functools
 import re
 
-from footnote_pg.question import breakdown
+from footnote_pg.question import breakdown, words
 from footnote_pg.question import lexicon as cue
-from footnote_pg.question import words
 from footnote_pg.question.dates import DateMention, PeriodMention
 from footnote_pg.question.names import Directory
 from footnote_pg.question.reading import _Question
