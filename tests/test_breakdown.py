@@ -14,9 +14,11 @@ import psycopg
 import pytest
 
 from footnote_pg import Footnote, InvalidArgument, UnknownEntity
+from footnote_pg.question import Directory, route
 from tests.conftest import TestDatabase
 from tests.reference import de_amount, de_count
 from tests.test_operations import assert_evidence_is_real
+from tests.test_router import SETTINGS, directory  # noqa: F401 (the sample's names, read once per module)
 
 PERIOD = "2026-H1"
 STARTS, ENDS = dt.date(2026, 1, 1), dt.date(2026, 7, 1)
@@ -241,3 +243,57 @@ def test_an_answer_through_ask_is_verified(db: TestDatabase, question: str, meas
     assert _text(measure, total) in answer.answer
     for g, (v, _) in sorted(groups.items(), key=lambda x: -x[1][0])[:5]:
         assert f"{g}: {_text(measure, v)}" in answer.answer, (g, answer.answer)
+
+
+# -- the router ----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question,arguments", [
+    ("What was our revenue by country in the first half of 2026?", {"measure": "revenue", "period": "2026-H1",
+                                                                     "by": "country"}),
+    ("revenue per sales rep in Q2 2026", {"measure": "revenue", "period": "2026-Q2", "by": "account_owner"}),
+    ("what were our sales in France in 2025", {"measure": "revenue", "period": "FY2025", "country": "FR"}),
+    ("revenue of customers managed by Sofia Rossi in 2025", {"measure": "revenue", "period": "FY2025",
+                                                             "owner": "Sofia Rossi"}),
+    ("How much cash did we collect in Q2 2026?", {"measure": "cash_collected", "period": "2026-Q2"}),
+    ("cash collected from Bergmann Logistik in Q2 2026 by month",
+     {"measure": "cash_collected", "period": "2026-Q2", "by": "month", "customer": "Bergmann Logistik GmbH"}),
+    ("average invoice value by account owner in 2025", {"measure": "average_invoice", "period": "FY2025",
+                                                        "by": "account_owner"}),
+    ("tickets opened last month by severity", {"measure": "tickets_opened", "period": "2026-07", "by": "severity"}),
+    ("how many tickets did Bergmann Logistik open in 2025",
+     {"measure": "tickets_opened", "period": "FY2025", "customer": "Bergmann Logistik GmbH"}),
+    ("top 5 suppliers by purchase volume in 2025", {"measure": "purchase_volume", "period": "FY2025",
+                                                    "by": "supplier", "limit": 5}),
+    ("which supplier did we buy the most from last year", {"measure": "purchase_volume", "period": "FY2025",
+                                                           "by": "supplier", "limit": 1}),
+    ("How much did we pay suppliers in Q1 2026, by supplier country?",
+     {"measure": "supplier_payments", "period": "2026-Q1", "by": "supplier_country"}),
+    ("How many invoices did we issue in Q2 2026 by country?", {"measure": "invoice_count", "period": "2026-Q2",
+                                                               "by": "country"}),
+    ("credit notes by customer in 2026", {"measure": "credit_notes", "period": "FY2026", "by": "customer"}),
+    ("breakdown measure=cash_collected by=account_owner period=2026-Q2",
+     {"measure": "cash_collected", "period": "2026-Q2", "by": "account_owner"}),
+])
+def test_questions_the_breakdown_answers(directory: Directory, question: str,  # noqa: F811
+                                         arguments: dict[str, Any]) -> None:
+    r = route(question, directory, SETTINGS)
+    assert [(c.operation, c.arguments) for c in r.calls] == [("breakdown", arguments)], (r.kind, r.message)
+
+
+@pytest.mark.parametrize("question,outcome", [
+    ("top customers by revenue in 2025", "top_customers"),          # what other operations answer stays theirs
+    ("revenue by month 2026", "revenue_by_month"),
+    ("What was revenue in Q2 2026?", "revenue"),
+    ("payments received from Bergmann Logistik in 2025", "customer_payments"),
+    ("credit notes of Q2 2026", "credit_notes"),
+    ("revenue by product line in 2025", "refusal"),                 # what none computes is still refused
+    ("revenue by country and product in 2025", "refusal"),
+    ("which supplier do we owe the most", "refusal"),
+    ("rank suppliers by how much we owe them", "refusal"),
+    ("open tickets by severity in Q2 2026", "refusal"),
+    ("tickets by severity", "refusal"),
+    ("average invoice value", "clarification"),                     # a period is asked for, never assumed
+])
+def test_questions_the_breakdown_leaves_alone(directory: Directory, question: str, outcome: str) -> None:  # noqa: F811
+    r = route(question, directory, SETTINGS)
+    assert (r.kind if r.kind in ("refusal", "clarification") else r.calls[0].operation) == outcome, r

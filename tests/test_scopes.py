@@ -438,11 +438,14 @@ SUPPLY_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("list_suppliers", {"name_contains": "a", "limit": 1000}),
     ("list_items", {"limit": 1000}),
     ("list_items", {"name_contains": "e", "limit": 1000}),
+    *[("breakdown", {"measure": m, "period": "2026", "by": by}) for m in ("purchase_volume", "supplier_payments")
+      for by in (None, "supplier", "supplier_country", "quarter")],
 ]
 SUPPLIER_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("supplier_payment_facts", {"as_of": AS_OF}),
     ("accounts_payable", {"as_of": AS_OF}),
     ("open_purchase_orders", {}),
+    ("breakdown", {"measure": "purchase_volume", "period": "2026", "by": "quarter"}),
 ]
 
 
