@@ -752,7 +752,7 @@ BEGIN
     EXECUTE format($f$
         WITH r AS (%1$s), ev AS (%2$s),
         k AS (SELECT count(*) AS rows FROM r),
-        h AS (SELECT ev.n, ev.e, (ev.e->'fields'->>'group') COLLATE "C" AS grp,
+        h AS (SELECT ev.n, ev.e, ev.e->'fields'->>'group' AS grp,
                      CASE WHEN k.rows > $10 THEN encode(sha256(convert_to(ev.e::text, 'UTF8')), 'hex') END AS hash
               FROM ev, k),
         g AS (SELECT r.grp, min(r.label) AS label, min(r.party_id) AS party_id, min(r.party_uri) AS party_uri,
