@@ -293,6 +293,7 @@ def test_questions_the_breakdown_answers(directory: Directory, question: str,  #
     ("open tickets by severity in Q2 2026", "refusal"),
     ("tickets by severity", "refusal"),
     ("average invoice value", "clarification"),                     # a period is asked for, never assumed
+    ("revenue by country in Q5 2026", "clarification"),
 ])
 def test_questions_the_breakdown_leaves_alone(directory: Directory, question: str, outcome: str) -> None:  # noqa: F811
     r = route(question, directory, SETTINGS)

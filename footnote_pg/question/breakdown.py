@@ -165,6 +165,10 @@ def route(q: _Question, d: Directory) -> Route | None:
     for m in [*customers, *suppliers]:
         if len(m.candidates) > 1:
             return _ambiguous(q, m, "supplier" if supplier else "customer")
+    if q.time.invalid_period or q.time.invalid_date:   # a period that does not exist: asked, never another one
+        r = _unclear_period(q)
+        return Route(kind=r.kind, intent=r.intent, reason=r.reason, options=r.options,
+                     message="There is no such period in the records; which period do you mean?")
     if not q.time.periods:
         return _unclear_period(q)
     p = q.time.periods[0]
