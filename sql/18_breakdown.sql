@@ -208,6 +208,9 @@ BEGIN
     IF supplier IS NOT NULL THEN
         s := footnote._resolve('supplier', 'supplier', supplier);
     END IF;
+    -- the listed groups' sets (and their customers or suppliers) fit in max_evidence_rows beside the total's
+    lim := least(lim, greatest((footnote._evidence_limit() - 1) / CASE WHEN dim IN ('customer', 'supplier') THEN 2
+                                                                        ELSE 1 END, 1));
     agg := CASE m.aggregate WHEN 'count' THEN 'count(*)' WHEN 'average' THEN 'round(avg(r.amount), 2)'
                 ELSE 'coalesce(sum(r.amount), 0.00)' END;
     ordering := CASE WHEN dir IS NULL AND dim IN ('month', 'quarter') THEN 'g.grp'

@@ -192,6 +192,17 @@ def test_bad_arguments_are_one_line_naming_the_argument(fn: Footnote, arguments:
     assert "\n" not in str(info.value)
 
 
+def test_a_low_evidence_limit_lists_fewer_groups_and_the_rest_in_one_figure(db: TestDatabase, fn: Footnote) -> None:
+    everything = fn.call("breakdown", measure="revenue", period=PERIOD, by="customer")
+    db.scalar("UPDATE footnote.settings SET value = '21' WHERE key = 'max_evidence_rows' RETURNING 1")
+    few = fn.call("breakdown", measure="revenue", period=PERIOD, by="customer")
+    assert len(few.rows) == 10 and len(few.evidence) <= 21
+    assert few.values["total"].text == everything.values["total"].text
+    assert [r["value"].text for r in few.rows] == [r["value"].text for r in everything.rows[:10]]
+    rest = sum((Decimal(str(r["value"].raw)) for r in everything.rows[10:]), Decimal(0))
+    assert few.values["others"].text == de_amount(rest)
+
+
 def test_unknown_names_list_real_ones(fn: Footnote) -> None:
     with pytest.raises(UnknownEntity, match="account owner"):
         fn.call("breakdown", measure="revenue", period=PERIOD, owner="Nobody Atall")
