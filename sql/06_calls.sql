@@ -149,7 +149,10 @@ DECLARE
         WHEN operation IN ('list_customers', 'customer') THEN 'customers'
         WHEN operation IN ('list_suppliers', 'supplier') THEN 'suppliers'
         WHEN operation IN ('list_items', 'item') THEN 'items'
-        WHEN operation = 'open_purchase_orders' THEN 'purchase_orders' END;
+        WHEN operation = 'open_purchase_orders' THEN 'purchase_orders'
+        -- a source view by its own name (a breakdown's measure names the one it reads)
+        WHEN operation IN ('invoices', 'payments', 'credit_notes', 'tickets', 'supplier_invoices', 'supplier_payments')
+            THEN operation END;
     found boolean;
 BEGIN
     IF src IS NULL THEN

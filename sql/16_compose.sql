@@ -185,6 +185,11 @@ DECLARE
     level  text;
     oldest numeric;
     word   text;
+    one    text;
+    many   text;
+    agg    text;
+    dim    text;
+    filt   text;
 BEGIN
     CASE op
     WHEN 'customer_overdue' THEN
@@ -474,6 +479,34 @@ BEGIN
                     || '{~credited issued against}', i, E'\n- ', 'fact', false);
             END LOOP;
         END IF;
+    WHEN 'breakdown' THEN
+        SELECT x.label, x.record_one, x.record_many, x.aggregate INTO word, one, many, agg
+        FROM footnote._breakdown_measures() AS x WHERE x.name = r->'effective_arguments'->>'measure';
+        dim := r->'effective_arguments'->>'by';
+        filt := CASE WHEN v ? 'customer' THEN ' from {customer}' WHEN v ? 'supplier' THEN ' with {supplier}' ELSE '' END
+            || CASE WHEN v ? 'account_owner' THEN ', customers of {account_owner}' ELSE '' END
+            || CASE WHEN v ? 'country' THEN ', in {country}' ELSE '' END;
+        IF r->>'empty_reason' IS NOT NULL THEN
+            u := u || footnote._unit(r, 'There are no ' || many || ' in {period}' || pnote || filt
+                || ', so ' || lower(word) || ' is nothing.{~dated issued opened received none zero}');
+        ELSE
+            u := u || footnote._unit(r, word || ' in {period}' || pnote || filt
+                || CASE WHEN dim IS NOT NULL THEN ' by ' || replace(dim, '_', ' ') ELSE '' END
+                || CASE WHEN agg = 'count' THEN ': {total}'
+                        WHEN agg = 'average' THEN ': {total} overall, over {count} {count|' || one || '|' || many || '}'
+                        ELSE ': {total} in total, from {count} {count|' || one || '|' || many || '}' END
+                || CASE WHEN dim IS NOT NULL THEN ', ' || footnote._breakdown_groups(dim, 'groups') || ':' ELSE '.' END
+                || '{~by per each across total overall groups dated issued opened collected received paid}');
+            FOR i IN 1..nrows LOOP
+                u := u || footnote._unit(r, '{' || dim || '}: {value}'
+                    || CASE WHEN agg = 'count' THEN '' ELSE ' ({count} {count|' || one || '|' || many || '})' END
+                    || '{~in from with by of}', i, E'\n- ', 'fact', i <= 30);
+            END LOOP;
+            IF v ? 'others' THEN
+                u := u || footnote._unit(r, 'The other ' || footnote._breakdown_groups(dim, 'other_groups') || ': {others}.'
+                    || '{~rest remaining together}', NULL, E'\n', 'statement', false);
+            END IF;
+        END IF;
     WHEN 'items_below_reorder' THEN
         u := u || footnote._unit(r, '{item_count} {item_count|item is|items are} below '
             || '{item_count|its|their} reorder level' || CASE WHEN nrows > 0 THEN ':' ELSE '.' END || '{~stock}');
@@ -607,7 +640,8 @@ BEGIN
     -- "(For the customers of scope west.)": figures over the customers (suppliers, items) of the login's access
     -- scope only (sql/03_scopes.sql); a portfolio result computed under one that limits them has the value scope
     IF first->'values' ? 'scope' THEN
-        u := u || footnote._unit(first, '(For the ' || coalesce(footnote._portfolio_of(first->>'operation'), 'customers')
+        u := u || footnote._unit(first, '(For the ' || coalesce(footnote._portfolio_of(first->>'operation'),
+                                                          first->'values'->'scope'->>'of', 'customers')
                                         || ' of scope {scope}.){~access only}', NULL, '', 'note', false);
     END IF;
 

@@ -183,6 +183,23 @@ UPDATE footnote.operations
 SET description = description || ' With direction asc, the customers with the least revenue (of those with documents in the period) first.'
 WHERE name = 'top_customers';
 
+-- One operation for figures across customers or suppliers (sql/18_breakdown.sql).
+INSERT INTO footnote.operations (name, title, description, returns) VALUES
+('breakdown', 'A measure by a dimension over a period',
+ 'One figure of a period across customers or suppliers, in total and grouped: revenue (net invoices minus net credit notes, as the revenue operation), invoiced (gross), invoice_count, average_invoice (net), cash_collected (payments received), credit_notes (net), tickets_opened, purchase_volume (supplier invoices, gross) or supplier_payments; by customer, country, account_owner, month, quarter or severity (tickets) for the customers'' measures, by supplier, supplier_country, month or quarter for the suppliers''; of all or only a country, an account owner, one customer or one supplier; the top (or bottom) groups. Answers "revenue by country in 2026", "cash collected in Q2", "average invoice value by account owner", "tickets opened last month by severity", "purchase volume per supplier", "which suppliers did we buy the most from".',
+ 'values: measure, period, total, count (records), by, groups, listed, others and other_groups (the groups not listed), country, account_owner, customer, supplier; rows (month and quarter in time order, else largest first): <by>, value, count');
+
+INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
+('breakdown', 1, 'measure', 'text', true, 'revenue, invoiced, invoice_count, average_invoice, cash_collected, credit_notes, tickets_opened, purchase_volume or supplier_payments', 'revenue'),
+('breakdown', 2, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a half 2026-H1, FY2026, 2026 or 2026-01-01..2026-08-14', '2026'),
+('breakdown', 3, 'by', 'text', false, 'group by customer, country, account_owner, month, quarter or severity (tickets_opened); supplier, supplier_country, month or quarter (purchase_volume, supplier_payments); default: the total only', 'country'),
+('breakdown', 4, 'country', 'text', false, 'only customers (suppliers) in this country, a two-letter code (DE, FR, ...)', NULL),
+('breakdown', 5, 'owner', 'text', false, 'only customers with this account owner (a person''s name)', NULL),
+('breakdown', 6, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('breakdown', 7, 'supplier', 'text', false, 'only this supplier (name, supplier number, id or erp:// link)', NULL),
+('breakdown', 8, 'limit', 'integer', false, 'how many groups to list, 1 to 100 (default 100); the rest are one figure', NULL),
+('breakdown', 9, 'direction', 'text', false, 'desc: the largest groups first (the default except for month and quarter, listed in time order); asc: the smallest first', NULL);
+
 -- Every operation with its arguments (in call order), for building typed tool schemas.
 CREATE VIEW footnote.catalog AS
 SELECT o.name AS operation, o.title, o.description, o.returns,

@@ -242,3 +242,17 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('accounts_payable', footnote._op_accounts_payable(supplier, as_of))
 $$;
+
+-- In PL/pgSQL, as its computation (footnote_owner's) is created after it when a revision adds both.
+CREATE FUNCTION footnote.breakdown(measure text, period text, "by" text DEFAULT NULL, country text DEFAULT NULL,
+                                   owner text DEFAULT NULL, customer text DEFAULT NULL, supplier text DEFAULT NULL,
+                                   "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN footnote._logged('breakdown', footnote._op_breakdown(measure, period, "by", country, owner, customer,
+                                                                supplier, "limit", direction));
+END
+$$;

@@ -111,7 +111,8 @@ GRANT EXECUTE ON FUNCTION
     footnote.open_purchase_orders(text, text),
     footnote.stock_on_hand(text),
     footnote.supplier_payment_facts(text, date),
-    footnote.accounts_payable(text, date)
+    footnote.accounts_payable(text, date),
+    footnote.breakdown(text, text, text, text, text, text, text, integer, text)
 TO footnote_service;
 
 -- the gate, sealing and receipts

@@ -17,7 +17,7 @@ VALID = {
     "measure": "overdue", "direction": "asc", "owner": "Ana Kovač", "country": "DE",
     "expected_in": "2026-08",
 }
-VALID_FOR = {("purchase_order", "number"): "PO-2025-3043"}  # where one argument name means another thing
+VALID_FOR = {("purchase_order", "number"): "PO-2025-3043", ("breakdown", "measure"): "revenue"}  # where one argument name means another thing
 INJECTION = "'; DROP TABLE erp.invoices; --"
 
 BAD: dict[str, list[tuple[Any, type[FootnoteError]]]] = {

@@ -371,7 +371,8 @@ VALID = {"customer": "Bergmann Logistik", "supplier": "Northwind Supply", "numbe
          "uri": "erp://invoice/8812", "period": "2026-Q2", "period_from": "2026-Q1", "period_to": "2026-Q2",
          "measure": "overdue", "owner": "Ana Kovač", "country": "DE", "name_contains": "Berg", "expected_in": "2026-08",
          "direction": "desc", "as_of": "2026-08-14", "limit": 5, "window_days": 90}
-VALID_FOR = {("purchase_order", "number"): "PO-2025-3043", ("revenue_drivers", "direction"): "down"}
+VALID_FOR = {("purchase_order", "number"): "PO-2025-3043", ("revenue_drivers", "direction"): "down",
+             ("breakdown", "measure"): "revenue"}
 
 
 def _valid(op: str, name: str, world: World) -> Any:

@@ -60,7 +60,7 @@ def test_catalog_json_has_typed_schemas(db: TestDatabase) -> None:
     code, out, _ = run("catalog", "--json", "--database-url", db.url_as("service"))
     assert code == 0
     ops = {o["name"]: o for o in json.loads(out)}
-    assert len(ops) == 25
+    assert len(ops) == 26
     schema = ops["customer_overdue"]["input_schema"]
     assert schema["required"] == ["customer"]
     assert schema["properties"]["as_of"]["format"] == "date"

@@ -89,7 +89,7 @@ def test_a_host_alembic_project_runs_our_revisions_inside_its_own(empty_db: Test
     # both histories: the host's in its version table, ours in footnote_meta's
     assert empty_db.scalar("SELECT version_num FROM public.alembic_version") == "h3_orders"
     assert install.current_revision(empty_db.url) == install.head_revision()
-    assert empty_db.scalar("SELECT count(*) FROM footnote.catalog") == 25
+    assert empty_db.scalar("SELECT count(*) FROM footnote.catalog") == 26
     # the host's operation after ours and its revision after ours both ran
     assert empty_db.rows("SELECT name FROM host_customers") == [("after footnote-pg",)]
     assert empty_db.scalar("SELECT to_regclass('public.host_orders') IS NOT NULL")

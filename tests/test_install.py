@@ -139,7 +139,7 @@ def test_downgrade_refuses_when_an_outside_object_depends_on_ours(db: TestDataba
         install.downgrade(db.url, "base")
     assert "public.my_report" in str(caught.value) or "my_report" in str(caught.value)
     assert install.current_revision(db.url) == install.head_revision()
-    assert db.scalar("SELECT count(*) FROM footnote.catalog") == 25
+    assert db.scalar("SELECT count(*) FROM footnote.catalog") == 26
 
 
 def _with_records(db: TestDatabase) -> int:

@@ -86,7 +86,7 @@ def test_the_sample_mapping_passes_every_check(db: TestDatabase) -> None:
     before = db.rows("SELECT (SELECT count(*) FROM footnote.call_log), (SELECT count(*) FROM footnote.ledger)")
     found = _findings(db)
     assert [f for f in found.values() if f.severity != "ok"] == []
-    assert len([c for c in found if c.startswith("operation_")]) == 25
+    assert len([c for c in found if c.startswith("operation_")]) == 26
     assert all("ms for" in found[c].examples[0] for c in found if c.startswith("operation_"))
     # it ran every operation, and wrote nothing
     assert db.rows("SELECT (SELECT count(*) FROM footnote.call_log), (SELECT count(*) FROM footnote.ledger)") == before

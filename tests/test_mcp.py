@@ -158,7 +158,7 @@ def test_tools_are_the_catalog_plus_answer_decision_and_chain(
 ) -> None:
     tools = mcp.tools()
     in_db = {r[0] for r in module_db.rows("SELECT operation FROM footnote.catalog")}
-    assert len(in_db) == 25
+    assert len(in_db) == 26
     assert set(tools) == in_db | FIXED_TOOLS
     for op in operations:
         tool = tools[op.name]
@@ -508,7 +508,7 @@ def test_a_database_outage_mid_session_is_an_error_result_and_the_server_recover
             assert down.is_error and text(down).startswith("The database is unavailable: cannot connect")
             assert "still running" in text(down)
             assert s.call("answer", {"question": "Show AR aging"}).is_error
-            assert len(s.tools()) == 29  # the server is alive and still lists its tools
+            assert len(s.tools()) == 30  # the server is alive and still lists its tools
         finally:
             _allow_connections(db, True)
 
@@ -571,7 +571,7 @@ def test_streamable_http_transport(db: TestDatabase, tmp_path: Path) -> None:
     errlog = tmp_path / "stderr.log"
     with errlog.open("w", encoding="utf-8") as err, http_server(db.url_as("service"), port, err):
         with session(f"http://127.0.0.1:{port}/mcp") as s:
-            assert len(s.tools()) == 29
+            assert len(s.tools()) == 30
             doc = structured(s.call("customer_overdue", {"customer": "Bergmann Logistik"}))
             assert doc["values"]["overdue_total"]["text"] == "43.805,00 €"
     log = errlog.read_text(encoding="utf-8")

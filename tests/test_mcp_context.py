@@ -127,7 +127,7 @@ def fits(result: CallToolResult, cap: int) -> None:
 def test_every_description_and_the_instructions_state_the_cap_and_how_to_page(agent: tuple[Session, int]) -> None:
     s, cap = agent
     tools = s.tools()
-    assert len(tools) == 29
+    assert len(tools) == 30
     for tool in tools.values():
         assert tool.description and f"at most {cap:,} bytes" in tool.description, tool.name
         assert RESULT_TEMPLATE in tool.description and "structuredContent.omitted" in tool.description

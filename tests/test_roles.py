@@ -42,7 +42,7 @@ def test_service_can_call_the_catalog_and_read_it(db: TestDatabase) -> None:
     with db.connect("service") as conn:
         doc = conn.execute("SELECT footnote.call('customer_overdue', '{\"customer\": \"4471\"}')").fetchone()[0]
         assert doc["values"]["overdue_total"]["text"] == "43.805,00 €"
-        assert conn.execute("SELECT count(*) FROM footnote.catalog").fetchone()[0] == 25
+        assert conn.execute("SELECT count(*) FROM footnote.catalog").fetchone()[0] == 26
         direct = conn.execute("SELECT footnote.customer_overdue('Bergmann Logistik')").fetchone()[0]
         assert direct["values"]["overdue_total"]["raw"] == "43805.00"
         values = conn.execute("SELECT name, text FROM footnote.result_values(%s) WHERE name = 'overdue_total'",

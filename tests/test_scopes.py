@@ -48,6 +48,12 @@ PORTFOLIO_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("list_customers", {"name_contains": "a", "limit": 1000}),
     ("list_customers", {"country": "DE", "limit": 1000}),
     ("list_customers", {"country": "FR", "limit": 1000}),
+    *[("breakdown", {"measure": m, "period": "2026", "by": by}) for m in (
+        "revenue", "invoiced", "invoice_count", "average_invoice", "cash_collected", "credit_notes", "tickets_opened")
+      for by in (None, "customer", "country", "account_owner", "quarter")],
+    ("breakdown", {"measure": "tickets_opened", "period": "2026", "by": "severity"}),
+    ("breakdown", {"measure": "revenue", "period": "2026", "by": "customer", "limit": 3, "direction": "asc"}),
+    ("breakdown", {"measure": "revenue", "period": "2026", "by": "month", "country": "DE"}),
 ]
 CUSTOMER_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("customer_overdue", {"as_of": AS_OF}),
@@ -60,6 +66,8 @@ CUSTOMER_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("revenue_change", {"period_from": "2026-Q1", "period_to": "2026-Q2"}),
     ("revenue_by_month", {"period": "2026"}),
     ("credit_notes", {"period": "2026"}),
+    ("breakdown", {"measure": "revenue", "period": "2026", "by": "month"}),
+    ("breakdown", {"measure": "cash_collected", "period": "2026", "by": "quarter"}),
 ]
 VOLATILE = ("call_id", "called_at", "duration_ms", "scope", "result_hash")
 
@@ -430,11 +438,14 @@ SUPPLY_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("list_suppliers", {"name_contains": "a", "limit": 1000}),
     ("list_items", {"limit": 1000}),
     ("list_items", {"name_contains": "e", "limit": 1000}),
+    *[("breakdown", {"measure": m, "period": "2026", "by": by}) for m in ("purchase_volume", "supplier_payments")
+      for by in (None, "supplier", "supplier_country", "quarter")],
 ]
 SUPPLIER_CALLS: list[tuple[str, dict[str, Any]]] = [
     ("supplier_payment_facts", {"as_of": AS_OF}),
     ("accounts_payable", {"as_of": AS_OF}),
     ("open_purchase_orders", {}),
+    ("breakdown", {"measure": "purchase_volume", "period": "2026", "by": "quarter"}),
 ]
 
 

@@ -494,7 +494,7 @@ def test_serve_offers_the_page_and_a_working_mcp_endpoint(db: TestDatabase) -> N
         assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8" and b"app.js" in body
         assert page.ask("How much does Bergmann Logistik owe?")["status"] == "verified"
         with session(base + "mcp") as mcp:
-            assert len(mcp.tools()) == 29
+            assert len(mcp.tools()) == 30
             doc = structured(mcp.call("customer_overdue", {"customer": "Bergmann Logistik"}))
             assert doc["values"]["overdue_total"]["text"] == "43.805,00 €"
             bad = mcp.call("answer", {"question": 123})

@@ -18,8 +18,8 @@ import datetime as dt
 import functools
 import re
 
+from footnote_pg.question import breakdown, words
 from footnote_pg.question import lexicon as cue
-from footnote_pg.question import words
 from footnote_pg.question.dates import DateMention, PeriodMention
 from footnote_pg.question.names import Directory
 from footnote_pg.question.reading import _Question
@@ -113,6 +113,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "invoice": "paid settled vat tax days late overdue",
     "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically",
 }.items()}
+INTENT_CUES["breakdown"], INTENT_WORDS["breakdown"] = breakdown.CUES, breakdown.WORDS
 GENERAL_WORDS = frozenset("compared compare comparison between against versus".split())
 
 LABELS = {
@@ -129,6 +130,7 @@ LABELS = {
     "profile": "a customer's profile", "ranking": "customers ranked by what they owe",
     "revenue_monthly": "revenue by month", "credit_notes": "the credit notes of a period",
     "below_reorder": "the items below their reorder level", "purchase_order": "one purchase order",
+    "breakdown": breakdown.LABEL,
 }
 
 # Keywords a typo may be corrected to (the words the cue patterns are written in).

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from footnote_pg.question import portfolio, words
+from footnote_pg.question import breakdown, portfolio, words
 from footnote_pg.question.lexicon import (
     _ACTION,
     _ADVICE,
@@ -360,7 +360,7 @@ def about_a_customer(q: _Question, d: Directory) -> Route | None:
 RULES: tuple[tuple[str, Rule], ...] = (
     ("instruction", instruction), ("database_command", database_command), ("foreign_language", foreign_language),
     ("currency_conversion", currency_conversion), ("forecast", forecast), ("advice", advice), ("action", action),
-    ("negative_count", negative_count), ("not_computed", not_computed),
+    ("negative_count", negative_count), ("breakdown", breakdown.route), ("not_computed", not_computed),
     ("not_covered", not_covered), ("invalid_day", invalid_day), ("invalid_period", invalid_period),
     ("payables", payables), ("invoice", invoice),
     ("purchase_order", purchase_order), ("below_reorder", below_reorder), ("stock", stock),
