@@ -97,6 +97,8 @@ _NO_SPLIT = _rx(_BY + r"(?:products?|product\s+(?:lines?|groups?|categor(?:y|ies
                 r"|\band\s+(?:by\s+)?(?:products?|product\s+lines?|segments?|industr(?:y|ies)|regions?)\b")
 # what we owe suppliers is the payables' (a ranking of it, no operation computes)
 _OWED = _rx(r"\bowe[ds]?\b|\bowing\b|\bpayables?\b|\bunpaid\b|\boutstanding\b|\bopen\s+(?:invoices|balances?)\b")
+# "the top customers and their <measure>": the top customers are those by revenue, not by that measure
+_TOP_AND_THEIR = _rx(r"\btop\s+(?:\d+\s+)?customers\b.*\btheir\b")
 _ONE_SUPPLIER = _rx(r"\b(?:which|what)\s+supplier\b(?!s)|\bwho\s+(?:do|did)\s+we\s+buy\b")
 
 # what the route accounts for (footnote_pg.question.coverage): its cue patterns and the words that qualify them
@@ -152,6 +154,8 @@ def route(q: _Question, d: Directory) -> Route | None:
     if measure is None or _NO_SPLIT.search(q.masked) or (measure in _SUPPLIER_MEASURES and _OWED.search(q.masked)):
         return None
     dim = _dimension(q, measure)
+    if dim == "customer" and measure != "revenue" and _TOP_AND_THEIR.search(q.masked):
+        return None
     supplier = measure in _SUPPLIER_MEASURES
     customers = [] if supplier else d.customer_index.find(q)
     suppliers = d.supplier_index.find(q) if supplier else []

@@ -3,17 +3,17 @@ average invoice value, cash collected, credit notes, tickets opened, purchase vo
 a dimension (customer, country, account owner, month, quarter, severity, supplier, supplier country) over a period,
 with filters; its query and evidence query, catalog rows, entry point and template.
 
-Revision ID: 0025_breakdown
-Revises: 0024_guard
+Revision ID: 0026_breakdown
+Revises: 0025_node
 Create Date: 2026-12-04
 
-Frozen delta SQL (0025_breakdown.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/.
+Frozen delta SQL (0026_breakdown.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/.
 """
 
 from footnote_pg.migration import apply_frozen_sql
 
-revision = "0025_breakdown"
-down_revision = "0024_guard"
+revision = "0026_breakdown"
+down_revision = "0025_node"
 branch_labels = None
 depends_on = None
 
