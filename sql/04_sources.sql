@@ -116,8 +116,9 @@ CREATE VIEW footnote_src.supplier_payments AS SELECT
     NULL::text    AS uri
 WHERE false;
 
--- Invoices received from suppliers (accounts payable); paid_on is the day a payment settled one (NULL while
--- it is open).
+-- Invoices received from suppliers (accounts payable); paid_on is the day payments settled one in full (NULL
+-- while any of it is open). What is open of one as of a day is its gross less what supplier_invoice_payments
+-- settled by then.
 CREATE VIEW footnote_src.supplier_invoices AS SELECT
     NULL::bigint  AS id,
     NULL::text    AS number,
@@ -128,6 +129,19 @@ CREATE VIEW footnote_src.supplier_invoices AS SELECT
     NULL::date    AS paid_on,
     NULL::text    AS uri
 WHERE false;
+
+-- What settled each supplier invoice: one row per payment (or part of one) that pays it, from paid_on. This
+-- default settles each invoice with a paid_on in full on that day; a mapping of an ERP with partial payments
+-- replaces it.
+CREATE VIEW footnote_src.supplier_invoice_payments AS SELECT
+    si.id          AS id,
+    si.id          AS supplier_invoice_id,
+    si.supplier_id AS supplier_id,
+    si.paid_on     AS paid_on,
+    si.gross       AS amount,
+    si.uri         AS uri
+FROM footnote_src.supplier_invoices AS si
+WHERE si.paid_on IS NOT NULL;
 
 -- Requests to change a supplier's bank details; status pending, approved or rejected.
 CREATE VIEW footnote_src.bank_change_requests AS SELECT
@@ -276,6 +290,11 @@ CREATE VIEW footnote_src.suppliers_in_scope AS
 
 CREATE VIEW footnote_src.supplier_invoices_in_scope AS
     SELECT x.* FROM footnote_src.supplier_invoices AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT k.id FROM footnote_src.scoped_supplier_ids AS k);
+
+CREATE VIEW footnote_src.supplier_invoice_payments_in_scope AS
+    SELECT x.* FROM footnote_src.supplier_invoice_payments AS x
     WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
        OR x.supplier_id IN (SELECT k.id FROM footnote_src.scoped_supplier_ids AS k);
 
