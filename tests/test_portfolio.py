@@ -472,3 +472,31 @@ def test_an_evidence_set_is_verified_offline_against_a_bundle(db: TestDatabase, 
         path.write_text("".join(text), encoding="utf-8")
         done = runner.invoke(app, ["verify", "--bundle", str(bundle), "--evidence-set", str(path)])
         assert done.exit_code == 1 and says in done.output, (name, done.output)
+
+
+def test_a_credit_note_that_names_no_invoice(fn: Footnote, erp: Erp) -> None:
+    """CN-2024-4999 (sql/sample/20_generate.sql): 250,00 net, 302,50 gross, to Horák Logistika s.r.o. on 16.12.2024,
+    naming no invoice and never set off against one."""
+    horak = 4453
+    assert [c for c in erp.credit_notes if c[1] is None] == [
+        (4999, None, horak, dt.date(2024, 12, 16), Decimal("250.00"), Decimal("302.50"), None)]
+    # it lowers revenue when issued (December 2024 holds no invoice: revenue is minus its net)
+    revenue = fn.call("revenue", period="2024-12")
+    assert revenue.values["revenue"].text == "-250,00 €"
+    # it is listed with the others, as crediting no invoice
+    notes = fn.call("credit_notes", period="2024-12")
+    assert [(row["number"].text, row["net"].text, row["invoice"].raw) for row in notes.rows] == [
+        ("CN-2024-4999", "250,00 €", None)]
+    text = fn.compose([notes.call_id])["answer"]
+    assert "CN-2024-4999 (Horák Logistika s.r.o.): 250,00 € net on 16.12.2024, naming no invoice" in text, text
+    assert fn.check_answer(text, None, [notes.call_id])["status"] == "verified"
+    # a credit on the customer's account until applied: the net receivable is what its invoices owe less 302,50
+    aging = fn.call("ar_aging", customer="Horák Logistika s.r.o.")
+    owed = sum((b for i, b in erp.outstanding(AS_OF).items() if erp.invoices[i].customer_id == horak and b > 0),
+               Decimal(0))
+    assert Decimal(aging.values["unapplied_credits"].raw) == erp.credits(horak) == Decimal("302.50")
+    assert Decimal(aging.values["total_outstanding"].raw) == owed
+    assert "credit_note:4999" in aging.values["unapplied_credits"].evidence
+    # asked for as an invoice, it says what it is, and credits nothing
+    with pytest.raises(UnknownEntity, match=r"CN-2024-4999 is a credit note, not an invoice; credit notes are"):
+        fn.call("invoice", number="CN-2024-4999")

@@ -1090,7 +1090,9 @@ BEGIN
                 || ', {total_net} net in total:{~total}');
             shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
             FOR i IN 1..shown LOOP
-                u := u || footnote._unit(r, '{number} ({customer}): {net} net on {issue_date}, crediting {invoice}'
+                u := u || footnote._unit(r, '{number} ({customer}): {net} net on {issue_date}, '
+                    || CASE WHEN r->'rows'->(i - 1)->'invoice'->>'raw' IS NULL
+                            THEN 'naming no invoice (a credit on the account)' ELSE 'crediting {invoice}' END
                     || '{~credited issued against}', i, E'\n- ', 'fact', false);
             END LOOP;
         END IF;
