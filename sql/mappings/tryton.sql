@@ -25,7 +25,9 @@
 --   tickets         sale complaints (sale_complaint); severity is not recorded, closed_on is the day a closed
 --                   complaint was last written (Tryton keeps no closing date)
 --   suppliers       parties with a supplier invoice or a purchase; phone from their first phone contact
---   supplier_invoices / supplier_payments  supplier invoices (type in) and the lines that paid them
+--   supplier_invoices / supplier_payments  supplier invoices (type in) and the lines that paid them;
+--                   supplier_invoice_payments: what each line paid of which invoice, partial payments too
+--                   (id = move line id * 10^10 + invoice id)
 --   purchase_orders purchases (purchase); received when the shipments are
 --   items / stock   goods (product); stock is the sum of done stock moves into and out of each warehouse's
 --                   storage zone; id = product id * 10^10 + warehouse id; reorder levels are not recorded
@@ -263,6 +265,65 @@ SELECT
     ('erp://supplier_invoice/' || d.id)::text      AS uri
 FROM doc AS d
 WHERE d.gross > 0;
+
+-- What settled each supplier invoice, written like the payments of customer invoices: its payment lines (a
+-- partial payment stays one until the invoice is reconciled), and the other lines reconciled with its payable lines
+-- (payments booked by hand, write-offs), a line reconciled with several invoices shared in invoice-date order;
+-- id = move line id * 10^10 + invoice id, the deep link the paying line's.
+CREATE OR REPLACE VIEW footnote_src.supplier_invoice_payments AS
+WITH co AS (SELECT c.id FROM public.company_company AS c ORDER BY c.id LIMIT 1),
+inv AS (
+    SELECT i.id, i.party, i.invoice_date, i.move, i.account
+    FROM public.account_invoice AS i JOIN co ON co.id = i.company
+    WHERE i.type = 'in' AND i.move IS NOT NULL AND i.number IS NOT NULL AND i.state IN ('posted', 'paid')),
+to_pay AS (  -- payable lines of every supplier invoice: of its move and of its additional (rescheduling) moves
+    SELECT d.id AS doc, l.id AS line, l.reconciliation, l.credit - l.debit AS amount
+    FROM inv AS d JOIN public.account_move_line AS l ON l.account = d.account
+     AND (l.move = d.move OR l.move IN (SELECT am.move FROM public."account_invoice-additional-account_move" AS am
+                                         WHERE am.invoice = d.id))),
+line AS (
+    SELECT l.id, l.move, l.reconciliation, l.debit - l.credit AS amount, m.date
+    FROM public.account_move_line AS l
+    JOIN public.account_move AS m ON m.id = l.move),
+explicit AS (
+    SELECT p.invoice, l.id AS line, l.reconciliation, l.amount, l.date
+    FROM public."account_invoice-account_move_line" AS p
+    JOIN inv ON inv.id = p.invoice
+    JOIN line AS l ON l.id = p.line),
+need AS (  -- per reconciliation and invoice: what lines of no invoice settle
+    SELECT t.reconciliation, t.doc AS invoice, inv.invoice_date,
+           sum(t.amount)
+           - coalesce((SELECT sum(e.amount) FROM explicit AS e
+                       WHERE e.invoice = t.doc AND e.reconciliation = t.reconciliation), 0) AS amount
+    FROM to_pay AS t JOIN inv ON inv.id = t.doc
+    WHERE t.reconciliation IS NOT NULL
+    GROUP BY t.reconciliation, t.doc, inv.invoice_date),
+needs AS (
+    SELECT n.*, sum(n.amount) OVER w - n.amount AS lo, sum(n.amount) OVER w AS hi
+    FROM need AS n WHERE n.amount > 0
+    WINDOW w AS (PARTITION BY n.reconciliation ORDER BY n.invoice_date, n.invoice)),
+free AS (  -- reconciled lines of no invoice that are no invoice's payment line
+    SELECT l.*, sum(l.amount) OVER w - l.amount AS lo, sum(l.amount) OVER w AS hi
+    FROM line AS l
+    WHERE l.reconciliation IN (SELECT n.reconciliation FROM needs AS n) AND l.amount > 0
+      AND NOT EXISTS (SELECT FROM to_pay AS t WHERE t.line = l.id)
+      AND NOT EXISTS (SELECT FROM public.account_invoice AS i WHERE i.move = l.move)  -- a supplier credit note's
+      AND NOT EXISTS (SELECT FROM public."account_invoice-account_move_line" AS p WHERE p.line = l.id)
+    WINDOW w AS (PARTITION BY l.reconciliation ORDER BY l.date, l.id)),
+allocated AS (
+    SELECT e.invoice, e.line, e.amount, e.date FROM explicit AS e WHERE e.amount > 0
+    UNION ALL
+    SELECT n.invoice, f.id, least(n.hi, f.hi) - greatest(n.lo, f.lo), f.date
+    FROM needs AS n JOIN free AS f ON f.reconciliation = n.reconciliation
+    WHERE least(n.hi, f.hi) > greatest(n.lo, f.lo))
+SELECT
+    (a.line::bigint * 10000000000 + a.invoice)::bigint AS id,
+    si.id                                          AS supplier_invoice_id,
+    si.supplier_id                                 AS supplier_id,
+    a.date::date                                   AS paid_on,
+    a.amount::numeric                              AS amount,
+    ('erp://supplier_payment/' || a.line)::text    AS uri
+FROM allocated AS a JOIN footnote_src.supplier_invoices AS si ON si.id = a.invoice;
 
 -- Payments to suppliers: lines that paid a supplier invoice (its payment lines, or reconciled with it).
 CREATE OR REPLACE VIEW footnote_src.supplier_payments AS
