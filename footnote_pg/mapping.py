@@ -170,11 +170,54 @@ def check(url: str, *, operations: bool = True) -> list[Finding]:
             findings.append(_run_check(conn, name, rule, severity, body, readable))
         if operations and all(readable.values()):
             findings += _operations(conn, mapped)
+        findings.append(_key_lookups(conn, mapped, readable))
         conn.rollback()
     return sorted(findings, key=lambda f: SEVERITIES.index(f.severity))
 
 
 SEVERITIES = ("fail", "warn", "unavailable", "ok")  # worst first
+
+# The views whose id no query looks up (their rows are read by invoice, credit note or supplier invoice): an id
+# computed from two of the ERP's keys is fine there.
+UNLOOKED_IDS = ("due_lines", "credit_applications", "supplier_invoice_payments")
+KEY_RULE = "a lookup by a key column (id, *_id) can use an index: it is the ERP's column, not a cast or a computation"
+
+
+def _key_lookups(conn: psycopg.Connection[Any], mapped: dict[str, bool], readable: dict[str, bool]) -> Finding:
+    """Every key column of every mapped source view, looked up by one of its values with sequential scans
+    discouraged: a column the lookup can only filter row by row (a cast, a computation, no index on it) is named."""
+    bad = []
+    seqscan = conn.execute("SELECT current_setting('enable_seqscan')").fetchone()[0]  # type: ignore[index]
+    for view in views():
+        if view.startswith("scoped_") or view.endswith("_in_scope") or not (mapped.get(view) and readable.get(view)):
+            continue
+        try:
+            with conn.transaction():
+                columns = _columns(conn, f"SELECT * FROM footnote_src.{view}")
+        except psycopg.Error:
+            continue
+        for column, _type in columns:
+            if not is_key(column) or (column == "id" and view in UNLOOKED_IDS):
+                continue
+            target = sql.SQL("footnote_src.{}").format(sql.Identifier(view))
+            try:
+                with conn.transaction():
+                    value = conn.execute(sql.SQL("SELECT max({}) FROM {}").format(sql.Identifier(column), target)
+                                         ).fetchone()[0]  # type: ignore[index]
+                    if value is None:
+                        continue
+                    conn.execute("SELECT set_config('enable_seqscan', 'off', true)")
+                    plan = conn.execute(sql.SQL("EXPLAIN (FORMAT JSON) SELECT 1 FROM {} WHERE {} = {}").format(
+                        target, sql.Identifier(column), sql.Literal(value))).fetchone()[0][0]["Plan"]  # type: ignore[index]
+                    conn.execute("SELECT set_config('enable_seqscan', %s, true)", (seqscan,))
+            except psycopg.Error:
+                continue
+            said = re.compile(rf"(?<![\w.]){re.escape(str(value))}(?![\w.])")
+            filters = [n[k] for n in _nodes(plan) for k in ("Filter", "Join Filter") if said.search(n.get(k) or "")]
+            if filters:
+                bad.append(f"footnote_src.{view}.{column}: a lookup by it reads every row and filters "
+                           f"{filters[0][:160]}; map the ERP's column itself (no cast, no computation) and index it")
+    return Finding("key_lookups", KEY_RULE, "warn" if bad else "ok", len(bad), bad)
 
 
 def mapped_views(conn: psycopg.Connection[Any]) -> dict[str, bool]:
