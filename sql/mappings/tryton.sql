@@ -5,7 +5,8 @@
 -- module; sale, purchase, stock, sale_complaint and account_credit_limit are mapped when they are activated.
 -- Tryton's tables are read in schema public, for the first company (the lowest company_company id); amounts
 -- are in that company's currency, taken from the account move lines (debit - credit), so an invoice in
--- another currency counts at the rate it was posted with. Every column is cast to the contract's type; deep
+-- another currency counts at the rate it was posted with. Every column is cast to the contract's type but keys,
+-- which are Tryton's own integer columns (so its indexes serve lookups by them) or a bigint made of two; deep
 -- links are erp://<type>/<id> with Tryton's own ids. Views read only Tryton's tables (no helper objects), so
 -- `footnote-pg mapping drop` frees every table for trytond-admin's migrations.
 --
@@ -80,9 +81,9 @@ doc AS (
       AND (i.state IN ('posted', 'paid')
            OR (i.state = 'cancelled' AND EXISTS (SELECT FROM public.account_invoice AS n WHERE n.move = i.cancel_move))))
 SELECT
-    d.id::bigint                                   AS id,
+    d.id                                           AS id,
     d.number::text                                 AS number,
-    d.party::bigint                                AS customer_id,
+    d.party                                        AS customer_id,
     d.invoice_date::date                           AS issue_date,
     coalesce(d.due_date, d.invoice_date)::date     AS due_date,
     (d.gross - d.tax)::numeric                     AS net,
@@ -106,10 +107,10 @@ doc AS (
     FROM public.account_invoice AS i JOIN co ON co.id = i.company
     WHERE i.type = 'out' AND i.move IS NOT NULL AND i.number IS NOT NULL AND i.state IN ('posted', 'paid'))
 SELECT
-    d.id::bigint                                   AS id,
+    d.id                                           AS id,
     d.number::text                                 AS number,
-    d.credited::bigint                             AS invoice_id,
-    d.party::bigint                                AS customer_id,
+    d.credited                                     AS invoice_id,
+    d.party                                        AS customer_id,
     d.invoice_date::date                           AS issue_date,
     (d.gross - d.tax)::numeric                     AS net,
     d.tax::numeric                                 AS tax,
@@ -184,8 +185,8 @@ allocated AS (
     WHERE least(n.hi, f.hi) > greatest(n.lo, f.lo))
 SELECT
     (a.line::bigint * 10000000000 + a.invoice)::bigint AS id,
-    a.invoice::bigint                              AS invoice_id,
-    inv.party::bigint                              AS customer_id,
+    a.invoice                                      AS invoice_id,
+    inv.party                                      AS customer_id,
     a.date::date                                   AS paid_on,
     a.amount::numeric                              AS amount,
     a.journal::text                                AS method,
@@ -193,7 +194,7 @@ SELECT
 FROM allocated AS a JOIN inv ON inv.id = a.invoice
 UNION ALL  -- money on account: a customer's receivable credit in no document's move, reconciled with nothing yet
 SELECT
-    (l.id::bigint * 10000000000)::bigint, NULL::bigint, l.party::bigint, m.date::date, (l.credit - l.debit)::numeric,
+    (l.id::bigint * 10000000000)::bigint, NULL::integer, l.party, m.date::date, (l.credit - l.debit)::numeric,
     j.name::text, ('erp://payment/' || l.id::bigint * 10000000000)::text
 FROM public.account_move_line AS l
 JOIN public.account_move AS m ON m.id = l.move
@@ -208,9 +209,9 @@ WHERE l.reconciliation IS NULL AND l.credit > l.debit AND l.party IS NOT NULL AN
 -- the line's maturity date (the invoice date where it has none); amounts in company currency.
 CREATE OR REPLACE VIEW footnote_src.due_lines AS
 SELECT
-    l.id::bigint                                   AS id,
-    i.id::bigint                                   AS invoice_id,
-    i.customer_id::bigint                          AS customer_id,
+    l.id                                           AS id,
+    i.id                                           AS invoice_id,
+    i.customer_id                                  AS customer_id,
     coalesce(l.maturity_date, i.issue_date)::date  AS due_date,
     (l.debit - l.credit)::numeric                  AS amount,
     i.uri::text                                    AS uri
@@ -223,10 +224,10 @@ JOIN public.account_move_line AS l ON l.move = ai.move AND l.account = ai.accoun
 -- the customer's account.
 CREATE OR REPLACE VIEW footnote_src.credit_applications AS
 SELECT
-    n.id::bigint                                   AS id,
-    n.id::bigint                                   AS credit_note_id,
-    n.invoice_id::bigint                           AS invoice_id,
-    n.customer_id::bigint                          AS customer_id,
+    n.id                                           AS id,
+    n.id                                           AS credit_note_id,
+    n.invoice_id                                   AS invoice_id,
+    n.customer_id                                  AS customer_id,
     r.applied_on::date                             AS applied_on,
     n.gross::numeric                               AS amount,
     n.uri::text                                    AS uri
@@ -255,9 +256,9 @@ doc AS (
     FROM public.account_invoice AS i JOIN co ON co.id = i.company
     WHERE i.type = 'in' AND i.move IS NOT NULL AND i.number IS NOT NULL AND i.state IN ('posted', 'paid'))
 SELECT
-    d.id::bigint                                   AS id,
+    d.id                                           AS id,
     d.number::text                                 AS number,
-    d.party::bigint                                AS supplier_id,
+    d.party                                        AS supplier_id,
     d.invoice_date::date                           AS invoice_date,
     coalesce(d.due_date, d.invoice_date)::date     AS due_date,
     d.gross::numeric                               AS gross,
@@ -318,8 +319,8 @@ allocated AS (
     WHERE least(n.hi, f.hi) > greatest(n.lo, f.lo))
 SELECT
     (a.line::bigint * 10000000000 + a.invoice)::bigint AS id,
-    si.id                                          AS supplier_invoice_id,
-    si.supplier_id                                 AS supplier_id,
+    si.id                                         AS supplier_invoice_id,
+    si.supplier_id                                AS supplier_id,
     a.date::date                                   AS paid_on,
     a.amount::numeric                              AS amount,
     ('erp://supplier_payment/' || a.line)::text    AS uri
@@ -340,8 +341,8 @@ paying AS (
     JOIN public.account_move_line AS o ON o.reconciliation = l.reconciliation
     WHERE NOT EXISTS (SELECT FROM public.account_invoice AS i WHERE i.move = o.move))
 SELECT
-    l.id::bigint                                   AS id,
-    l.party::bigint                                AS supplier_id,
+    l.id                                           AS id,
+    l.party                                        AS supplier_id,
     NULL::bigint                                   AS bank_account_id,
     m.date::date                                   AS paid_on,
     (l.debit - l.credit)::numeric                  AS amount,
@@ -353,7 +354,7 @@ JOIN public.account_move AS m ON m.id = l.move
 WHERE l.debit > l.credit AND l.party IS NOT NULL;
 
 CREATE OR REPLACE VIEW footnote_src.items AS SELECT
-    p.id::bigint                                   AS id,
+    p.id                                           AS id,
     coalesce(p.code, t.code)::text                 AS sku,
     t.name::text                                   AS name,
     coalesce(u.symbol, u.name)::text               AS unit,
@@ -378,7 +379,7 @@ BEGIN
     CREATE OR REPLACE VIEW footnote_src.customers AS
     WITH co AS (SELECT c.id, c.party FROM public.company_company AS c ORDER BY c.id LIMIT 1)
     SELECT
-        p.id::bigint                               AS id,
+        p.id                                       AS id,
         p.name::text                               AS name,
         p.code::text                               AS customer_number,
         a.country::text                            AS country,
@@ -420,7 +421,7 @@ BEGIN
     CREATE OR REPLACE VIEW footnote_src.suppliers AS
     WITH co AS (SELECT c.id, c.party FROM public.company_company AS c ORDER BY c.id LIMIT 1)
     SELECT
-        p.id::bigint                               AS id,
+        p.id                                       AS id,
         p.name::text                               AS name,
         p.code::text                               AS supplier_number,
         a.country::text                            AS country,
@@ -452,9 +453,9 @@ BEGIN
         CREATE OR REPLACE VIEW footnote_src.purchase_orders AS
         WITH co AS (SELECT c.id, c.currency FROM public.company_company AS c ORDER BY c.id LIMIT 1)
         SELECT
-            o.id::bigint                           AS id,
+            o.id                                   AS id,
             coalesce(o.number, o.reference, o.id::text)::text AS number,
-            o.party::bigint                        AS supplier_id,
+            o.party                                AS supplier_id,
             coalesce(o.purchase_date, o.create_date::date)::date AS ordered_on,
             coalesce(o.delivery_date,
                      (SELECT min(l.delivery_date_store) FROM public.purchase_line AS l WHERE l.purchase = o.id),
@@ -485,8 +486,8 @@ BEGIN
         CREATE OR REPLACE VIEW footnote_src.tickets AS
         WITH co AS (SELECT c.id FROM public.company_company AS c ORDER BY c.id LIMIT 1)
         SELECT
-            k.id::bigint                           AS id,
-            k.customer::bigint                     AS customer_id,
+            k.id                                   AS id,
+            k.customer                             AS customer_id,
             coalesce(nullif(btrim(split_part(k.description, E'\n', 1)), ''), t.name, k.number)::text AS subject,
             NULL::text                             AS severity,
             (CASE WHEN k.state = 'draft' THEN 'open'
@@ -519,7 +520,7 @@ BEGIN
             WHERE m.state = 'done')
         SELECT
             (m.product::bigint * 10000000000 + w.id)::bigint AS id,
-            m.product::bigint                      AS item_id,
+            m.product                              AS item_id,
             w.name::text                           AS warehouse,
             round(sum(CASE WHEN m.to_left BETWEEN w."left" AND w."right" THEN m.quantity ELSE 0 END
                       - CASE WHEN m.from_left BETWEEN w."left" AND w."right" THEN m.quantity ELSE 0 END)::numeric,
