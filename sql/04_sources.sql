@@ -9,7 +9,10 @@
 --       SELECT k.kunnr::bigint AS id, k.name1::text AS name, ... FROM sap.kna1 k;
 --
 -- CREATE OR REPLACE VIEW keeps the column list and types, so a mapping that
--- does not match the contract fails at once. sql/sample/30_mapping.sql maps
+-- does not match the contract fails at once. Key columns (id, *_id) may be of
+-- any integer type: a mapping maps the ERP's own key column uncast, so that its
+-- index serves lookups by it, and `footnote-pg mapping apply` creates a view
+-- whose key columns change integer type anew. sql/sample/30_mapping.sql maps
 -- the sample ERP. Every view has a uri column: the deep link of the record
 -- (erp://invoice/8812) that answers cite.
 
