@@ -76,8 +76,8 @@ def views() -> list[str]:
 # an expression no index holds). CREATE OR REPLACE VIEW keeps each column's type, so a view whose key columns change
 # integer type is created anew, with the views that read it (the scoped views, a default view) as they were.
 INTEGER_TYPES = {"smallint", "integer", "bigint"}
-_REPLACE_VIEW = re.compile(r"\A(?:\s*--[^\n]*\n)*\s*CREATE\s+OR\s+REPLACE\s+VIEW\s+footnote_src\.(\w+)\s+AS\s+(.*?);?\s*\Z",
-                           re.I | re.S)
+_REPLACE_VIEW = re.compile(r"\A(?:\s*--[^\n]*\n)*\s*CREATE\s+OR\s+REPLACE\s+VIEW\s+footnote_src\.(\w+)\s+AS\s+"
+                           r"(.*?);?\s*\Z", re.I | re.S)
 
 
 def is_key(column: str) -> bool:
@@ -135,7 +135,8 @@ def replace_view(conn: psycopg.Connection[Any], statement: str) -> None:
         conn.execute(sql.SQL("DROP VIEW footnote_src.{} CASCADE").format(sql.Identifier(view)))
         conn.execute(sql.SQL("CREATE VIEW footnote_src.{} AS {}").format(sql.Identifier(view), sql.SQL(query)))
         for name, definition in readers:
-            conn.execute(sql.SQL("CREATE VIEW {} AS {}").format(sql.SQL(name), sql.SQL(definition.rstrip().rstrip(";"))))
+            conn.execute(sql.SQL("CREATE VIEW {} AS {}").format(sql.SQL(name),
+                                                                 sql.SQL(definition.rstrip().rstrip(";"))))
 
 
 def _connect(url: str) -> psycopg.Connection[Any]:
@@ -193,7 +194,7 @@ def _key_lookups(conn: psycopg.Connection[Any], mapped: dict[str, bool], readabl
             continue
         try:
             with conn.transaction():
-                columns = _columns(conn, f"SELECT * FROM footnote_src.{view}")
+                columns = _columns(conn, f"SELECT * FROM footnote_src.{view}")  # noqa: S608 - a contract view
         except psycopg.Error:
             continue
         for column, _type in columns:

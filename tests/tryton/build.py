@@ -6,7 +6,8 @@ URL names an existing, empty database (a URI or a libpq conninfo). The modules g
 documents through Tryton's own API (proteus on trytond): a company with a fiscal year per calendar year and a
 chart of accounts, 12 customers, 25 customer invoices (one on an instalment payment term, one in USD), 3 credit
 notes (one left open), payments (partial ones, one receipt reconciled against two invoices and one
-received on account), 3 suppliers with invoices (one partly paid), 2 purchases, stock in two warehouses and 2 complaints.
+received on account), 3 suppliers with invoices (one partly paid), 2 purchases, stock in two warehouses and 2
+complaints.
 Documents are dated in the 200 days before the build and posted in date order. FIGURES.json gets what Tryton
 itself says about them: the amount to pay of every invoice, the receivable and payable of every party, the Aged
 Balance report, revenue per month from the ledger and the quantity of every product per warehouse. It runs in
