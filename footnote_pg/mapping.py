@@ -73,9 +73,9 @@ def views() -> list[str]:
 # A key column (id, *_id) of a source view may be smallint, integer or bigint: a mapping maps the ERP's own key
 # column as it is, and a lookup by it (customer_id = $1, a bigint) uses the ERP's index, which a cast of the column
 # would hide from the planner (integer = bigint is an operator of the btree integer_ops family; (id)::bigint = $1 is
-# an expression no index holds). CREATE OR REPLACE VIEW keeps each column's type, so a view whose key columns change
-# integer type is created anew, with the views that read it (the scoped views, a default view) as they were.
-INTEGER_TYPES = {"smallint", "integer", "bigint"}
+# an expression no index holds). CREATE OR REPLACE VIEW keeps each column's type, so a mapping's statement that
+# replaces a source view runs through footnote_src.map_view (sql/04_sources.sql), which creates a view whose key
+# columns change integer type anew, with the views that read it.
 _REPLACE_VIEW = re.compile(r"\A(?:\s*--[^\n]*\n)*\s*CREATE\s+OR\s+REPLACE\s+VIEW\s+footnote_src\.(\w+)\s+AS\s+"
                            r"(.*?);?\s*\Z", re.I | re.S)
 
@@ -92,51 +92,13 @@ def _columns(conn: psycopg.Connection[Any], query: str) -> list[tuple[str, str]]
     return [(d.name, names.get(d.type_code, str(d.type_code))) for d in described]
 
 
-def contract_differences(conn: psycopg.Connection[Any], view: str, query: str) -> list[str]:
-    """How the columns of a view's new query differ from the contract's: a column's name, place or type (a key
-    column may be of any integer type); none when it keeps the contract."""
-    body = re.split(r"\bAS\b", _placeholders()[view], maxsplit=1, flags=re.I)[1].strip().rstrip(";")
-    want, got = _columns(conn, body), _columns(conn, query)
-    if [n for n, _t in want] != [n for n, _t in got]:
-        return [f"columns {', '.join(n for n, _t in got)} where the contract has {', '.join(n for n, _t in want)}"]
-    return [f"{n} is {g}, the contract's {w}" for (n, w), (_n, g) in zip(want, got, strict=True)
-            if g != w and not (is_key(n) and {g, w} <= INTEGER_TYPES)]
-
-
 def replace_view(conn: psycopg.Connection[Any], statement: str) -> None:
-    """Run one statement of a mapping. A CREATE OR REPLACE VIEW of a source view that changes the integer type of
-    key columns only creates the view anew, and the views that read it again as they were."""
-    try:
-        with conn.transaction():
-            conn.execute(statement)
-        return
-    except psycopg.errors.InvalidTableDefinition:  # cannot change a view column's name or type
-        m = _REPLACE_VIEW.match(statement)
-        if not m or m.group(1) not in _placeholders():
-            raise
-        view, query = m.group(1), m.group(2)
-        with conn.transaction():
-            differences = contract_differences(conn, view, query)
-        if differences:
-            raise
-    with conn.transaction():
-        readers = conn.execute("""
-            WITH RECURSIVE r(oid, depth) AS (
-                SELECT %s::regclass::oid, 0
-                UNION ALL
-                SELECT w.ev_class, r.depth + 1
-                FROM r JOIN pg_catalog.pg_depend AS d ON d.refobjid = r.oid
-                        AND d.classid = 'pg_catalog.pg_rewrite'::regclass
-                        AND d.refclassid = 'pg_catalog.pg_class'::regclass
-                JOIN pg_catalog.pg_rewrite AS w ON w.oid = d.objid AND w.ev_class <> r.oid)
-            SELECT r.oid::regclass::text, pg_catalog.pg_get_viewdef(r.oid)
-            FROM r WHERE r.depth > 0 GROUP BY r.oid ORDER BY max(r.depth), r.oid""",
-                               (f"footnote_src.{view}",)).fetchall()
-        conn.execute(sql.SQL("DROP VIEW footnote_src.{} CASCADE").format(sql.Identifier(view)))
-        conn.execute(sql.SQL("CREATE VIEW footnote_src.{} AS {}").format(sql.Identifier(view), sql.SQL(query)))
-        for name, definition in readers:
-            conn.execute(sql.SQL("CREATE VIEW {} AS {}").format(sql.SQL(name),
-                                                                 sql.SQL(definition.rstrip().rstrip(";"))))
+    """Run one statement of a mapping; one that replaces a source view through footnote_src.map_view."""
+    m = _REPLACE_VIEW.match(statement)
+    if m and m.group(1) in _placeholders():
+        conn.execute("SELECT footnote_src.map_view(%s, %s)", (m.group(1), m.group(2)))
+    else:
+        conn.execute(statement)
 
 
 def _connect(url: str) -> psycopg.Connection[Any]:

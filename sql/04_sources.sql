@@ -430,3 +430,62 @@ AS $$
     WHERE n.issue_date <= as_of AND n.gross - coalesce(a.applied, 0.00) > 0
       AND (customer IS NULL OR n.customer_id = customer)
 $$;
+
+-- Map a source view: CREATE OR REPLACE VIEW footnote_src.<view> AS <query>, as a mapping runs it (sql/mappings/,
+-- `footnote-pg mapping apply` for each such statement). A key column (id, *_id) may change between smallint,
+-- integer and bigint, which CREATE OR REPLACE VIEW refuses: the view is then created anew, and every view that
+-- reads it (the scoped views, a default view, the names the resolver reads) again as it was. Any other change of
+-- a column's name, place or type is refused as CREATE OR REPLACE VIEW refuses it.
+CREATE FUNCTION footnote_src.map_view(view text, query text)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    target   constant text := format('footnote_src.%I', view);
+    r        record;
+    readers  text[] := '{}';
+    bodies   text[] := '{}';
+BEGIN
+    BEGIN
+        EXECUTE format('CREATE OR REPLACE VIEW %s AS %s', target, query);
+        RETURN;
+    EXCEPTION WHEN invalid_table_definition THEN
+        EXECUTE format('CREATE TEMPORARY VIEW footnote_map_view_probe AS %s', query);
+        IF EXISTS (  -- a difference other than a key column's integer type: refused as CREATE OR REPLACE refuses it
+                SELECT
+                FROM (SELECT a.attnum, a.attname, a.atttypid, a.atttypmod FROM pg_catalog.pg_attribute AS a
+                      WHERE a.attrelid = to_regclass(target) AND a.attnum > 0 AND NOT a.attisdropped) AS o
+                FULL JOIN (SELECT a.attnum, a.attname, a.atttypid, a.atttypmod FROM pg_catalog.pg_attribute AS a
+                           WHERE a.attrelid = 'pg_temp.footnote_map_view_probe'::regclass AND a.attnum > 0) AS n
+                       ON n.attnum = o.attnum
+                WHERE o.attname IS DISTINCT FROM n.attname
+                   OR (o.atttypid, o.atttypmod) IS DISTINCT FROM (n.atttypid, n.atttypmod)
+                      AND NOT (o.attname ~ '^(id|\w+_id)$'
+                               AND ARRAY[o.atttypid, n.atttypid] <@ ARRAY['int2'::regtype::oid, 'int4'::regtype::oid,
+                                                                      'int8'::regtype::oid])) THEN
+            DROP VIEW footnote_map_view_probe;
+            RAISE;
+        END IF;
+        DROP VIEW footnote_map_view_probe;
+    END;
+    FOR r IN
+        WITH RECURSIVE d(oid, depth) AS (
+            SELECT to_regclass(target)::oid, 0
+            UNION ALL
+            SELECT w.ev_class, d.depth + 1
+            FROM d JOIN pg_catalog.pg_depend AS p ON p.refobjid = d.oid
+                    AND p.classid = 'pg_catalog.pg_rewrite'::regclass AND p.refclassid = 'pg_catalog.pg_class'::regclass
+            JOIN pg_catalog.pg_rewrite AS w ON w.oid = p.objid AND w.ev_class <> d.oid)
+        SELECT d.oid::regclass::text AS name, pg_catalog.pg_get_viewdef(d.oid) AS body
+        FROM d WHERE d.depth > 0 GROUP BY d.oid ORDER BY max(d.depth), d.oid
+    LOOP
+        readers := readers || r.name;
+        bodies := bodies || r.body;
+    END LOOP;
+    EXECUTE format('DROP VIEW %s CASCADE', target);
+    EXECUTE format('CREATE VIEW %s AS %s', target, query);
+    FOR i IN 1 .. coalesce(array_length(readers, 1), 0) LOOP
+        EXECUTE format('CREATE VIEW %s AS %s', readers[i], bodies[i]);
+    END LOOP;
+END
+$$;

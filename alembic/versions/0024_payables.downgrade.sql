@@ -7,6 +7,8 @@ DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END 
 
 SET ROLE footnote_owner;
 
+DROP FUNCTION footnote_src.map_view(text, text);
+
 DROP FUNCTION footnote._op_accounts_payable(text, date);
 
 DROP VIEW footnote_src.entity_names;

@@ -365,7 +365,8 @@ JOIN public.product_template AS t ON t.id = p.template
 LEFT JOIN public.product_uom AS u ON u.id = t.default_uom
 WHERE t.type = 'goods';
 
--- Views that read optional modules, built when those are activated.
+-- Views that read optional modules, built when those are activated (through footnote_src.map_view, which takes
+-- Tryton's integer keys where the contract's placeholders have bigint).
 DO $$
 DECLARE
     active text[] := ARRAY(SELECT m.name FROM public.ir_module AS m WHERE m.state = 'activated');
@@ -375,8 +376,7 @@ DECLARE
     has_limit boolean := 'account_credit_limit' = ANY (active);
     has_stock boolean := 'stock' = ANY (active);
 BEGIN
-    EXECUTE format($v$
-    CREATE OR REPLACE VIEW footnote_src.customers AS
+    PERFORM footnote_src.map_view('customers', format($v$
     WITH co AS (SELECT c.id, c.party FROM public.company_company AS c ORDER BY c.id LIMIT 1)
     SELECT
         p.id                                       AS id,
@@ -415,10 +415,9 @@ BEGIN
         CASE WHEN has_sale THEN 'OR EXISTS (SELECT FROM public.sale_sale AS s WHERE s.party = p.id AND '
                                 's.company = co.id AND s.state IN (''confirmed'', ''processing'', ''done''))' END,
         CASE WHEN has_complaint THEN 'OR EXISTS (SELECT FROM public.sale_complaint AS k WHERE k.customer = p.id '
-                                     'AND k.company = co.id)' END);
+                                     'AND k.company = co.id)' END));
 
-    EXECUTE format($v$
-    CREATE OR REPLACE VIEW footnote_src.suppliers AS
+    PERFORM footnote_src.map_view('suppliers', format($v$
     WITH co AS (SELECT c.id, c.party FROM public.company_company AS c ORDER BY c.id LIMIT 1)
     SELECT
         p.id                                       AS id,
@@ -447,10 +446,10 @@ BEGIN
            %s)
     $v$,
         CASE WHEN has_purchase THEN 'OR EXISTS (SELECT FROM public.purchase_purchase AS o WHERE o.party = p.id AND '
-                                    'o.company = co.id AND o.state NOT IN (''draft'', ''quotation''))' END);
+                                    'o.company = co.id AND o.state NOT IN (''draft'', ''quotation''))' END));
 
     IF has_purchase THEN
-        CREATE OR REPLACE VIEW footnote_src.purchase_orders AS
+        PERFORM footnote_src.map_view('purchase_orders', $v$
         WITH co AS (SELECT c.id, c.currency FROM public.company_company AS c ORDER BY c.id LIMIT 1)
         SELECT
             o.id                                   AS id,
@@ -479,11 +478,12 @@ BEGIN
                             (SELECT sum(round((l.quantity * l.unit_price)::numeric, 2))
                              FROM public.purchase_line AS l WHERE l.purchase = o.id AND l.type = 'line'), 0)
                        AS amount) AS n
-        WHERE o.state NOT IN ('draft', 'quotation');
+        WHERE o.state NOT IN ('draft', 'quotation')
+        $v$);
     END IF;
 
     IF has_complaint THEN
-        CREATE OR REPLACE VIEW footnote_src.tickets AS
+        PERFORM footnote_src.map_view('tickets', $v$
         WITH co AS (SELECT c.id FROM public.company_company AS c ORDER BY c.id LIMIT 1)
         SELECT
             k.id                                   AS id,
@@ -500,11 +500,12 @@ BEGIN
             ('erp://ticket/' || k.id)::text        AS uri
         FROM public.sale_complaint AS k
         JOIN co ON co.id = k.company
-        LEFT JOIN public.sale_complaint_type AS t ON t.id = k.type;
+        LEFT JOIN public.sale_complaint_type AS t ON t.id = k.type
+        $v$);
     END IF;
 
     IF has_stock THEN
-        CREATE OR REPLACE VIEW footnote_src.stock AS
+        PERFORM footnote_src.map_view('stock', $v$
         WITH co AS (SELECT c.id FROM public.company_company AS c ORDER BY c.id LIMIT 1),
         warehouse AS (
             SELECT w.id, w.name, s."left", s."right"
@@ -532,7 +533,8 @@ BEGIN
         JOIN public.product_product AS p ON p.id = m.product
         JOIN public.product_template AS pt ON pt.id = p.template AND pt.type = 'goods'
         LEFT JOIN public.product_uom AS u ON u.id = pt.default_uom
-        GROUP BY m.product, w.id, w.name;
+        GROUP BY m.product, w.id, w.name
+        $v$);
     END IF;
 
     -- what Tryton does not record, and the amounts' currency
