@@ -210,13 +210,24 @@ def test_install_maps_the_source_views_onto_tryton(tryton: Mapped) -> None:
         assert db.scalar(f"SELECT count(*) FROM footnote_src.{view}") == 0  # noqa: S608 - a fixed view name
 
 
+# Ids made of two of Tryton's (docs/tryton.md): a lookup by one filters row by row, as a lookup by the deep link of
+# a payment or a stock row may (nothing else looks them up).
+COMPOSITE_IDS = {"payments.id": "move line × 10^10 + invoice", "stock.id": "product × 10^10 + warehouse"}
+
+
 def test_mapping_check_reports_no_failures(tryton: Mapped) -> None:
     result = runner.invoke(app, ["mapping", "check", "--database-url", tryton.db.url, "--no-operations", "--json"])
     assert result.exit_code == 0, result.output
     findings = json.loads(result.stdout)
     findings = findings["findings"] if isinstance(findings, dict) else findings
     assert [f for f in findings if f["severity"] == "fail"] == []
-    assert [f["check"] for f in findings if f["severity"] == "warn"] == []
+    warned = {f["check"]: f for f in findings if f["severity"] == "warn"}
+    assert set(warned) <= {"key_lookups"}
+    # key columns a lookup filters as an expression: the ids made of two of Tryton's (docs/tryton.md), and no key
+    # cast from Tryton's integer
+    flagged = {e.split(":")[0].removeprefix("footnote_src."): e for e in warned["key_lookups"]["examples"]}
+    assert set(COMPOSITE_IDS) <= set(flagged), flagged
+    assert [e for k, e in flagged.items() if k not in COMPOSITE_IDS and re.search(r"\)::(bigint|integer)", e)] == []
     # the views Tryton cannot fill are left at the contract's placeholders: not mapped, which is no failure
     unmapped = {f["check"] for f in findings if f["severity"] == "unavailable"}
     # (and the access scope's views over them)
