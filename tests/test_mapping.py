@@ -256,7 +256,8 @@ def test_drop_lets_an_erp_migration_alter_its_tables_and_apply_brings_the_mappin
             conn.execute(migration)
 
     saved = tmp_path / "mapping.sql"
-    mapped = db.scalar("SELECT count(*) FROM pg_views WHERE schemaname = 'footnote_src' AND definition ~* '\\mFROM\\M'")
+    mapped = db.scalar("SELECT count(*) FROM pg_views WHERE schemaname = 'footnote_src' AND definition ~* '\\mFROM\\M' "
+                       "AND viewname <> 'entity_names'")  # the resolver's names read the scoped views: no mapping
     assert mapped >= 13
     result = runner.invoke(app, ["mapping", "drop", "--save", str(saved), "--database-url", db.url])
     assert result.exit_code == 0 and f"saved {mapped} mapped views" in result.stdout, result.output
