@@ -69,6 +69,38 @@ def views() -> list[str]:
     return list(_placeholders())
 
 
+# -- key columns of any integer type ----------------------------------------------------------------------------
+# A key column (id, *_id) of a source view may be smallint, integer or bigint: a mapping maps the ERP's own key
+# column as it is, and a lookup by it (customer_id = $1, a bigint) uses the ERP's index, which a cast of the column
+# would hide from the planner (integer = bigint is an operator of the btree integer_ops family; (id)::bigint = $1 is
+# an expression no index holds). CREATE OR REPLACE VIEW keeps each column's type, so a mapping's statement that
+# replaces a source view runs through footnote_src.map_view (sql/04_sources.sql), which creates a view whose key
+# columns change integer type anew, with the views that read it.
+_REPLACE_VIEW = re.compile(r"\A(?:\s*--[^\n]*\n)*\s*CREATE\s+OR\s+REPLACE\s+VIEW\s+footnote_src\.(\w+)\s+AS\s+"
+                           r"(.*?);?\s*\Z", re.I | re.S)
+
+
+def is_key(column: str) -> bool:
+    return column == "id" or column.endswith("_id")
+
+
+def _columns(conn: psycopg.Connection[Any], query: str) -> list[tuple[str, str]]:
+    """The columns a query returns, (name, type), without running it."""
+    described = conn.execute(sql.SQL("SELECT * FROM ({}) AS x LIMIT 0").format(sql.SQL(query))).description or []
+    names = dict(conn.execute("SELECT oid::integer, format_type(oid, NULL) FROM pg_catalog.pg_type "
+                              "WHERE oid = ANY (%s)", ([d.type_code for d in described],)).fetchall())
+    return [(d.name, names.get(d.type_code, str(d.type_code))) for d in described]
+
+
+def replace_view(conn: psycopg.Connection[Any], statement: str) -> None:
+    """Run one statement of a mapping; one that replaces a source view through footnote_src.map_view."""
+    m = _REPLACE_VIEW.match(statement)
+    if m and m.group(1) in _placeholders():
+        conn.execute("SELECT footnote_src.map_view(%s, %s)", (m.group(1), m.group(2)))
+    else:
+        conn.execute(statement)
+
+
 def _connect(url: str) -> psycopg.Connection[Any]:
     try:
         return psycopg.connect(url)
@@ -101,11 +133,57 @@ def check(url: str, *, operations: bool = True) -> list[Finding]:
             findings.append(_run_check(conn, name, rule, severity, body, readable))
         if operations and all(readable.values()):
             findings += _operations(conn, mapped)
+        findings.append(_key_lookups(conn, mapped, readable))
         conn.rollback()
     return sorted(findings, key=lambda f: SEVERITIES.index(f.severity))
 
 
 SEVERITIES = ("fail", "warn", "unavailable", "ok")  # worst first
+
+# The views whose id no query looks up (their rows are read by invoice, credit note or supplier invoice): an id
+# computed from two of the ERP's keys is fine there.
+UNLOOKED_IDS = ("due_lines", "credit_applications", "supplier_invoice_payments")
+KEY_RULE = "a lookup by a key column (id, *_id) can use an index: it is the ERP's column, not a cast or a computation"
+
+
+def _key_lookups(conn: psycopg.Connection[Any], mapped: dict[str, bool], readable: dict[str, bool]) -> Finding:
+    """Every key column of every mapped source view, looked up by one of its values with sequential scans
+    discouraged: a column the lookup filters row by row as an expression over the ERP's columns (a cast, a
+    computation), which no index of the ERP holds, is named. (A plain column the ERP does not index is the plans'
+    business: `mapping check` names big sequential scans of the operations.)"""
+    bad = []
+    seqscan = conn.execute("SELECT current_setting('enable_seqscan')").fetchone()[0]  # type: ignore[index]
+    for view in views():
+        if view.startswith("scoped_") or view.endswith("_in_scope") or not (mapped.get(view) and readable.get(view)):
+            continue
+        try:
+            with conn.transaction():
+                columns = _columns(conn, f"SELECT * FROM footnote_src.{view}")  # noqa: S608 - a contract view
+        except psycopg.Error:
+            continue
+        for column, _type in columns:
+            if not is_key(column) or (column == "id" and view in UNLOOKED_IDS):
+                continue
+            target = sql.SQL("footnote_src.{}").format(sql.Identifier(view))
+            try:
+                with conn.transaction():
+                    value = conn.execute(sql.SQL("SELECT max({}) FROM {}").format(sql.Identifier(column), target)
+                                         ).fetchone()[0]  # type: ignore[index]
+                    if value is None:
+                        continue
+                    conn.execute("SELECT set_config('enable_seqscan', 'off', true)")
+                    plan = conn.execute(sql.SQL("EXPLAIN (FORMAT JSON) SELECT 1 FROM {} WHERE {} = {}").format(
+                        target, sql.Identifier(column), sql.Literal(value))).fetchone()[0][0]["Plan"]  # type: ignore[index]
+                    conn.execute("SELECT set_config('enable_seqscan', %s, true)", (seqscan,))
+            except psycopg.Error:
+                continue
+            said = re.compile(rf"(?<![\w.]){re.escape(str(value))}(?![\w.])")
+            plain = re.compile(rf"\((?:\w+\.)?\"?\w+\"? = '?{re.escape(str(value))}(?![\w.])")
+            filters = [n[k] for n in _nodes(plan) for k in ("Filter", "Join Filter") if said.search(n.get(k) or "")]
+            if filters and not any(plain.search(f) for f in filters):  # the column compared is an expression
+                bad.append(f"footnote_src.{view}.{column}: a lookup by it reads every row and filters "
+                           f"{filters[0][:160]}; map the ERP's column itself (no cast, no computation) and index it")
+    return Finding("key_lookups", KEY_RULE, "warn" if bad else "ok", len(bad), bad)
 
 
 def mapped_views(conn: psycopg.Connection[Any]) -> dict[str, bool]:
@@ -407,7 +485,7 @@ def drop(url: str, save: Path) -> list[str]:
         save.write_text(f"{SAVED_HEADER} at {stamp}: apply it with `footnote-pg mapping apply {save.name}`\n"
                         "SET ROLE footnote_owner;\n\n" + "\n".join(statements) + "\nRESET ROLE;\n", encoding="utf-8")
         for view in mapped:
-            conn.execute(_placeholders()[view])
+            replace_view(conn, _placeholders()[view])
         conn.commit()
     return mapped
 
@@ -425,7 +503,7 @@ def apply(url: str, path: Path) -> int:
     with _connect(url) as conn:
         for statement in statements:
             try:
-                conn.execute(statement)
+                replace_view(conn, statement)
             except psycopg.Error as exc:
                 conn.rollback()
                 first = (exc.diag.message_primary or str(exc)).splitlines()[0]

@@ -160,6 +160,35 @@ LEFT JOIN (SELECT invoice_id, sum(amount) AS credited FROM footnote_src.credit_a
        ON c.invoice_id = i.id
 WHERE coalesce(p.paid, 0) + coalesce(c.credited, 0) > i.gross
 
+-- name: supplier_invoice_payments
+-- every row of supplier_invoice_payments pays a supplier invoice that exists, of the same supplier, a positive amount on a day
+-- fail
+SELECT 'supplier invoice payment ' || p.id || ' -> supplier invoice ' || coalesce(p.supplier_invoice_id::text, '(none)')
+       || ', ' || coalesce(p.amount::text, 'no amount') || ' on ' || coalesce(p.paid_on::text, 'no date')
+FROM footnote_src.supplier_invoice_payments AS p
+LEFT JOIN footnote_src.supplier_invoices AS i ON i.id = p.supplier_invoice_id
+WHERE i.id IS NULL OR i.supplier_id IS DISTINCT FROM p.supplier_id OR p.amount IS NULL OR p.amount <= 0
+   OR p.paid_on IS NULL
+
+-- name: overpaid_supplier_invoices
+-- no supplier invoice is paid for more than its gross amount
+-- fail
+SELECT 'supplier invoice ' || i.id || ': gross ' || i.gross || ', paid ' || p.paid
+FROM footnote_src.supplier_invoices AS i
+JOIN (SELECT supplier_invoice_id, sum(amount) AS paid FROM footnote_src.supplier_invoice_payments
+      GROUP BY supplier_invoice_id) AS p ON p.supplier_invoice_id = i.id
+WHERE p.paid > i.gross
+
+-- name: supplier_invoice_paid_on
+-- a supplier invoice with a paid_on is paid in full by then (accounts payable counts what its payments settled)
+-- warn
+SELECT 'supplier invoice ' || i.id || ': paid_on ' || i.paid_on || ', payments by then ' || coalesce(p.paid, 0)
+       || ' of ' || i.gross
+FROM footnote_src.supplier_invoices AS i
+LEFT JOIN LATERAL (SELECT sum(x.amount) AS paid FROM footnote_src.supplier_invoice_payments AS x
+                   WHERE x.supplier_invoice_id = i.id AND x.paid_on <= i.paid_on) AS p ON true
+WHERE i.paid_on IS NOT NULL AND coalesce(p.paid, 0) < i.gross
+
 -- name: ticket_customers
 -- every ticket belongs to a customer that exists
 -- fail
@@ -182,12 +211,13 @@ SELECT 'ticket ' || id || ': opened ' || coalesce(opened_on::text, '(never)') ||
 FROM footnote_src.tickets WHERE opened_on IS NULL OR closed_on < opened_on
 
 -- name: supplier_references
--- bank accounts, payments, invoices, bank-change requests and purchase orders belong to suppliers that exist
+-- bank accounts, payments, invoices and what paid them, bank-change requests and purchase orders belong to suppliers that exist
 -- fail
 SELECT kind || ' ' || id || ' -> supplier ' || coalesce(supplier_id::text, '(none)')
 FROM (SELECT 'bank account' AS kind, id, supplier_id FROM footnote_src.supplier_bank_accounts
       UNION ALL SELECT 'supplier payment', id, supplier_id FROM footnote_src.supplier_payments
       UNION ALL SELECT 'supplier invoice', id, supplier_id FROM footnote_src.supplier_invoices
+      UNION ALL SELECT 'supplier invoice payment', id, supplier_id FROM footnote_src.supplier_invoice_payments
       UNION ALL SELECT 'bank-change request', id, supplier_id FROM footnote_src.bank_change_requests
       UNION ALL SELECT 'purchase order', id, supplier_id FROM footnote_src.purchase_orders) AS r
 WHERE NOT EXISTS (SELECT FROM footnote_src.suppliers AS s WHERE s.id = r.supplier_id)

@@ -9,7 +9,10 @@
 --       SELECT k.kunnr::bigint AS id, k.name1::text AS name, ... FROM sap.kna1 k;
 --
 -- CREATE OR REPLACE VIEW keeps the column list and types, so a mapping that
--- does not match the contract fails at once. sql/sample/30_mapping.sql maps
+-- does not match the contract fails at once. Key columns (id, *_id) may be of
+-- any integer type: a mapping maps the ERP's own key column uncast, so that its
+-- index serves lookups by it, and `footnote-pg mapping apply` creates a view
+-- whose key columns change integer type anew. sql/sample/30_mapping.sql maps
 -- the sample ERP. Every view has a uri column: the deep link of the record
 -- (erp://invoice/8812) that answers cite.
 
@@ -116,8 +119,9 @@ CREATE VIEW footnote_src.supplier_payments AS SELECT
     NULL::text    AS uri
 WHERE false;
 
--- Invoices received from suppliers (accounts payable); paid_on is the day a payment settled one (NULL while
--- it is open).
+-- Invoices received from suppliers (accounts payable); paid_on is the day payments settled one in full (NULL
+-- while any of it is open). What is open of one as of a day is its gross less what supplier_invoice_payments
+-- settled by then.
 CREATE VIEW footnote_src.supplier_invoices AS SELECT
     NULL::bigint  AS id,
     NULL::text    AS number,
@@ -128,6 +132,19 @@ CREATE VIEW footnote_src.supplier_invoices AS SELECT
     NULL::date    AS paid_on,
     NULL::text    AS uri
 WHERE false;
+
+-- What settled each supplier invoice: one row per payment (or part of one) that pays it, from paid_on. This
+-- default settles each invoice with a paid_on in full on that day; a mapping of an ERP with partial payments
+-- replaces it.
+CREATE VIEW footnote_src.supplier_invoice_payments AS SELECT
+    si.id          AS id,
+    si.id          AS supplier_invoice_id,
+    si.supplier_id AS supplier_id,
+    si.paid_on     AS paid_on,
+    si.gross       AS amount,
+    si.uri         AS uri
+FROM footnote_src.supplier_invoices AS si
+WHERE si.paid_on IS NOT NULL;
 
 -- Requests to change a supplier's bank details; status pending, approved or rejected.
 CREATE VIEW footnote_src.bank_change_requests AS SELECT
@@ -279,6 +296,11 @@ CREATE VIEW footnote_src.supplier_invoices_in_scope AS
     WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
        OR x.supplier_id IN (SELECT k.id FROM footnote_src.scoped_supplier_ids AS k);
 
+CREATE VIEW footnote_src.supplier_invoice_payments_in_scope AS
+    SELECT x.* FROM footnote_src.supplier_invoice_payments AS x
+    WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
+       OR x.supplier_id IN (SELECT k.id FROM footnote_src.scoped_supplier_ids AS k);
+
 CREATE VIEW footnote_src.supplier_payments_in_scope AS
     SELECT x.* FROM footnote_src.supplier_payments AS x
     WHERE (SELECT s.supplier_ids IS NULL AND s.supplier_countries IS NULL FROM footnote._session_scope_records() AS s)
@@ -407,4 +429,63 @@ AS $$
         WHERE a.credit_note_id = n.id AND a.applied_on <= as_of) AS a ON true
     WHERE n.issue_date <= as_of AND n.gross - coalesce(a.applied, 0.00) > 0
       AND (customer IS NULL OR n.customer_id = customer)
+$$;
+
+-- Map a source view: CREATE OR REPLACE VIEW footnote_src.<view> AS <query>, as a mapping runs it (sql/mappings/,
+-- `footnote-pg mapping apply` for each such statement). A key column (id, *_id) may change between smallint,
+-- integer and bigint, which CREATE OR REPLACE VIEW refuses: the view is then created anew, and every view that
+-- reads it (the scoped views, a default view, the names the resolver reads) again as it was. Any other change of
+-- a column's name, place or type is refused as CREATE OR REPLACE VIEW refuses it.
+CREATE FUNCTION footnote_src.map_view(view text, query text)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    target   constant text := format('footnote_src.%I', view);
+    r        record;
+    readers  text[] := '{}';
+    bodies   text[] := '{}';
+BEGIN
+    BEGIN
+        EXECUTE format('CREATE OR REPLACE VIEW %s AS %s', target, query);
+        RETURN;
+    EXCEPTION WHEN invalid_table_definition THEN
+        EXECUTE format('CREATE TEMPORARY VIEW footnote_map_view_probe AS %s', query);
+        IF EXISTS (  -- a difference other than a key column's integer type: refused as CREATE OR REPLACE refuses it
+                SELECT
+                FROM (SELECT a.attnum, a.attname, a.atttypid, a.atttypmod FROM pg_catalog.pg_attribute AS a
+                      WHERE a.attrelid = to_regclass(target) AND a.attnum > 0 AND NOT a.attisdropped) AS o
+                FULL JOIN (SELECT a.attnum, a.attname, a.atttypid, a.atttypmod FROM pg_catalog.pg_attribute AS a
+                           WHERE a.attrelid = 'pg_temp.footnote_map_view_probe'::regclass AND a.attnum > 0) AS n
+                       ON n.attnum = o.attnum
+                WHERE o.attname IS DISTINCT FROM n.attname
+                   OR (o.atttypid, o.atttypmod) IS DISTINCT FROM (n.atttypid, n.atttypmod)
+                      AND NOT (o.attname ~ '^(id|\w+_id)$'
+                               AND ARRAY[o.atttypid, n.atttypid] <@ ARRAY['int2'::regtype::oid, 'int4'::regtype::oid,
+                                                                      'int8'::regtype::oid])) THEN
+            DROP VIEW footnote_map_view_probe;
+            RAISE;
+        END IF;
+        DROP VIEW footnote_map_view_probe;
+    END;
+    FOR r IN
+        WITH RECURSIVE d(oid, depth) AS (
+            SELECT to_regclass(target)::oid, 0
+            UNION ALL
+            SELECT w.ev_class, d.depth + 1
+            FROM d JOIN pg_catalog.pg_depend AS p ON p.refobjid = d.oid
+                    AND p.classid = 'pg_catalog.pg_rewrite'::regclass AND p.refclassid = 'pg_catalog.pg_class'::regclass
+            JOIN pg_catalog.pg_rewrite AS w ON w.oid = p.objid AND w.ev_class <> d.oid)
+        SELECT d.oid::regclass::text AS name, pg_catalog.pg_get_viewdef(d.oid) AS body
+        FROM d WHERE d.depth > 0 GROUP BY d.oid ORDER BY max(d.depth), d.oid
+    LOOP
+        readers := readers || r.name;
+        bodies := bodies || r.body;
+    END LOOP;
+    EXECUTE format('DROP VIEW %s CASCADE', target);
+    EXECUTE format('CREATE VIEW %s AS %s', target, query);
+    FOR i IN 1 .. coalesce(array_length(readers, 1), 0) LOOP
+        EXECUTE format('CREATE VIEW %s AS %s', readers[i], bodies[i]);
+    END LOOP;
+END
 $$;

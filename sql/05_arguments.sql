@@ -473,8 +473,9 @@ AS $$
     FROM x FULL JOIN y ON x.t = y.t
 $$;
 
--- Names the resolver knows: customers, suppliers and items, with the code people also use.
-CREATE VIEW footnote._entity_names AS
+-- Names the resolver knows: customers, suppliers and items, with the code people also use. In footnote_src, beside
+-- the scoped views it reads, so that a mapping that changes the integer type of a key column may create it anew.
+CREATE VIEW footnote_src.entity_names AS
     SELECT 'customer'::text AS entity, c.id, c.name, c.customer_number AS code, c.uri FROM footnote_src.customers_in_scope AS c
     UNION ALL
     SELECT 'supplier', s.id, s.name, s.supplier_number, s.uri FROM footnote_src.suppliers_in_scope AS s
@@ -507,7 +508,7 @@ BEGIN
     -- 1. id, or its deep link
     IF v ~ '^\d{1,18}$' OR v ~ ('^erp://' || entity || '/\d{1,18}$') THEN
         SELECT array_agg(ROW(e.id, e.name, e.uri)::footnote.entity ORDER BY e.id) INTO hits
-        FROM footnote._entity_names AS e
+        FROM footnote_src.entity_names AS e
         WHERE e.entity = $1 AND e.id = substring(v FROM '(\d+)$')::bigint;
         IF hits IS NOT NULL THEN
             RETURN hits[1];
@@ -516,7 +517,7 @@ BEGIN
     SELECT w INTO v_key FROM unnest(v_words) AS w WHERE w <> '' ORDER BY length(w) DESC, w LIMIT 1;
     v_prefix := footnote._accent_pattern(v_key);  -- every match below contains the longest word typed
     SELECT array_agg(ROW(e.id, e.name, e.uri, e.code, footnote._fold(e.name))::footnote._named) INTO cands
-    FROM footnote._entity_names AS e
+    FROM footnote_src.entity_names AS e
     WHERE e.entity = $1 AND (lower(e.code) = lower(v) OR lower(e.name) ~ v_prefix);
     -- 2. exact name or code, ignoring case and accents
     SELECT array_agg(ROW(c.id, c.name, c.uri)::footnote.entity ORDER BY c.name, c.id) INTO hits
@@ -555,7 +556,7 @@ BEGIN
     -- unknown: the names that are actually close, among names sharing the first letters of a word typed: a word
     -- of the name (without its legal form) has at least half its trigrams in common with a word typed. Best first:
     -- by how well each word typed is matched, on average. None close: say so, and how to list the real ones.
-    IF NOT EXISTS (SELECT FROM footnote._entity_names AS x WHERE x.entity = $1) THEN  -- no names at all: not mapped
+    IF NOT EXISTS (SELECT FROM footnote_src.entity_names AS x WHERE x.entity = $1) THEN  -- no names at all: not mapped
         PERFORM footnote._require_source(entity);
     END IF;
     SELECT string_agg(footnote._accent_pattern(left(w, 3)), '|') INTO v_starts
@@ -563,7 +564,7 @@ BEGIN
     SELECT jsonb_agg(jsonb_build_object('id', a.id::text, 'name', a.name, 'uri', a.uri) ORDER BY a.sim DESC, a.name, a.id)
     INTO alts
     FROM (SELECT e.id, e.name, e.uri, k.sim
-          FROM footnote._entity_names AS e
+          FROM footnote_src.entity_names AS e
           CROSS JOIN LATERAL (
               SELECT avg(b.best) AS sim, max(b.best) AS best
               FROM (SELECT max(footnote._similarity(q.w, n.w)) AS best

@@ -492,18 +492,23 @@ WHERE po.number = $1::text OR po.id = $2::bigint
 ORDER BY po.id$q$),
 
 ('supplier_invoices_open',
- 'supplier invoices received on or before $2 and not paid by then (of supplier $1, or all when NULL), by due date, with days past due, bucket and totals',
+ 'supplier invoices received on or before $2 with some of their gross not settled by then (of supplier $1, or all when NULL): gross, what their payments settled by $2 and what is open, by due date, with days past due, bucket and totals of the open amounts',
  '{supplier_id,as_of}',
- $q$SELECT si.id, si.number, si.supplier_id, s.name AS supplier_name, si.invoice_date, si.due_date, si.gross, si.uri,
+ $q$SELECT si.id, si.number, si.supplier_id, s.name AS supplier_name, si.invoice_date, si.due_date, si.gross,
+       coalesce(p.paid, 0.00) AS paid, si.gross - coalesce(p.paid, 0.00) AS open, p.payment_count, si.uri,
        greatest($2::date - si.due_date, 0) AS days_past_due,
        CASE WHEN si.due_date >= $2::date THEN 'current' WHEN $2::date - si.due_date <= 30 THEN '1-30'
             WHEN $2::date - si.due_date <= 60 THEN '31-60' WHEN $2::date - si.due_date <= 90 THEN '61-90'
             ELSE 'over_90' END AS bucket,
-       sum(si.gross) OVER () AS open_total, count(*) OVER () AS open_count
+       sum(si.gross - coalesce(p.paid, 0.00)) OVER () AS open_total, count(*) OVER () AS open_count
 FROM footnote_src.supplier_invoices_in_scope AS si
 JOIN footnote_src.suppliers_in_scope AS s ON s.id = si.supplier_id
+LEFT JOIN (SELECT sp.supplier_invoice_id, sum(sp.amount) AS paid, count(*) AS payment_count
+           FROM footnote_src.supplier_invoice_payments_in_scope AS sp
+           WHERE sp.paid_on <= $2::date AND ($1::bigint IS NULL OR sp.supplier_id = $1)
+           GROUP BY sp.supplier_invoice_id) AS p ON p.supplier_invoice_id = si.id
 WHERE ($1::bigint IS NULL OR si.supplier_id = $1) AND si.invoice_date <= $2::date
-  AND (si.paid_on IS NULL OR si.paid_on > $2::date)
+  AND si.gross - coalesce(p.paid, 0.00) > 0
 ORDER BY si.due_date, si.id$q$),
 
 ('nearest_purchase_orders',

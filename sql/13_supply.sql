@@ -269,8 +269,9 @@ BEGIN
 END
 $$;
 
--- Accounts payable as of a date: the supplier invoices received and not yet paid, of all suppliers or one, with
--- the overdue part and the amounts by days past due (current, 1-30, 31-60, 61-90, over 90).
+-- Accounts payable as of a date: the supplier invoices received and not yet paid in full, of all suppliers or one:
+-- what is open of each (its gross less what its payments settled by then), the overdue part and the open amounts
+-- by days past due (current, 1-30, 31-60, 61-90, over 90).
 CREATE FUNCTION footnote._op_accounts_payable(supplier text DEFAULT NULL, as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -304,15 +305,17 @@ BEGIN
         eid := 'supplier_invoice:' || r.id;
         ids := ids || eid;
         b_ids := jsonb_set(b_ids, ARRAY[r.bucket], coalesce(b_ids->r.bucket, '[]') || to_jsonb(eid));
-        b_total := b_total || jsonb_build_object(r.bucket, (coalesce((b_total->>r.bucket)::numeric, 0) + r.gross)::text);
+        b_total := b_total || jsonb_build_object(r.bucket, (coalesce((b_total->>r.bucket)::numeric, 0) + r.open)::text);
         ev := ev || footnote._row_evidence('supplier_invoice', 'id', to_jsonb(r),
-            ARRAY['number', 'supplier_id', 'supplier_name', 'invoice_date', 'due_date', 'gross', 'days_past_due',
-                  'bucket']);
+            ARRAY['number', 'supplier_id', 'supplier_name', 'invoice_date', 'due_date', 'gross', 'paid', 'open',
+                  'days_past_due', 'bucket']);
         rws := rws || jsonb_build_object(
             'number', footnote._value('text', r.number, ARRAY[eid]),
             'supplier', footnote._value('text', r.supplier_name, ARRAY[eid]),
             'due_date', footnote._value('date', r.due_date::text, ARRAY[eid]),
             'gross', footnote._value('amount', r.gross::text, ARRAY[eid]),
+            'paid', footnote._value('amount', r.paid::text, ARRAY[eid]),
+            'open', footnote._value('amount', r.open::text, ARRAY[eid]),
             'days_past_due', footnote._value('days', r.days_past_due::text, ARRAY[eid]));
         total := r.open_total;
         n := r.open_count;

@@ -332,9 +332,11 @@ BEGIN
                 || '{~unpaid payable we owe owed to total}');
             shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
             FOR i IN 1..shown LOOP
-                u := u || footnote._unit(r, CASE WHEN (r->'rows'->(i - 1)->'days_past_due'->>'raw')::numeric > 0
-                    THEN '{number} ({supplier}): {gross} due {due_date}, {days_past_due} past due'
-                    ELSE '{number} ({supplier}): {gross} due {due_date}' END
+                u := u || footnote._unit(r, '{number} ({supplier}): '
+                    || CASE WHEN (r->'rows'->(i - 1)->'paid'->>'raw')::numeric > 0
+                            THEN '{open} open of {gross} ({paid} paid)' ELSE '{gross}' END
+                    || CASE WHEN (r->'rows'->(i - 1)->'days_past_due'->>'raw')::numeric > 0
+                            THEN ' due {due_date}, {days_past_due} past due' ELSE ' due {due_date}' END
                     || '{~invoice open unpaid}', i, E'\n- ', 'fact', false);
             END LOOP;
         END IF;
@@ -475,7 +477,9 @@ BEGIN
                 || ', {total_net} net in total:{~total}');
             shown := CASE WHEN complete THEN nrows ELSE least(nrows, 10) END;
             FOR i IN 1..shown LOOP
-                u := u || footnote._unit(r, '{number} ({customer}): {net} net on {issue_date}, crediting {invoice}'
+                u := u || footnote._unit(r, '{number} ({customer}): {net} net on {issue_date}, '
+                    || CASE WHEN r->'rows'->(i - 1)->'invoice'->>'raw' IS NULL
+                            THEN 'naming no invoice (a credit on the account)' ELSE 'crediting {invoice}' END
                     || '{~credited issued against}', i, E'\n- ', 'fact', false);
             END LOOP;
         END IF;

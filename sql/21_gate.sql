@@ -160,7 +160,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     WITH q AS (SELECT regexp_split_to_array(footnote._fold(short), ' ') AS words)
     SELECT coalesce(array_agg(DISTINCT e.name ORDER BY e.name), '{}')
-    FROM footnote._entity_names AS e, q
+    FROM footnote_src.entity_names AS e, q
     WHERE lower(e.name) ~ (SELECT footnote._accent_pattern(w) FROM q, unnest(q.words) AS w
                            ORDER BY length(w) DESC, w LIMIT 1)
       AND NOT EXISTS (SELECT FROM unnest(q.words) AS x(w) WHERE NOT (' ' || footnote._fold(e.name)) LIKE ('% ' || x.w || '%'))

@@ -21,7 +21,7 @@ DO $owners$
 DECLARE
     readers constant text[] := ARRAY['call', 'evidence_rows', 'router_names', 'reattest', '_customer_evidence',
                                      '_document_evidence', '_overdue', '_names_matching'];
-    data    constant text[] := ARRAY['settings', 'catalog', '_entity_names', 'scopes', 'scope_bindings'];
+    data    constant text[] := ARRAY['settings', 'catalog', 'scopes', 'scope_bindings'];
     o       record;
 BEGIN
     IF pg_catalog.pg_get_userbyid((SELECT n.nspowner FROM pg_catalog.pg_namespace AS n WHERE n.nspname = 'footnote'))

@@ -197,16 +197,24 @@ def test_half_years_and_date_ranges_are_periods(fn: Footnote, erp: Erp) -> None:
             fn.call("revenue", period=bad)
 
 
-def _payables(db: TestDatabase, as_of: dt.date, supplier_id: int | None = None) -> list[tuple[int, Decimal, dt.date]]:
-    """Supplier invoices received by as_of and not paid by then: (id, gross, due date), from the erp tables."""
-    rows = db.rows("SELECT i.id, i.gross, i.due_date, i.supplier_id, i.invoice_date, p.paid_on "
-                   "FROM erp.supplier_invoices i LEFT JOIN erp.supplier_payments p ON p.id = i.payment_id")
-    return sorted((r[0], r[1], r[2]) for r in rows
-                  if r[4] <= as_of and (r[5] is None or r[5] > as_of) and supplier_id in (None, r[3]))
+def _payables(db: TestDatabase, as_of: dt.date, supplier_id: int | None = None
+              ) -> list[tuple[int, Decimal, dt.date, Decimal]]:
+    """Supplier invoices received by as_of with some of their gross not allocated by then: (id, gross, due date,
+    open), from the erp tables (a payment allocated to an invoice pays it from the payment's day)."""
+    paid: dict[int, Decimal] = defaultdict(Decimal)
+    for invoice_id, amount, paid_on in db.rows(
+            "SELECT a.supplier_invoice_id, a.amount, p.paid_on FROM erp.supplier_payment_allocations a "
+            "JOIN erp.supplier_payments p ON p.id = a.payment_id"):
+        if paid_on <= as_of:
+            paid[invoice_id] += amount
+    rows = db.rows("SELECT id, gross, due_date, supplier_id, invoice_date FROM erp.supplier_invoices")
+    return sorted((r[0], r[1], r[2], r[1] - paid[r[0]]) for r in rows
+                  if r[4] <= as_of and r[1] - paid[r[0]] > 0 and supplier_id in (None, r[3]))
 
 
 @pytest.mark.parametrize(("supplier", "as_of"), [(None, None), ("Northwind Supply", None),
-                                                 ("Northwind Supply", "2026-07-01"), (None, "2026-03-31")])
+                                                 ("Northwind Supply", "2026-07-01"), (None, "2026-03-31"),
+                                                 ("Nordisk Kullager AB", "2026-08-05"), (None, "2026-08-05")])
 def test_accounts_payable(db: TestDatabase, fn: Footnote, supplier: str | None, as_of: str | None) -> None:
     day = dt.date.fromisoformat(as_of) if as_of else AS_OF
     supplier_id = db.scalar("SELECT id FROM erp.suppliers WHERE name = %s", (supplier,)) if supplier else None
@@ -214,19 +222,50 @@ def test_accounts_payable(db: TestDatabase, fn: Footnote, supplier: str | None, 
     r = fn.call("accounts_payable", supplier=supplier, as_of=as_of)
     v = r.values
     assert expected, "the sample has open supplier invoices on every day tested"
-    assert v["open_total"].text == de_amount(sum((g for _i, g, _d in expected), Decimal(0)))
+    assert v["open_total"].text == de_amount(sum((o for *_x, o in expected), Decimal(0)))
     assert v["open_count"].text == de_count(len(expected))
-    overdue = [g for _i, g, due in expected if due < day]
+    overdue = [o for _i, _g, due, o in expected if due < day]
     assert v["overdue_total"].text == de_amount(sum(overdue, Decimal(0)))
     assert v["overdue_count"].text == de_count(len(overdue))
     buckets = sum((Decimal(v[k].raw) for k in ("current", "days_1_30", "days_31_60", "days_61_90", "over_90")),
                   Decimal(0))
     assert buckets == Decimal(v["open_total"].raw)
-    assert [row["number"].evidence[0] for row in r.rows] == [f"supplier_invoice:{i}" for i, _g, _d in sorted(
+    assert [row["number"].evidence[0] for row in r.rows] == [f"supplier_invoice:{i}" for i, *_x in sorted(
         expected, key=lambda x: (x[2], x[0]))]
+    assert [(Decimal(row["gross"].raw), Decimal(row["open"].raw)) for row in r.rows] == [
+        (g, o) for _i, g, _d, o in sorted(expected, key=lambda x: (x[2], x[0]))]
     assert all(int(row["days_past_due"].raw) == max(0, (day - dt.date.fromisoformat(row["due_date"].raw)).days)
                for row in r.rows)
     assert_evidence_is_real(db, r)
+
+
+def test_a_partly_paid_supplier_invoice_counts_at_what_is_still_open(fn: Footnote) -> None:
+    """Nordisk Kullager AB's part payments (sql/sample/20_generate.sql): 26-0882, 882,00, paid 300,00 on 10.07.2026;
+    26-0883, 1.250,00, and 400,00 of 26-0884, 2.000,00, paid by one payment on 03.08.2026; the rest of both on
+    12.08.2026."""
+    def ours(as_of: str) -> dict[str, tuple[str, str, str]]:
+        r = fn.call("accounts_payable", supplier="Nordisk Kullager AB", as_of=as_of)
+        return {row["number"].raw: (row["gross"].text, row["paid"].text, row["open"].text) for row in r.rows
+                if row["number"].raw in ("26-0882", "26-0883", "26-0884")}
+
+    assert ours("2026-07-09") == {"26-0882": ("882,00 €", "0,00 €", "882,00 €"),
+                                  "26-0883": ("1.250,00 €", "0,00 €", "1.250,00 €")}
+    assert ours("2026-07-10") == {"26-0882": ("882,00 €", "300,00 €", "582,00 €"),
+                                  "26-0883": ("1.250,00 €", "0,00 €", "1.250,00 €")}
+    assert ours("2026-08-05") == {"26-0882": ("882,00 €", "300,00 €", "582,00 €"),
+                                  "26-0884": ("2.000,00 €", "400,00 €", "1.600,00 €")}
+    assert ours("2026-08-14") == {}
+    r = fn.call("accounts_payable", supplier="Nordisk Kullager AB", as_of="2026-08-05")
+    shown = {row["number"].raw: row for row in r.rows}
+    assert shown["26-0882"]["days_past_due"].raw == "21"
+    text = fn.compose([r.call_id])["answer"]
+    assert "26-0882 (Nordisk Kullager AB): 582,00 € open of 882,00 € (300,00 € paid) due 15.07.2026, 21 days past " \
+           "due" in text
+    graded = fn.check_answer(text, None, [r.call_id])  # the gate reads the open, paid and gross amounts as stated
+    assert graded["status"] == "verified", graded["findings"]
+    cited = {e.id: e for e in r.evidence}[shown["26-0884"]["open"].evidence[0]]
+    assert (Decimal(cited.fields["gross"]), Decimal(cited.fields["paid"]), Decimal(cited.fields["open"])) == (
+        Decimal("2000.00"), Decimal("400.00"), Decimal("1600.00"))
 
 
 def test_the_northwind_invoice_behind_the_bank_change(fn: Footnote) -> None:
@@ -433,3 +472,31 @@ def test_an_evidence_set_is_verified_offline_against_a_bundle(db: TestDatabase, 
         path.write_text("".join(text), encoding="utf-8")
         done = runner.invoke(app, ["verify", "--bundle", str(bundle), "--evidence-set", str(path)])
         assert done.exit_code == 1 and says in done.output, (name, done.output)
+
+
+def test_a_credit_note_that_names_no_invoice(fn: Footnote, erp: Erp) -> None:
+    """CN-2024-4999 (sql/sample/20_generate.sql): 250,00 net, 302,50 gross, to Horák Logistika s.r.o. on 16.12.2024,
+    naming no invoice and never set off against one."""
+    horak = 4453
+    assert [c for c in erp.credit_notes if c[1] is None] == [
+        (4999, None, horak, dt.date(2024, 12, 16), Decimal("250.00"), Decimal("302.50"), None)]
+    # it lowers revenue when issued (December 2024 holds no invoice: revenue is minus its net)
+    revenue = fn.call("revenue", period="2024-12")
+    assert revenue.values["revenue"].text == "-250,00 €"
+    # it is listed with the others, as crediting no invoice
+    notes = fn.call("credit_notes", period="2024-12")
+    assert [(row["number"].text, row["net"].text, row["invoice"].raw) for row in notes.rows] == [
+        ("CN-2024-4999", "250,00 €", None)]
+    text = fn.compose([notes.call_id])["answer"]
+    assert "CN-2024-4999 (Horák Logistika s.r.o.): 250,00 € net on 16.12.2024, naming no invoice" in text, text
+    assert fn.check_answer(text, None, [notes.call_id])["status"] == "verified"
+    # a credit on the customer's account until applied: the net receivable is what its invoices owe less 302,50
+    aging = fn.call("ar_aging", customer="Horák Logistika s.r.o.")
+    owed = sum((b for i, b in erp.outstanding(AS_OF).items() if erp.invoices[i].customer_id == horak and b > 0),
+               Decimal(0))
+    assert Decimal(aging.values["unapplied_credits"].raw) == erp.credits(horak) == Decimal("302.50")
+    assert Decimal(aging.values["total_outstanding"].raw) == owed
+    assert "credit_note:4999" in aging.values["unapplied_credits"].evidence
+    # asked for as an invoice, it says what it is, and credits nothing
+    with pytest.raises(UnknownEntity, match=r"CN-2024-4999 is a credit note, not an invoice; credit notes are"):
+        fn.call("invoice", number="CN-2024-4999")

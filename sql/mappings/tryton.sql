@@ -5,7 +5,8 @@
 -- module; sale, purchase, stock, sale_complaint and account_credit_limit are mapped when they are activated.
 -- Tryton's tables are read in schema public, for the first company (the lowest company_company id); amounts
 -- are in that company's currency, taken from the account move lines (debit - credit), so an invoice in
--- another currency counts at the rate it was posted with. Every column is cast to the contract's type; deep
+-- another currency counts at the rate it was posted with. Every column is cast to the contract's type but keys,
+-- which are Tryton's own integer columns (so its indexes serve lookups by them) or a bigint made of two; deep
 -- links are erp://<type>/<id> with Tryton's own ids. Views read only Tryton's tables (no helper objects), so
 -- `footnote-pg mapping drop` frees every table for trytond-admin's migrations.
 --
@@ -25,7 +26,9 @@
 --   tickets         sale complaints (sale_complaint); severity is not recorded, closed_on is the day a closed
 --                   complaint was last written (Tryton keeps no closing date)
 --   suppliers       parties with a supplier invoice or a purchase; phone from their first phone contact
---   supplier_invoices / supplier_payments  supplier invoices (type in) and the lines that paid them
+--   supplier_invoices / supplier_payments  supplier invoices (type in) and the lines that paid them;
+--                   supplier_invoice_payments: what each line paid of which invoice, partial payments too
+--                   (id = move line id * 10^10 + invoice id)
 --   purchase_orders purchases (purchase); received when the shipments are
 --   items / stock   goods (product); stock is the sum of done stock moves into and out of each warehouse's
 --                   storage zone; id = product id * 10^10 + warehouse id; reorder levels are not recorded
@@ -78,9 +81,9 @@ doc AS (
       AND (i.state IN ('posted', 'paid')
            OR (i.state = 'cancelled' AND EXISTS (SELECT FROM public.account_invoice AS n WHERE n.move = i.cancel_move))))
 SELECT
-    d.id::bigint                                   AS id,
+    d.id                                           AS id,
     d.number::text                                 AS number,
-    d.party::bigint                                AS customer_id,
+    d.party                                        AS customer_id,
     d.invoice_date::date                           AS issue_date,
     coalesce(d.due_date, d.invoice_date)::date     AS due_date,
     (d.gross - d.tax)::numeric                     AS net,
@@ -104,10 +107,10 @@ doc AS (
     FROM public.account_invoice AS i JOIN co ON co.id = i.company
     WHERE i.type = 'out' AND i.move IS NOT NULL AND i.number IS NOT NULL AND i.state IN ('posted', 'paid'))
 SELECT
-    d.id::bigint                                   AS id,
+    d.id                                           AS id,
     d.number::text                                 AS number,
-    d.credited::bigint                             AS invoice_id,
-    d.party::bigint                                AS customer_id,
+    d.credited                                     AS invoice_id,
+    d.party                                        AS customer_id,
     d.invoice_date::date                           AS issue_date,
     (d.gross - d.tax)::numeric                     AS net,
     d.tax::numeric                                 AS tax,
@@ -182,8 +185,8 @@ allocated AS (
     WHERE least(n.hi, f.hi) > greatest(n.lo, f.lo))
 SELECT
     (a.line::bigint * 10000000000 + a.invoice)::bigint AS id,
-    a.invoice::bigint                              AS invoice_id,
-    inv.party::bigint                              AS customer_id,
+    a.invoice                                      AS invoice_id,
+    inv.party                                      AS customer_id,
     a.date::date                                   AS paid_on,
     a.amount::numeric                              AS amount,
     a.journal::text                                AS method,
@@ -191,7 +194,7 @@ SELECT
 FROM allocated AS a JOIN inv ON inv.id = a.invoice
 UNION ALL  -- money on account: a customer's receivable credit in no document's move, reconciled with nothing yet
 SELECT
-    (l.id::bigint * 10000000000)::bigint, NULL::bigint, l.party::bigint, m.date::date, (l.credit - l.debit)::numeric,
+    (l.id::bigint * 10000000000)::bigint, NULL::integer, l.party, m.date::date, (l.credit - l.debit)::numeric,
     j.name::text, ('erp://payment/' || l.id::bigint * 10000000000)::text
 FROM public.account_move_line AS l
 JOIN public.account_move AS m ON m.id = l.move
@@ -206,9 +209,9 @@ WHERE l.reconciliation IS NULL AND l.credit > l.debit AND l.party IS NOT NULL AN
 -- the line's maturity date (the invoice date where it has none); amounts in company currency.
 CREATE OR REPLACE VIEW footnote_src.due_lines AS
 SELECT
-    l.id::bigint                                   AS id,
-    i.id::bigint                                   AS invoice_id,
-    i.customer_id::bigint                          AS customer_id,
+    l.id                                           AS id,
+    i.id                                           AS invoice_id,
+    i.customer_id                                  AS customer_id,
     coalesce(l.maturity_date, i.issue_date)::date  AS due_date,
     (l.debit - l.credit)::numeric                  AS amount,
     i.uri::text                                    AS uri
@@ -221,10 +224,10 @@ JOIN public.account_move_line AS l ON l.move = ai.move AND l.account = ai.accoun
 -- the customer's account.
 CREATE OR REPLACE VIEW footnote_src.credit_applications AS
 SELECT
-    n.id::bigint                                   AS id,
-    n.id::bigint                                   AS credit_note_id,
-    n.invoice_id::bigint                           AS invoice_id,
-    n.customer_id::bigint                          AS customer_id,
+    n.id                                           AS id,
+    n.id                                           AS credit_note_id,
+    n.invoice_id                                   AS invoice_id,
+    n.customer_id                                  AS customer_id,
     r.applied_on::date                             AS applied_on,
     n.gross::numeric                               AS amount,
     n.uri::text                                    AS uri
@@ -253,9 +256,9 @@ doc AS (
     FROM public.account_invoice AS i JOIN co ON co.id = i.company
     WHERE i.type = 'in' AND i.move IS NOT NULL AND i.number IS NOT NULL AND i.state IN ('posted', 'paid'))
 SELECT
-    d.id::bigint                                   AS id,
+    d.id                                           AS id,
     d.number::text                                 AS number,
-    d.party::bigint                                AS supplier_id,
+    d.party                                        AS supplier_id,
     d.invoice_date::date                           AS invoice_date,
     coalesce(d.due_date, d.invoice_date)::date     AS due_date,
     d.gross::numeric                               AS gross,
@@ -263,6 +266,65 @@ SELECT
     ('erp://supplier_invoice/' || d.id)::text      AS uri
 FROM doc AS d
 WHERE d.gross > 0;
+
+-- What settled each supplier invoice, written like the payments of customer invoices: its payment lines (a
+-- partial payment stays one until the invoice is reconciled), and the other lines reconciled with its payable lines
+-- (payments booked by hand, write-offs), a line reconciled with several invoices shared in invoice-date order;
+-- id = move line id * 10^10 + invoice id, the deep link the paying line's.
+CREATE OR REPLACE VIEW footnote_src.supplier_invoice_payments AS
+WITH co AS (SELECT c.id FROM public.company_company AS c ORDER BY c.id LIMIT 1),
+inv AS (
+    SELECT i.id, i.party, i.invoice_date, i.move, i.account
+    FROM public.account_invoice AS i JOIN co ON co.id = i.company
+    WHERE i.type = 'in' AND i.move IS NOT NULL AND i.number IS NOT NULL AND i.state IN ('posted', 'paid')),
+to_pay AS (  -- payable lines of every supplier invoice: of its move and of its additional (rescheduling) moves
+    SELECT d.id AS doc, l.id AS line, l.reconciliation, l.credit - l.debit AS amount
+    FROM inv AS d JOIN public.account_move_line AS l ON l.account = d.account
+     AND (l.move = d.move OR l.move IN (SELECT am.move FROM public."account_invoice-additional-account_move" AS am
+                                         WHERE am.invoice = d.id))),
+line AS (
+    SELECT l.id, l.move, l.reconciliation, l.debit - l.credit AS amount, m.date
+    FROM public.account_move_line AS l
+    JOIN public.account_move AS m ON m.id = l.move),
+explicit AS (
+    SELECT p.invoice, l.id AS line, l.reconciliation, l.amount, l.date
+    FROM public."account_invoice-account_move_line" AS p
+    JOIN inv ON inv.id = p.invoice
+    JOIN line AS l ON l.id = p.line),
+need AS (  -- per reconciliation and invoice: what lines of no invoice settle
+    SELECT t.reconciliation, t.doc AS invoice, inv.invoice_date,
+           sum(t.amount)
+           - coalesce((SELECT sum(e.amount) FROM explicit AS e
+                       WHERE e.invoice = t.doc AND e.reconciliation = t.reconciliation), 0) AS amount
+    FROM to_pay AS t JOIN inv ON inv.id = t.doc
+    WHERE t.reconciliation IS NOT NULL
+    GROUP BY t.reconciliation, t.doc, inv.invoice_date),
+needs AS (
+    SELECT n.*, sum(n.amount) OVER w - n.amount AS lo, sum(n.amount) OVER w AS hi
+    FROM need AS n WHERE n.amount > 0
+    WINDOW w AS (PARTITION BY n.reconciliation ORDER BY n.invoice_date, n.invoice)),
+free AS (  -- reconciled lines of no invoice that are no invoice's payment line
+    SELECT l.*, sum(l.amount) OVER w - l.amount AS lo, sum(l.amount) OVER w AS hi
+    FROM line AS l
+    WHERE l.reconciliation IN (SELECT n.reconciliation FROM needs AS n) AND l.amount > 0
+      AND NOT EXISTS (SELECT FROM to_pay AS t WHERE t.line = l.id)
+      AND NOT EXISTS (SELECT FROM public.account_invoice AS i WHERE i.move = l.move)  -- a supplier credit note's
+      AND NOT EXISTS (SELECT FROM public."account_invoice-account_move_line" AS p WHERE p.line = l.id)
+    WINDOW w AS (PARTITION BY l.reconciliation ORDER BY l.date, l.id)),
+allocated AS (
+    SELECT e.invoice, e.line, e.amount, e.date FROM explicit AS e WHERE e.amount > 0
+    UNION ALL
+    SELECT n.invoice, f.id, least(n.hi, f.hi) - greatest(n.lo, f.lo), f.date
+    FROM needs AS n JOIN free AS f ON f.reconciliation = n.reconciliation
+    WHERE least(n.hi, f.hi) > greatest(n.lo, f.lo))
+SELECT
+    (a.line::bigint * 10000000000 + a.invoice)::bigint AS id,
+    si.id                                         AS supplier_invoice_id,
+    si.supplier_id                                AS supplier_id,
+    a.date::date                                   AS paid_on,
+    a.amount::numeric                              AS amount,
+    ('erp://supplier_payment/' || a.line)::text    AS uri
+FROM allocated AS a JOIN footnote_src.supplier_invoices AS si ON si.id = a.invoice;
 
 -- Payments to suppliers: lines that paid a supplier invoice (its payment lines, or reconciled with it).
 CREATE OR REPLACE VIEW footnote_src.supplier_payments AS
@@ -279,8 +341,8 @@ paying AS (
     JOIN public.account_move_line AS o ON o.reconciliation = l.reconciliation
     WHERE NOT EXISTS (SELECT FROM public.account_invoice AS i WHERE i.move = o.move))
 SELECT
-    l.id::bigint                                   AS id,
-    l.party::bigint                                AS supplier_id,
+    l.id                                           AS id,
+    l.party                                        AS supplier_id,
     NULL::bigint                                   AS bank_account_id,
     m.date::date                                   AS paid_on,
     (l.debit - l.credit)::numeric                  AS amount,
@@ -292,7 +354,7 @@ JOIN public.account_move AS m ON m.id = l.move
 WHERE l.debit > l.credit AND l.party IS NOT NULL;
 
 CREATE OR REPLACE VIEW footnote_src.items AS SELECT
-    p.id::bigint                                   AS id,
+    p.id                                           AS id,
     coalesce(p.code, t.code)::text                 AS sku,
     t.name::text                                   AS name,
     coalesce(u.symbol, u.name)::text               AS unit,
@@ -303,7 +365,8 @@ JOIN public.product_template AS t ON t.id = p.template
 LEFT JOIN public.product_uom AS u ON u.id = t.default_uom
 WHERE t.type = 'goods';
 
--- Views that read optional modules, built when those are activated.
+-- Views that read optional modules, built when those are activated (through footnote_src.map_view, which takes
+-- Tryton's integer keys where the contract's placeholders have bigint).
 DO $$
 DECLARE
     active text[] := ARRAY(SELECT m.name FROM public.ir_module AS m WHERE m.state = 'activated');
@@ -313,11 +376,10 @@ DECLARE
     has_limit boolean := 'account_credit_limit' = ANY (active);
     has_stock boolean := 'stock' = ANY (active);
 BEGIN
-    EXECUTE format($v$
-    CREATE OR REPLACE VIEW footnote_src.customers AS
+    PERFORM footnote_src.map_view('customers', format($v$
     WITH co AS (SELECT c.id, c.party FROM public.company_company AS c ORDER BY c.id LIMIT 1)
     SELECT
-        p.id::bigint                               AS id,
+        p.id                                       AS id,
         p.name::text                               AS name,
         p.code::text                               AS customer_number,
         a.country::text                            AS country,
@@ -353,13 +415,12 @@ BEGIN
         CASE WHEN has_sale THEN 'OR EXISTS (SELECT FROM public.sale_sale AS s WHERE s.party = p.id AND '
                                 's.company = co.id AND s.state IN (''confirmed'', ''processing'', ''done''))' END,
         CASE WHEN has_complaint THEN 'OR EXISTS (SELECT FROM public.sale_complaint AS k WHERE k.customer = p.id '
-                                     'AND k.company = co.id)' END);
+                                     'AND k.company = co.id)' END));
 
-    EXECUTE format($v$
-    CREATE OR REPLACE VIEW footnote_src.suppliers AS
+    PERFORM footnote_src.map_view('suppliers', format($v$
     WITH co AS (SELECT c.id, c.party FROM public.company_company AS c ORDER BY c.id LIMIT 1)
     SELECT
-        p.id::bigint                               AS id,
+        p.id                                       AS id,
         p.name::text                               AS name,
         p.code::text                               AS supplier_number,
         a.country::text                            AS country,
@@ -385,15 +446,15 @@ BEGIN
            %s)
     $v$,
         CASE WHEN has_purchase THEN 'OR EXISTS (SELECT FROM public.purchase_purchase AS o WHERE o.party = p.id AND '
-                                    'o.company = co.id AND o.state NOT IN (''draft'', ''quotation''))' END);
+                                    'o.company = co.id AND o.state NOT IN (''draft'', ''quotation''))' END));
 
     IF has_purchase THEN
-        CREATE OR REPLACE VIEW footnote_src.purchase_orders AS
+        PERFORM footnote_src.map_view('purchase_orders', $v$
         WITH co AS (SELECT c.id, c.currency FROM public.company_company AS c ORDER BY c.id LIMIT 1)
         SELECT
-            o.id::bigint                           AS id,
+            o.id                                   AS id,
             coalesce(o.number, o.reference, o.id::text)::text AS number,
-            o.party::bigint                        AS supplier_id,
+            o.party                                AS supplier_id,
             coalesce(o.purchase_date, o.create_date::date)::date AS ordered_on,
             coalesce(o.delivery_date,
                      (SELECT min(l.delivery_date_store) FROM public.purchase_line AS l WHERE l.purchase = o.id),
@@ -417,15 +478,16 @@ BEGIN
                             (SELECT sum(round((l.quantity * l.unit_price)::numeric, 2))
                              FROM public.purchase_line AS l WHERE l.purchase = o.id AND l.type = 'line'), 0)
                        AS amount) AS n
-        WHERE o.state NOT IN ('draft', 'quotation');
+        WHERE o.state NOT IN ('draft', 'quotation')
+        $v$);
     END IF;
 
     IF has_complaint THEN
-        CREATE OR REPLACE VIEW footnote_src.tickets AS
+        PERFORM footnote_src.map_view('tickets', $v$
         WITH co AS (SELECT c.id FROM public.company_company AS c ORDER BY c.id LIMIT 1)
         SELECT
-            k.id::bigint                           AS id,
-            k.customer::bigint                     AS customer_id,
+            k.id                                   AS id,
+            k.customer                             AS customer_id,
             coalesce(nullif(btrim(split_part(k.description, E'\n', 1)), ''), t.name, k.number)::text AS subject,
             NULL::text                             AS severity,
             (CASE WHEN k.state = 'draft' THEN 'open'
@@ -438,11 +500,12 @@ BEGIN
             ('erp://ticket/' || k.id)::text        AS uri
         FROM public.sale_complaint AS k
         JOIN co ON co.id = k.company
-        LEFT JOIN public.sale_complaint_type AS t ON t.id = k.type;
+        LEFT JOIN public.sale_complaint_type AS t ON t.id = k.type
+        $v$);
     END IF;
 
     IF has_stock THEN
-        CREATE OR REPLACE VIEW footnote_src.stock AS
+        PERFORM footnote_src.map_view('stock', $v$
         WITH co AS (SELECT c.id FROM public.company_company AS c ORDER BY c.id LIMIT 1),
         warehouse AS (
             SELECT w.id, w.name, s."left", s."right"
@@ -458,7 +521,7 @@ BEGIN
             WHERE m.state = 'done')
         SELECT
             (m.product::bigint * 10000000000 + w.id)::bigint AS id,
-            m.product::bigint                      AS item_id,
+            m.product                              AS item_id,
             w.name::text                           AS warehouse,
             round(sum(CASE WHEN m.to_left BETWEEN w."left" AND w."right" THEN m.quantity ELSE 0 END
                       - CASE WHEN m.from_left BETWEEN w."left" AND w."right" THEN m.quantity ELSE 0 END)::numeric,
@@ -470,7 +533,8 @@ BEGIN
         JOIN public.product_product AS p ON p.id = m.product
         JOIN public.product_template AS pt ON pt.id = p.template AND pt.type = 'goods'
         LEFT JOIN public.product_uom AS u ON u.id = pt.default_uom
-        GROUP BY m.product, w.id, w.name;
+        GROUP BY m.product, w.id, w.name
+        $v$);
     END IF;
 
     -- what Tryton does not record, and the amounts' currency

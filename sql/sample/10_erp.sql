@@ -90,12 +90,13 @@ CREATE TABLE erp.payments (
 CREATE INDEX payments_invoice_id_idx ON erp.payments (invoice_id, paid_on);
 CREATE INDEX payments_customer_id_idx ON erp.payments (customer_id, paid_on);
 
--- Credit notes, each against one invoice of the same customer; gross = net + tax. applied_on is the day the
--- credit note was set off against that invoice (NULL while it is open on the customer's account).
+-- Credit notes, each against one invoice of the same customer, or against none (invoice_id NULL: a goodwill
+-- credit, a rebate on the year); gross = net + tax. applied_on is the day the credit note was set off against its
+-- invoice (NULL while it is open on the customer's account; always NULL for one that names no invoice).
 CREATE TABLE erp.credit_notes (
     id          bigint PRIMARY KEY,
     number      text NOT NULL UNIQUE CHECK (number ~ '^CN-[0-9]{4}-[0-9]+$'),
-    invoice_id  bigint NOT NULL,
+    invoice_id  bigint,
     customer_id bigint NOT NULL,
     issue_date  date NOT NULL,
     net         numeric(14,2) NOT NULL CHECK (net > 0),
@@ -103,6 +104,7 @@ CREATE TABLE erp.credit_notes (
     gross       numeric(14,2) NOT NULL,
     reason      text NOT NULL,
     applied_on  date CHECK (applied_on >= issue_date),
+    CONSTRAINT credit_notes_applied_check CHECK (applied_on IS NULL OR invoice_id IS NOT NULL),
     CONSTRAINT credit_notes_gross_check CHECK (gross = net + tax),
     CONSTRAINT credit_notes_invoice_fkey FOREIGN KEY (invoice_id, customer_id)
         REFERENCES erp.invoices (id, customer_id)
@@ -166,7 +168,7 @@ CREATE TABLE erp.supplier_payments (
 CREATE INDEX supplier_payments_supplier_id_idx ON erp.supplier_payments (supplier_id, paid_on);
 CREATE INDEX supplier_payments_bank_account_id_idx ON erp.supplier_payments (bank_account_id);
 
--- Invoices received from suppliers (accounts payable); paid by the supplier payment that settled them.
+-- Invoices received from suppliers (accounts payable); paid by the supplier payments allocated to them.
 CREATE TABLE erp.supplier_invoices (
     id           bigint PRIMARY KEY,
     number       text NOT NULL,
@@ -174,12 +176,22 @@ CREATE TABLE erp.supplier_invoices (
     invoice_date date NOT NULL,
     due_date     date NOT NULL,
     gross        numeric(14,2) NOT NULL CHECK (gross > 0),
-    payment_id   bigint REFERENCES erp.supplier_payments (id),
     CONSTRAINT supplier_invoices_number_key UNIQUE (supplier_id, number),
     CONSTRAINT supplier_invoices_due_check CHECK (due_date >= invoice_date)
 );
 CREATE INDEX supplier_invoices_supplier_id_idx ON erp.supplier_invoices (supplier_id, invoice_date);
-CREATE INDEX supplier_invoices_unpaid_idx ON erp.supplier_invoices (due_date) WHERE payment_id IS NULL;
+CREATE INDEX supplier_invoices_due_date_idx ON erp.supplier_invoices (due_date);
+
+-- What each supplier payment pays of which supplier invoice: a payment run settles several invoices, a part
+-- payment some of one; an invoice is paid once its allocations add up to its gross.
+CREATE TABLE erp.supplier_payment_allocations (
+    id                  bigint PRIMARY KEY,
+    payment_id          bigint NOT NULL REFERENCES erp.supplier_payments (id) ON DELETE CASCADE,
+    supplier_invoice_id bigint NOT NULL REFERENCES erp.supplier_invoices (id) ON DELETE CASCADE,
+    amount              numeric(14,2) NOT NULL CHECK (amount > 0),
+    CONSTRAINT supplier_payment_allocations_key UNIQUE (payment_id, supplier_invoice_id)
+);
+CREATE INDEX supplier_payment_allocations_invoice_idx ON erp.supplier_payment_allocations (supplier_invoice_id);
 
 -- Requests to change a supplier's bank details, and how (whether) they were verified.
 CREATE TABLE erp.bank_change_requests (

@@ -431,6 +431,11 @@ BEGIN
                 ELSE n.issue_date END
     FROM numbered AS n;
 
+    -- One credit note names no invoice: a rebate on 2024's business to Horák Logistika s.r.o. (customer 4453), issued
+    -- before the sample's first invoice and never set off against one, so a credit on its account.
+    INSERT INTO erp.credit_notes (id, number, invoice_id, customer_id, issue_date, net, tax, gross, reason, applied_on)
+    VALUES (4999, 'CN-2024-4999', NULL, 4453, date '2024-12-16', 250.00, 52.50, 302.50, 'Volume rebate 2024', NULL);
+
     ---------------------------------------------------------------- instalments
     -- A quarter of the invoices of customers on 60-day terms (never customer 4471's) fall due in two halves:
     -- after 30 days and on the due date.
@@ -671,7 +676,7 @@ BEGIN
     -- The invoice behind every supplier payment (received 30 days before it was paid, due 30 days after
     -- receipt), and each supplier's open invoices of the last weeks (0-3, some past due).
     -- Northwind Supply: one open invoice, NW-26-0688, due 30.08.2026.
-    INSERT INTO erp.supplier_invoices (id, number, supplier_id, invoice_date, due_date, gross, payment_id)
+    INSERT INTO erp.supplier_invoices (id, number, supplier_id, invoice_date, due_date, gross)
     WITH paid AS (
         SELECT p.id AS payment_id, p.supplier_id, p.amount,
                erp._weekday(p.paid_on - 30) AS invoice_date,
@@ -686,15 +691,37 @@ BEGIN
         FROM erp.suppliers AS s, generate_series(0, 2) AS k
         WHERE s.id <> 310 AND k < erp._pick(s.id, v_seed + 86, 4))
     SELECT (60000 + row_number() OVER (ORDER BY p.payment_id))::bigint, p.number, p.supplier_id, p.invoice_date,
-           p.invoice_date + 30, p.amount, p.payment_id
+           p.invoice_date + 30, p.amount
     FROM paid AS p
     UNION ALL
     SELECT (50000 + row_number() OVER (ORDER BY u.supplier_id, u.k))::bigint,
            to_char(u.invoice_date, 'YY') || '-' || (10000 + u.supplier_id * 10 + u.k), u.supplier_id,
-           u.invoice_date, u.invoice_date + 30, u.gross, NULL
+           u.invoice_date, u.invoice_date + 30, u.gross
     FROM unpaid AS u
     UNION ALL
-    SELECT 49999, 'NW-26-0688', 310, date '2026-07-31', date '2026-08-30', 25480.00, NULL;
+    SELECT 49999, 'NW-26-0688', 310, date '2026-07-31', date '2026-08-30', 25480.00;
+
+    -- Each generated payment pays the invoice behind it in full (same order as the ids above).
+    INSERT INTO erp.supplier_payment_allocations (id, payment_id, supplier_invoice_id, amount)
+    SELECT (60000 + row_number() OVER (ORDER BY p.id))::bigint, p.id,
+           (60000 + row_number() OVER (ORDER BY p.id))::bigint, p.amount
+    FROM erp.supplier_payments AS p;
+
+    -- Part payments (supplier 304): 300,00 of 26-0882 (gross 882,00) on 10.07.2026; on 03.08.2026 one payment of
+    -- 1.650,00 settles 26-0883 (1.250,00) in full and 400,00 of 26-0884 (2.000,00); on 12.08.2026 one of 2.182,00
+    -- settles the rest of both (582,00 and 1.600,00). As of 05.08.2026 open: 582,00 of 26-0882 (due 15.07.2026,
+    -- 21 days past due) and 1.600,00 of 26-0884 (due 19.08.2026); nothing of them as of 14.08.2026.
+    INSERT INTO erp.supplier_invoices (id, number, supplier_id, invoice_date, due_date, gross)
+    VALUES (49996, '26-0882', 304, date '2026-06-15', date '2026-07-15', 882.00),
+           (49997, '26-0883', 304, date '2026-07-01', date '2026-07-31', 1250.00),
+           (49998, '26-0884', 304, date '2026-07-20', date '2026-08-19', 2000.00);
+    INSERT INTO erp.supplier_payments (id, supplier_id, bank_account_id, paid_on, amount, reference)
+    VALUES (69001, 304, 904, date '2026-07-10', 300.00, 'Part payment, supplier invoice 26-0882'),
+           (69002, 304, 904, date '2026-08-03', 1650.00, 'Payment run 2026-08-03, supplier invoices 26-0883, 26-0884 (part)'),
+           (69003, 304, 904, date '2026-08-12', 2182.00, 'Payment run 2026-08-12, supplier invoices 26-0882, 26-0884 (rest)');
+    INSERT INTO erp.supplier_payment_allocations (id, payment_id, supplier_invoice_id, amount)
+    VALUES (69001, 69001, 49996, 300.00), (69002, 69002, 49997, 1250.00), (69003, 69002, 49998, 400.00),
+           (69004, 69003, 49996, 582.00), (69005, 69003, 49998, 1600.00);
 
     ---------------------------------------------------------------- bank change requests
     INSERT INTO erp.bank_change_requests (id, supplier_id, requested_on, channel, sender, sender_domain,
@@ -853,7 +880,7 @@ BEGIN
     ANALYZE erp.employees, erp.customers, erp.invoices, erp.invoice_instalments, erp.payments, erp.credit_notes,
             erp.tickets,
             erp.suppliers, erp.supplier_bank_accounts, erp.supplier_payments, erp.supplier_invoices,
-            erp.bank_change_requests,
+            erp.supplier_payment_allocations, erp.bank_change_requests,
             erp.purchase_orders, erp.items, erp.stock;
 
     SELECT jsonb_build_object(
@@ -868,6 +895,7 @@ BEGIN
         'supplier_bank_accounts', (SELECT count(*) FROM erp.supplier_bank_accounts),
         'supplier_payments',      (SELECT count(*) FROM erp.supplier_payments),
         'supplier_invoices',      (SELECT count(*) FROM erp.supplier_invoices),
+        'supplier_payment_allocations', (SELECT count(*) FROM erp.supplier_payment_allocations),
         'bank_change_requests',   (SELECT count(*) FROM erp.bank_change_requests),
         'purchase_orders',        (SELECT count(*) FROM erp.purchase_orders),
         'items',                  (SELECT count(*) FROM erp.items),

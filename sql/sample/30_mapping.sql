@@ -79,7 +79,7 @@ CREATE OR REPLACE VIEW footnote_src.credit_applications AS SELECT
     n.gross::numeric                       AS amount,
     ('erp://credit_note/' || n.id)::text   AS uri
 FROM erp.credit_notes AS n
-WHERE n.applied_on IS NOT NULL;
+WHERE n.applied_on IS NOT NULL AND n.invoice_id IS NOT NULL;
 
 CREATE OR REPLACE VIEW footnote_src.tickets AS SELECT
     t.id::bigint                           AS id,
@@ -135,7 +135,23 @@ CREATE OR REPLACE VIEW footnote_src.supplier_invoices AS SELECT
     p.paid_on::date                        AS paid_on,
     ('erp://supplier_invoice/' || i.id)::text AS uri
 FROM erp.supplier_invoices AS i
-LEFT JOIN erp.supplier_payments AS p ON p.id = i.payment_id;
+LEFT JOIN LATERAL (  -- the day its allocations reached its gross: the last of them, once they add up to it
+    SELECT max(sp.paid_on) AS paid_on
+    FROM erp.supplier_payment_allocations AS a
+    JOIN erp.supplier_payments AS sp ON sp.id = a.payment_id
+    WHERE a.supplier_invoice_id = i.id
+    HAVING sum(a.amount) >= i.gross) AS p ON true;
+
+-- What settled each supplier invoice: the allocations of supplier payments to it, each from its payment's day.
+CREATE OR REPLACE VIEW footnote_src.supplier_invoice_payments AS SELECT
+    a.id::bigint                           AS id,
+    a.supplier_invoice_id::bigint          AS supplier_invoice_id,
+    sp.supplier_id::bigint                 AS supplier_id,
+    sp.paid_on::date                       AS paid_on,
+    a.amount::numeric                      AS amount,
+    ('erp://supplier_payment/' || sp.id)::text AS uri
+FROM erp.supplier_payment_allocations AS a
+JOIN erp.supplier_payments AS sp ON sp.id = a.payment_id;
 
 CREATE OR REPLACE VIEW footnote_src.bank_change_requests AS SELECT
     r.id::bigint                           AS id,

@@ -6,7 +6,8 @@ URL names an existing, empty database (a URI or a libpq conninfo). The modules g
 documents through Tryton's own API (proteus on trytond): a company with a fiscal year per calendar year and a
 chart of accounts, 12 customers, 25 customer invoices (one on an instalment payment term, one in USD), 3 credit
 notes (one left open), payments (partial ones, one receipt reconciled against two invoices and one
-received on account), 3 suppliers with invoices, 2 purchases, stock in two warehouses and 2 complaints.
+received on account), 3 suppliers with invoices (one partly paid), 2 purchases, stock in two warehouses and 2
+complaints.
 Documents are dated in the 200 days before the build and posted in date order. FIGURES.json gets what Tryton
 itself says about them: the amount to pay of every invoice, the receivable and payable of every party, the Aged
 Balance report, revenue per month from the ledger and the quantity of every product per warehouse. It runs in
@@ -113,6 +114,7 @@ SUPPLIER_INVOICES = [  # key, days before the build, supplier, reference, lines,
     ("P03", 45, "Pacific Components Ltd", "PC-88120", [("KH-400", 30)], None),
     ("P04", 90, "Rhein Verpackung GmbH", "RV-2291", [("KH-300", 15)], 62),
 ]
+PART_PAYMENTS = [("P02", 30, Decimal("0.4"))]  # key, days before the build, share of what is to pay: left partly open
 STOCK_IN = [  # days before the build, warehouse (None: the main one), product code, quantity
     (198, None, "KH-100", 60), (198, None, "KH-200", 40), (198, None, "KH-300", 50), (198, None, "KH-400", 80),
     (196, "HH", "KH-100", 25), (196, "HH", "KH-400", 30),
@@ -477,6 +479,10 @@ class Builder:
                 invoice = self.invoices[key]
                 invoice.reload()
                 self.pay(invoice, self.day(paid), invoice.amount_to_pay)
+        for key, days, share in PART_PAYMENTS:
+            invoice = self.invoices[key]
+            invoice.reload()
+            self.pay(invoice, self.day(days), (invoice.amount_to_pay * share).quantize(Decimal("0.01")))
         # a purchase received into the main warehouse, and one still open
         plans = [(120, "Nordic Steel AB", [("KH-200", 20)], 112), (15, "Rhein Verpackung GmbH", [("KH-300", 25)], None)]
         for days, supplier, lines, received in plans:
