@@ -82,36 +82,36 @@ SUPPLIER_PAYMENTS = [
 ]
 # sales invoices: number, days before the build, customer, lines (part, qty), warehouse shipped from
 INVOICES = [
-    ("INV-1001", 170, "Alder & Finch Ltd", [("KH-100", 10), ("KH-900", 4)], "Main"),
-    ("INV-1002", 160, "Brightwater Foods GmbH", [("KH-200", 4)], "Main"),
-    ("INV-1003", 150, "Caldera Tools SA", [("KH-300", 6)], "Main"),
-    ("INV-1004", 130, "Dunmore Textiles", [("KH-400", 8)], "Harbour"),
-    ("INV-1005", 110, "Elbe Mechanik GmbH", [("KH-100", 5), ("KH-300", 2)], "Main"),
-    ("INV-1006", 95, "Fjord Marine AS", [("KH-400", 6), ("KH-900", 2)], "Harbour"),
-    ("INV-1007", 80, "Alder & Finch Ltd", [("KH-200", 3)], "Main"),
-    ("INV-1008", 65, "Granite Peak Inc", [("KH-100", 4)], "Main"),
-    ("INV-1009", 50, "Caldera Tools SA", [("KH-300", 3), ("KH-900", 6)], "Main"),
-    ("INV-1010", 40, "Elbe Mechanik GmbH", [("KH-400", 4)], "Harbour"),
-    ("INV-1011", 25, "Dunmore Textiles", [("KH-100", 2)], "Harbour"),
-    ("INV-1012", 12, "Brightwater Foods GmbH", [("KH-300", 1), ("KH-900", 3)], "Main"),
-    ("INV-1013", 5, "Granite Peak Inc", [("KH-200", 1)], "Main"),
+    ("1001", 170, "Alder & Finch Ltd", [("KH-100", 10), ("KH-900", 4)], "Main"),
+    ("1002", 160, "Brightwater Foods GmbH", [("KH-200", 4)], "Main"),
+    ("1003", 150, "Caldera Tools SA", [("KH-300", 6)], "Main"),
+    ("1004", 130, "Dunmore Textiles", [("KH-400", 8)], "Harbour"),
+    ("1005", 110, "Elbe Mechanik GmbH", [("KH-100", 5), ("KH-300", 2)], "Main"),
+    ("1006", 95, "Fjord Marine AS", [("KH-400", 6), ("KH-900", 2)], "Harbour"),
+    ("1007", 80, "Alder & Finch Ltd", [("KH-200", 3)], "Main"),
+    ("1008", 65, "Granite Peak Inc", [("KH-100", 4)], "Main"),
+    ("1009", 50, "Caldera Tools SA", [("KH-300", 3), ("KH-900", 6)], "Main"),
+    ("1010", 40, "Elbe Mechanik GmbH", [("KH-400", 4)], "Harbour"),
+    ("1011", 25, "Dunmore Textiles", [("KH-100", 2)], "Harbour"),
+    ("1012", 12, "Brightwater Foods GmbH", [("KH-300", 1), ("KH-900", 3)], "Main"),
+    ("1013", 5, "Granite Peak Inc", [("KH-200", 1)], "Main"),
 ]
 # credit notes (on the service: a price reduction): number, days before the build, customer, amount net
 CREDIT_NOTES = [
-    ("CN-1", 100, "Caldera Tools SA", Decimal("400.00")),   # applied to INV-1003 by a payment
+    ("CN-1", 100, "Caldera Tools SA", Decimal("400.00")),   # applied to 1003 by a payment
     ("CN-2", 30, "Fjord Marine AS", Decimal("190.00")),     # left open: a credit on the account
 ]
 # receipts: days before the build, customer, {document: amount} (None: in full; a credit note's amount is what it
 # contributes); on_account: an overpayment that settles no invoice
 RECEIPTS: list[tuple[int, str, dict[str, Decimal | None], Decimal]] = [
-    (140, "Alder & Finch Ltd", {"INV-1001": None}, Decimal(0)),
-    (120, "Brightwater Foods GmbH", {"INV-1002": Decimal("1000.00")}, Decimal(0)),  # partial
-    (90, "Caldera Tools SA", {"CN-1": Decimal("-420.00"), "INV-1003": Decimal("420.00")}, Decimal(0)),  # the note
-    (85, "Caldera Tools SA", {"INV-1003": Decimal("1000.00")}, Decimal(0)),  # partial, after the note
-    (60, "Elbe Mechanik GmbH", {"INV-1005": None}, Decimal(0)),
-    (45, "Alder & Finch Ltd", {"INV-1007": None}, Decimal(0)),
-    (20, "Dunmore Textiles", {"INV-1004": Decimal("500.00")}, Decimal("300.00")),  # and 300 on account
-    (8, "Elbe Mechanik GmbH", {"INV-1010": None}, Decimal(0)),
+    (140, "Alder & Finch Ltd", {"1001": None}, Decimal(0)),
+    (120, "Brightwater Foods GmbH", {"1002": Decimal("1000.00")}, Decimal(0)),  # partial
+    (90, "Caldera Tools SA", {"CN-1": Decimal("-420.00"), "1003": Decimal("420.00")}, Decimal(0)),  # the note
+    (85, "Caldera Tools SA", {"1003": Decimal("1000.00")}, Decimal(0)),  # partial, after the note
+    (60, "Elbe Mechanik GmbH", {"1005": None}, Decimal(0)),
+    (45, "Alder & Finch Ltd", {"1007": None}, Decimal(0)),
+    (20, "Dunmore Textiles", {"1004": Decimal("500.00")}, Decimal("300.00")),  # and 300 on account
+    (8, "Elbe Mechanik GmbH", {"1010": None}, Decimal(0)),
 ]
 # purchase orders: number, days before the build, vendor, lines (part, qty, received), closed, days to delivery
 PURCHASE_ORDERS = [
@@ -327,7 +327,7 @@ def figures(conn: psycopg.Connection[Any], today: dt.date) -> dict[str, Any]:
         last = (first + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
         revenue[month] = str(conn.execute(
             "SELECT coalesce(sum(amount), 0) FROM pnl__income_statement_accrual(%s, %s, 'none', NULL, 'en') "
-            "WHERE account_category = 'I'", (first, last)).fetchone()[0])  # type: ignore[index]
+            "WHERE account_category = 'I' AND account_type = 'A'", (first, last)).fetchone()[0])  # type: ignore[index]
     stock = {r[0]: str(r[1]) for r in rows(
         "SELECT p.partnumber, (inventory_get_item_at_day(%s, p.partnumber)).onhand FROM parts AS p "
         "WHERE p.inventory_accno_id IS NOT NULL", (today,))}
