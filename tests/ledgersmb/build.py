@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 LSMB = Path("/usr/share/ledgersmb")
 CREATE = r"""
@@ -76,7 +77,7 @@ SUPPLIER_INVOICES = [
     ("NS-4602", 40, "Nordic Steel AB", [("KH-100", 5)], "Harbour"),
 ]
 # supplier payments: days before the build, vendor, {invoice: amount} (None: in full)
-SUPPLIER_PAYMENTS = [
+SUPPLIER_PAYMENTS: list[tuple[int, str, dict[str, Decimal | None]]] = [
     (150, "Nordic Steel AB", {"NS-4471": None}),
     (120, "Rhein Verpackung GmbH", {"RV-2291": Decimal("2000.00")}),  # partly paid: 2,200.00 stays open
 ]
@@ -144,7 +145,7 @@ class Seeder:
         self.warehouses: dict[str, int] = {}
         self.docs: dict[str, int] = {}
 
-    def one(self, query: str, params: Any = None) -> Any:
+    def one(self, query: str | sql.Composed, params: Any = None) -> Any:
         row = self.conn.execute(query, params).fetchone()
         assert row is not None
         return row[0]
@@ -166,7 +167,8 @@ class Seeder:
                 "inventory_accno_id, income_accno_id, expense_accno_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, "
                 "%s, %s) RETURNING id",
                 (number, description, unit, sell, sell, cost, rop, self.account("1510") if goods else None,
-                 self.account("4010"), self.account("5010")))), Decimal(sell), Decimal(cost) if goods else None)
+                 self.account("4010"), self.account("5010")))), Decimal(sell),
+                Decimal(cost) if cost is not None else None)
         for w in WAREHOUSES:
             self.warehouses[w] = int(self.one("INSERT INTO warehouse (description) VALUES (%s) RETURNING id", (w,)))
 
@@ -185,6 +187,11 @@ class Seeder:
         if phone:
             self.one("SELECT eca__save_contact(%s, 1, 'Accounts', %s, NULL, NULL)", (self.eca[name], phone))
 
+    def cost(self, part: str) -> Decimal:
+        cost = self.parts[part][2]
+        assert cost is not None, f"{part} is a service"
+        return cost
+
     def ship(self, doc: int, part: str, warehouse: str, qty: int, on: dt.date) -> None:
         """A receipt (qty > 0) or shipment (qty < 0) as OE.pm's ship/receive screen records it, and the part's
         on-hand quantity as IS.pm/IR.pm change it."""
@@ -196,15 +203,15 @@ class Seeder:
     def supplier_invoice(self, number: str, days: int, vendor: str, lines: list[tuple[str, int]],
                          warehouse: str) -> None:
         on = self.day(days)
-        net = sum(self.parts[p][2] * q for p, q in lines)  # type: ignore[operator]
+        net = sum((self.cost(p) * q for p, q in lines), Decimal(0))
         tax = (net * TAX).quantize(Decimal("0.01"))
         terms = 30
         doc = self.header("ap", number, on, net + tax, net, on + dt.timedelta(days=terms), vendor)
         self.line(doc, "2100", on, net + tax)
         for part, qty in lines:
-            parts_id, _, cost = self.parts[part]
-            item = self.item(doc, parts_id, -qty, cost)  # type: ignore[arg-type]  # IR.pm stores a purchase's quantity negated
-            self.line(doc, "1510", on, -(cost * qty), item)  # type: ignore[operator]
+            parts_id, cost = self.parts[part][0], self.cost(part)
+            item = self.item(doc, parts_id, -qty, cost)  # IR.pm stores a purchase's quantity negated
+            self.line(doc, "1510", on, -(cost * qty), item)
             self.ship(doc, part, warehouse, qty, on)
         self.line(doc, "2150", on, -tax)
         self.balanced(doc)
@@ -214,10 +221,10 @@ class Seeder:
                who: str, reverse: bool = False) -> int:
         """The ar/ap row as AA.pm/IS.pm/IR.pm insert it (1.6 loads no stored procedure that posts invoices:
         Invoice.sql is commented out of its LOADORDER)."""
-        return int(self.one(
-            f"INSERT INTO {table} (invnumber, transdate, taxincluded, amount, netamount, duedate, invoice, curr, "
-            "approved, entity_credit_account, reverse, crdate) VALUES (%s, %s, false, %s, %s, %s, true, 'USD', true, "
-            "%s, %s, %s) RETURNING id", (number, on, amount, net, due, self.eca[who], reverse, on)))
+        query = sql.SQL("INSERT INTO {} (invnumber, transdate, taxincluded, amount, netamount, duedate, invoice, "
+                        "curr, approved, entity_credit_account, reverse, crdate) VALUES (%s, %s, false, %s, %s, %s, "
+                        "true, 'USD', true, %s, %s, %s) RETURNING id").format(sql.Identifier(table))
+        return int(self.one(query, (number, on, amount, net, due, self.eca[who], reverse, on)))
 
     def item(self, doc: int, parts_id: int, qty: Decimal | int, price: Decimal) -> int:
         return int(self.one("INSERT INTO invoice (trans_id, parts_id, description, qty, allocated, sellprice, "
@@ -237,7 +244,7 @@ class Seeder:
     def invoice(self, number: str, days: int, customer: str, lines: list[tuple[str, int]], warehouse: str) -> None:
         on = self.day(days)
         terms = int(self.one("SELECT terms FROM entity_credit_account WHERE id = %s", (self.eca[customer],)))
-        net = sum(self.parts[p][1] * q for p, q in lines)
+        net = sum((self.parts[p][1] * q for p, q in lines), Decimal(0))
         tax = (net * TAX).quantize(Decimal("0.01"))
         doc = self.header("ar", number, on, net + tax, net, on + dt.timedelta(days=terms), customer)
         self.line(doc, "1200", on, -(net + tax))
@@ -287,7 +294,7 @@ class Seeder:
     def purchase_order(self, number: str, days: int, vendor: str, lines: list[tuple[str, int, int]],
                        closed: bool, delivery: int) -> None:
         on = self.day(days)
-        net = sum(self.parts[p][2] * q for p, q, _ in lines)  # type: ignore[operator]
+        net = sum((self.cost(p) * q for p, q, _ in lines), Decimal(0))
         oe = self.one("INSERT INTO oe (ordnumber, transdate, amount, netamount, reqdate, taxincluded, curr, "
                       "closed, quotation, entity_credit_account, oe_class_id) VALUES (%s, %s, %s, %s, %s, false, "
                       "'USD', %s, false, %s, 2) RETURNING id",
@@ -296,7 +303,7 @@ class Seeder:
             self.conn.execute("INSERT INTO orderitems (trans_id, parts_id, description, qty, sellprice, ship, "
                               "unit, reqdate) SELECT %s, p.id, p.description, %s, %s, %s, p.unit, %s FROM parts "
                               "AS p WHERE p.id = %s",
-                              (oe, qty, self.parts[part][2], received, on + dt.timedelta(days=delivery),
+                              (oe, qty, self.cost(part), received, on + dt.timedelta(days=delivery),
                                self.parts[part][0]))
 
 
@@ -331,11 +338,12 @@ def figures(conn: psycopg.Connection[Any], today: dt.date) -> dict[str, Any]:
     stock = {r[0]: str(r[1]) for r in rows(
         "SELECT p.partnumber, (inventory_get_item_at_day(%s, p.partnumber)).onhand FROM parts AS p "
         "WHERE p.inventory_accno_id IS NOT NULL", (today,))}
-    onhand = {r[0]: str(r[1]) for r in rows("SELECT partnumber, onhand FROM parts WHERE inventory_accno_id IS NOT NULL")}
-    per_warehouse = {}
-    for part, warehouse, qty in rows("SELECT p.partnumber, w.description, sum(i.qty) FROM warehouse_inventory AS i "
-                                     "JOIN parts AS p ON p.id = i.parts_id JOIN warehouse AS w ON w.id = i.warehouse_id "
-                                     "GROUP BY 1, 2"):
+    onhand = {r[0]: str(r[1]) for r in rows(
+        "SELECT partnumber, onhand FROM parts WHERE inventory_accno_id IS NOT NULL")}
+    per_warehouse: dict[str, dict[str, str]] = {}
+    for part, warehouse, qty in rows(
+            "SELECT p.partnumber, w.description, sum(i.qty) FROM warehouse_inventory AS i JOIN parts AS p "
+            "ON p.id = i.parts_id JOIN warehouse AS w ON w.id = i.warehouse_id GROUP BY 1, 2"):
         per_warehouse.setdefault(part, {})[warehouse] = str(qty)
     ids = {r[0]: r[1] for r in rows("SELECT e.name, c.id FROM entity_credit_account AS c "
                                     "JOIN entity AS e ON e.id = c.entity_id")}
