@@ -5,14 +5,15 @@
 SERVER_URL is a superuser conninfo of a throwaway cluster (LedgerSMB adds about 130 cluster-wide roles per
 company); NAME the company database to create. The database is created and loaded by LedgerSMB's own Perl
 (``LedgerSMB::Database->create_and_load``, what its setup screen runs, then ``load_coa`` with the US General
-chart), then seeded through its stored procedures where 1.6 has them: ``company__save``/``eca__save``/
-``entity__location_save`` for customers and vendors, ``invoice__start_ar``/``invoice__add_item_ar``/
-``invoice__finalize_ar`` for sales invoices and credit notes, ``invoice__start_ap``/``invoice__add_item_ap`` for
-supplier invoices, ``payment_post`` for every receipt and payment (a partial payment of a supplier invoice, a credit
-note applied by a payment that pays it negatively and an invoice positively, an overpayment = money on account).
-What 1.6 posts in Perl only is written as its Perl writes it: the tax lines of invoices, the inventory debit of a
-supplier invoice (1.6's ``invoice__finalize_ap`` credits the income account and raises "Out of balance"), parts
-with their on-hand quantity (IC.pm, IS.pm, IR.pm), warehouse receipts and shipments (OE.pm) and orders.
+chart), then seeded through its stored procedures where 1.6 has them: ``account__save`` (an overpayment account),
+``company__save``/``eca__save``/``entity__location_save``/``eca__save_contact`` for customers and vendors,
+``payment_post`` for every receipt and payment (a partial payment of a supplier invoice, a credit note applied by
+a payment that pays it negatively and an invoice positively, an overpayment = money on account). What 1.6 posts in
+Perl only is written as its Perl writes it: sales and supplier invoices and credit notes (ar/ap, invoice lines and
+their acc_trans lines, as AA.pm/IS.pm/IR.pm post them; 1.6 loads no stored procedure that posts an invoice, its
+Invoice.sql is commented out of LOADORDER), parts with their on-hand quantity (IC.pm, IS.pm, IR.pm), warehouse
+receipts and shipments (OE.pm) and purchase orders (OE.pm). No cost of goods sold is posted (revenue, receivables,
+payables and stock are what is compared).
 FIGURES.json gets what LedgerSMB's own functions say: the aging report (``report__invoice_aging_detail``), the
 outstanding report (``report__aa_outstanding_details``) of customers and vendors, overpayments
 (``payment_get_unused_overpayment``), income per month (``pnl__income_statement_accrual``) and stock per part
