@@ -123,72 +123,91 @@ SELECT
 FROM public.ar AS a
 WHERE a.approved AND a.amount < 0;
 
--- What each payment puts on each customer document's receivable: its AR lines there (payment_post links them to
--- the payment, type 1), credit-positive. A note's lines are negative (the payment pays the note), an invoice's
--- positive; within one payment the notes' total is set off against its invoices, both in date order.
+-- A payment puts its AR lines (payment_post links them to it, type 1) on each customer document it settles,
+-- credit-positive: negative on a credit note (the payment pays the note), positive on an invoice. Within one
+-- payment, the notes' total is set off against its invoices, notes and invoices each taken in date order. The views
+-- start from LedgerSMB's documents (ar by id, acc_trans by trans_id): a filter on a customer or an invoice reaches
+-- them before anything is aggregated. (payment_links has no index in LedgerSMB: it is hashed once.)
 CREATE OR REPLACE VIEW footnote_src.credit_applications AS
-WITH paid AS (
-    SELECT pl.payment_id, ac.trans_id, min(ac.entry_id) AS entry_id, sum(ac.amount) AS amount,
-           max(ac.transdate) AS on_date
+WITH note AS (  -- what each payment takes off each credit note
+    SELECT pl.payment_id, d.id AS note, d.entity_credit_account AS customer, d.transdate,
+           min(ac.entry_id) AS entry_id, sum(-ac.amount) AS amount, max(ac.transdate) AS on_date
+    FROM public.ar AS d
+    JOIN public.acc_trans AS ac ON ac.trans_id = d.id AND ac.approved
+    JOIN public.account_link AS k ON k.account_id = ac.chart_id AND k.description = 'AR'
+    JOIN public.payment_links AS pl ON pl.entry_id = ac.entry_id AND pl.type = 1
+    WHERE d.approved AND d.amount < 0
+    GROUP BY pl.payment_id, d.id, d.entity_credit_account, d.transdate
+    HAVING sum(ac.amount) < 0),
+inv AS (  -- what the same payments put on invoices
+    SELECT pl.payment_id, a.id AS invoice, a.transdate, sum(ac.amount) AS amount, max(ac.transdate) AS on_date
     FROM public.payment_links AS pl
     JOIN public.acc_trans AS ac ON ac.entry_id = pl.entry_id AND ac.approved
     JOIN public.account_link AS k ON k.account_id = ac.chart_id AND k.description = 'AR'
-    WHERE pl.type = 1
-    GROUP BY pl.payment_id, ac.trans_id
-    HAVING sum(ac.amount) <> 0),
-notes AS (
-    SELECT p.*, a.entity_credit_account, sum(-p.amount) OVER w + p.amount AS lo, sum(-p.amount) OVER w AS hi
-    FROM paid AS p JOIN public.ar AS a ON a.id = p.trans_id AND a.approved AND a.amount < 0
-    WHERE p.amount < 0
-    WINDOW w AS (PARTITION BY p.payment_id ORDER BY a.transdate, a.id)),
-invoices AS (
-    SELECT p.*, sum(p.amount) OVER w - p.amount AS lo, sum(p.amount) OVER w AS hi
-    FROM paid AS p JOIN public.ar AS a ON a.id = p.trans_id AND a.approved AND a.amount > 0
-    WHERE p.amount > 0 AND p.payment_id IN (SELECT n.payment_id FROM notes AS n)
-    WINDOW w AS (PARTITION BY p.payment_id ORDER BY a.transdate, a.id))
+    JOIN public.ar AS a ON a.id = ac.trans_id AND a.approved AND a.amount > 0
+    WHERE pl.type = 1 AND pl.payment_id IN (SELECT n.payment_id FROM note AS n)
+    GROUP BY pl.payment_id, a.id, a.transdate
+    HAVING sum(ac.amount) > 0),
+n AS (SELECT x.*, sum(x.amount) OVER w - x.amount AS lo, sum(x.amount) OVER w AS hi FROM note AS x
+      WINDOW w AS (PARTITION BY x.payment_id ORDER BY x.transdate, x.note)),
+i AS (SELECT x.*, sum(x.amount) OVER w - x.amount AS lo, sum(x.amount) OVER w AS hi FROM inv AS x
+      WINDOW w AS (PARTITION BY x.payment_id ORDER BY x.transdate, x.invoice))
 SELECT
-    (n.entry_id::bigint * 10000000000 + i.trans_id)::bigint AS id,
-    n.trans_id::bigint                             AS credit_note_id,
-    i.trans_id::bigint                             AS invoice_id,
-    n.entity_credit_account::bigint                AS customer_id,
+    (n.entry_id::bigint * 10000000000 + i.invoice)::bigint AS id,
+    n.note::bigint                                 AS credit_note_id,
+    i.invoice::bigint                              AS invoice_id,
+    n.customer::bigint                             AS customer_id,
     greatest(n.on_date, i.on_date)::date           AS applied_on,
     (least(n.hi, i.hi) - greatest(n.lo, i.lo))::numeric AS amount,
-    ('erp://credit_note/' || n.trans_id)::text     AS uri
-FROM notes AS n
-JOIN invoices AS i ON i.payment_id = n.payment_id AND least(n.hi, i.hi) > greatest(n.lo, i.lo);
+    ('erp://credit_note/' || n.note)::text         AS uri
+FROM n JOIN i ON i.payment_id = n.payment_id AND least(n.hi, i.hi) > greatest(n.lo, i.lo);
 
+-- An invoice's payments: what each payment puts on it, less what the same payment's credit notes set off
+-- (credit_applications: the notes' total N of the payment covers its invoices in date order, so an invoice whose
+-- predecessors in the payment take B of it has least(amount, N - B) set off).
 CREATE OR REPLACE VIEW footnote_src.payments AS
-WITH paid AS (  -- as in credit_applications
-    SELECT pl.payment_id, ac.trans_id, min(ac.entry_id) AS entry_id, sum(ac.amount) AS amount,
-           max(ac.transdate) AS on_date
-    FROM public.payment_links AS pl
-    JOIN public.acc_trans AS ac ON ac.entry_id = pl.entry_id AND ac.approved
+WITH notes AS (  -- per payment that pays credit notes: what it takes off them
+    SELECT pl.payment_id, sum(-ac.amount) AS amount
+    FROM public.ar AS d
+    JOIN public.acc_trans AS ac ON ac.trans_id = d.id AND ac.approved
     JOIN public.account_link AS k ON k.account_id = ac.chart_id AND k.description = 'AR'
-    WHERE pl.type = 1
-    GROUP BY pl.payment_id, ac.trans_id
-    HAVING sum(ac.amount) <> 0),
-set_off AS (  -- what of each payment on an invoice its notes set off (credit_applications)
-    SELECT a.invoice_id, a.id / 10000000000 AS note_entry, a.amount,
-           (SELECT n.payment_id FROM paid AS n WHERE n.entry_id = a.id / 10000000000) AS payment_id
-    FROM footnote_src.credit_applications AS a)
+    JOIN public.payment_links AS pl ON pl.entry_id = ac.entry_id AND pl.type = 1
+    WHERE d.approved AND d.amount < 0
+    GROUP BY pl.payment_id
+    HAVING sum(ac.amount) < 0),
+paid AS (  -- the payment's lines on each invoice's transaction: its AR lines, and the paying (cash) account
+    SELECT pl.payment_id, a.id AS invoice, a.entity_credit_account AS customer, a.transdate,
+           min(ac.entry_id) FILTER (WHERE k.account_id IS NOT NULL) AS entry_id,
+           sum(ac.amount) FILTER (WHERE k.account_id IS NOT NULL) AS amount, max(ac.transdate) AS on_date,
+           min(ac.chart_id) FILTER (WHERE k.account_id IS NULL) AS cash_account
+    FROM public.ar AS a
+    JOIN public.acc_trans AS ac ON ac.trans_id = a.id AND ac.approved AND ac.amount <> 0
+    JOIN public.payment_links AS pl ON pl.entry_id = ac.entry_id AND pl.type = 1
+    LEFT JOIN public.account_link AS k ON k.account_id = ac.chart_id AND k.description = 'AR'
+    WHERE a.approved AND a.amount > 0
+    GROUP BY pl.payment_id, a.id, a.entity_credit_account, a.transdate
+    HAVING sum(ac.amount) FILTER (WHERE k.account_id IS NOT NULL) > 0),
+settled AS (
+    SELECT p.*, CASE WHEN n.amount IS NULL THEN 0 ELSE least(p.amount, greatest(0, n.amount - (
+               SELECT coalesce(sum(x.amount), 0)  -- the payment's earlier invoices
+               FROM public.payment_links AS xl
+               JOIN public.acc_trans AS x ON x.entry_id = xl.entry_id AND x.approved AND x.amount > 0
+               JOIN public.account_link AS xk ON xk.account_id = x.chart_id AND xk.description = 'AR'
+               JOIN public.ar AS xa ON xa.id = x.trans_id AND xa.approved AND xa.amount > 0
+               WHERE xl.payment_id = p.payment_id AND xl.type = 1
+                 AND (xa.transdate, xa.id) < (p.transdate, p.invoice)))) END AS set_off
+    FROM paid AS p LEFT JOIN notes AS n ON n.payment_id = p.payment_id)
 SELECT
-    p.entry_id::bigint                             AS id,
-    p.trans_id::bigint                             AS invoice_id,
-    a.entity_credit_account::bigint                AS customer_id,
-    p.on_date::date                                AS paid_on,
-    (p.amount - coalesce((SELECT sum(s.amount) FROM set_off AS s
-                          WHERE s.payment_id = p.payment_id AND s.invoice_id = p.trans_id), 0))::numeric AS amount,
-    (SELECT ca.description FROM public.payment_links AS pl
-     JOIN public.acc_trans AS ct ON ct.entry_id = pl.entry_id
-     JOIN public.account AS ca ON ca.id = ct.chart_id
-     WHERE pl.payment_id = p.payment_id AND pl.type = 1
-       AND NOT EXISTS (SELECT FROM public.account_link AS k WHERE k.account_id = ct.chart_id AND k.description = 'AR')
-     ORDER BY ct.entry_id LIMIT 1)::text           AS method,
-    ('erp://payment/' || p.entry_id)::text         AS uri
-FROM paid AS p
-JOIN public.ar AS a ON a.id = p.trans_id AND a.approved AND a.amount > 0
-WHERE p.amount - coalesce((SELECT sum(s.amount) FROM set_off AS s
-                           WHERE s.payment_id = p.payment_id AND s.invoice_id = p.trans_id), 0) > 0
+    s.entry_id::bigint                             AS id,
+    s.invoice::bigint                              AS invoice_id,
+    s.customer::bigint                             AS customer_id,
+    s.on_date::date                                AS paid_on,
+    (s.amount - s.set_off)::numeric                AS amount,
+    c.description::text                            AS method,
+    ('erp://payment/' || s.entry_id)::text         AS uri
+FROM settled AS s
+LEFT JOIN public.account AS c ON c.id = s.cash_account
+WHERE s.amount > s.set_off
 UNION ALL  -- receipts posted on the invoice itself: its AR credits linked to no payment
 SELECT
     ac.entry_id::bigint, a.id::bigint, a.entity_credit_account::bigint, ac.transdate::date, ac.amount::numeric,
@@ -202,11 +221,11 @@ UNION ALL  -- money on account: an overpayment's lines on an overpayment account
 SELECT
     min(ac.entry_id)::bigint, NULL::bigint, p.entity_credit_id::bigint, p.payment_date::date, sum(ac.amount)::numeric,
     'overpayment'::text, ('erp://payment/' || min(ac.entry_id))::text
-FROM public.payment AS p
-JOIN public.payment_links AS pl ON pl.payment_id = p.id AND pl.type IN (0, 2)
-JOIN public.acc_trans AS ac ON ac.entry_id = pl.entry_id AND ac.approved
-JOIN public.account_link AS k ON k.account_id = ac.chart_id AND k.description = 'AR_overpayment'
-WHERE p.payment_class = 2 AND p.gl_id IS NOT NULL
+FROM public.account_link AS k
+JOIN public.acc_trans AS ac ON ac.chart_id = k.account_id AND ac.approved
+JOIN public.payment_links AS pl ON pl.entry_id = ac.entry_id AND pl.type IN (0, 2)
+JOIN public.payment AS p ON p.id = pl.payment_id AND p.payment_class = 2 AND p.gl_id IS NOT NULL
+WHERE k.description = 'AR_overpayment'
 GROUP BY p.id, p.entity_credit_id, p.payment_date
 HAVING sum(ac.amount) > 0;
 
