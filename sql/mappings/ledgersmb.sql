@@ -163,18 +163,35 @@ SELECT
 FROM n JOIN i ON i.payment_id = n.payment_id AND least(n.hi, i.hi) > greatest(n.lo, i.lo);
 
 -- An invoice's payments: what each payment puts on it, less what the same payment's credit notes set off
--- (credit_applications: the notes' total N of the payment covers its invoices in date order, so an invoice whose
--- predecessors in the payment take B of it has least(amount, N - B) set off).
+-- (credit_applications, computed the same way: no correlated subquery, whose cost estimate would set off JIT).
 CREATE OR REPLACE VIEW footnote_src.payments AS
-WITH notes AS (  -- per payment that pays credit notes: what it takes off them
-    SELECT pl.payment_id, sum(-ac.amount) AS amount
-    FROM public.ar AS d
-    JOIN public.acc_trans AS ac ON ac.trans_id = d.id AND ac.approved
-    JOIN public.account_link AS k ON k.account_id = ac.chart_id AND k.description = 'AR'
-    JOIN public.payment_links AS pl ON pl.entry_id = ac.entry_id AND pl.type = 1
-    WHERE d.approved AND d.amount < 0
-    GROUP BY pl.payment_id
-    HAVING sum(ac.amount) < 0),
+WITH applied AS (  -- per payment and invoice: what the payment's credit notes set off (as credit_applications)
+    WITH note AS (  -- what each payment takes off each credit note
+        SELECT pl.payment_id, d.id AS note, d.entity_credit_account AS customer, d.transdate,
+               min(ac.entry_id) AS entry_id, sum(-ac.amount) AS amount, max(ac.transdate) AS on_date
+        FROM public.ar AS d
+        JOIN public.acc_trans AS ac ON ac.trans_id = d.id AND ac.approved
+        JOIN public.account_link AS k ON k.account_id = ac.chart_id AND k.description = 'AR'
+        JOIN public.payment_links AS pl ON pl.entry_id = ac.entry_id AND pl.type = 1
+        WHERE d.approved AND d.amount < 0
+        GROUP BY pl.payment_id, d.id, d.entity_credit_account, d.transdate
+        HAVING sum(ac.amount) < 0),
+    inv AS (  -- what the same payments put on invoices
+        SELECT pl.payment_id, a.id AS invoice, a.transdate, sum(ac.amount) AS amount, max(ac.transdate) AS on_date
+        FROM public.payment_links AS pl
+        JOIN public.acc_trans AS ac ON ac.entry_id = pl.entry_id AND ac.approved
+        JOIN public.account_link AS k ON k.account_id = ac.chart_id AND k.description = 'AR'
+        JOIN public.ar AS a ON a.id = ac.trans_id AND a.approved AND a.amount > 0
+        WHERE pl.type = 1 AND pl.payment_id IN (SELECT n.payment_id FROM note AS n)
+        GROUP BY pl.payment_id, a.id, a.transdate
+        HAVING sum(ac.amount) > 0),
+    n AS (SELECT x.*, sum(x.amount) OVER w - x.amount AS lo, sum(x.amount) OVER w AS hi FROM note AS x
+          WINDOW w AS (PARTITION BY x.payment_id ORDER BY x.transdate, x.note)),
+    i AS (SELECT x.*, sum(x.amount) OVER w - x.amount AS lo, sum(x.amount) OVER w AS hi FROM inv AS x
+          WINDOW w AS (PARTITION BY x.payment_id ORDER BY x.transdate, x.invoice))
+    SELECT n.payment_id, i.invoice, sum(least(n.hi, i.hi) - greatest(n.lo, i.lo)) AS amount
+    FROM n JOIN i ON i.payment_id = n.payment_id AND least(n.hi, i.hi) > greatest(n.lo, i.lo)
+    GROUP BY n.payment_id, i.invoice),
 paid AS (  -- the payment's lines on each invoice's transaction: its AR lines, and the paying (cash) account
     SELECT pl.payment_id, a.id AS invoice, a.entity_credit_account AS customer, a.transdate,
            min(ac.entry_id) FILTER (WHERE k.account_id IS NOT NULL) AS entry_id,
@@ -188,15 +205,8 @@ paid AS (  -- the payment's lines on each invoice's transaction: its AR lines, a
     GROUP BY pl.payment_id, a.id, a.entity_credit_account, a.transdate
     HAVING sum(ac.amount) FILTER (WHERE k.account_id IS NOT NULL) > 0),
 settled AS (
-    SELECT p.*, CASE WHEN n.amount IS NULL THEN 0 ELSE least(p.amount, greatest(0, n.amount - (
-               SELECT coalesce(sum(x.amount), 0)  -- the payment's earlier invoices
-               FROM public.payment_links AS xl
-               JOIN public.acc_trans AS x ON x.entry_id = xl.entry_id AND x.approved AND x.amount > 0
-               JOIN public.account_link AS xk ON xk.account_id = x.chart_id AND xk.description = 'AR'
-               JOIN public.ar AS xa ON xa.id = x.trans_id AND xa.approved AND xa.amount > 0
-               WHERE xl.payment_id = p.payment_id AND xl.type = 1
-                 AND (xa.transdate, xa.id) < (p.transdate, p.invoice)))) END AS set_off
-    FROM paid AS p LEFT JOIN notes AS n ON n.payment_id = p.payment_id)
+    SELECT p.*, coalesce(o.amount, 0) AS set_off
+    FROM paid AS p LEFT JOIN applied AS o ON o.payment_id = p.payment_id AND o.invoice = p.invoice)
 SELECT
     s.entry_id::bigint                             AS id,
     s.invoice::bigint                              AS invoice_id,
