@@ -8,11 +8,13 @@
 -- unapproved batches are not posted yet). Deep links are erp://<type>/<id> with LedgerSMB's own ids.
 -- Views read only LedgerSMB's tables (no helper objects), so `footnote-pg mapping drop` frees them all.
 --
--- Keys: LedgerSMB's keys are integer. The contract's key columns are bigint today, so each key is cast with
--- `::bigint` at the end of its line (written `<column>::bigint AS <name>`, nothing else on it): the cast is the
--- contract's type only, and a filter on a cast key cannot use LedgerSMB's index; once the contract takes integer
--- keys, delete the `::bigint` of every key line and nothing else changes. Joins inside the views are on
--- LedgerSMB's own integer columns.
+-- Keys: LedgerSMB's keys are integer. The contract's key columns are bigint today, so each key that is one of
+-- LedgerSMB's own columns is selected as `<column>::bigint` (`a.id::bigint AS id`, `min(ac.entry_id)::bigint`):
+-- the cast is only the contract's type, and a filter on a cast key cannot use LedgerSMB's index
+-- (ar.entity_credit_account, the primary keys). Once the contract takes integer keys, delete those `::bigint` and
+-- nothing else changes; the ids that combine two keys (x::bigint * 10000000000 + y: credit applications, stock)
+-- stay bigint. Joins inside the views are
+-- on LedgerSMB's own integer columns.
 --
 -- What maps to what:
 --   customers       credit accounts of class 2 (entity_credit_account), named by their entity; customer number
