@@ -136,8 +136,10 @@ WITH note AS (  -- what each payment takes off each credit note
     SELECT pl.payment_id, d.id AS note, d.entity_credit_account AS customer, d.transdate,
            min(ac.entry_id) AS entry_id, sum(-ac.amount) AS amount, max(ac.transdate) AS on_date
     FROM public.ar AS d
-    JOIN public.acc_trans AS ac ON ac.trans_id = d.id AND ac.approved
-    JOIN public.account_link AS k ON k.account_id = ac.chart_id AND k.description = 'AR'
+    CROSS JOIN LATERAL (  -- the note's AR lines, by its id (OFFSET 0: one index lookup per note)
+        SELECT x.entry_id, x.amount, x.transdate FROM public.acc_trans AS x
+        JOIN public.account_link AS k ON k.account_id = x.chart_id AND k.description = 'AR'
+        WHERE x.trans_id = d.id AND x.approved OFFSET 0) AS ac
     JOIN public.payment_links AS pl ON pl.entry_id = ac.entry_id AND pl.type = 1
     WHERE d.approved AND d.amount < 0
     GROUP BY pl.payment_id, d.id, d.entity_credit_account, d.transdate
@@ -173,8 +175,10 @@ WITH applied AS (  -- per payment and invoice: what the payment's credit notes s
         SELECT pl.payment_id, d.id AS note, d.entity_credit_account AS customer, d.transdate,
                min(ac.entry_id) AS entry_id, sum(-ac.amount) AS amount, max(ac.transdate) AS on_date
         FROM public.ar AS d
-        JOIN public.acc_trans AS ac ON ac.trans_id = d.id AND ac.approved
-        JOIN public.account_link AS k ON k.account_id = ac.chart_id AND k.description = 'AR'
+        CROSS JOIN LATERAL (  -- the note's AR lines, by its id (OFFSET 0: one index lookup per note)
+            SELECT x.entry_id, x.amount, x.transdate FROM public.acc_trans AS x
+            JOIN public.account_link AS k ON k.account_id = x.chart_id AND k.description = 'AR'
+            WHERE x.trans_id = d.id AND x.approved OFFSET 0) AS ac
         JOIN public.payment_links AS pl ON pl.entry_id = ac.entry_id AND pl.type = 1
         WHERE d.approved AND d.amount < 0
         GROUP BY pl.payment_id, d.id, d.entity_credit_account, d.transdate
@@ -226,8 +230,10 @@ SELECT
     ac.entry_id::bigint, a.id::bigint, a.entity_credit_account::bigint, ac.transdate::date, ac.amount::numeric,
     NULL::text, ('erp://payment/' || ac.entry_id)::text
 FROM public.ar AS a
-JOIN public.acc_trans AS ac ON ac.trans_id = a.id AND ac.approved AND ac.amount > 0
-JOIN public.account_link AS k ON k.account_id = ac.chart_id AND k.description = 'AR'
+CROSS JOIN LATERAL (  -- the invoice's AR credits, by its id (OFFSET 0: one index lookup per invoice)
+    SELECT x.entry_id, x.amount, x.transdate FROM public.acc_trans AS x
+    JOIN public.account_link AS k ON k.account_id = x.chart_id AND k.description = 'AR'
+    WHERE x.trans_id = a.id AND x.approved AND x.amount > 0 OFFSET 0) AS ac
 WHERE a.approved AND a.amount > 0
   AND NOT EXISTS (SELECT FROM public.payment_links AS pl WHERE pl.entry_id = ac.entry_id)
 UNION ALL  -- money on account: an overpayment's lines on an overpayment account, as LedgerSMB's overpayments sums them
