@@ -34,7 +34,7 @@ from footnote_pg import errors, install
 from footnote_pg.cli import app
 from tests import pgservers
 from tests.conftest import REPORTS, TestDatabase, _create_database, _drop_database, _ensure_login_roles
-from tests.ledgersmb.build import LSMB
+from tests.ledgersmb.build import LSMB, create
 from tests.test_tryton import _client_bin, _restore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -368,3 +368,15 @@ def test_install_refuses_a_database_without_ledgersmb(empty_db: TestDatabase) ->
     assert len(lines) == 1 and "invalid argument mapping: this database has no LedgerSMB tables" in lines[0], lines
     assert not install.installed(empty_db.url)
 
+
+
+def test_ledgersmb_creates_no_company_on_postgresql_16_and_later() -> None:
+    """Why the company is built in PostgreSQL 15 for newer servers: LedgerSMB 1.6's own create_and_load stops at
+    admin.sql on PostgreSQL 18 (in a throwaway cluster, since it has created roles by then)."""
+    missing = _ledgersmb_missing()
+    if missing:
+        pytest.skip(missing)
+    with pgservers.embedded_server() as pg18:
+        assert pg18.version() >= FIRST_REFUSED
+        with pytest.raises(RuntimeError, match=r'admin\.sql:\d+: ERROR:  column "oid" specified more than once'):
+            create(pg18.url, "lsmb_refused")
