@@ -276,6 +276,8 @@ def squashed_script() -> str:
 MAPPINGS = {
     "tryton": ("Tryton", "SELECT to_regclass('public.ir_module') IS NOT NULL "
                          "AND to_regclass('public.account_invoice') IS NOT NULL"),
+    "ledgersmb": ("LedgerSMB", "SELECT to_regclass('public.entity_credit_account') IS NOT NULL "
+                               "AND to_regclass('public.acc_trans') IS NOT NULL"),
 }
 
 
@@ -321,6 +323,9 @@ def set_ui_links(url: str, name: str, base: str) -> dict[str, str]:
     """Point the ui_links setting at the ERP's own UI: BASE/model/<model>/{id} for each record type (Tryton's
     web client: https://host/#database; its desktop client: tryton://host/database)."""
     check_ui_url(base)
+    if name not in UI_MODELS:
+        raise errors.InvalidArgument(f"invalid argument ui-url: the {name} mapping has no links into "
+                                     f"{MAPPINGS[name][0]}'s screens", {"argument": "ui-url"})
     links = {kind: f"{base.rstrip('/')}/model/{model}/{{id}}" for kind, model in UI_MODELS[name].items()}
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("UPDATE footnote.settings SET value = %s WHERE key = 'ui_links'", (json.dumps(links),))
