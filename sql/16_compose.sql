@@ -612,8 +612,10 @@ BEGIN
         u := u || footnote._unit(r, 'The sender''s domain was registered {pending_domain_age} before the request.',
                                  NULL, E'\n- ', 'fact');
     END IF;
-    u := u || footnote._unit(r, 'The phone number on file has not changed since {phone_unchanged_since}.', NULL,
-                             E'\n- ', 'fact');
+    IF v->'phone_unchanged_since'->>'raw' IS NOT NULL THEN   -- an ERP may keep no date for a phone number
+        u := u || footnote._unit(r, 'The phone number on file has not changed since {phone_unchanged_since}.', NULL,
+                                 E'\n- ', 'fact');
+    END IF;
     RETURN u;
 END
 $$;

@@ -93,7 +93,7 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 
 # Test files whose tests share a costly module fixture (the Tryton build, the 1,000,000-invoice sample): each is
 # run whole by one xdist worker, so the fixture is not built again by the other.
-ONE_WORKER = ("tests/test_tryton.py::", "tests/test_explain.py::")
+ONE_WORKER = ("tests/test_tryton.py::", "tests/test_explain.py::", "tests/test_ledgersmb.py::")
 
 
 @pytest.hookimpl(optionalhook=True)

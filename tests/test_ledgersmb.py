@@ -223,7 +223,12 @@ def test_mapping_check_reports_no_failures(ledgersmb: Mapped) -> None:
     findings = json.loads(result.stdout)
     findings = findings["findings"] if isinstance(findings, dict) else findings
     assert [f for f in findings if f["severity"] == "fail"] == []
-    assert [f["check"] for f in findings if f["severity"] == "warn"] == []
+    # the one warning: the mapping still casts LedgerSMB's integer keys to bigint (docs/ledgersmb.md), which the
+    # key check names view by view
+    warned = [f for f in findings if f["severity"] == "warn"]
+    assert {f["check"] for f in warned} <= {"key_lookups"}, warned
+    assert all(e.startswith("footnote_src.") and "map the ERP's column itself" in e
+               for f in warned for e in f["examples"]), warned
     unmapped = {f["check"] for f in findings if f["severity"] == "unavailable"}
     assert unmapped == {f"{v}{s}_rows" for v in ("tickets", "supplier_bank_accounts", "bank_change_requests")
                         for s in ("", "_in_scope")}
@@ -317,9 +322,6 @@ def test_supplier_invoice_payments_are_ledgersmbs(ledgersmb: Mapped) -> None:
     assert ledgersmb.db.scalar("SELECT paid_on FROM footnote_src.supplier_invoices WHERE number = 'RV-2291'") is None
 
 
-@pytest.mark.xfail(strict=True, reason="accounts payable counts supplier_invoices.paid_on only until the contract "
-                                       "has footnote_src.supplier_invoice_payments (partial payments of supplier "
-                                       "invoices): RV-2291 counts at its full 4,200.00")
 def test_what_we_owe_suppliers_is_ledgersmbs_payable(ledgersmb: Mapped) -> None:
     fn = ledgersmb.db.client("service", actor="ledgersmb-test")
     due = sum(dec(r["due"]) for r in ledgersmb.figures["payables"].values())
@@ -355,9 +357,6 @@ def test_questions_answer_or_clarify_and_say_nothing_of_what_ledgersmb_lacks(led
     assert problems == [], "\n".join(problems)
 
 
-@pytest.mark.xfail(strict=True, raises=errors.InvalidArgument,
-                   reason="the supplier_payment_facts template (footnote._supplier_units) writes no answer at all "
-                          "when the ERP keeps no date for a supplier's phone number (phone_since NULL)")
 def test_should_we_pay_a_supplier_whose_phone_has_no_date(ledgersmb: Mapped) -> None:
     """LedgerSMB keeps a vendor's phone number but not since when: the answer says what it can."""
     answer = ledgersmb.db.client("service", actor="ledgersmb-questions").ask("Should we pay Nordic Steel?")
@@ -365,9 +364,6 @@ def test_should_we_pay_a_supplier_whose_phone_has_no_date(ledgersmb: Mapped) -> 
     assert "No bank-detail change requests are recorded in this ERP" in answer.answer
 
 
-@pytest.mark.xfail(strict=True, raises=errors.InvalidArgument,
-                   reason="the credit-note list writes no answer at all when a credit note names no invoice "
-                          "(credit_notes.invoice_id NULL, as every LedgerSMB credit note)")
 def test_credit_notes_that_name_no_invoice_are_listed(ledgersmb: Mapped) -> None:
     year = ledgersmb.db.scalar("SELECT extract(year FROM issue_date)::int FROM footnote_src.credit_notes "
                                "WHERE number = 'CN-2'")

@@ -149,7 +149,7 @@ def test_plan_publishes_the_tables_the_mapping_reads_and_leaves_the_erp_as_it_wa
 
 
 def test_init_copies_definitions_and_rows_and_installs_on_the_node_only(pair: Pair) -> None:
-    assert pair.init_report.tables == 15 and pair.init_report.rows > 5000
+    assert pair.init_report.tables == 16 and pair.init_report.rows > 5000
     with psycopg.connect(pair.erp.url) as erp, psycopg.connect(pair.node.url) as nd:
         for (table,) in erp.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'erp' ORDER BY 1").fetchall():
             count = sql.SQL("SELECT count(*), md5(string_agg(t::text, ',' ORDER BY t::text)) FROM erp.{} AS t"
@@ -163,7 +163,7 @@ def test_init_copies_definitions_and_rows_and_installs_on_the_node_only(pair: Pa
         assert nd.execute("SELECT value FROM footnote.settings WHERE key = 'node_subscription'").fetchone() == (
             node.SUBSCRIPTION,)
     report = node.status(pair.node.url)
-    assert report["enabled"] and report["workers"] >= 1 and report["tables"] == 15 and not report["tables_not_ready"]
+    assert report["enabled"] and report["workers"] >= 1 and report["tables"] == 16 and not report["tables_not_ready"]
     result = runner.invoke(app, ["node", "status", "--node", pair.node.url])
     assert result.exit_code == 0, result.output
     assert "subscription footnote_node: receiving" in result.output and "lag " in result.output
@@ -290,7 +290,7 @@ def test_resync_after_an_alter_table_on_the_erp(pair: Pair) -> None:
     result = runner.invoke(app, ["node", "resync", "--erp", pair.replication_url, "--mapping", SAMPLE_MAPPING,
                                  "--node", pair.node.url])
     assert result.exit_code == 0, result.output
-    assert "node resynced: 15 tables" in result.output
+    assert "node resynced: 16 tables" in result.output
     assert pair.node.scalar("SELECT segment FROM erp.customers WHERE name LIKE 'Bergmann Logistik%%'") == \
         "key account"
     assert pair.node.scalar("SELECT count(*) FROM footnote.call_log") == calls_before  # the evidence stays

@@ -29,6 +29,7 @@ PAGES = {name: (ROOT / name).read_text(encoding="utf-8")
 ELSEWHERE = {
     "python3 -m venv": "the Quick start: .ci/run runs the second command on a clean clone; the first is the demo",
     "footnote-pg install --mapping tryton": "tests/test_tryton.py installs it into a real Tryton 8 database",
+    "footnote-pg install --mapping ledgersmb": "tests/test_ledgersmb.py installs it into a LedgerSMB 1.6 company built by LedgerSMB's own code",
     "footnote-pg mcp": "tests/test_mcp.py (stdio and streamable HTTP) and tests/test_operable.py (SIGTERM)",
     "from footnote_pg.web import serve": "tests/test_web.py serves the page in-process",
     "from langchain_mcp_adapters": "langchain-mcp-adapters is not a dependency; tests/test_mcp.py is the same client",

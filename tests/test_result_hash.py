@@ -77,6 +77,9 @@ def test_records_citing_calls_hashed_before_0013_still_verify_and_a_change_is_na
     url = empty_db.url
     install.upgrade(url, "0012_names_by_index")
     install.load_sample(url)
+    # today's sample also maps a source view that the contract of 0012 does not have (revision 0027 adds it)
+    with empty_db.connect() as conn:
+        conn.execute("DROP VIEW IF EXISTS footnote_src.supplier_invoice_payments")
     with empty_db.connect("service") as conn:
         record(conn, "before the upgrade", call=True)
     old_text, old_hash = empty_db.rows("SELECT result::text, result_hash FROM footnote.call_log")[0]

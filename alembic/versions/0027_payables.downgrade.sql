@@ -991,6 +991,50 @@ BEGIN
 END
 $$;
 
+-- The decision units of supplier payment facts: the advice first, then the facts behind it.
+CREATE OR REPLACE FUNCTION footnote._supplier_units(r jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v          jsonb := r->'values';
+    pending    boolean := v ? 'pending_account_ending';
+    unverified boolean := (v->'pending_account_ending'->>'verified')::boolean IS FALSE;
+    u          jsonb := '[]';
+BEGIN
+    u := u || footnote._unit(r, CASE
+        WHEN pending AND unverified THEN 'Hold any payment to the new account and call {supplier} back on the phone '
+                                         || 'number on file before changing bank details.{~all payments}'
+        WHEN pending THEN 'A bank-detail change for {supplier} is pending; pay only to an account that has been verified.'
+        WHEN v->'pending_change_count' ? 'not_recorded' THEN 'No bank-detail change requests are recorded in this ERP, '
+             || 'so these records cannot show whether one is pending: confirm any new bank details for {supplier} by '
+             || 'phone before paying.'
+        WHEN (v->'accounts_on_file'->>'raw')::integer = 0 THEN 'No bank account of {supplier} is on file, so these '
+             || 'records cannot show which account to pay.'
+        ELSE 'Nothing in these records argues against paying {supplier} to the account on file.' END,
+        NULL, ' ', 'inference');
+    u := u || footnote._heading(r);
+    IF v ? 'first_payment_on' THEN
+        u := u || footnote._unit(r, CASE WHEN v ? 'paid_account_ending'
+            THEN '{payment_count} payments since {first_payment_on}, all to the account ending {paid_account_ending} '
+                 || '(verified).{~made}'
+            ELSE '{payment_count} payments since {first_payment_on}, the last on {last_payment_on}.{~made}' END,
+            NULL, E'\n- ', 'fact');
+    END IF;
+    IF pending THEN
+        u := u || footnote._unit(r, 'A request by {pending_channel} on {pending_requested_on} asks to pay a new account '
+            || 'ending {pending_account_ending}' || CASE WHEN unverified THEN '; it is not verified.' ELSE '.' END
+            || '{~bank details change}', NULL, E'\n- ', 'fact');
+        u := u || footnote._unit(r, 'The sender''s domain was registered {pending_domain_age} before the request.',
+                                 NULL, E'\n- ', 'fact');
+    END IF;
+    u := u || footnote._unit(r, 'The phone number on file has not changed since {phone_unchanged_since}.', NULL,
+                             E'\n- ', 'fact');
+    RETURN u;
+END
+$$;
+
 -- The units of one operation's own template (also used for calls an agent combines freely).
 -- complete: every row, each a unit an answer may leave out; otherwise the rows an answer shows.
 CREATE OR REPLACE FUNCTION footnote._operation_units(r jsonb, notes jsonb, question text, complete boolean)
