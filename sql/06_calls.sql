@@ -217,6 +217,36 @@ BEGIN
 END
 $$;
 
+-- Before the ledger's role runs code footnote_owner owns (a computation footnote._op_*, the gate's name reader
+-- footnote._names_matching): true when every function of that name is still as installed, SECURITY DEFINER, owned
+-- by footnote_owner, with no setting but the pinned search_path; else FN105 naming it, and nothing of it runs.
+-- Where no event trigger guards (an install by a CREATEROLE role), footnote_owner may ALTER its functions: one made
+-- SECURITY INVOKER would run the mapping's code as the ledger's role, one given its own search_path (or any other
+-- setting) would compute what the queries it records do not say.
+CREATE FUNCTION footnote._owner_code(fn text)
+RETURNS boolean
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad text;
+BEGIN
+    SELECT p.oid::regprocedure::text INTO bad
+    FROM pg_catalog.pg_proc AS p
+    WHERE p.pronamespace = 'footnote'::regnamespace AND p.proname = fn
+      AND NOT (p.prosecdef AND pg_catalog.pg_get_userbyid(p.proowner) = 'footnote_owner'
+               AND p.proconfig IS NOT DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp'])
+    LIMIT 1;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('%s is not as installed (SECURITY DEFINER, owned by footnote_owner, search_path pinned): '
+                             'the ledger''s role does not run it', bad),
+            DETAIL = jsonb_build_object('function', bad, 'role', current_user)::text;
+    END IF;
+    RETURN true;
+END
+$$;
+
 -- Finish a call: stamp call id, arguments, timing, locale; check the evidence limit; return the document (the
 -- entry point logs it).
 CREATE FUNCTION footnote._finish(operation text, arguments jsonb, started timestamptz, body jsonb)

@@ -8,6 +8,9 @@
 -- when asked: no login can write one by hand or hand one a doctored result, and the ledger's role never runs
 -- code a login can change (docs/threat-model.md).
 
+-- Each entry point first checks that its computation is as installed (footnote._owner_code, FN105 otherwise), so
+-- that the ledger's role never runs it as anything but footnote_owner's code with the pinned search_path.
+
 -- Append a computed result to the call log and return it with the hash the log keeps. The result's
 -- operation must be the entry point's, and its time this statement's.
 CREATE FUNCTION footnote._logged(operation text, doc jsonb)
@@ -49,6 +52,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('customer_overdue', footnote._op_customer_overdue(customer, as_of))
+    WHERE footnote._owner_code('_op_customer_overdue')
 $$;
 
 CREATE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
@@ -57,6 +61,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('ar_aging', footnote._op_ar_aging(as_of, customer))
+    WHERE footnote._owner_code('_op_ar_aging')
 $$;
 
 CREATE FUNCTION footnote.customer_risk(customer text, as_of date DEFAULT NULL)
@@ -65,6 +70,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('customer_risk', footnote._op_customer_risk(customer, as_of))
+    WHERE footnote._owner_code('_op_customer_risk')
 $$;
 
 CREATE FUNCTION footnote.open_tickets(customer text, as_of date DEFAULT NULL)
@@ -73,6 +79,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('open_tickets', footnote._op_open_tickets(customer, as_of))
+    WHERE footnote._owner_code('_op_open_tickets')
 $$;
 
 CREATE FUNCTION footnote.invoice(number text, as_of date DEFAULT NULL)
@@ -81,6 +88,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('invoice', footnote._op_invoice(number, as_of))
+    WHERE footnote._owner_code('_op_invoice')
 $$;
 
 CREATE FUNCTION footnote.source_record(uri text)
@@ -89,6 +97,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('source_record', footnote._op_source_record(uri))
+    WHERE footnote._owner_code('_op_source_record')
 $$;
 
 CREATE FUNCTION footnote.days_sales_outstanding(as_of date DEFAULT NULL, window_days integer DEFAULT NULL)
@@ -97,6 +106,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('days_sales_outstanding', footnote._op_days_sales_outstanding(as_of, window_days))
+    WHERE footnote._owner_code('_op_days_sales_outstanding')
 $$;
 
 CREATE FUNCTION footnote.revenue(period text, customer text DEFAULT NULL)
@@ -105,6 +115,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('revenue', footnote._op_revenue(period, customer))
+    WHERE footnote._owner_code('_op_revenue')
 $$;
 
 CREATE FUNCTION footnote.revenue_change(period_from text, period_to text, customer text DEFAULT NULL)
@@ -113,6 +124,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('revenue_change', footnote._op_revenue_change(period_from, period_to, customer))
+    WHERE footnote._owner_code('_op_revenue_change')
 $$;
 
 CREATE FUNCTION footnote.top_customers(period text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
@@ -121,6 +133,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('top_customers', footnote._op_top_customers(period, "limit", direction))
+    WHERE footnote._owner_code('_op_top_customers')
 $$;
 
 CREATE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
@@ -129,6 +142,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('revenue_drivers', footnote._op_revenue_drivers(period_from, period_to, "limit", direction))
+    WHERE footnote._owner_code('_op_revenue_drivers')
 $$;
 
 CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL, owner text DEFAULT NULL, country text DEFAULT NULL)
@@ -137,6 +151,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('list_customers', footnote._op_list_customers(name_contains, "limit", owner, country))
+    WHERE footnote._owner_code('_op_list_customers')
 $$;
 
 CREATE FUNCTION footnote.customer_payments(customer text, period text DEFAULT NULL, as_of date DEFAULT NULL)
@@ -145,6 +160,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('customer_payments', footnote._op_customer_payments(customer, period, as_of))
+    WHERE footnote._owner_code('_op_customer_payments')
 $$;
 
 CREATE FUNCTION footnote.customer_profile(customer text, as_of date DEFAULT NULL)
@@ -153,6 +169,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('customer_profile', footnote._op_customer_profile(customer, as_of))
+    WHERE footnote._owner_code('_op_customer_profile')
 $$;
 
 CREATE FUNCTION footnote.rank_customers(measure text, direction text DEFAULT NULL, "limit" integer DEFAULT NULL, as_of date DEFAULT NULL)
@@ -161,6 +178,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('rank_customers', footnote._op_rank_customers(measure, direction, "limit", as_of))
+    WHERE footnote._owner_code('_op_rank_customers')
 $$;
 
 CREATE FUNCTION footnote.revenue_by_month(period text, customer text DEFAULT NULL)
@@ -169,6 +187,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('revenue_by_month', footnote._op_revenue_by_month(period, customer))
+    WHERE footnote._owner_code('_op_revenue_by_month')
 $$;
 
 CREATE FUNCTION footnote.credit_notes(period text, customer text DEFAULT NULL)
@@ -177,6 +196,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('credit_notes', footnote._op_credit_notes(period, customer))
+    WHERE footnote._owner_code('_op_credit_notes')
 $$;
 
 CREATE FUNCTION footnote.list_suppliers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
@@ -185,6 +205,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('list_suppliers', footnote._op_list_suppliers(name_contains, "limit"))
+    WHERE footnote._owner_code('_op_list_suppliers')
 $$;
 
 CREATE FUNCTION footnote.list_items(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
@@ -193,6 +214,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('list_items', footnote._op_list_items(name_contains, "limit"))
+    WHERE footnote._owner_code('_op_list_items')
 $$;
 
 CREATE FUNCTION footnote.open_purchase_orders(supplier text DEFAULT NULL, expected_in text DEFAULT NULL)
@@ -201,6 +223,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('open_purchase_orders', footnote._op_open_purchase_orders(supplier, expected_in))
+    WHERE footnote._owner_code('_op_open_purchase_orders')
 $$;
 
 CREATE FUNCTION footnote.purchase_order(number text)
@@ -209,6 +232,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('purchase_order', footnote._op_purchase_order(number))
+    WHERE footnote._owner_code('_op_purchase_order')
 $$;
 
 CREATE FUNCTION footnote.stock_on_hand(item text)
@@ -217,6 +241,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('stock_on_hand', footnote._op_stock_on_hand(item))
+    WHERE footnote._owner_code('_op_stock_on_hand')
 $$;
 
 CREATE FUNCTION footnote.items_below_reorder()
@@ -225,6 +250,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('items_below_reorder', footnote._op_items_below_reorder())
+    WHERE footnote._owner_code('_op_items_below_reorder')
 $$;
 
 CREATE FUNCTION footnote.supplier_payment_facts(supplier text, as_of date DEFAULT NULL)
@@ -233,6 +259,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('supplier_payment_facts', footnote._op_supplier_payment_facts(supplier, as_of))
+    WHERE footnote._owner_code('_op_supplier_payment_facts')
 $$;
 
 CREATE FUNCTION footnote.accounts_payable(supplier text DEFAULT NULL, as_of date DEFAULT NULL)
@@ -241,6 +268,7 @@ LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT footnote._logged('accounts_payable', footnote._op_accounts_payable(supplier, as_of))
+    WHERE footnote._owner_code('_op_accounts_payable')
 $$;
 
 -- In PL/pgSQL, as its computation (footnote_owner's) is created after it when a revision adds both.
@@ -252,6 +280,7 @@ LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+    PERFORM footnote._owner_code('_op_breakdown');
     RETURN footnote._logged('breakdown', footnote._op_breakdown(measure, period, "by", country, owner, customer,
                                                                 supplier, "limit", direction));
 END

@@ -13,15 +13,18 @@ RESET ROLE;
 --    not even read the source views.
 --  * footnote_owner owns what reads the ERP through the source views (code the DBA maps, so code a member of
 --    footnote_owner can change): the catalog's computations (footnote._op_*), footnote.call, evidence pages,
---    the router's name list, re-attestation, the SECURITY DEFINER readers they share, the settings and the
---    access scopes with their bindings (the DBA's configuration). It reads the reference data and the evidence
---    and writes neither: a call-log row is written only by an entry point, from what the computation it called
---    returned.
+--    the router's name list, re-attestation and the SECURITY DEFINER readers they share. It reads the
+--    reference data and the evidence and writes neither: a call-log row is written only by an entry point, from
+--    what the computation it called returned. The settings and the access scopes with their bindings are the
+--    DBA's configuration, which footnote_owner edits (INSERT, UPDATE, DELETE) but does not own: the ledger's role
+--    reads them, and an owner could give its own table a policy, a rule or a trigger that runs its code as
+--    whoever reads it. Before the ledger's role runs a function footnote_owner owns (a computation, the gate's
+--    name reader), it checks that the function is still SECURITY DEFINER with the search_path pinned
+--    (footnote._owner_code): the owner may ALTER it where no event trigger guards.
 DO $owners$
 DECLARE
     readers constant text[] := ARRAY['call', 'evidence_rows', 'router_names', 'reattest', '_customer_evidence',
                                      '_document_evidence', '_overdue', '_names_matching'];
-    data    constant text[] := ARRAY['settings', 'catalog', 'scopes', 'scope_bindings'];
     o       record;
 BEGIN
     IF pg_catalog.pg_get_userbyid((SELECT n.nspowner FROM pg_catalog.pg_namespace AS n WHERE n.nspname = 'footnote'))
@@ -38,7 +41,7 @@ BEGIN
         END IF;
     END LOOP;
     FOR o IN SELECT c.oid::regclass AS r, pg_catalog.pg_get_userbyid(c.relowner) AS has,
-                    CASE WHEN c.relname = ANY (data) THEN 'footnote_owner' ELSE 'footnote_ledger' END AS should
+                    'footnote_ledger' AS should
              FROM pg_catalog.pg_class AS c
              WHERE c.relnamespace = 'footnote'::regnamespace AND c.relkind IN ('r', 'v', 'm', 'S', 'p', 'f') LOOP
         IF o.has <> o.should THEN
@@ -60,6 +63,7 @@ $owners$;
 GRANT USAGE ON SCHEMA footnote TO footnote_owner;
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA footnote TO footnote_owner;
 GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
+GRANT INSERT, UPDATE, DELETE ON footnote.settings, footnote.scopes, footnote.scope_bindings TO footnote_owner;
 GRANT SELECT ON footnote.settings TO footnote_ledger;
 -- whoever reads the scoped views (sql/04_sources.sql) reads the session's scope: the gate's name matching too
 GRANT SELECT ON footnote.scopes, footnote.scope_bindings TO footnote_ledger;

@@ -5,7 +5,9 @@
 -- footnote_owner, any DDL on an object in schema footnote — ALTER TABLE (and so
 -- DISABLE TRIGGER), DROP, CREATE TRIGGER or RULE on our tables, CREATE OR
 -- REPLACE of our functions — unless the session says footnote.allow_ddl = on,
--- which only our migrations (footnote-pg install / uninstall, Alembic) set.
+-- which only our migrations (footnote-pg install / uninstall, Alembic) set, and
+-- its login acts as footnote_ledger (a superuser, or the installer while it
+-- installs): a member of footnote_owner saying it is refused all the same.
 -- TRUNCATE is refused by the tables' own triggers. The function lives in schema
 -- footnote_guard, which belongs to the installing superuser, so footnote_owner
 -- can neither replace nor drop it (dropping schema footnote leaves it). Without a
@@ -68,7 +70,12 @@ BEGIN
     DECLARE
         o record;
     BEGIN
-        IF coalesce(current_setting('footnote.allow_ddl', true), '') = 'on' THEN
+        -- a migration says footnote.allow_ddl = on; any login may set a custom setting, so it counts only for
+        -- one that acts as the ledger's role (a superuser, or the installer while it installs), never for a
+        -- member of footnote_owner
+        IF coalesce(current_setting('footnote.allow_ddl', true), '') = 'on'
+           AND (pg_catalog.to_regrole('footnote_ledger') IS NULL
+                OR pg_catalog.pg_has_role(session_user, 'footnote_ledger', 'MEMBER')) THEN
             RETURN;
         END IF;
         IF TG_EVENT = 'sql_drop' THEN
