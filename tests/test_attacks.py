@@ -124,6 +124,21 @@ ATTEMPTS: dict[str, tuple[str, list[str]]] = {
     "owner_change_operation_arguments": ("owner", ["UPDATE footnote.operation_arguments SET type = 'text); "
                                                    "INSERT INTO footnote.call_log VALUES (NULL'"]),
     "owner_replication_role": ("owner", ["SET session_replication_role = replica"]),
+    # footnote.allow_ddl is a setting any login may set: for a member of footnote_owner the guard refuses all the same
+    "owner_allow_ddl_computation": ("owner", ["SET footnote.allow_ddl = on", "ALTER FUNCTION "
+                                              "footnote._op_customer_overdue(text, date) SECURITY INVOKER"]),
+    "owner_allow_ddl_name_reader": ("owner", ["SELECT set_config('footnote.allow_ddl', 'on', true)",
+                                              "ALTER FUNCTION footnote._names_matching(text) SECURITY INVOKER"]),
+    "owner_allow_ddl_replace_gate": ("owner", ["SET footnote.allow_ddl = on", "DROP FUNCTION footnote._logged"]),
+    # the settings and the scopes, which the ledger's role reads, are not the owner's: no policy, rule or trigger
+    # of its own on them (its function would run as whoever reads the table)
+    "owner_policy_on_settings": ("owner", ["SET footnote.allow_ddl = on",
+                                           "ALTER TABLE footnote.settings ENABLE ROW LEVEL SECURITY"]),
+    "owner_policy_on_scope_bindings": ("owner", ["CREATE POLICY p ON footnote.scope_bindings USING (true)"]),
+    "owner_trigger_on_settings": ("owner", [
+        "CREATE FUNCTION footnote_src.t() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN RETURN NEW; END $f$",
+        "CREATE TRIGGER t BEFORE UPDATE ON footnote.settings FOR EACH ROW EXECUTE FUNCTION footnote_src.t()"]),
+    "owner_security_invoker_catalog": ("owner", ["ALTER VIEW footnote.catalog SET (security_invoker = true)"]),
     "owner_session_authorization": ("owner", ["SET SESSION AUTHORIZATION fn_test_service"]),
     # a view of the mapping (which the owner may redefine) that runs the owner's code: it runs as footnote_owner
     "owner_mapping_runs_a_writer": ("owner", [
@@ -245,13 +260,20 @@ def test_no_login_is_a_member_of_the_ledger_role_and_it_owns_the_evidence(histor
                         "WHERE roleid = 'footnote_ledger'::regrole") == []
     assert history.scalar("SELECT rolcanlogin FROM pg_roles WHERE rolname = 'footnote_ledger'") is False
     owners = dict(history.rows("""SELECT c.relname, pg_get_userbyid(c.relowner) FROM pg_class c
-                                   WHERE c.relnamespace = 'footnote'::regnamespace AND c.relkind = 'r'"""))
+                                   WHERE c.relnamespace = 'footnote'::regnamespace AND c.relkind IN ('r', 'v')"""))
     for table in ("ledger", "ledger_queue", "call_log", "call_use", "chain_lock", "merkle_nodes", "lexicon",
                   "queries", "operations", "operation_arguments"):
         assert owners[table] == "footnote_ledger", table
-    assert owners["settings"] == "footnote_owner"
+    for table in ("settings", "scopes", "scope_bindings", "catalog"):  # the DBA's configuration too
+        assert owners[table] == "footnote_ledger", table
     assert history.scalar("SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'footnote'") \
         == "footnote_ledger"
+    # the DBA's login still edits the configuration it does not own
+    with history.connect("owner", autocommit=False) as conn:
+        conn.execute("UPDATE footnote.settings SET value = '30' WHERE key = 'dso_window_days'")
+        conn.execute("INSERT INTO footnote.scopes (id, description) VALUES ('probe', 'a scope')")
+        conn.execute("DELETE FROM footnote.scopes WHERE id = 'probe'")
+        conn.rollback()
 
 
 def test_a_call_of_the_owners_mapping_code_runs_as_the_owner(history: TestDatabase) -> None:
@@ -435,6 +457,57 @@ def test_without_the_event_trigger_a_computation_made_to_run_as_its_caller_is_re
             conn.execute(OVERDUE)
     assert caught.value.sqlstate in ("42501", "FN105"), caught.value
     assert _evidence(history) == before
+    _intact(history)
+
+
+# The owner's function that writes a call-log row when it runs as the ledger's role (a forgery both verifiers would
+# accept: a row written as the entry points write it), and the grants that would let that role run it.
+EVIL_AS_LEDGER = [
+    "CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "
+    "IF current_user = 'footnote_ledger' THEN INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, "
+    "operation, arguments, evidence_ids, result, result_hash, duration_ms) SELECT gen_random_uuid(), now(), "
+    "'fn_test_service', 1, 'customer_overdue', '{}', '{}', d, footnote.sha256_hex(d::text), 1 "
+    "FROM (SELECT '{\"forged\": true}'::jsonb AS d) AS x; END IF; RETURN true; END $f$",
+    "GRANT USAGE ON SCHEMA footnote_src TO footnote_ledger",
+    "GRANT EXECUTE ON FUNCTION footnote_src.evil() TO footnote_ledger",
+    "GRANT SELECT ON ALL TABLES IN SCHEMA footnote_src TO footnote_ledger",
+    "DO $d$ BEGIN EXECUTE format('CREATE OR REPLACE VIEW footnote_src.entity_names AS SELECT c.* FROM (%s) AS c "
+    "WHERE footnote_src.evil()', rtrim(pg_get_viewdef('footnote_src.entity_names'::regclass), ';')); END $d$",
+    EVIL_VIEW]
+
+
+@pytest.mark.parametrize("alter", [
+    "ALTER FUNCTION footnote._names_matching(text) SECURITY INVOKER",
+    "ALTER FUNCTION footnote._names_matching(text) SET search_path = footnote_src, pg_catalog",
+    "ALTER FUNCTION footnote._op_customer_overdue(text, date) SECURITY INVOKER",
+    "ALTER FUNCTION footnote._op_customer_overdue(text, date) SET search_path = footnote_src, pg_catalog",
+    "ALTER FUNCTION footnote._op_customer_overdue(text, date) SET TimeZone = 'Pacific/Kiritimati'",
+])
+def test_without_the_event_trigger_the_ledgers_role_runs_no_owner_code_altered(history: TestDatabase,
+                                                                               alter: str) -> None:
+    """Where no event trigger guards, footnote_owner may ALTER the functions it owns that the ledger's role calls:
+    the gate's name reader or a computation made SECURITY INVOKER would run the mapping's code (which the owner
+    may let that role read) as the ledger's role, which could then write a call-log row of its own; one given its
+    own settings would compute what the queries it records do not say. The entry point and the gate refuse it
+    (FN105) before it runs: nothing is written, and both verifiers find the evidence intact."""
+    with history.connect() as conn:
+        conn.execute("ALTER EVENT TRIGGER footnote_guard_ddl DISABLE")
+    with history.connect("owner") as conn:
+        for statement in [*EVIL_AS_LEDGER, alter]:
+            conn.execute(statement)  # type: ignore[arg-type]
+    with history.connect("service") as conn:
+        call_id = None if "_op_" in alter else conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        before = _evidence(history)
+        with pytest.raises(psycopg.Error) as caught:
+            if call_id is None:
+                conn.execute(OVERDUE)
+            else:  # "Bergmann" is a short form the gate looks up among the names
+                conn.execute("SELECT footnote.submit_answer('How much does Bergmann owe?', "
+                             "'Bergmann owes 43.805,00 € overdue.', ARRAY[%s]::uuid[])", (call_id,))
+    assert caught.value.sqlstate == "FN105", caught.value
+    assert "is not as installed" in str(caught.value)
+    assert _evidence(history) == before
+    assert history.scalar("SELECT count(*) FROM footnote.call_log WHERE result ? 'forged'") == 0
     _intact(history)
 
 
