@@ -1007,6 +1007,14 @@ GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
 
 GRANT INSERT, UPDATE, DELETE ON footnote.settings, footnote.scopes, footnote.scope_bindings TO footnote_owner;
 
+-- footnote_owner writes no evidence: its code calls the entry points (footnote.call, reattest), never the gate's
+-- writers, so a login of the DBA's mapping role records no answer or decision of its own
+REVOKE EXECUTE ON FUNCTION
+    footnote.record_answer(text, text, jsonb, uuid[], text, jsonb, jsonb, text),
+    footnote.submit_answer(text, text, uuid[], jsonb),
+    footnote.record_decision(text, text, text, jsonb, uuid[])
+FROM footnote_owner;
+
 GRANT SELECT ON footnote.settings TO footnote_ledger;
 
 -- whoever reads the scoped views (sql/04_sources.sql) reads the session's scope: the gate's name matching too
