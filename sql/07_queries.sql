@@ -786,6 +786,7 @@ LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    said  jsonb := footnote._session_said();
     lim   integer := footnote._int_arg('limit', "limit", 1, 10000, 100);
     doc   jsonb;
     s     jsonb;
@@ -834,5 +835,7 @@ BEGIN
     RETURN QUERY EXECUTE format('EXECUTE footnote_evidence_rows (%s)',
                                 concat_ws(', ', vals, format('%L', coalesce("offset", 0)), format('%L', lim)));
     DEALLOCATE footnote_evidence_rows;
+    -- the mapping's code it ran must leave the session's actor as it was
+    PERFORM footnote._session_kept(said, 'evidence_rows');
 END
 $$;

@@ -296,12 +296,17 @@ $$;
 
 -- The names the question router matches (customers with their account owners, suppliers, items): not a
 -- catalog operation and not logged, because a name list for routing is no evidence of anything; every figure
--- an answer shows still comes from a logged call. Read again by long-lived clients when it is stale.
+-- an answer shows still comes from a logged call. Read again by long-lived clients when it is stale. The mapping's
+-- code it runs may not change what the session says (footnote._session_kept, FN105).
 CREATE FUNCTION footnote.router_names()
 RETURNS jsonb
-LANGUAGE sql STABLE SECURITY DEFINER
+LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    said  jsonb := footnote._session_said();
+    names jsonb;
+BEGIN
     SELECT jsonb_build_object(
         'customers', (SELECT coalesce(jsonb_agg(c.name ORDER BY c.name, c.id), '[]') FROM footnote_src.customers_in_scope AS c
                       WHERE c.name IS NOT NULL),
@@ -310,5 +315,9 @@ AS $$
         'suppliers', (SELECT coalesce(jsonb_agg(s.name ORDER BY s.name, s.id), '[]') FROM footnote_src.suppliers_in_scope AS s
                       WHERE s.name IS NOT NULL),
         'items', (SELECT coalesce(jsonb_agg(jsonb_build_array(coalesce(i.sku, ''), i.name) ORDER BY i.name, i.id), '[]')
-                  FROM footnote_src.items_in_scope AS i WHERE i.name IS NOT NULL))
+                  FROM footnote_src.items_in_scope AS i WHERE i.name IS NOT NULL)) INTO names;
+    -- the mapping's code it ran must leave the session's actor as it was
+    PERFORM footnote._session_kept(said, 'router_names');
+    RETURN names;
+END
 $$;

@@ -167,15 +167,19 @@ AS $$
 $$;
 
 -- The gate's way to footnote._names_matching: only while it is as installed (footnote._owner_code), so that it
--- runs as footnote_owner and never the mapping's code as the gate's role.
+-- runs as footnote_owner and never the mapping's code as the gate's role; and it must leave the session's actor
+-- as it was (footnote._session_kept).
 CREATE FUNCTION footnote._names_of(short text)
 RETURNS text[]
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    said  jsonb := footnote._owner_code('_names_matching');
+    names text[] := footnote._names_matching(short);
 BEGIN
-    PERFORM footnote._owner_code('_names_matching');
-    RETURN footnote._names_matching(short);
+    PERFORM footnote._session_kept(said, '_names_matching');
+    RETURN names;
 END
 $$;
 

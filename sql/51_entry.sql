@@ -9,11 +9,13 @@
 -- code a login can change (docs/threat-model.md).
 
 -- Each entry point first checks that its computation is as installed (footnote._owner_code, FN105 otherwise), so
--- that the ledger's role never runs it as anything but footnote_owner's code with the pinned search_path.
+-- that the ledger's role never runs it as anything but footnote_owner's code with the pinned search_path, and
+-- then that the computation left the session's actor, locale and time zone as they were (footnote._session_kept).
 
 -- Append a computed result to the call log and return it with the hash the log keeps. The result's
--- operation must be the entry point's, and its time this statement's.
-CREATE FUNCTION footnote._logged(operation text, doc jsonb)
+-- operation must be the entry point's, and its time this statement's; said: what the session said before the
+-- computation ran.
+CREATE FUNCTION footnote._logged(operation text, doc jsonb, said jsonb DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
@@ -23,6 +25,10 @@ DECLARE
     called  timestamptz := (doc->>'called_at')::timestamptz;
     hash    text;
 BEGIN
+    -- what the session said before the computation ran (footnote._owner_code): it must say the same now
+    IF said IS NOT NULL THEN
+        PERFORM footnote._session_kept(said, '_op_' || operation);
+    END IF;
     doc := doc - 'ui_links';
     IF doc->>'operation' IS DISTINCT FROM operation OR called IS NULL OR called < statement_timestamp()
        OR called > clock_timestamp() THEN
@@ -51,8 +57,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('customer_overdue', footnote._op_customer_overdue(customer, as_of))
-    WHERE footnote._owner_code('_op_customer_overdue')
+    SELECT footnote._logged('customer_overdue', footnote._op_customer_overdue(customer, as_of), said)
+    FROM footnote._owner_code('_op_customer_overdue') AS said
 $$;
 
 CREATE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
@@ -60,8 +66,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('ar_aging', footnote._op_ar_aging(as_of, customer))
-    WHERE footnote._owner_code('_op_ar_aging')
+    SELECT footnote._logged('ar_aging', footnote._op_ar_aging(as_of, customer), said)
+    FROM footnote._owner_code('_op_ar_aging') AS said
 $$;
 
 CREATE FUNCTION footnote.customer_risk(customer text, as_of date DEFAULT NULL)
@@ -69,8 +75,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('customer_risk', footnote._op_customer_risk(customer, as_of))
-    WHERE footnote._owner_code('_op_customer_risk')
+    SELECT footnote._logged('customer_risk', footnote._op_customer_risk(customer, as_of), said)
+    FROM footnote._owner_code('_op_customer_risk') AS said
 $$;
 
 CREATE FUNCTION footnote.open_tickets(customer text, as_of date DEFAULT NULL)
@@ -78,8 +84,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('open_tickets', footnote._op_open_tickets(customer, as_of))
-    WHERE footnote._owner_code('_op_open_tickets')
+    SELECT footnote._logged('open_tickets', footnote._op_open_tickets(customer, as_of), said)
+    FROM footnote._owner_code('_op_open_tickets') AS said
 $$;
 
 CREATE FUNCTION footnote.invoice(number text, as_of date DEFAULT NULL)
@@ -87,8 +93,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('invoice', footnote._op_invoice(number, as_of))
-    WHERE footnote._owner_code('_op_invoice')
+    SELECT footnote._logged('invoice', footnote._op_invoice(number, as_of), said)
+    FROM footnote._owner_code('_op_invoice') AS said
 $$;
 
 CREATE FUNCTION footnote.source_record(uri text)
@@ -96,8 +102,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('source_record', footnote._op_source_record(uri))
-    WHERE footnote._owner_code('_op_source_record')
+    SELECT footnote._logged('source_record', footnote._op_source_record(uri), said)
+    FROM footnote._owner_code('_op_source_record') AS said
 $$;
 
 CREATE FUNCTION footnote.days_sales_outstanding(as_of date DEFAULT NULL, window_days integer DEFAULT NULL)
@@ -105,8 +111,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('days_sales_outstanding', footnote._op_days_sales_outstanding(as_of, window_days))
-    WHERE footnote._owner_code('_op_days_sales_outstanding')
+    SELECT footnote._logged('days_sales_outstanding', footnote._op_days_sales_outstanding(as_of, window_days), said)
+    FROM footnote._owner_code('_op_days_sales_outstanding') AS said
 $$;
 
 CREATE FUNCTION footnote.revenue(period text, customer text DEFAULT NULL)
@@ -114,8 +120,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('revenue', footnote._op_revenue(period, customer))
-    WHERE footnote._owner_code('_op_revenue')
+    SELECT footnote._logged('revenue', footnote._op_revenue(period, customer), said)
+    FROM footnote._owner_code('_op_revenue') AS said
 $$;
 
 CREATE FUNCTION footnote.revenue_change(period_from text, period_to text, customer text DEFAULT NULL)
@@ -123,8 +129,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('revenue_change', footnote._op_revenue_change(period_from, period_to, customer))
-    WHERE footnote._owner_code('_op_revenue_change')
+    SELECT footnote._logged('revenue_change', footnote._op_revenue_change(period_from, period_to, customer), said)
+    FROM footnote._owner_code('_op_revenue_change') AS said
 $$;
 
 CREATE FUNCTION footnote.top_customers(period text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
@@ -132,8 +138,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('top_customers', footnote._op_top_customers(period, "limit", direction))
-    WHERE footnote._owner_code('_op_top_customers')
+    SELECT footnote._logged('top_customers', footnote._op_top_customers(period, "limit", direction), said)
+    FROM footnote._owner_code('_op_top_customers') AS said
 $$;
 
 CREATE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
@@ -141,8 +147,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('revenue_drivers', footnote._op_revenue_drivers(period_from, period_to, "limit", direction))
-    WHERE footnote._owner_code('_op_revenue_drivers')
+    SELECT footnote._logged('revenue_drivers', footnote._op_revenue_drivers(period_from, period_to, "limit", direction), said)
+    FROM footnote._owner_code('_op_revenue_drivers') AS said
 $$;
 
 CREATE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL, owner text DEFAULT NULL, country text DEFAULT NULL)
@@ -150,8 +156,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('list_customers', footnote._op_list_customers(name_contains, "limit", owner, country))
-    WHERE footnote._owner_code('_op_list_customers')
+    SELECT footnote._logged('list_customers', footnote._op_list_customers(name_contains, "limit", owner, country), said)
+    FROM footnote._owner_code('_op_list_customers') AS said
 $$;
 
 CREATE FUNCTION footnote.customer_payments(customer text, period text DEFAULT NULL, as_of date DEFAULT NULL)
@@ -159,8 +165,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('customer_payments', footnote._op_customer_payments(customer, period, as_of))
-    WHERE footnote._owner_code('_op_customer_payments')
+    SELECT footnote._logged('customer_payments', footnote._op_customer_payments(customer, period, as_of), said)
+    FROM footnote._owner_code('_op_customer_payments') AS said
 $$;
 
 CREATE FUNCTION footnote.customer_profile(customer text, as_of date DEFAULT NULL)
@@ -168,8 +174,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('customer_profile', footnote._op_customer_profile(customer, as_of))
-    WHERE footnote._owner_code('_op_customer_profile')
+    SELECT footnote._logged('customer_profile', footnote._op_customer_profile(customer, as_of), said)
+    FROM footnote._owner_code('_op_customer_profile') AS said
 $$;
 
 CREATE FUNCTION footnote.rank_customers(measure text, direction text DEFAULT NULL, "limit" integer DEFAULT NULL, as_of date DEFAULT NULL)
@@ -177,8 +183,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('rank_customers', footnote._op_rank_customers(measure, direction, "limit", as_of))
-    WHERE footnote._owner_code('_op_rank_customers')
+    SELECT footnote._logged('rank_customers', footnote._op_rank_customers(measure, direction, "limit", as_of), said)
+    FROM footnote._owner_code('_op_rank_customers') AS said
 $$;
 
 CREATE FUNCTION footnote.revenue_by_month(period text, customer text DEFAULT NULL)
@@ -186,8 +192,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('revenue_by_month', footnote._op_revenue_by_month(period, customer))
-    WHERE footnote._owner_code('_op_revenue_by_month')
+    SELECT footnote._logged('revenue_by_month', footnote._op_revenue_by_month(period, customer), said)
+    FROM footnote._owner_code('_op_revenue_by_month') AS said
 $$;
 
 CREATE FUNCTION footnote.credit_notes(period text, customer text DEFAULT NULL)
@@ -195,8 +201,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('credit_notes', footnote._op_credit_notes(period, customer))
-    WHERE footnote._owner_code('_op_credit_notes')
+    SELECT footnote._logged('credit_notes', footnote._op_credit_notes(period, customer), said)
+    FROM footnote._owner_code('_op_credit_notes') AS said
 $$;
 
 CREATE FUNCTION footnote.list_suppliers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
@@ -204,8 +210,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('list_suppliers', footnote._op_list_suppliers(name_contains, "limit"))
-    WHERE footnote._owner_code('_op_list_suppliers')
+    SELECT footnote._logged('list_suppliers', footnote._op_list_suppliers(name_contains, "limit"), said)
+    FROM footnote._owner_code('_op_list_suppliers') AS said
 $$;
 
 CREATE FUNCTION footnote.list_items(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
@@ -213,8 +219,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('list_items', footnote._op_list_items(name_contains, "limit"))
-    WHERE footnote._owner_code('_op_list_items')
+    SELECT footnote._logged('list_items', footnote._op_list_items(name_contains, "limit"), said)
+    FROM footnote._owner_code('_op_list_items') AS said
 $$;
 
 CREATE FUNCTION footnote.open_purchase_orders(supplier text DEFAULT NULL, expected_in text DEFAULT NULL)
@@ -222,8 +228,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('open_purchase_orders', footnote._op_open_purchase_orders(supplier, expected_in))
-    WHERE footnote._owner_code('_op_open_purchase_orders')
+    SELECT footnote._logged('open_purchase_orders', footnote._op_open_purchase_orders(supplier, expected_in), said)
+    FROM footnote._owner_code('_op_open_purchase_orders') AS said
 $$;
 
 CREATE FUNCTION footnote.purchase_order(number text)
@@ -231,8 +237,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('purchase_order', footnote._op_purchase_order(number))
-    WHERE footnote._owner_code('_op_purchase_order')
+    SELECT footnote._logged('purchase_order', footnote._op_purchase_order(number), said)
+    FROM footnote._owner_code('_op_purchase_order') AS said
 $$;
 
 CREATE FUNCTION footnote.stock_on_hand(item text)
@@ -240,8 +246,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('stock_on_hand', footnote._op_stock_on_hand(item))
-    WHERE footnote._owner_code('_op_stock_on_hand')
+    SELECT footnote._logged('stock_on_hand', footnote._op_stock_on_hand(item), said)
+    FROM footnote._owner_code('_op_stock_on_hand') AS said
 $$;
 
 CREATE FUNCTION footnote.items_below_reorder()
@@ -249,8 +255,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('items_below_reorder', footnote._op_items_below_reorder())
-    WHERE footnote._owner_code('_op_items_below_reorder')
+    SELECT footnote._logged('items_below_reorder', footnote._op_items_below_reorder(), said)
+    FROM footnote._owner_code('_op_items_below_reorder') AS said
 $$;
 
 CREATE FUNCTION footnote.supplier_payment_facts(supplier text, as_of date DEFAULT NULL)
@@ -258,8 +264,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('supplier_payment_facts', footnote._op_supplier_payment_facts(supplier, as_of))
-    WHERE footnote._owner_code('_op_supplier_payment_facts')
+    SELECT footnote._logged('supplier_payment_facts', footnote._op_supplier_payment_facts(supplier, as_of), said)
+    FROM footnote._owner_code('_op_supplier_payment_facts') AS said
 $$;
 
 CREATE FUNCTION footnote.accounts_payable(supplier text DEFAULT NULL, as_of date DEFAULT NULL)
@@ -267,8 +273,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('accounts_payable', footnote._op_accounts_payable(supplier, as_of))
-    WHERE footnote._owner_code('_op_accounts_payable')
+    SELECT footnote._logged('accounts_payable', footnote._op_accounts_payable(supplier, as_of), said)
+    FROM footnote._owner_code('_op_accounts_payable') AS said
 $$;
 
 -- In PL/pgSQL, as its computation (footnote_owner's) is created after it when a revision adds both.
@@ -279,9 +285,10 @@ RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    said jsonb := footnote._owner_code('_op_breakdown');
 BEGIN
-    PERFORM footnote._owner_code('_op_breakdown');
     RETURN footnote._logged('breakdown', footnote._op_breakdown(measure, period, "by", country, owner, customer,
-                                                                supplier, "limit", direction));
+                                                                supplier, "limit", direction), said);
 END
 $$;

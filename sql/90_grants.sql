@@ -64,13 +64,6 @@ GRANT USAGE ON SCHEMA footnote TO footnote_owner;
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA footnote TO footnote_owner;
 GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
 GRANT INSERT, UPDATE, DELETE ON footnote.settings, footnote.scopes, footnote.scope_bindings TO footnote_owner;
--- footnote_owner writes no evidence: its code calls the entry points (footnote.call, reattest), never the gate's
--- writers, so a login of the DBA's mapping role records no answer or decision of its own
-REVOKE EXECUTE ON FUNCTION
-    footnote.record_answer(text, text, jsonb, uuid[], text, jsonb, jsonb, text),
-    footnote.submit_answer(text, text, uuid[], jsonb),
-    footnote.record_decision(text, text, text, jsonb, uuid[])
-FROM footnote_owner;
 GRANT SELECT ON footnote.settings TO footnote_ledger;
 -- whoever reads the scoped views (sql/04_sources.sql) reads the session's scope: the gate's name matching too
 GRANT SELECT ON footnote.scopes, footnote.scope_bindings TO footnote_ledger;
@@ -149,6 +142,8 @@ TO footnote_service, footnote_auditor;
 -- A gateway (a web or MCP server validating bearer tokens) asserts the verified end user of its transaction.
 GRANT USAGE ON SCHEMA footnote TO footnote_gateway;
 GRANT EXECUTE ON FUNCTION footnote.assert_identity(text, text) TO footnote_gateway;
+-- footnote_owner's code (the mapping's, which runs inside a gateway's session too) may not name the end user
+REVOKE EXECUTE ON FUNCTION footnote.assert_identity(text, text) FROM footnote_owner;
 GRANT EXECUTE ON FUNCTION footnote.whoami() TO footnote_service, footnote_gateway;
 GRANT EXECUTE ON FUNCTION footnote.node_position() TO footnote_service, footnote_gateway;
 

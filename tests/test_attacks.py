@@ -138,12 +138,6 @@ ATTEMPTS: dict[str, tuple[str, list[str]]] = {
     "owner_trigger_on_settings": ("owner", [
         "CREATE FUNCTION footnote_src.t() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN RETURN NEW; END $f$",
         "CREATE TRIGGER t BEFORE UPDATE ON footnote.settings FOR EACH ROW EXECUTE FUNCTION footnote_src.t()"]),
-    # a login of the DBA's mapping role records nothing through the gate (its code never does)
-    "owner_submits_through_the_gate": ("owner", [
-        "CREATE TEMP TABLE c AS " + OVERDUE.replace("->>'call_id'", "->>'call_id' AS id"),
-        "SELECT footnote.submit_answer('How much does Bergmann Logistik owe?', footnote.compose(ARRAY[(SELECT "
-        "id::uuid FROM c)])->>'answer', ARRAY[(SELECT id::uuid FROM c)])"]),
-    "owner_records_a_decision": ("owner", ["SELECT footnote.record_decision('q', 'refusal', 'x', NULL, NULL)"]),
     "owner_security_invoker_catalog": ("owner", ["ALTER VIEW footnote.catalog SET (security_invoker = true)"]),
     "owner_session_authorization": ("owner", ["SET SESSION AUTHORIZATION fn_test_service"]),
     # a view of the mapping (which the owner may redefine) that runs the owner's code: it runs as footnote_owner

@@ -18,9 +18,15 @@ DROP SCHEMA IF EXISTS footnote_guard;
 
 SET ROLE footnote_ledger;
 
+DROP FUNCTION footnote._session_said();
+
+DROP FUNCTION footnote._session_kept(jsonb, text);
+
 DROP FUNCTION footnote._owner_code(text);
 
 DROP FUNCTION footnote._names_of(text);
+
+DROP FUNCTION footnote._logged(text, jsonb, jsonb);
 
 -- what footnote_owner owns is changed as footnote_owner
 
@@ -869,6 +875,51 @@ AS $$
     SELECT footnote._logged('purchase_order', footnote._op_purchase_order(number))
 $$;
 
+-- footnote-pg: the catalog's entry points, and the only way into the call log.
+--
+-- Each catalog operation is two functions. footnote._op_<name> computes the result: it reads the ERP through
+-- the source views (code the DBA maps, footnote_src) and runs as footnote_owner, which can read the ERP but
+-- write no evidence. footnote.<name>, the entry point the service calls, runs as footnote_ledger, the role
+-- that owns the evidence and has no members: it calls the computation and appends exactly what it returned
+-- to the call log (footnote._logged). So a call-log row can only say what a catalog computation returned
+-- when asked: no login can write one by hand or hand one a doctored result, and the ledger's role never runs
+-- code a login can change (docs/threat-model.md).
+
+-- Append a computed result to the call log and return it with the hash the log keeps. The result's
+-- operation must be the entry point's, and its time this statement's.
+CREATE FUNCTION footnote._logged(operation text, doc jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    links   jsonb := doc->'ui_links';
+    called  timestamptz := (doc->>'called_at')::timestamptz;
+    hash    text;
+BEGIN
+    doc := doc - 'ui_links';
+    IF doc->>'operation' IS DISTINCT FROM operation OR called IS NULL OR called < statement_timestamp()
+       OR called > clock_timestamp() THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('footnote.call_log takes rows only from the catalog operation that computed them (%s)',
+                             operation);
+    END IF;
+    -- the result hash is SHA-256 of the document's jsonb text, the form the call log keeps it in
+    -- (docs/hash-spec.md, section 8): written by the server in one pass, not re-serialised member by member
+    hash := footnote.sha256_hex(doc::text);
+    INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, actor_id, actor_role, operation,
+                                   arguments, evidence_ids, result, result_hash, duration_ms)
+    VALUES ((doc->>'call_id')::uuid, called, session_user, pg_backend_pid(), doc->'actor'->>'id',
+            doc->'actor'->>'role', operation, doc->'arguments',
+            ARRAY(SELECT e->>'id' FROM jsonb_array_elements(coalesce(doc->'evidence', '[]')) WITH ORDINALITY AS x(e, n)
+                  ORDER BY x.n),
+            doc, hash, (doc->>'duration_ms')::numeric);
+    -- the caller also gets the hash the log keeps: SHA-256 of the document without this member; and,
+    -- where the ui_links setting says how, the links into the ERP's own UI (presentation, not logged)
+    RETURN doc || jsonb_build_object('result_hash', hash) || coalesce(jsonb_build_object('ui_links', links), '{}');
+END
+$$;
+
 CREATE OR REPLACE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
@@ -904,6 +955,94 @@ AS $$
 BEGIN
     RETURN footnote._logged('breakdown', footnote._op_breakdown(measure, period, "by", country, owner, customer,
                                                                 supplier, "limit", direction));
+END
+$$;
+
+RESET ROLE;
+
+-- what footnote_owner owns is changed as footnote_owner
+
+DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END $owner_section$;
+
+SET ROLE footnote_owner;
+
+-- The names the question router matches (customers with their account owners, suppliers, items): not a
+-- catalog operation and not logged, because a name list for routing is no evidence of anything; every figure
+-- an answer shows still comes from a logged call. Read again by long-lived clients when it is stale.
+CREATE OR REPLACE FUNCTION footnote.router_names()
+RETURNS jsonb
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object(
+        'customers', (SELECT coalesce(jsonb_agg(c.name ORDER BY c.name, c.id), '[]') FROM footnote_src.customers_in_scope AS c
+                      WHERE c.name IS NOT NULL),
+        'owners', (SELECT coalesce(jsonb_agg(DISTINCT c.account_owner), '[]') FROM footnote_src.customers_in_scope AS c
+                   WHERE c.account_owner IS NOT NULL),
+        'suppliers', (SELECT coalesce(jsonb_agg(s.name ORDER BY s.name, s.id), '[]') FROM footnote_src.suppliers_in_scope AS s
+                      WHERE s.name IS NOT NULL),
+        'items', (SELECT coalesce(jsonb_agg(jsonb_build_array(coalesce(i.sku, ''), i.name) ORDER BY i.name, i.id), '[]')
+                  FROM footnote_src.items_in_scope AS i WHERE i.name IS NOT NULL))
+$$;
+
+-- The rows of an evidence set a call cites, a page at a time ("offset" rows skipped, at most "limit"), read again
+-- from the source views by the set's evidence query with the parameters the call recorded; row_text is what the
+-- digest hashes. The rows are the ERP's now: footnote.reattest (or hashing every page) shows they are the same.
+CREATE OR REPLACE FUNCTION footnote.evidence_rows(call_id uuid, evidence_set text, "offset" bigint DEFAULT 0,
+                                       "limit" integer DEFAULT 100)
+RETURNS TABLE (n bigint, id text, type text, record_id text, uri text, verified boolean, fields jsonb, row_text text)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lim   integer := footnote._int_arg('limit', "limit", 1, 10000, 100);
+    doc   jsonb;
+    s     jsonb;
+    q     footnote.evidence_queries;
+    vals  text;
+    k     integer;
+BEGIN
+    IF call_id IS NULL THEN
+        PERFORM footnote._invalid('call_id', 'is required: the call whose evidence set to read');
+    END IF;
+    evidence_set := footnote._text_arg('evidence_set', evidence_set, true, 60);
+    IF "offset" IS NOT NULL AND "offset" < 0 THEN
+        PERFORM footnote._invalid('offset', 'must be 0 or more', "offset"::text);
+    END IF;
+    SELECT c.result INTO doc FROM ONLY footnote.call_log AS c WHERE c.call_id = evidence_rows.call_id;
+    -- a call made under another access scope than this session's is, to it, a call never made
+    IF (SELECT s.id FROM footnote._session_scope() AS s) IS DISTINCT FROM doc->'scope'->>'id'
+       AND (SELECT s.id FROM footnote._session_scope() AS s) IS NOT NULL THEN
+        doc := NULL;
+    END IF;
+    IF doc IS NULL THEN
+        PERFORM footnote._invalid('call_id', format('call %s was never made', evidence_rows.call_id),
+                                  evidence_rows.call_id::text);
+    END IF;
+    SELECT e INTO s FROM jsonb_array_elements(doc->'evidence') AS e
+    WHERE e->>'type' = 'evidence_set' AND e->>'id' = evidence_set;
+    IF s IS NULL THEN
+        PERFORM footnote._invalid('evidence_set', format('call %s cites no evidence set %s; %s', evidence_rows.call_id,
+            evidence_set, coalesce((SELECT 'it cites ' || string_agg(e->>'id', ', ')
+                                    FROM jsonb_array_elements(doc->'evidence') AS e
+                                    WHERE e->>'type' = 'evidence_set'), 'its evidence is all inline')), evidence_set);
+    END IF;
+    SELECT * INTO q FROM footnote.evidence_queries AS x WHERE x.name = s->'fields'->>'evidence_query';
+    SELECT string_agg(format('%L', p.v), ', ' ORDER BY p.k), count(*) INTO vals, k
+    FROM jsonb_array_elements_text(s->'fields'->'parameters') WITH ORDINALITY AS p(v, k);
+    -- typed as the base query declares them: a prepared statement, the values as quoted literals
+    IF EXISTS (SELECT FROM pg_prepared_statements AS p WHERE p.name = 'footnote_evidence_rows') THEN
+        DEALLOCATE footnote_evidence_rows;
+    END IF;
+    EXECUTE format('PREPARE footnote_evidence_rows (%s) AS WITH r AS (%s), ev AS (%s) '
+                   'SELECT ev.n, ev.e->>''id'', ev.e->>''type'', ev.e->>''record_id'', ev.e->>''uri'', '
+                   '(ev.e->>''verified'')::boolean, ev.e->''fields'', ev.e::text '
+                   'FROM ev WHERE ev.n > $%s ORDER BY ev.n LIMIT $%s',
+                   array_to_string(q.param_types || ARRAY['bigint', 'integer'], ', '),
+                   footnote._query(q.base_query), q.sql, k + 1, k + 2);
+    RETURN QUERY EXECUTE format('EXECUTE footnote_evidence_rows (%s)',
+                                concat_ws(', ', vals, format('%L', coalesce("offset", 0)), format('%L', lim)));
+    DEALLOCATE footnote_evidence_rows;
 END
 $$;
 

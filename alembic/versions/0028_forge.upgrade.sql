@@ -2,15 +2,56 @@
 
 SET ROLE footnote_ledger;
 
+DROP FUNCTION footnote._logged(text, jsonb);
+
+-- What the session says that the call log and the ledger record or read by: the application's actor and its role,
+-- the display locale, the time zone and date style. footnote_owner's code (the mapping's views and functions, run
+-- by a computation, the gate's name reader, the router's name list or an evidence page) runs in the caller's
+-- session and could change them with set_config; footnote._session_kept refuses that (FN105).
+CREATE FUNCTION footnote._session_said()
+RETURNS jsonb
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object('footnote.actor', current_setting('footnote.actor', true),
+                              'footnote.actor_role', current_setting('footnote.actor_role', true),
+                              'footnote.locale', current_setting('footnote.locale', true),
+                              'TimeZone', current_setting('TimeZone'), 'DateStyle', current_setting('DateStyle'))
+$$;
+
+-- True when the session still says what it said before footnote_owner's function fn ran; else FN105 naming the
+-- settings it changed (the transaction's abort takes the change back).
+CREATE FUNCTION footnote._session_kept(said jsonb, fn text)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    now_said jsonb := footnote._session_said();
+    changed  text;
+BEGIN
+    IF now_said IS DISTINCT FROM said THEN
+        SELECT string_agg(k, ', ' ORDER BY k) INTO changed
+        FROM jsonb_object_keys(now_said) AS k WHERE now_said->k IS DISTINCT FROM said->k;
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('footnote.%s changed the session''s %s: refused (the mapping''s code may not speak for '
+                             'the application)', fn, changed),
+            DETAIL = jsonb_build_object('function', 'footnote.' || fn, 'settings', changed)::text;
+    END IF;
+    RETURN true;
+END
+$$;
+
 -- Before the ledger's role runs code footnote_owner owns (a computation footnote._op_*, the gate's name reader
--- footnote._names_matching): true when every function of that name is still as installed, SECURITY DEFINER, owned
--- by footnote_owner, with no setting but the pinned search_path; else FN105 naming it, and nothing of it runs.
+-- footnote._names_matching): checks that every function of that name is still as installed, SECURITY DEFINER,
+-- owned by footnote_owner, with no setting but the pinned search_path (else FN105 naming it, and nothing of it
+-- runs), and returns what the session says (footnote._session_said), for footnote._session_kept after it ran.
 -- Where no event trigger guards (an install by a CREATEROLE role), footnote_owner may ALTER its functions: one made
 -- SECURITY INVOKER would run the mapping's code as the ledger's role, one given its own search_path (or any other
 -- setting) would compute what the queries it records do not say.
 CREATE FUNCTION footnote._owner_code(fn text)
-RETURNS boolean
-LANGUAGE plpgsql STABLE
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
@@ -28,20 +69,24 @@ BEGIN
                              'the ledger''s role does not run it', bad),
             DETAIL = jsonb_build_object('function', bad, 'role', current_user)::text;
     END IF;
-    RETURN true;
+    RETURN footnote._session_said();
 END
 $$;
 
 -- The gate's way to footnote._names_matching: only while it is as installed (footnote._owner_code), so that it
--- runs as footnote_owner and never the mapping's code as the gate's role.
+-- runs as footnote_owner and never the mapping's code as the gate's role; and it must leave the session's actor
+-- as it was (footnote._session_kept).
 CREATE FUNCTION footnote._names_of(short text)
 RETURNS text[]
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    said  jsonb := footnote._owner_code('_names_matching');
+    names text[] := footnote._names_matching(short);
 BEGIN
-    PERFORM footnote._owner_code('_names_matching');
-    RETURN footnote._names_matching(short);
+    PERFORM footnote._session_kept(said, '_names_matching');
+    RETURN names;
 END
 $$;
 
@@ -696,13 +741,67 @@ BEGIN
 END
 $$;
 
+-- footnote-pg: the catalog's entry points, and the only way into the call log.
+--
+-- Each catalog operation is two functions. footnote._op_<name> computes the result: it reads the ERP through
+-- the source views (code the DBA maps, footnote_src) and runs as footnote_owner, which can read the ERP but
+-- write no evidence. footnote.<name>, the entry point the service calls, runs as footnote_ledger, the role
+-- that owns the evidence and has no members: it calls the computation and appends exactly what it returned
+-- to the call log (footnote._logged). So a call-log row can only say what a catalog computation returned
+-- when asked: no login can write one by hand or hand one a doctored result, and the ledger's role never runs
+-- code a login can change (docs/threat-model.md).
+
+-- Each entry point first checks that its computation is as installed (footnote._owner_code, FN105 otherwise), so
+-- that the ledger's role never runs it as anything but footnote_owner's code with the pinned search_path, and
+-- then that the computation left the session's actor, locale and time zone as they were (footnote._session_kept).
+
+-- Append a computed result to the call log and return it with the hash the log keeps. The result's
+-- operation must be the entry point's, and its time this statement's; said: what the session said before the
+-- computation ran.
+CREATE FUNCTION footnote._logged(operation text, doc jsonb, said jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    links   jsonb := doc->'ui_links';
+    called  timestamptz := (doc->>'called_at')::timestamptz;
+    hash    text;
+BEGIN
+    -- what the session said before the computation ran (footnote._owner_code): it must say the same now
+    IF said IS NOT NULL THEN
+        PERFORM footnote._session_kept(said, '_op_' || operation);
+    END IF;
+    doc := doc - 'ui_links';
+    IF doc->>'operation' IS DISTINCT FROM operation OR called IS NULL OR called < statement_timestamp()
+       OR called > clock_timestamp() THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('footnote.call_log takes rows only from the catalog operation that computed them (%s)',
+                             operation);
+    END IF;
+    -- the result hash is SHA-256 of the document's jsonb text, the form the call log keeps it in
+    -- (docs/hash-spec.md, section 8): written by the server in one pass, not re-serialised member by member
+    hash := footnote.sha256_hex(doc::text);
+    INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, actor_id, actor_role, operation,
+                                   arguments, evidence_ids, result, result_hash, duration_ms)
+    VALUES ((doc->>'call_id')::uuid, called, session_user, pg_backend_pid(), doc->'actor'->>'id',
+            doc->'actor'->>'role', operation, doc->'arguments',
+            ARRAY(SELECT e->>'id' FROM jsonb_array_elements(coalesce(doc->'evidence', '[]')) WITH ORDINALITY AS x(e, n)
+                  ORDER BY x.n),
+            doc, hash, (doc->>'duration_ms')::numeric);
+    -- the caller also gets the hash the log keeps: SHA-256 of the document without this member; and,
+    -- where the ui_links setting says how, the links into the ERP's own UI (presentation, not logged)
+    RETURN doc || jsonb_build_object('result_hash', hash) || coalesce(jsonb_build_object('ui_links', links), '{}');
+END
+$$;
+
 CREATE OR REPLACE FUNCTION footnote.customer_overdue(customer text, as_of date DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('customer_overdue', footnote._op_customer_overdue(customer, as_of))
-    WHERE footnote._owner_code('_op_customer_overdue')
+    SELECT footnote._logged('customer_overdue', footnote._op_customer_overdue(customer, as_of), said)
+    FROM footnote._owner_code('_op_customer_overdue') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.ar_aging(as_of date DEFAULT NULL, customer text DEFAULT NULL)
@@ -710,8 +809,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('ar_aging', footnote._op_ar_aging(as_of, customer))
-    WHERE footnote._owner_code('_op_ar_aging')
+    SELECT footnote._logged('ar_aging', footnote._op_ar_aging(as_of, customer), said)
+    FROM footnote._owner_code('_op_ar_aging') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.customer_risk(customer text, as_of date DEFAULT NULL)
@@ -719,8 +818,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('customer_risk', footnote._op_customer_risk(customer, as_of))
-    WHERE footnote._owner_code('_op_customer_risk')
+    SELECT footnote._logged('customer_risk', footnote._op_customer_risk(customer, as_of), said)
+    FROM footnote._owner_code('_op_customer_risk') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.open_tickets(customer text, as_of date DEFAULT NULL)
@@ -728,8 +827,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('open_tickets', footnote._op_open_tickets(customer, as_of))
-    WHERE footnote._owner_code('_op_open_tickets')
+    SELECT footnote._logged('open_tickets', footnote._op_open_tickets(customer, as_of), said)
+    FROM footnote._owner_code('_op_open_tickets') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.invoice(number text, as_of date DEFAULT NULL)
@@ -737,8 +836,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('invoice', footnote._op_invoice(number, as_of))
-    WHERE footnote._owner_code('_op_invoice')
+    SELECT footnote._logged('invoice', footnote._op_invoice(number, as_of), said)
+    FROM footnote._owner_code('_op_invoice') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.source_record(uri text)
@@ -746,8 +845,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('source_record', footnote._op_source_record(uri))
-    WHERE footnote._owner_code('_op_source_record')
+    SELECT footnote._logged('source_record', footnote._op_source_record(uri), said)
+    FROM footnote._owner_code('_op_source_record') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.days_sales_outstanding(as_of date DEFAULT NULL, window_days integer DEFAULT NULL)
@@ -755,8 +854,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('days_sales_outstanding', footnote._op_days_sales_outstanding(as_of, window_days))
-    WHERE footnote._owner_code('_op_days_sales_outstanding')
+    SELECT footnote._logged('days_sales_outstanding', footnote._op_days_sales_outstanding(as_of, window_days), said)
+    FROM footnote._owner_code('_op_days_sales_outstanding') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.revenue(period text, customer text DEFAULT NULL)
@@ -764,8 +863,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('revenue', footnote._op_revenue(period, customer))
-    WHERE footnote._owner_code('_op_revenue')
+    SELECT footnote._logged('revenue', footnote._op_revenue(period, customer), said)
+    FROM footnote._owner_code('_op_revenue') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.revenue_change(period_from text, period_to text, customer text DEFAULT NULL)
@@ -773,8 +872,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('revenue_change', footnote._op_revenue_change(period_from, period_to, customer))
-    WHERE footnote._owner_code('_op_revenue_change')
+    SELECT footnote._logged('revenue_change', footnote._op_revenue_change(period_from, period_to, customer), said)
+    FROM footnote._owner_code('_op_revenue_change') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.top_customers(period text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
@@ -782,8 +881,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('top_customers', footnote._op_top_customers(period, "limit", direction))
-    WHERE footnote._owner_code('_op_top_customers')
+    SELECT footnote._logged('top_customers', footnote._op_top_customers(period, "limit", direction), said)
+    FROM footnote._owner_code('_op_top_customers') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
@@ -791,8 +890,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('revenue_drivers', footnote._op_revenue_drivers(period_from, period_to, "limit", direction))
-    WHERE footnote._owner_code('_op_revenue_drivers')
+    SELECT footnote._logged('revenue_drivers', footnote._op_revenue_drivers(period_from, period_to, "limit", direction), said)
+    FROM footnote._owner_code('_op_revenue_drivers') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.list_customers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL, owner text DEFAULT NULL, country text DEFAULT NULL)
@@ -800,8 +899,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('list_customers', footnote._op_list_customers(name_contains, "limit", owner, country))
-    WHERE footnote._owner_code('_op_list_customers')
+    SELECT footnote._logged('list_customers', footnote._op_list_customers(name_contains, "limit", owner, country), said)
+    FROM footnote._owner_code('_op_list_customers') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.customer_payments(customer text, period text DEFAULT NULL, as_of date DEFAULT NULL)
@@ -809,8 +908,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('customer_payments', footnote._op_customer_payments(customer, period, as_of))
-    WHERE footnote._owner_code('_op_customer_payments')
+    SELECT footnote._logged('customer_payments', footnote._op_customer_payments(customer, period, as_of), said)
+    FROM footnote._owner_code('_op_customer_payments') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.customer_profile(customer text, as_of date DEFAULT NULL)
@@ -818,8 +917,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('customer_profile', footnote._op_customer_profile(customer, as_of))
-    WHERE footnote._owner_code('_op_customer_profile')
+    SELECT footnote._logged('customer_profile', footnote._op_customer_profile(customer, as_of), said)
+    FROM footnote._owner_code('_op_customer_profile') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.rank_customers(measure text, direction text DEFAULT NULL, "limit" integer DEFAULT NULL, as_of date DEFAULT NULL)
@@ -827,8 +926,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('rank_customers', footnote._op_rank_customers(measure, direction, "limit", as_of))
-    WHERE footnote._owner_code('_op_rank_customers')
+    SELECT footnote._logged('rank_customers', footnote._op_rank_customers(measure, direction, "limit", as_of), said)
+    FROM footnote._owner_code('_op_rank_customers') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.revenue_by_month(period text, customer text DEFAULT NULL)
@@ -836,8 +935,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('revenue_by_month', footnote._op_revenue_by_month(period, customer))
-    WHERE footnote._owner_code('_op_revenue_by_month')
+    SELECT footnote._logged('revenue_by_month', footnote._op_revenue_by_month(period, customer), said)
+    FROM footnote._owner_code('_op_revenue_by_month') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.credit_notes(period text, customer text DEFAULT NULL)
@@ -845,8 +944,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('credit_notes', footnote._op_credit_notes(period, customer))
-    WHERE footnote._owner_code('_op_credit_notes')
+    SELECT footnote._logged('credit_notes', footnote._op_credit_notes(period, customer), said)
+    FROM footnote._owner_code('_op_credit_notes') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.list_suppliers(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
@@ -854,8 +953,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('list_suppliers', footnote._op_list_suppliers(name_contains, "limit"))
-    WHERE footnote._owner_code('_op_list_suppliers')
+    SELECT footnote._logged('list_suppliers', footnote._op_list_suppliers(name_contains, "limit"), said)
+    FROM footnote._owner_code('_op_list_suppliers') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.list_items(name_contains text DEFAULT NULL, "limit" integer DEFAULT NULL)
@@ -863,8 +962,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('list_items', footnote._op_list_items(name_contains, "limit"))
-    WHERE footnote._owner_code('_op_list_items')
+    SELECT footnote._logged('list_items', footnote._op_list_items(name_contains, "limit"), said)
+    FROM footnote._owner_code('_op_list_items') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.open_purchase_orders(supplier text DEFAULT NULL, expected_in text DEFAULT NULL)
@@ -872,8 +971,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('open_purchase_orders', footnote._op_open_purchase_orders(supplier, expected_in))
-    WHERE footnote._owner_code('_op_open_purchase_orders')
+    SELECT footnote._logged('open_purchase_orders', footnote._op_open_purchase_orders(supplier, expected_in), said)
+    FROM footnote._owner_code('_op_open_purchase_orders') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.purchase_order(number text)
@@ -881,8 +980,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('purchase_order', footnote._op_purchase_order(number))
-    WHERE footnote._owner_code('_op_purchase_order')
+    SELECT footnote._logged('purchase_order', footnote._op_purchase_order(number), said)
+    FROM footnote._owner_code('_op_purchase_order') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.stock_on_hand(item text)
@@ -890,8 +989,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('stock_on_hand', footnote._op_stock_on_hand(item))
-    WHERE footnote._owner_code('_op_stock_on_hand')
+    SELECT footnote._logged('stock_on_hand', footnote._op_stock_on_hand(item), said)
+    FROM footnote._owner_code('_op_stock_on_hand') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.items_below_reorder()
@@ -899,8 +998,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('items_below_reorder', footnote._op_items_below_reorder())
-    WHERE footnote._owner_code('_op_items_below_reorder')
+    SELECT footnote._logged('items_below_reorder', footnote._op_items_below_reorder(), said)
+    FROM footnote._owner_code('_op_items_below_reorder') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.supplier_payment_facts(supplier text, as_of date DEFAULT NULL)
@@ -908,8 +1007,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('supplier_payment_facts', footnote._op_supplier_payment_facts(supplier, as_of))
-    WHERE footnote._owner_code('_op_supplier_payment_facts')
+    SELECT footnote._logged('supplier_payment_facts', footnote._op_supplier_payment_facts(supplier, as_of), said)
+    FROM footnote._owner_code('_op_supplier_payment_facts') AS said
 $$;
 
 CREATE OR REPLACE FUNCTION footnote.accounts_payable(supplier text DEFAULT NULL, as_of date DEFAULT NULL)
@@ -917,8 +1016,8 @@ RETURNS jsonb
 LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT footnote._logged('accounts_payable', footnote._op_accounts_payable(supplier, as_of))
-    WHERE footnote._owner_code('_op_accounts_payable')
+    SELECT footnote._logged('accounts_payable', footnote._op_accounts_payable(supplier, as_of), said)
+    FROM footnote._owner_code('_op_accounts_payable') AS said
 $$;
 
 -- In PL/pgSQL, as its computation (footnote_owner's) is created after it when a revision adds both.
@@ -929,10 +1028,111 @@ RETURNS jsonb
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    said jsonb := footnote._owner_code('_op_breakdown');
 BEGIN
-    PERFORM footnote._owner_code('_op_breakdown');
     RETURN footnote._logged('breakdown', footnote._op_breakdown(measure, period, "by", country, owner, customer,
-                                                                supplier, "limit", direction));
+                                                                supplier, "limit", direction), said);
+END
+$$;
+
+RESET ROLE;
+
+-- what footnote_owner owns is changed as footnote_owner
+
+DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END $owner_section$;
+
+SET ROLE footnote_owner;
+
+-- The rows of an evidence set a call cites, a page at a time ("offset" rows skipped, at most "limit"), read again
+-- from the source views by the set's evidence query with the parameters the call recorded; row_text is what the
+-- digest hashes. The rows are the ERP's now: footnote.reattest (or hashing every page) shows they are the same.
+CREATE OR REPLACE FUNCTION footnote.evidence_rows(call_id uuid, evidence_set text, "offset" bigint DEFAULT 0,
+                                       "limit" integer DEFAULT 100)
+RETURNS TABLE (n bigint, id text, type text, record_id text, uri text, verified boolean, fields jsonb, row_text text)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    said  jsonb := footnote._session_said();
+    lim   integer := footnote._int_arg('limit', "limit", 1, 10000, 100);
+    doc   jsonb;
+    s     jsonb;
+    q     footnote.evidence_queries;
+    vals  text;
+    k     integer;
+BEGIN
+    IF call_id IS NULL THEN
+        PERFORM footnote._invalid('call_id', 'is required: the call whose evidence set to read');
+    END IF;
+    evidence_set := footnote._text_arg('evidence_set', evidence_set, true, 60);
+    IF "offset" IS NOT NULL AND "offset" < 0 THEN
+        PERFORM footnote._invalid('offset', 'must be 0 or more', "offset"::text);
+    END IF;
+    SELECT c.result INTO doc FROM ONLY footnote.call_log AS c WHERE c.call_id = evidence_rows.call_id;
+    -- a call made under another access scope than this session's is, to it, a call never made
+    IF (SELECT s.id FROM footnote._session_scope() AS s) IS DISTINCT FROM doc->'scope'->>'id'
+       AND (SELECT s.id FROM footnote._session_scope() AS s) IS NOT NULL THEN
+        doc := NULL;
+    END IF;
+    IF doc IS NULL THEN
+        PERFORM footnote._invalid('call_id', format('call %s was never made', evidence_rows.call_id),
+                                  evidence_rows.call_id::text);
+    END IF;
+    SELECT e INTO s FROM jsonb_array_elements(doc->'evidence') AS e
+    WHERE e->>'type' = 'evidence_set' AND e->>'id' = evidence_set;
+    IF s IS NULL THEN
+        PERFORM footnote._invalid('evidence_set', format('call %s cites no evidence set %s; %s', evidence_rows.call_id,
+            evidence_set, coalesce((SELECT 'it cites ' || string_agg(e->>'id', ', ')
+                                    FROM jsonb_array_elements(doc->'evidence') AS e
+                                    WHERE e->>'type' = 'evidence_set'), 'its evidence is all inline')), evidence_set);
+    END IF;
+    SELECT * INTO q FROM footnote.evidence_queries AS x WHERE x.name = s->'fields'->>'evidence_query';
+    SELECT string_agg(format('%L', p.v), ', ' ORDER BY p.k), count(*) INTO vals, k
+    FROM jsonb_array_elements_text(s->'fields'->'parameters') WITH ORDINALITY AS p(v, k);
+    -- typed as the base query declares them: a prepared statement, the values as quoted literals
+    IF EXISTS (SELECT FROM pg_prepared_statements AS p WHERE p.name = 'footnote_evidence_rows') THEN
+        DEALLOCATE footnote_evidence_rows;
+    END IF;
+    EXECUTE format('PREPARE footnote_evidence_rows (%s) AS WITH r AS (%s), ev AS (%s) '
+                   'SELECT ev.n, ev.e->>''id'', ev.e->>''type'', ev.e->>''record_id'', ev.e->>''uri'', '
+                   '(ev.e->>''verified'')::boolean, ev.e->''fields'', ev.e::text '
+                   'FROM ev WHERE ev.n > $%s ORDER BY ev.n LIMIT $%s',
+                   array_to_string(q.param_types || ARRAY['bigint', 'integer'], ', '),
+                   footnote._query(q.base_query), q.sql, k + 1, k + 2);
+    RETURN QUERY EXECUTE format('EXECUTE footnote_evidence_rows (%s)',
+                                concat_ws(', ', vals, format('%L', coalesce("offset", 0)), format('%L', lim)));
+    DEALLOCATE footnote_evidence_rows;
+    -- the mapping's code it ran must leave the session's actor as it was
+    PERFORM footnote._session_kept(said, 'evidence_rows');
+END
+$$;
+
+-- The names the question router matches (customers with their account owners, suppliers, items): not a
+-- catalog operation and not logged, because a name list for routing is no evidence of anything; every figure
+-- an answer shows still comes from a logged call. Read again by long-lived clients when it is stale. The mapping's
+-- code it runs may not change what the session says (footnote._session_kept, FN105).
+CREATE OR REPLACE FUNCTION footnote.router_names()
+RETURNS jsonb
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    said  jsonb := footnote._session_said();
+    names jsonb;
+BEGIN
+    SELECT jsonb_build_object(
+        'customers', (SELECT coalesce(jsonb_agg(c.name ORDER BY c.name, c.id), '[]') FROM footnote_src.customers_in_scope AS c
+                      WHERE c.name IS NOT NULL),
+        'owners', (SELECT coalesce(jsonb_agg(DISTINCT c.account_owner), '[]') FROM footnote_src.customers_in_scope AS c
+                   WHERE c.account_owner IS NOT NULL),
+        'suppliers', (SELECT coalesce(jsonb_agg(s.name ORDER BY s.name, s.id), '[]') FROM footnote_src.suppliers_in_scope AS s
+                      WHERE s.name IS NOT NULL),
+        'items', (SELECT coalesce(jsonb_agg(jsonb_build_array(coalesce(i.sku, ''), i.name) ORDER BY i.name, i.id), '[]')
+                  FROM footnote_src.items_in_scope AS i WHERE i.name IS NOT NULL)) INTO names;
+    -- the mapping's code it ran must leave the session's actor as it was
+    PERFORM footnote._session_kept(said, 'router_names');
+    RETURN names;
 END
 $$;
 
@@ -1006,14 +1206,6 @@ GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA footnote TO footnote_owner;
 GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
 
 GRANT INSERT, UPDATE, DELETE ON footnote.settings, footnote.scopes, footnote.scope_bindings TO footnote_owner;
-
--- footnote_owner writes no evidence: its code calls the entry points (footnote.call, reattest), never the gate's
--- writers, so a login of the DBA's mapping role records no answer or decision of its own
-REVOKE EXECUTE ON FUNCTION
-    footnote.record_answer(text, text, jsonb, uuid[], text, jsonb, jsonb, text),
-    footnote.submit_answer(text, text, uuid[], jsonb),
-    footnote.record_decision(text, text, text, jsonb, uuid[])
-FROM footnote_owner;
 
 GRANT SELECT ON footnote.settings TO footnote_ledger;
 
@@ -1103,6 +1295,9 @@ TO footnote_service, footnote_auditor;
 GRANT USAGE ON SCHEMA footnote TO footnote_gateway;
 
 GRANT EXECUTE ON FUNCTION footnote.assert_identity(text, text) TO footnote_gateway;
+
+-- footnote_owner's code (the mapping's, which runs inside a gateway's session too) may not name the end user
+REVOKE EXECUTE ON FUNCTION footnote.assert_identity(text, text) FROM footnote_owner;
 
 GRANT EXECUTE ON FUNCTION footnote.whoami() TO footnote_service, footnote_gateway;
 
