@@ -138,6 +138,9 @@ ATTEMPTS: dict[str, tuple[str, list[str]]] = {
     "owner_trigger_on_settings": ("owner", [
         "CREATE FUNCTION footnote_src.t() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN RETURN NEW; END $f$",
         "CREATE TRIGGER t BEFORE UPDATE ON footnote.settings FOR EACH ROW EXECUTE FUNCTION footnote_src.t()"]),
+    # the end user a gateway verified is named only by the gateway: not by the owner, nor by the mapping's code
+    # running inside a gateway's session
+    "owner_assert_identity": ("owner", ["SELECT footnote.assert_identity('ceo', 'all')"]),
     "owner_security_invoker_catalog": ("owner", ["ALTER VIEW footnote.catalog SET (security_invoker = true)"]),
     "owner_session_authorization": ("owner", ["SET SESSION AUTHORIZATION fn_test_service"]),
     # a view of the mapping (which the owner may redefine) that runs the owner's code: it runs as footnote_owner
@@ -508,6 +511,35 @@ def test_without_the_event_trigger_the_ledgers_role_runs_no_owner_code_altered(h
     assert "is not as installed" in str(caught.value)
     assert _evidence(history) == before
     assert history.scalar("SELECT count(*) FROM footnote.call_log WHERE result ? 'forged'") == 0
+    _intact(history)
+
+
+@pytest.mark.parametrize("path", ["catalog_call", "router_names", "gate_names"])
+def test_the_mappings_code_cannot_change_whom_the_session_speaks_for(history: TestDatabase, path: str) -> None:
+    """The mapping's code runs in the caller's session (as footnote_owner): a view that sets footnote.actor would
+    make the application's calls and records, and everything after them in the session, name another user, and
+    both verifiers would accept them. A computation, the router's name list and the gate's name reader that ran
+    such code are refused (FN105), the transaction's abort takes the setting back, and nothing is recorded."""
+    with history.connect("service") as conn:
+        conn.execute("SET footnote.actor = 'alice'")
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]  # before the mapping changed
+        with history.connect("owner") as owner:
+            owner.execute("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "
+                          "PERFORM set_config('footnote.actor', 'mallory', false); RETURN true; END $f$")
+            owner.execute(EVIL_VIEW if path != "gate_names" else EVIL_AS_LEDGER[-2])  # type: ignore[arg-type]
+        before = _evidence(history)
+        with pytest.raises(psycopg.Error) as caught:
+            if path == "catalog_call":
+                conn.execute(OVERDUE)
+            elif path == "router_names":
+                conn.execute("SELECT footnote.router_names()")
+            else:  # "Bergmann" is a short form the gate looks up among the names
+                conn.execute("SELECT footnote.submit_answer('How much does Bergmann owe?', "
+                             "'Bergmann owes 43.805,00 € overdue.', ARRAY[%s]::uuid[])", (call_id,))
+        assert caught.value.sqlstate == "FN105" and "footnote.actor" in str(caught.value), caught.value
+        assert conn.execute("SELECT current_setting('footnote.actor')").fetchone() == ("alice",)
+    assert _evidence(history) == before
+    assert history.scalar("SELECT count(*) FROM footnote.call_log WHERE actor_id = 'mallory'") == 0
     _intact(history)
 
 
