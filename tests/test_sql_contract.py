@@ -101,7 +101,7 @@ def test_only_the_call_log_and_the_gate_write_and_nothing_names_erp(db: TestData
         if writes:
             writers[signature] = {w[1] for w in writes}
     assert writers == {
-        "footnote._logged(text,jsonb)": {"footnote.call_log"},
+        "footnote._logged(text,jsonb,jsonb)": {"footnote.call_log"},
         "footnote._queue_record(uuid,jsonb,text,text,text,jsonb,jsonb,jsonb)":
             {"footnote.ledger_queue", "footnote.call_use", "footnote.call_attempts"},
         "footnote._ledger_link()": {"footnote.ledger_queue"},

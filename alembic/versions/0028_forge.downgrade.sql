@@ -28,6 +28,41 @@ DROP FUNCTION footnote._names_of(text);
 
 DROP FUNCTION footnote._logged(text, jsonb, jsonb);
 
+-- Append a computed result to the call log and return it with the hash the log keeps. The result's
+-- operation must be the entry point's, and its time this statement's.
+CREATE FUNCTION footnote._logged(operation text, doc jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    links   jsonb := doc->'ui_links';
+    called  timestamptz := (doc->>'called_at')::timestamptz;
+    hash    text;
+BEGIN
+    doc := doc - 'ui_links';
+    IF doc->>'operation' IS DISTINCT FROM operation OR called IS NULL OR called < statement_timestamp()
+       OR called > clock_timestamp() THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('footnote.call_log takes rows only from the catalog operation that computed them (%s)',
+                             operation);
+    END IF;
+    -- the result hash is SHA-256 of the document's jsonb text, the form the call log keeps it in
+    -- (docs/hash-spec.md, section 8): written by the server in one pass, not re-serialised member by member
+    hash := footnote.sha256_hex(doc::text);
+    INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, actor_id, actor_role, operation,
+                                   arguments, evidence_ids, result, result_hash, duration_ms)
+    VALUES ((doc->>'call_id')::uuid, called, session_user, pg_backend_pid(), doc->'actor'->>'id',
+            doc->'actor'->>'role', operation, doc->'arguments',
+            ARRAY(SELECT e->>'id' FROM jsonb_array_elements(coalesce(doc->'evidence', '[]')) WITH ORDINALITY AS x(e, n)
+                  ORDER BY x.n),
+            doc, hash, (doc->>'duration_ms')::numeric);
+    -- the caller also gets the hash the log keeps: SHA-256 of the document without this member; and,
+    -- where the ui_links setting says how, the links into the ERP's own UI (presentation, not logged)
+    RETURN doc || jsonb_build_object('result_hash', hash) || coalesce(jsonb_build_object('ui_links', links), '{}');
+END
+$$;
+
 -- what footnote_owner owns is changed as footnote_owner
 
 DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END $owner_section$;
@@ -884,41 +919,6 @@ $$;
 -- to the call log (footnote._logged). So a call-log row can only say what a catalog computation returned
 -- when asked: no login can write one by hand or hand one a doctored result, and the ledger's role never runs
 -- code a login can change (docs/threat-model.md).
-
--- Append a computed result to the call log and return it with the hash the log keeps. The result's
--- operation must be the entry point's, and its time this statement's.
-CREATE FUNCTION footnote._logged(operation text, doc jsonb)
-RETURNS jsonb
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    links   jsonb := doc->'ui_links';
-    called  timestamptz := (doc->>'called_at')::timestamptz;
-    hash    text;
-BEGIN
-    doc := doc - 'ui_links';
-    IF doc->>'operation' IS DISTINCT FROM operation OR called IS NULL OR called < statement_timestamp()
-       OR called > clock_timestamp() THEN
-        RAISE EXCEPTION USING ERRCODE = 'FN105',
-            MESSAGE = format('footnote.call_log takes rows only from the catalog operation that computed them (%s)',
-                             operation);
-    END IF;
-    -- the result hash is SHA-256 of the document's jsonb text, the form the call log keeps it in
-    -- (docs/hash-spec.md, section 8): written by the server in one pass, not re-serialised member by member
-    hash := footnote.sha256_hex(doc::text);
-    INSERT INTO footnote.call_log (call_id, called_at, db_role, backend_pid, actor_id, actor_role, operation,
-                                   arguments, evidence_ids, result, result_hash, duration_ms)
-    VALUES ((doc->>'call_id')::uuid, called, session_user, pg_backend_pid(), doc->'actor'->>'id',
-            doc->'actor'->>'role', operation, doc->'arguments',
-            ARRAY(SELECT e->>'id' FROM jsonb_array_elements(coalesce(doc->'evidence', '[]')) WITH ORDINALITY AS x(e, n)
-                  ORDER BY x.n),
-            doc, hash, (doc->>'duration_ms')::numeric);
-    -- the caller also gets the hash the log keeps: SHA-256 of the document without this member; and,
-    -- where the ui_links setting says how, the links into the ERP's own UI (presentation, not logged)
-    RETURN doc || jsonb_build_object('result_hash', hash) || coalesce(jsonb_build_object('ui_links', links), '{}');
-END
-$$;
 
 CREATE OR REPLACE FUNCTION footnote.revenue_drivers(period_from text, period_to text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
 RETURNS jsonb
