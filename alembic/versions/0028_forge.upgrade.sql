@@ -44,8 +44,8 @@ $$;
 
 -- Before the ledger's role runs code footnote_owner owns (a computation footnote._op_*, the gate's name reader
 -- footnote._names_matching): checks that every function of that name is still as installed, SECURITY DEFINER,
--- owned by footnote_owner, with no setting but the pinned search_path (else FN105 naming it, and nothing of it
--- runs), and returns what the session says (footnote._session_said), for footnote._session_kept after it ran.
+-- owned by footnote_owner, with no setting but the pinned search_path, and for a computation that every other
+-- function of footnote_owner's still has only that setting (else FN105 naming it, and nothing of it runs), and returns what the session says (footnote._session_said), for footnote._session_kept after it ran.
 -- Where no event trigger guards (an install by a CREATEROLE role), footnote_owner may ALTER its functions: one made
 -- SECURITY INVOKER would run the mapping's code as the ledger's role, one given its own search_path (or any other
 -- setting) would compute what the queries it records do not say.
@@ -59,9 +59,12 @@ DECLARE
 BEGIN
     SELECT p.oid::regprocedure::text INTO bad
     FROM pg_catalog.pg_proc AS p
-    WHERE p.pronamespace = 'footnote'::regnamespace AND p.proname = fn
-      AND NOT (p.prosecdef AND pg_catalog.pg_get_userbyid(p.proowner) = 'footnote_owner'
-               AND p.proconfig IS NOT DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp'])
+    WHERE p.pronamespace = 'footnote'::regnamespace
+      AND ((p.proname = fn AND NOT (p.prosecdef AND pg_catalog.pg_get_userbyid(p.proowner) = 'footnote_owner'
+                                    AND p.proconfig IS NOT DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp']))
+           -- and, for a computation, every helper of footnote_owner's it may run (footnote._overdue, …)
+           OR (fn LIKE '\_op\_%' AND pg_catalog.pg_get_userbyid(p.proowner) = 'footnote_owner'
+               AND p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp']))
     LIMIT 1;
     IF bad IS NOT NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'FN105',
