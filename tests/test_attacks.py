@@ -497,11 +497,12 @@ def test_without_the_event_trigger_the_ledgers_role_runs_no_owner_code_altered(h
     (FN105) before it runs: nothing is written, and both verifiers find the evidence intact."""
     with history.connect() as conn:
         conn.execute("ALTER EVENT TRIGGER footnote_guard_ddl DISABLE")
-    with history.connect("owner") as conn:
-        for statement in [*EVIL_AS_LEDGER, alter]:
-            conn.execute(statement)  # type: ignore[arg-type]
     with history.connect("service") as conn:
+        # for the gate's name reader: a call made before the owner's change, cited by an answer naming a short form
         call_id = None if "_names_matching" not in alter else conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        with history.connect("owner") as owner:
+            for statement in [*EVIL_AS_LEDGER, alter]:
+                owner.execute(statement)  # type: ignore[arg-type]
         before = _evidence(history)
         with pytest.raises(psycopg.Error) as caught:
             if call_id is None:
