@@ -64,6 +64,13 @@ GRANT USAGE ON SCHEMA footnote TO footnote_owner;
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA footnote TO footnote_owner;
 GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
 GRANT INSERT, UPDATE, DELETE ON footnote.settings, footnote.scopes, footnote.scope_bindings TO footnote_owner;
+-- footnote_owner writes no evidence: its code (the mapping's too, which runs inside the service's session) calls the
+-- catalog's entry points, never the gate's writers, so it records no answer or decision in the service's name
+REVOKE EXECUTE ON FUNCTION
+    footnote.record_answer(text, text, jsonb, uuid[], text, jsonb, jsonb, text),
+    footnote.submit_answer(text, text, uuid[], jsonb),
+    footnote.record_decision(text, text, text, jsonb, uuid[])
+FROM footnote_owner;
 GRANT SELECT ON footnote.settings TO footnote_ledger;
 -- whoever reads the scoped views (sql/04_sources.sql) reads the session's scope: the gate's name matching too
 GRANT SELECT ON footnote.scopes, footnote.scope_bindings TO footnote_ledger;

@@ -141,6 +141,13 @@ ATTEMPTS: dict[str, tuple[str, list[str]]] = {
     # the end user a gateway verified is named only by the gateway: not by the owner, nor by the mapping's code
     # running inside a gateway's session
     "owner_assert_identity": ("owner", ["SELECT footnote.assert_identity('ceo', 'all')"]),
+    # the gate's writers are not the owner's: not from its login, nor from the mapping's code, which runs inside the
+    # service's session and would record in the service's name
+    "owner_records_a_decision": ("owner", ["SELECT footnote.record_decision('approve', 'x', 'y', NULL, NULL)"]),
+    "owner_mapping_records_for_the_service": ("owner", [
+        "CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE sql AS $f$ SELECT footnote.record_decision("
+        "'approve_payment', 'Bergmann Logistik', 'approved', NULL, NULL) IS NOT NULL $f$",
+        EVIL_VIEW, OVERDUE]),
     "owner_security_invoker_catalog": ("owner", ["ALTER VIEW footnote.catalog SET (security_invoker = true)"]),
     "owner_session_authorization": ("owner", ["SET SESSION AUTHORIZATION fn_test_service"]),
     # a view of the mapping (which the owner may redefine) that runs the owner's code: it runs as footnote_owner
@@ -514,6 +521,24 @@ def test_without_the_event_trigger_the_ledgers_role_runs_no_owner_code_altered(h
     assert "is not as installed" in str(caught.value)
     assert _evidence(history) == before
     assert history.scalar("SELECT count(*) FROM footnote.call_log WHERE result ? 'forged'") == 0
+    _intact(history)
+
+
+def test_the_mappings_code_records_nothing_in_the_services_name(history: TestDatabase) -> None:
+    """The mapping's code runs inside the service's session: were the gate's writers footnote_owner's to call, a
+    view could record a decision (or an answer) the service never made, as the service and its actor, and both
+    verifiers would accept it. They are not granted to footnote_owner: the service's call is refused (42501) and
+    nothing is recorded."""
+    with history.connect("owner") as conn:
+        conn.execute("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE sql AS $f$ SELECT "
+                     "footnote.record_decision('approve_payment', 'Bergmann Logistik', 'approved', NULL, NULL) "
+                     "IS NOT NULL $f$")
+        conn.execute(EVIL_VIEW)
+    before = _evidence(history)
+    with history.connect("service") as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="record_decision"):
+            conn.execute(OVERDUE)
+    assert _evidence(history) == before
     _intact(history)
 
 

@@ -255,6 +255,11 @@ def test_a_createrole_installer_installs_and_uninstalls_on_a_fresh_cluster(serve
             assert conn.execute("SELECT pg_has_role('footnote_ledger', 'USAGE'), "
                                 "has_table_privilege('footnote.call_log', 'INSERT')").fetchone() == (False, False)
         code, out, err = _cli("ask", "How much does Bergmann Logistik owe?", "--database-url", url)
+        # the DBA's mapping role records nothing through the gate: asking takes footnote_service
+        assert code != 0 and "GRANT footnote_service TO" in err, (out, err)
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("GRANT footnote_service TO installer")
+        code, out, err = _cli("ask", "How much does Bergmann Logistik owe?", "--database-url", url)
         assert code == 0 and "status: verified · ledger #1" in out, err
         code, out, err = _cli("uninstall", "--yes", "--drop-ledger", "--export", str(tmp_path), "--database-url",
                               url)
