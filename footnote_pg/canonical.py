@@ -94,6 +94,8 @@ def jsonb_text(value: Any) -> str:
     and elements; strings and numbers as in canonical JSON."""
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(jsonb_text(v) for v in value) + "]"
+    if isinstance(value, msgspec.Raw):  # an exact number as decode() keeps it: its canonical text
+        return bytes(value).decode("ascii")
     if isinstance(value, dict):
         for key in value:
             if not isinstance(key, str):

@@ -48,9 +48,9 @@ class BundleError(ValueError):
 
 ROW_COLUMNS = ("id", "seq", "recorded_at", "db_role", "actor_id", "actor_role", "kind", "question", "answer",
                "status", "claims", "operations", "evidence", "findings", "decision", "details", "prev_hash", "hash",
-               "canonical")
+               "canonical", "salts")
 _ROW_TYPES = ["text", "int8", "timestamptz", "text", "text", "text", "text", "text", "text", "text", "utf8", "utf8",
-              "utf8", "utf8", "utf8", "utf8", "text", "text", "utf8"]  # utf8: a text column wanted as its bytes
+              "utf8", "utf8", "utf8", "utf8", "text", "text", "utf8", "utf8"]  # utf8: a text column wanted as its bytes
 _TEXT_TYPES = ["int8", "text", "utf8"]
 _BATCH = 10_000  # records per COPY: stopping early reads at most the rest of one batch
 _TICK = 1024  # records per advance() call
@@ -239,6 +239,11 @@ def chain_head(conn: psycopg.Connection[Any]) -> dict[str, Any] | None:
 
 def _bundle_line(row: tuple[Any, ...]) -> bytes:
     """A record's bundle line: its object from its fields, with its stored hash, canonical, and a line feed."""
+    if row[19] is not None:  # version 2: the hashed object (commitments) with the parts that open them
+        named = dict(zip(ROW_COLUMNS, row, strict=True))
+        obj = record_object(named)
+        opened = chainwalk.openings(chainwalk.content_object(named), canonical.loads(row[19]))
+        return canonical.canonical_json({**obj, "hash": row[17], "parts": opened}).encode("utf-8") + b"\n"
     try:
         obj = chainwalk.fast_object(row)
         return canonical.encode({**obj, "hash": row[17]}) + b"\n"

@@ -69,12 +69,13 @@ AS $$
      LEFT JOIN ONLY footnote.call_use AS u ON u.call_id = (o.op->>'call_id')::uuid
      CROSS JOIN LATERAL (SELECT EXISTS (SELECT FROM ONLY footnote.call_attempts AS x
                                         WHERE x.call_id = (o.op->>'call_id')::uuid AND x.record_id = l.id) AS tried) AS a
-     WHERE c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR NOT footnote._call_columns_agree(c)
+     WHERE o.op <> '{"redacted": true}'::jsonb  -- a redacted operation: its call was redacted with it
+       AND (c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR NOT footnote._call_columns_agree(c)
         OR c.operation IS DISTINCT FROM o.op->>'operation' OR c.db_role IS DISTINCT FROM l.db_role
         OR c.actor_id IS DISTINCT FROM l.actor_id OR c.actor_role IS DISTINCT FROM l.actor_role
         OR (u.record_id IS DISTINCT FROM l.id
             -- an attempt the gate did not accept is backed by call_attempts; an accepted one only by call_use
-            AND NOT (a.tried AND (l.kind = 'answer' AND l.status NOT IN ('verified', 'partially_verified'))))
+            AND NOT (a.tried AND (l.kind = 'answer' AND l.status NOT IN ('verified', 'partially_verified')))))
      ORDER BY l.seq, o.n
      LIMIT 1)
     UNION ALL
