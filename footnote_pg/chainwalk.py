@@ -177,6 +177,15 @@ def open_problem(obj: dict[str, Any], opened: Any) -> str | None:
     return None
 
 
+def _redacted_openings(obj: dict[str, Any], opened: dict[str, Any]) -> int:
+    """How many parts of a bundle line are redacted: a commitment with no opening."""
+    count = sum(1 for key in SINGLE_PARTS if isinstance(obj.get(key), str) and opened.get(key) is None)
+    for key in LIST_PARTS:
+        count += sum(1 for c, o in zip(obj.get(key) or [], opened.get(key) or [], strict=False)
+                     if isinstance(c, str) and o is None)
+    return count
+
+
 def fast_object(row: tuple[Any, ...]) -> dict[str, Any]:
     """:func:`content_object` of a ``ledger_rows`` tuple, its JSON parsed for :func:`canonical.encode`
     (ValueError when a column is not JSON)."""
@@ -206,10 +215,12 @@ class Verdict:
     first_bad_seq: int | None = None
     problem: str | None = None
     detail: str | None = None
+    redacted: int = 0  # parts redacted (version 2), which stand for their sealed commitments: not tampering
 
     def line(self) -> str:
         if self.ok:
-            return f"chain intact: {self.records} records, head {self.head_seq} {(self.head_hash or '')[:16]}…"
+            gone = f"; {self.redacted} parts redacted (footnote.redactions)" if self.redacted else ""
+            return f"chain intact: {self.records} records, head {self.head_seq} {(self.head_hash or '')[:16]}…{gone}"
         if self.first_bad_seq is None:
             return f"ledger broken: {self.problem}: {self.detail}"
         return f"chain broken at record {self.first_bad_seq}: {self.problem}: {self.detail}"
@@ -224,6 +235,7 @@ class Walk:
     def __init__(self, first_seq: int = 1, first_prev_hash: str = GENESIS) -> None:
         self.expected, self.prev_hash, self.prev_time = first_seq, first_prev_hash, ""
         self.count = 0
+        self.redacted = 0
         self.head_seq: int | None = None
         self.head_hash: str | None = None
 
@@ -255,7 +267,7 @@ class Walk:
 
     def verdict(self, problem: Problem | None = None) -> Verdict:
         if problem is None:
-            return Verdict(True, self.count, self.head_seq, self.head_hash)
+            return Verdict(True, self.count, self.head_seq, self.head_hash, redacted=self.redacted)
         return Verdict(False, self.count, self.head_seq, self.head_hash, problem.seq, problem.problem,
                        problem.detail)
 
@@ -347,6 +359,8 @@ def reference_line(line: bytes, number: int, walk: Walk) -> Problem | None:
                                                "parts, a version 1 record none")
     if opened is not _ABSENT and (why := open_problem(obj, opened)) is not None:
         return Problem(seq, "content_changed", f"line {number} (record {seq}): {why}")
+    if opened is not _ABSENT:
+        walk.redacted += _redacted_openings(obj, opened)
     recorded_at = str(obj.get("recorded_at"))
     problem = walk.link(seq, obj.get("prev_hash"), recorded_at)
     if problem is None:

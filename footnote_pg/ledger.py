@@ -178,6 +178,8 @@ def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = Fa
                     if problem is not None or obj is None:
                         return walk.verdict(problem)
                 cited.add(obj)
+            if row[19] is not None and b"null" in row[19]:  # version 2 with redacted parts
+                walk.redacted += len(chainwalk.redacted_parts(canonical.decode(row[19])))
             _ticks(advance, walk.count)
     _ticks(advance, walk.count, last=True)
     verdict = walk.verdict()
