@@ -149,8 +149,8 @@ def redacted_parts(salts: Any) -> list[str]:
 
 def open_problem(obj: dict[str, Any], opened: Any) -> str | None:
     """Why a bundle line's parts do not open the commitments of its hashed object (None when each does)."""
-    if not isinstance(opened, dict):
-        return "its parts are not an object"
+    if not isinstance(opened, dict) or set(opened) != {*SINGLE_PARTS, *LIST_PARTS}:
+        return "parts are not the record's parts"
 
     def check(name: str, opening: Any, sealed: Any) -> str | None:
         if opening is None:
@@ -489,11 +489,10 @@ def fast_row(row: tuple[Any, ...], walk: Walk) -> dict[str, Any] | None:
     return obj
 
 
-def line_facts(body: bytes) -> tuple[int, str, str, str] | None:
-    """``seq``, ``prev_hash``, ``recorded_at`` and ``hash`` of a bundle line (without its line feed) when it is
-    written canonically and hashes to its hash, else None: the half of :func:`fast_line` that needs no walk."""
-    if b',"parts":' in body:  # a version 2 line: its openings are checked by the reference
-        return None
+def line_facts(body: bytes) -> tuple[int, str, str, str, int] | None:
+    """``seq``, ``prev_hash``, ``recorded_at``, ``hash`` and the number of redacted parts of a bundle line
+    (without its line feed) when it is written canonically, hashes to its hash and (version 2) each of its parts
+    opens its commitment, else None: the half of :func:`fast_line` that needs no walk."""
     try:
         obj = canonical.decode(body)
         if canonical.encode(obj) != body:
@@ -501,10 +500,22 @@ def line_facts(body: bytes) -> tuple[int, str, str, str] | None:
         seq, prev_hash, recorded_at, stored = obj["seq"], obj["prev_hash"], obj["recorded_at"], obj["hash"]
     except (ValueError, TypeError, KeyError):
         return None
-    if type(seq) is not int or not isinstance(recorded_at, str) or not isinstance(stored, str) \
-            or split_hash(body) != stored:
+    if type(seq) is not int or not isinstance(recorded_at, str) or not isinstance(stored, str):
         return None
-    return seq, prev_hash, recorded_at, stored
+    redacted = 0
+    if "parts" in obj:  # version 2: the hash is over the line without its parts; each part opens its commitment
+        opened = obj.pop("parts")
+        del obj["hash"]
+        try:
+            if obj.get("version") != 2 or hashlib.sha256(canonical.encode(obj)).hexdigest() != stored \
+                    or open_problem(obj, opened) is not None:
+                return None
+        except (ValueError, TypeError):
+            return None
+        redacted = _redacted_openings(obj, opened)
+    elif obj.get("version") == 2 or split_hash(body) != stored:
+        return None
+    return seq, prev_hash, recorded_at, stored, redacted
 
 
 def fast_line(line: bytes, walk: Walk) -> bool:
@@ -513,4 +524,5 @@ def fast_line(line: bytes, walk: Walk) -> bool:
     if facts is None or not walk.follows(*facts[:3]):
         return False
     walk.passed(facts[0], facts[3], facts[2])
+    walk.redacted += facts[4]
     return True

@@ -388,6 +388,7 @@ def verify_bundle(source: Path | IO[bytes], advance: Callable[[int], None] | Non
                     problem = chainwalk.chain_line(line, number, walk)
                 elif facts is not None and walk.follows(*facts[:3]):  # its worker passed the rest
                     walk.passed(facts[0], facts[3], facts[2])
+                    walk.redacted += facts[4]
                     problem = None
                 elif reference or not chainwalk.fast_line(line, walk):
                     problem = chainwalk.reference_line(line, number, walk)
