@@ -81,8 +81,10 @@ def _fill(conn: psycopg.Connection[Any]) -> str:
         return FILL
     head, select = FILL.split("SELECT", 1)
     return (head.replace("decision, details)", "decision, details, salts)")
-            + "SELECT x.*, footnote._new_salts(x.question, x.answer, x.claims, x.operations, x.evidence, x.findings, "
-              "x.decision, x.details) FROM (SELECT" + select + ") AS x(id, queued_at, db_role, actor_id, actor_role, "
+            + "SELECT x.id, x.queued_at, x.db_role, x.actor_id, x.actor_role, x.kind, x.question, x.answer, x.status, "
+              "x.claims::jsonb, x.operations::jsonb, x.evidence::jsonb, x.findings::jsonb, x.decision::jsonb, "
+              "x.details::jsonb, footnote._new_salts(x.question, x.answer, x.claims::jsonb, x.operations::jsonb, "
+              "x.evidence::jsonb, x.findings::jsonb, x.decision::jsonb, x.details::jsonb) FROM (SELECT" + select + ") AS x(id, queued_at, db_role, actor_id, actor_role, "
               "kind, question, answer, status, claims, operations, evidence, findings, decision, details)")
 
 

@@ -29,6 +29,11 @@ DROP FUNCTION footnote.redact(text, text);
 
 DROP VIEW footnote.redactions;
 
+-- moved by hand before the functions: the earlier functions build rows of the tables without it
+ALTER TABLE footnote.ledger DROP COLUMN salts;
+
+ALTER TABLE footnote.ledger_queue DROP COLUMN salts;
+
 -- what footnote_owner owns is changed as footnote_owner
 
 DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END $owner_section$;
@@ -309,9 +314,7 @@ AS $$
          footnote._canonical_json(jsonb_build_object('status', q.status, 'version', 1)) AS t
 $$;
 
-ALTER TABLE footnote.ledger DROP COLUMN salts;
 
-ALTER TABLE footnote.ledger_queue DROP COLUMN salts;
 
 RESET ROLE;
 
