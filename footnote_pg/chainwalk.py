@@ -442,7 +442,23 @@ def chain_line(line: bytes, number: int, walk: Walk) -> Problem | None:
     """The chain pass over bundle line ``number``; moves the walk on."""
     body = line[:-1] if line.endswith(b"\n") else line
     if b',"parts":' in body:  # a version 2 line: the hash is over the line without its parts
-        return reference_line(line, number, walk)
+        try:
+            obj = canonical.decode(body)
+            stored, _parts = obj.pop("hash"), obj.pop("parts")
+            text = canonical.encode(obj)
+            seq, prev_hash, recorded_at = obj["seq"], obj["prev_hash"], obj["recorded_at"]
+            if type(seq) is not int or not isinstance(recorded_at, str) or not isinstance(stored, str):
+                raise ValueError("not a record")
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return reference_line(line, number, walk)
+        if (problem := walk.order(seq)) is not None:
+            return problem
+        if hashlib.sha256(text).hexdigest() != stored:
+            return _not_hashing(seq)
+        problem = walk.link(seq, prev_hash, recorded_at)
+        if problem is None:
+            walk.passed(seq, stored, recorded_at)
+        return problem
     fields = _tail(body)
     if fields is None:
         return Problem(walk.expected, "content_changed", f"line {number} is not a canonical record")
