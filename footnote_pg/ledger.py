@@ -111,8 +111,8 @@ def sealed_texts(conn: psycopg.Connection[Any]) -> Iterator[tuple[int, str, byte
 
 
 def _sealed_size(row: tuple[Any, ...]) -> int:
-    """A ``ledger_rows`` tuple's weight in a worker's batch: its sealed text's bytes."""
-    return len(row[18])
+    """A ``ledger_rows`` tuple's weight in a worker's batch: its sealed text's bytes (and its salts')."""
+    return len(row[18]) + len(row[19] or b"")
 
 
 def _server_here(conn: psycopg.Connection[Any]) -> bool:
