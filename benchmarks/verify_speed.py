@@ -74,6 +74,20 @@ FROM generate_series(1, {n}) AS g
 """
 
 
+def _fill(conn: psycopg.Connection[Any]) -> str:
+    """FILL, its records of hash version 2 (a salt per part, as the gate writes them) where the schema has it."""
+    if conn.execute("SELECT to_regprocedure('footnote._new_salts(text, text, jsonb, jsonb, jsonb, jsonb, jsonb, "
+                    "jsonb)')").fetchone()[0] is None:  # type: ignore[index]
+        return FILL
+    head, select = FILL.split("SELECT", 1)
+    return (head.replace("decision, details)", "decision, details, salts)")
+            + "SELECT x.id, x.queued_at, x.db_role, x.actor_id, x.actor_role, x.kind, x.question, x.answer, x.status, "
+              "x.claims::jsonb, x.operations::jsonb, x.evidence::jsonb, x.findings::jsonb, x.decision::jsonb, "
+              "x.details::jsonb, footnote._new_salts(x.question, x.answer, x.claims::jsonb, x.operations::jsonb, "
+              "x.evidence::jsonb, x.findings::jsonb, x.decision::jsonb, x.details::jsonb) FROM (SELECT" + select + ") AS x(id, queued_at, db_role, actor_id, actor_role, "
+              "kind, question, answer, status, claims, operations, evidence, findings, decision, details)")
+
+
 def fill(url: str, records: int) -> None:
     """Add records until the ledger has ``records`` (queued by hand without the gate, then sealed as usual)."""
     with psycopg.connect(url, autocommit=True) as conn:
@@ -83,7 +97,7 @@ def fill(url: str, records: int) -> None:
             n = min(20_000, records - have)
             with conn.transaction():
                 conn.execute("SET LOCAL session_replication_role = replica")
-                conn.execute(sql.SQL(FILL).format(n=sql.Literal(n)))
+                conn.execute(sql.SQL(_fill(conn)).format(n=sql.Literal(n)))
             conn.execute("SELECT footnote.seal()")
             have += n
             print(f"  sealed {have:,} records ({time.monotonic() - t0:.0f} s)", file=sys.stderr)

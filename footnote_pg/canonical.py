@@ -88,18 +88,38 @@ def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+_ORDERS: dict[tuple[str, ...], tuple[str, ...]] = {}  # jsonb's member order of a key set, as the keys arrive
+_quoted = json.encoder.encode_basestring  # C: the spec's string escapes (\uXXXX in lower case, no other escapes)
+
+
 def jsonb_text(value: Any) -> str:
     """The text PostgreSQL writes for a jsonb value (docs/hash-spec.md, section 8): object members ordered by the
     length of their key in UTF-8 bytes, then by those bytes; ``": "`` after a key and ``", "`` between members
     and elements; strings and numbers as in canonical JSON."""
+    kind = type(value)
+    if kind is str:
+        return _quoted(value)
+    if kind is dict:
+        keys = tuple(value)
+        order = _ORDERS.get(keys)
+        if order is None:
+            for key in keys:
+                if not isinstance(key, str):
+                    raise TypeError(f"object keys must be strings, not {type(key).__name__}")
+            order = tuple(sorted(keys, key=lambda k: (len(k.encode("utf-8")), k.encode("utf-8"))))
+            if len(_ORDERS) < 4096:
+                _ORDERS[keys] = order
+        return "{" + ", ".join([f"{_quoted(k)}: {jsonb_text(value[k])}" for k in order]) + "}"
+    if kind is list or kind is tuple:
+        return "[" + ", ".join([jsonb_text(v) for v in value]) + "]"
+    if kind is msgspec.Raw:  # an exact number as decode() keeps it: its canonical text
+        return bytes(value).decode("ascii")
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(jsonb_text(v) for v in value) + "]"
+        return "[" + ", ".join([jsonb_text(v) for v in value]) + "]"
     if isinstance(value, dict):
-        for key in value:
-            if not isinstance(key, str):
-                raise TypeError(f"object keys must be strings, not {type(key).__name__}")
-        keys = sorted(value, key=lambda k: (len(k.encode("utf-8")), k.encode("utf-8")))
-        return "{" + ", ".join(f"{_string(k)}: {jsonb_text(value[k])}" for k in keys) + "}"
+        return jsonb_text(dict(value))
+    if isinstance(value, str):
+        return _quoted(str(value))
     return canonical_json(value)
 
 

@@ -35,14 +35,14 @@ def timestamp(value: dt.datetime) -> str:
     return value.astimezone(dt.UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
-def record_object(row: dict[str, Any]) -> dict[str, Any]:
-    """The hashed object of a ledger row (columns as ``ledger_rows`` gives them), for the reference."""
+def content_object(row: dict[str, Any]) -> dict[str, Any]:
+    """The record object of a ledger row with its parts as they are (version 1: the hashed object itself)."""
 
     def parsed(value: str | bytes | None) -> Any:
         return None if value is None else canonical.loads(value)
 
     return {
-        "version": 1,
+        "version": 1 if row.get("salts") is None else 2,
         "id": row["id"],
         "seq": row["seq"],
         "recorded_at": timestamp(row["recorded_at"]),
@@ -62,15 +62,139 @@ def record_object(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def record_object(row: dict[str, Any]) -> dict[str, Any]:
+    """The hashed object of a ledger row (columns as ``ledger_rows`` gives them), for the reference: version 1
+    holds the parts, version 2 their commitments (docs/hash-spec.md §9)."""
+    obj = content_object(row)
+    if row.get("salts") is None:
+        return obj
+    salts = canonical.loads(row["salts"])
+    sealed = canonical.loads(row["canonical"]) if b"null" in _bytes(row["salts"]) else None
+    return committed(obj, salts, sealed)
+
+
+def _bytes(value: str | bytes) -> bytes:
+    return value.encode("utf-8") if isinstance(value, str) else value
+
+
+# -- version 2: per-part commitments (docs/hash-spec.md §9) ----------------------------------------------------
+
+SINGLE_PARTS = ("question", "answer", "decision", "details")
+LIST_PARTS = ("claims", "operations", "evidence", "findings")
+REDACTED = {"redacted": True}
+_ABSENT = object()
+
+
+def commitment(salt: str, part: Any) -> str:
+    """HASH(salt || jsonb text of the part), lower-case hex (ValueError for a salt that is not hex)."""
+    return hashlib.sha256(bytes.fromhex(salt) + canonical.jsonb_text(part).encode("utf-8")).hexdigest()
+
+
+def _commit(salt: Any, part: Any, sealed: Any) -> Any:
+    """What the hashed object holds for a part: its commitment; null for an absent part; for a redacted part (its
+    salt null, its column null or {"redacted": true}) the sealed commitment; else the part itself (which cannot
+    equal a commitment: content_changed)."""
+    if isinstance(salt, str) and part is not None:
+        return commitment(salt, part)
+    if salt is _ABSENT and part is None:
+        return None
+    if salt is None and (part is None or part == REDACTED):
+        return sealed
+    return part
+
+
+def committed(obj: dict[str, Any], salts: Any, sealed: dict[str, Any] | None) -> dict[str, Any]:
+    """The version 2 hashed object of a record object whose parts are as they are (salts: the record's salts;
+    sealed: its sealed object, needed only when a part is redacted)."""
+    if not isinstance(salts, dict):
+        raise ValueError("the salts are not an object")
+    out = dict(obj)
+    out["version"] = 2
+    sealed = sealed if isinstance(sealed, dict) else {}
+    for key in SINGLE_PARTS:
+        out[key] = _commit(salts.get(key, _ABSENT), obj[key], sealed.get(key))
+    for key in LIST_PARTS:
+        parts, keys, was = obj[key], salts.get(key), sealed.get(key)
+        if not isinstance(parts, list) or not isinstance(keys, list) or len(keys) != len(parts):
+            out[key] = parts
+            continue
+        was = was if isinstance(was, list) else []
+        out[key] = [_commit(keys[i], p, was[i] if i < len(was) else None) for i, p in enumerate(parts)]
+    return out
+
+
+def openings(obj: dict[str, Any], salts: Any) -> dict[str, Any]:
+    """The parts of a version 2 record with their salts, as an export carries them: {"salt", "value"} for each
+    part that is there, null for a redacted or absent one."""
+
+    def one(salt: Any, part: Any) -> Any:
+        return {"salt": salt, "value": part} if isinstance(salt, str) and part is not None else None
+
+    out: dict[str, Any] = {key: one(salts.get(key), obj[key]) for key in SINGLE_PARTS}
+    for key in LIST_PARTS:
+        keys = salts.get(key) or []
+        out[key] = [one(keys[i] if i < len(keys) else None, p) for i, p in enumerate(obj[key] or [])]
+    return out
+
+
+def redacted_parts(salts: Any) -> list[str]:
+    """The parts a version 2 record's salts mark as redacted (a null salt), as ``claims[2]``, ``answer``, …"""
+    if not isinstance(salts, dict):
+        return []
+    found = [key for key in SINGLE_PARTS if key in salts and salts[key] is None]
+    for key in LIST_PARTS:
+        found += [f"{key}[{i}]" for i, s in enumerate(salts.get(key) or []) if s is None]
+    return found
+
+
+def open_problem(obj: dict[str, Any], opened: Any) -> str | None:
+    """Why a bundle line's parts do not open the commitments of its hashed object (None when each does)."""
+    if not isinstance(opened, dict) or set(opened) != {*SINGLE_PARTS, *LIST_PARTS}:
+        return "parts are not the record's parts"
+
+    def check(name: str, opening: Any, sealed: Any) -> str | None:
+        if opening is None:
+            return None  # redacted (or absent): nothing to open
+        if not isinstance(opening, dict) or set(opening) != {"salt", "value"} or not isinstance(opening["salt"], str):
+            return f"part {name} is not a salt and a value"
+        try:
+            if commitment(opening["salt"], opening["value"]) != sealed:
+                return f"part {name} does not open its commitment"
+        except (ValueError, TypeError):
+            return f"part {name} does not open its commitment"
+        return None
+
+    for key in SINGLE_PARTS:
+        if (problem := check(key, opened.get(key), obj.get(key))) is not None:
+            return problem
+    for key in LIST_PARTS:
+        parts, sealed = opened.get(key), obj.get(key)
+        if not isinstance(parts, list) or not isinstance(sealed, list) or len(parts) != len(sealed):
+            return f"part {key} does not have one opening per commitment"
+        for i, part in enumerate(parts):
+            if (problem := check(f"{key}[{i}]", part, sealed[i])) is not None:
+                return problem
+    return None
+
+
+def _redacted_openings(obj: dict[str, Any], opened: dict[str, Any]) -> int:
+    """How many parts of a bundle line are redacted: a commitment with no opening."""
+    count = sum(1 for key in SINGLE_PARTS if isinstance(obj.get(key), str) and opened.get(key) is None)
+    for key in LIST_PARTS:
+        count += sum(1 for c, o in zip(obj.get(key) or [], opened.get(key) or [], strict=False)
+                     if isinstance(c, str) and o is None)
+    return count
+
+
 def fast_object(row: tuple[Any, ...]) -> dict[str, Any]:
-    """:func:`record_object` of a ``ledger_rows`` tuple, its JSON parsed for :func:`canonical.encode`
+    """:func:`content_object` of a ``ledger_rows`` tuple, its JSON parsed for :func:`canonical.encode`
     (ValueError when a column is not JSON)."""
     (id_, seq, recorded_at, db_role, actor_id, actor_role, kind, question, answer, status, claims, operations,
      evidence, findings, decision, details, prev_hash) = row[:17]
     decode = canonical.decode
-    return {"version": 1, "id": id_, "seq": seq, "recorded_at": timestamp(recorded_at), "db_role": db_role,
-            "actor": {"id": actor_id, "role": actor_role}, "kind": kind, "question": question, "answer": answer,
-            "status": status, "claims": decode(claims), "operations": decode(operations),
+    return {"version": 1 if row[19] is None else 2, "id": id_, "seq": seq, "recorded_at": timestamp(recorded_at),
+            "db_role": db_role, "actor": {"id": actor_id, "role": actor_role}, "kind": kind, "question": question,
+            "answer": answer, "status": status, "claims": decode(claims), "operations": decode(operations),
             "evidence": decode(evidence), "findings": decode(findings),
             "decision": None if decision is None else decode(decision),
             "details": None if details is None else decode(details), "prev_hash": prev_hash}
@@ -91,10 +215,12 @@ class Verdict:
     first_bad_seq: int | None = None
     problem: str | None = None
     detail: str | None = None
+    redacted: int = 0  # parts redacted (version 2), which stand for their sealed commitments: not tampering
 
     def line(self) -> str:
         if self.ok:
-            return f"chain intact: {self.records} records, head {self.head_seq} {(self.head_hash or '')[:16]}…"
+            gone = f"; {self.redacted} parts redacted (footnote.redactions)" if self.redacted else ""
+            return f"chain intact: {self.records} records, head {self.head_seq} {(self.head_hash or '')[:16]}…{gone}"
         if self.first_bad_seq is None:
             return f"ledger broken: {self.problem}: {self.detail}"
         return f"chain broken at record {self.first_bad_seq}: {self.problem}: {self.detail}"
@@ -109,6 +235,7 @@ class Walk:
     def __init__(self, first_seq: int = 1, first_prev_hash: str = GENESIS) -> None:
         self.expected, self.prev_hash, self.prev_time = first_seq, first_prev_hash, ""
         self.count = 0
+        self.redacted = 0
         self.head_seq: int | None = None
         self.head_hash: str | None = None
 
@@ -140,7 +267,7 @@ class Walk:
 
     def verdict(self, problem: Problem | None = None) -> Verdict:
         if problem is None:
-            return Verdict(True, self.count, self.head_seq, self.head_hash)
+            return Verdict(True, self.count, self.head_seq, self.head_hash, redacted=self.redacted)
         return Verdict(False, self.count, self.head_seq, self.head_hash, problem.seq, problem.problem,
                        problem.detail)
 
@@ -186,6 +313,7 @@ def reference_row(row: dict[str, Any], walk: Walk) -> tuple[Problem | None, dict
     try:
         obj = record_object(row)
         text = canonical.canonical_json(obj).encode("utf-8")
+        content = obj if row.get("salts") is None else content_object(row)
     except (TypeError, ValueError, UnicodeEncodeError):
         return Problem(seq, "content_changed", f"record {seq}: its fields are not JSON"), None
     if text != sealed:
@@ -196,7 +324,7 @@ def reference_row(row: dict[str, Any], walk: Walk) -> tuple[Problem | None, dict
     if problem is not None:
         return problem, None
     walk.passed(seq, row["hash"], obj["recorded_at"])
-    return None, obj
+    return None, content
 
 
 def reference_line(line: bytes, number: int, walk: Walk) -> Problem | None:
@@ -207,6 +335,7 @@ def reference_line(line: bytes, number: int, walk: Walk) -> Problem | None:
     try:
         obj = canonical.loads(body.decode("utf-8"))
         stored = obj.pop("hash")
+        opened = obj.pop("parts", _ABSENT)
     except (ValueError, KeyError, AttributeError, TypeError, UnicodeDecodeError):
         return unreadable
     seq = obj.get("seq")
@@ -217,13 +346,21 @@ def reference_line(line: bytes, number: int, walk: Walk) -> Problem | None:
         return problem
     try:
         text = canonical.canonical_json(obj).encode("utf-8")
-        whole = canonical.canonical_json({**obj, "hash": stored}).encode("utf-8")
+        extra = {} if opened is _ABSENT else {"parts": opened}
+        whole = canonical.canonical_json({**obj, "hash": stored, **extra}).encode("utf-8")
     except (TypeError, ValueError, UnicodeEncodeError):
         return unreadable
     if whole != body:
         return Problem(seq, "content_changed", f"line {number} (record {seq}) is not written canonically")
     if not isinstance(stored, str) or hashlib.sha256(text).hexdigest() != stored:
         return _not_hashing(seq)
+    if (obj.get("version") == 2) != (opened is not _ABSENT):
+        return Problem(seq, "content_changed", f"line {number} (record {seq}): a version 2 record carries its "
+                                               "parts, a version 1 record none")
+    if opened is not _ABSENT and (why := open_problem(obj, opened)) is not None:
+        return Problem(seq, "content_changed", f"line {number} (record {seq}): {why}")
+    if opened is not _ABSENT:
+        walk.redacted += _redacted_openings(obj, opened)
     recorded_at = str(obj.get("recorded_at"))
     problem = walk.link(seq, obj.get("prev_hash"), recorded_at)
     if problem is None:
@@ -234,7 +371,7 @@ def reference_line(line: bytes, number: int, walk: Walk) -> Problem | None:
 # -- the fast check -----------------------------------------------------------------------------------------
 
 _END = re.compile(rb',"recorded_at":"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z)",'
-                  rb'"seq":(0|[1-9][0-9]*),"status":"[^"]*","version":1}')
+                  rb'"seq":(0|[1-9][0-9]*),"status":"[^"]*","version":[12]}')
 _LINK = re.compile(rb',"prev_hash":"([0-9a-f]{64})","question":')
 
 
@@ -304,6 +441,24 @@ def chain_text(sealed: bytes, stored: str, walk: Walk, seq: int | None = None) -
 def chain_line(line: bytes, number: int, walk: Walk) -> Problem | None:
     """The chain pass over bundle line ``number``; moves the walk on."""
     body = line[:-1] if line.endswith(b"\n") else line
+    if b',"parts":' in body:  # a version 2 line: the hash is over the line without its parts
+        try:
+            obj = canonical.decode(body)
+            stored, _parts = obj.pop("hash"), obj.pop("parts")
+            text = canonical.encode(obj)
+            seq, prev_hash, recorded_at = obj["seq"], obj["prev_hash"], obj["recorded_at"]
+            if type(seq) is not int or not isinstance(recorded_at, str) or not isinstance(stored, str):
+                raise ValueError("not a record")
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return reference_line(line, number, walk)
+        if (problem := walk.order(seq)) is not None:
+            return problem
+        if hashlib.sha256(text).hexdigest() != stored:
+            return _not_hashing(seq)
+        problem = walk.link(seq, prev_hash, recorded_at)
+        if problem is None:
+            walk.passed(seq, stored, recorded_at)
+        return problem
     fields = _tail(body)
     if fields is None:
         return Problem(walk.expected, "content_changed", f"line {number} is not a canonical record")
@@ -323,12 +478,16 @@ def chain_line(line: bytes, number: int, walk: Walk) -> Problem | None:
 def row_object(row: tuple[Any, ...]) -> dict[str, Any] | None:
     """The record object of a ``ledger_rows`` tuple when its sealed text is the canonical JSON of its fields and
     hashes to its stored hash, else None: the half of :func:`fast_row` that needs no walk."""
+    sealed = row[18]
     try:
         obj = fast_object(row)
-    except ValueError:
-        return None
-    sealed = row[18]
-    if canonical.encode(obj) != sealed or hashlib.sha256(sealed).hexdigest() != row[17]:
+        hashed = obj
+        if row[19] is not None:
+            salts = canonical.decode(row[19])
+            hashed = committed(obj, salts, canonical.decode(sealed) if b"null" in row[19] else None)
+        if canonical.encode(hashed) != sealed or hashlib.sha256(sealed).hexdigest() != row[17]:
+            return None
+    except (ValueError, TypeError):
         return None
     return obj
 
@@ -346,9 +505,10 @@ def fast_row(row: tuple[Any, ...], walk: Walk) -> dict[str, Any] | None:
     return obj
 
 
-def line_facts(body: bytes) -> tuple[int, str, str, str] | None:
-    """``seq``, ``prev_hash``, ``recorded_at`` and ``hash`` of a bundle line (without its line feed) when it is
-    written canonically and hashes to its hash, else None: the half of :func:`fast_line` that needs no walk."""
+def line_facts(body: bytes) -> tuple[int, str, str, str, int] | None:
+    """``seq``, ``prev_hash``, ``recorded_at``, ``hash`` and the number of redacted parts of a bundle line
+    (without its line feed) when it is written canonically, hashes to its hash and (version 2) each of its parts
+    opens its commitment, else None: the half of :func:`fast_line` that needs no walk."""
     try:
         obj = canonical.decode(body)
         if canonical.encode(obj) != body:
@@ -356,10 +516,22 @@ def line_facts(body: bytes) -> tuple[int, str, str, str] | None:
         seq, prev_hash, recorded_at, stored = obj["seq"], obj["prev_hash"], obj["recorded_at"], obj["hash"]
     except (ValueError, TypeError, KeyError):
         return None
-    if type(seq) is not int or not isinstance(recorded_at, str) or not isinstance(stored, str) \
-            or split_hash(body) != stored:
+    if type(seq) is not int or not isinstance(recorded_at, str) or not isinstance(stored, str):
         return None
-    return seq, prev_hash, recorded_at, stored
+    redacted = 0
+    if "parts" in obj:  # version 2: the hash is over the line without its parts; each part opens its commitment
+        opened = obj.pop("parts")
+        del obj["hash"]
+        try:
+            if obj.get("version") != 2 or hashlib.sha256(canonical.encode(obj)).hexdigest() != stored \
+                    or open_problem(obj, opened) is not None:
+                return None
+        except (ValueError, TypeError):
+            return None
+        redacted = _redacted_openings(obj, opened)
+    elif obj.get("version") == 2 or split_hash(body) != stored:
+        return None
+    return seq, prev_hash, recorded_at, stored, redacted
 
 
 def fast_line(line: bytes, walk: Walk) -> bool:
@@ -368,4 +540,5 @@ def fast_line(line: bytes, walk: Walk) -> bool:
     if facts is None or not walk.follows(*facts[:3]):
         return False
     walk.passed(facts[0], facts[3], facts[2])
+    walk.redacted += facts[4]
     return True

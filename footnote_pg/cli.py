@@ -1015,7 +1015,57 @@ def reattest(
         for i in items:
             table.add_row(str(i["item"]), i["text"] or "", i["verdict"], i["old_text"] or "", i["new_text"] or "")
         out.print(table)
-    raise typer.Exit(0 if all(i["verdict"] == "still_holds" for i in items) else 1)
+        gone = sum(1 for i in items if i["verdict"] == "redacted")
+        if gone:
+            out.print(f"{gone} of {len(items)} items redacted (footnote.redactions): not attested again", highlight=False)
+    raise typer.Exit(0 if all(i["verdict"] in ("still_holds", "redacted") for i in items) else 1)
+
+
+@app.command()
+@friendly
+def redact(
+    subject: Annotated[str, typer.Option(
+        "--subject", metavar="KIND:ID_OR_NAME",
+        help="The data subject: customer:<id or name> or supplier:<id or name>.")],
+    request: Annotated[str, typer.Option(
+        "--request", metavar="REF", help="The erasure request this answers (its reference), recorded in the chain.")],
+    database_url: DatabaseUrl = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+) -> None:
+    """Redact a customer or supplier from the ledger, its queue and the call log (run as a login of
+    footnote_redactor): the parts that mention it are replaced by their commitments, a redaction record is
+    appended, and the chain, receipts and digests still verify."""
+    import psycopg
+
+    from footnote_pg import errors as fn_errors
+
+    url = _url(database_url)
+    try:
+        with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
+            row = conn.execute("SELECT record_id, records, parts, calls, not_redactable FROM footnote.redact(%s, %s)",
+                               (subject, request)).fetchone()
+            assert row is not None
+        with psycopg.connect(url, autocommit=True) as conn:
+            sealed = conn.execute("SELECT seq FROM footnote.redactions WHERE request = %s ORDER BY seq DESC LIMIT 1",
+                                  (request,)).fetchone()
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise fn_errors.FootnoteError(
+            f"{exc.diag.message_primary or exc}: a redaction is run by a login of footnote_redactor that is not a "
+            "member of footnote_service or footnote_owner") from None
+    outcome = {"subject_kind": subject.split(":", 1)[0], "request": request, "record_id": str(row[0]),
+               "seq": sealed[0] if sealed else None, "records": row[1], "parts": row[2], "calls": row[3],
+               "not_redactable": list(row[4] or [])}
+    if as_json:
+        sys.stdout.write(json.dumps(outcome) + "\n")
+        raise typer.Exit(0)
+    out.print(f"redacted {row[2]} parts of {row[1]} records and {row[3]} calls; redaction record "
+              f"{outcome['seq']} (request {request})", highlight=False, markup=False)
+    if outcome["not_redactable"]:
+        out.print(f"not redacted: records {', '.join(map(str, outcome['not_redactable']))} were sealed before hash "
+                  "version 2 and hash their parts directly (and the calls they cite stay)", highlight=False)
+    out.print("still holding the subject: the ERP itself (not ours to erase); exports, bundles, receipts and evidence "
+              "files already handed out; old row versions until VACUUM, and WAL and backups until they expire",
+              highlight=False)
 
 
 mapping_app = typer.Typer(help="Check the mapping of your ERP onto the source views, test it against the ERP's "

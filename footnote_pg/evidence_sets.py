@@ -91,7 +91,11 @@ def verify_set(path: Path, bundle: Path) -> SetVerdict:
     with ledger.open_bundle(bundle) as (_, lines):
         for line in lines:
             record = json.loads(line)
-            for e in record.get("evidence") or []:
+            evidence = record.get("evidence") or []
+            if record.get("version") == 2:  # its evidence rows are the openings of their commitments
+                opened = (record.get("parts") or {}).get("evidence") or []
+                evidence = [o.get("value") for o in opened if isinstance(o, dict)]
+            for e in evidence:
                 if isinstance(e, dict) and e.get("id") == set_id:
                     cited = e.get("fields") or {}
                     if cited.get("digest") != digest or str(cited.get("rows")) != str(len(texts)):

@@ -85,7 +85,8 @@ def _schema_without_revision(url: str) -> bool:
 # The roles an installer that is not a superuser acts as while it installs (it grants itself membership, which
 # PostgreSQL 16+ allows only with the ADMIN option: the creator of a role has it, a role created by another has not)
 ACTED_AS = ("footnote_owner", "footnote_ledger")
-ROLES = ("footnote_ledger", "footnote_owner", "footnote_service", "footnote_auditor", "footnote_gateway")
+ROLES = ("footnote_ledger", "footnote_owner", "footnote_service", "footnote_auditor", "footnote_gateway",
+         "footnote_redactor")
 ROLES_WITHOUT_ADMIN = """
     SELECT r.rolname, r.rolname = ANY(%(acted)s) AND NOT pg_catalog.pg_has_role(current_user, r.oid,
                CASE WHEN pg_catalog.current_setting('server_version_num')::int >= 160000 THEN 'SET' ELSE 'MEMBER' END),

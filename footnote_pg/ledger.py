@@ -48,9 +48,9 @@ class BundleError(ValueError):
 
 ROW_COLUMNS = ("id", "seq", "recorded_at", "db_role", "actor_id", "actor_role", "kind", "question", "answer",
                "status", "claims", "operations", "evidence", "findings", "decision", "details", "prev_hash", "hash",
-               "canonical")
+               "canonical", "salts")
 _ROW_TYPES = ["text", "int8", "timestamptz", "text", "text", "text", "text", "text", "text", "text", "utf8", "utf8",
-              "utf8", "utf8", "utf8", "utf8", "text", "text", "utf8"]  # utf8: a text column wanted as its bytes
+              "utf8", "utf8", "utf8", "utf8", "text", "text", "utf8", "utf8"]  # utf8: a text column wanted as its bytes
 _TEXT_TYPES = ["int8", "text", "utf8"]
 _BATCH = 10_000  # records per COPY: stopping early reads at most the rest of one batch
 _TICK = 1024  # records per advance() call
@@ -111,8 +111,8 @@ def sealed_texts(conn: psycopg.Connection[Any]) -> Iterator[tuple[int, str, byte
 
 
 def _sealed_size(row: tuple[Any, ...]) -> int:
-    """A ``ledger_rows`` tuple's weight in a worker's batch: its sealed text's bytes."""
-    return len(row[18])
+    """A ``ledger_rows`` tuple's weight in a worker's batch: its sealed text's bytes (and its salts')."""
+    return len(row[18]) + len(row[19] or b"")
 
 
 def _server_here(conn: psycopg.Connection[Any]) -> bool:
@@ -178,6 +178,8 @@ def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = Fa
                     if problem is not None or obj is None:
                         return walk.verdict(problem)
                 cited.add(obj)
+            if row[19] is not None and b"null" in row[19]:  # version 2 with redacted parts
+                walk.redacted += len(chainwalk.redacted_parts(canonical.decode(row[19])))
             _ticks(advance, walk.count)
     _ticks(advance, walk.count, last=True)
     verdict = walk.verdict()
@@ -239,6 +241,18 @@ def chain_head(conn: psycopg.Connection[Any]) -> dict[str, Any] | None:
 
 def _bundle_line(row: tuple[Any, ...]) -> bytes:
     """A record's bundle line: its object from its fields, with its stored hash, canonical, and a line feed."""
+    if row[19] is not None:  # version 2: the hashed object (commitments) with the parts that open them
+        try:
+            content = chainwalk.fast_object(row)
+            salts = canonical.decode(row[19])
+            obj = chainwalk.committed(content, salts, canonical.decode(row[18]) if b"null" in row[19] else None)
+            return canonical.encode({**obj, "hash": row[17], "parts": chainwalk.openings(content, salts)}) + b"\n"
+        except (ValueError, TypeError):  # JSON the fast parser does not take: the reference's way
+            pass
+        named = dict(zip(ROW_COLUMNS, row, strict=True))
+        obj = record_object(named)
+        opened = chainwalk.openings(chainwalk.content_object(named), canonical.loads(row[19]))
+        return canonical.canonical_json({**obj, "hash": row[17], "parts": opened}).encode("utf-8") + b"\n"
     try:
         obj = chainwalk.fast_object(row)
         return canonical.encode({**obj, "hash": row[17]}) + b"\n"
@@ -381,6 +395,7 @@ def verify_bundle(source: Path | IO[bytes], advance: Callable[[int], None] | Non
                     problem = chainwalk.chain_line(line, number, walk)
                 elif facts is not None and walk.follows(*facts[:3]):  # its worker passed the rest
                     walk.passed(facts[0], facts[3], facts[2])
+                    walk.redacted += facts[4]
                     problem = None
                 elif reference or not chainwalk.fast_line(line, walk):
                     problem = chainwalk.reference_line(line, number, walk)

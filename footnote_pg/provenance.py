@@ -98,7 +98,7 @@ class Cited:
             actor = obj.get("actor") or {}
             accepted = obj.get("kind") != "answer" or obj.get("status") in ("verified", "partially_verified")
             self.records.append((obj["seq"], str(obj["id"]), obj["db_role"], actor.get("id"), actor.get("role"),
-                                 accepted, tuple(_cited(op) for op in operations)))
+                                 accepted, tuple(_cited(op) for op in operations if op != {"redacted": True})))
 
 
 # A call-log row's columns and the parts of its result that say the same (the hash covers the result).

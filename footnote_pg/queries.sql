@@ -31,7 +31,7 @@ SELECT operation, title, description, returns, arguments, signature FROM footnot
 -- binary COPY (text columns arrive as their bytes); jsonb as text, so numbers stay exact.
 COPY (SELECT id::text, seq, recorded_at, db_role, actor_id, actor_role, kind, question, answer, status,
              claims::text, operations::text, evidence::text, findings::text, decision::text, details::text,
-             prev_hash, hash, canonical
+             prev_hash, hash, canonical, salts::text
       FROM footnote.ledger
       WHERE seq >= %(from_seq)s AND seq <= %(to_seq)s
         AND recorded_at >= %(since)s AND recorded_at < %(until)s

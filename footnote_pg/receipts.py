@@ -20,7 +20,7 @@ from typing import Any
 
 import psycopg
 
-from footnote_pg import canonical, errors, ledger, merkle
+from footnote_pg import canonical, chainwalk, errors, ledger, merkle
 from footnote_pg.queries import query
 
 RECEIPT_FORMAT = "footnote-pg-receipt/1"
@@ -89,7 +89,12 @@ def make_receipt(conn: psycopg.Connection[Any], seq: int, private_key_pem: bytes
                         "(footnote-pg verify names the first bad record)")
     if proof["root_hash"] != head["root_hash"] or proof["tree_size"] != head["tree_size"]:
         raise NotProved("the inclusion proof and the tree head name different trees")
-    return {"format": RECEIPT_FORMAT, "record": {**obj, "hash": stored}, "inclusion": proof,
+    opened: dict[str, Any] = {}
+    if obj.get("version") == 2:  # its parts, each with its salt: they open the commitments the record holds
+        row = next(ledger.iter_rows(conn, seq, seq), None)
+        if row is not None and row["salts"] is not None:
+            opened["parts"] = chainwalk.openings(chainwalk.content_object(row), canonical.loads(row["salts"]))
+    return {"format": RECEIPT_FORMAT, "record": {**obj, "hash": stored, **opened}, "inclusion": proof,
             "head": ledger.make_digest(head, private_key_pem)}
 
 
@@ -145,8 +150,11 @@ def verify_receipt(doc: dict[str, Any], public_key_pem: bytes | None = None) -> 
     signature = ledger.signature_problem(head, public_key_pem)
     if signature is not None:
         return rejected(_SIGNATURE_REASONS[signature].format(what="the head"))
-    if ledger.record_hash({k: v for k, v in record.items() if k != "hash"}) != stored:
+    sealed = {k: v for k, v in record.items() if k not in ("hash", "parts")}
+    if ledger.record_hash(sealed) != stored:
         return rejected("the record does not hash to the hash it carries")
+    if "parts" in record and (why := chainwalk.open_problem(sealed, record["parts"])) is not None:
+        return rejected(f"the record's {why}")  # version 2: a part that is not the one committed to
     if inclusion["leaf_index"] != seq - 1:
         return rejected(f"the inclusion proof is for leaf {inclusion['leaf_index']}, but record {seq} is leaf "
                         f"{seq - 1}")

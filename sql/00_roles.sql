@@ -63,6 +63,16 @@ BEGIN
 END
 $gateway_role$;
 
+-- footnote_redactor: may redact a data subject from the ledger and the call log (footnote.redact,
+-- sql/25_erasure.sql); a login of footnote_service or footnote_owner is refused even when also its member.
+DO $redactor_role$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'footnote_redactor') THEN
+        CREATE ROLE footnote_redactor NOLOGIN;
+    END IF;
+END
+$redactor_role$;
+
 -- Everything below is created by footnote_owner; sql/90_grants.sql gives each object its owner.
 CREATE SCHEMA footnote AUTHORIZATION footnote_owner;
 COMMENT ON SCHEMA footnote IS 'footnote-pg: catalog operations, call log, ledger, auditor views';
@@ -73,5 +83,6 @@ COMMENT ON SCHEMA footnote_src IS 'footnote-pg: source views mapping the ERP ont
 REVOKE ALL ON SCHEMA footnote FROM PUBLIC;
 REVOKE ALL ON SCHEMA footnote_src FROM PUBLIC;
 GRANT USAGE ON SCHEMA footnote TO footnote_service, footnote_auditor;
+GRANT USAGE ON SCHEMA footnote TO footnote_redactor;
 
 SET ROLE footnote_owner;

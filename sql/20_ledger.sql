@@ -85,7 +85,8 @@ CREATE TABLE footnote.ledger (
     hash         text NOT NULL UNIQUE CHECK (hash ~ '^[0-9a-f]{64}$'),
     CHECK ((kind = 'decision') = (decision IS NOT NULL)),
     CHECK (status IN ('verified', 'partially_verified', 'ambiguous', 'insufficient_evidence', 'refused',
-                      'grounded', 'unverified', 'fabricated', 'unsupported'))
+                      'grounded', 'unverified', 'fabricated', 'unsupported')),
+    salts        jsonb  -- version 2 (docs/hash-spec.md): the salt of each part's commitment; NULL: version 1
 );
 CREATE INDEX ledger_recorded_at_idx ON footnote.ledger (recorded_at);
 COMMENT ON TABLE footnote.ledger IS 'the provenance ledger: append-only, hash-chained records of answers and decisions';
@@ -107,7 +108,8 @@ CREATE TABLE footnote.ledger_queue (
     findings    jsonb NOT NULL,
     decision    jsonb,
     details     jsonb,
-    canonical_parts text[]  -- footnote._canonical_parts, written by the gate (NULL: canonicalised when sealed)
+    canonical_parts text[],  -- footnote._canonical_parts, written by the gate (NULL: canonicalised when sealed)
+    salts       jsonb  -- the salts of the record's part commitments (version 2); NULL: a version 1 record
 );
 COMMENT ON TABLE footnote.ledger_queue IS 'gate output awaiting its seal into footnote.ledger';
 -- The seal's reading order. Every queued row is deleted when sealed, so between autovacuum runs the heap can hold
@@ -132,30 +134,103 @@ CREATE TABLE footnote.call_attempts (
 );
 COMMENT ON TABLE footnote.call_attempts IS 'every record that cites a call: the attempts of an agent that fixed its text and submitted it again';
 
--- The JSON object a record's hash covers (docs/hash-spec.md), built from its columns.
+-- Version 2 (docs/hash-spec.md, section 9): a part's commitment, the hex SHA-256 of its salt's 16 bytes followed by
+-- the part's jsonb text. salt: the part's salt (a JSON string of 32 hex digits), SQL NULL when the part is absent
+-- (a NULL question), JSON null once the part is redacted; sealed: what the sealed text holds for the part. A
+-- redacted part's column holds NULL or {"redacted": true} and it stands for the sealed commitment; anything else
+-- is returned as it is, so it cannot equal the sealed commitment (content_changed).
+CREATE FUNCTION footnote._commitment(salt jsonb, part jsonb, sealed jsonb)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN jsonb_typeof(salt) = 'string' AND part IS NOT NULL AND part <> 'null'::jsonb
+                    THEN to_jsonb(pg_catalog.encode(pg_catalog.sha256(pg_catalog.decode(salt #>> '{}', 'hex')
+                                                                       || convert_to(part::text, 'UTF8')), 'hex'))
+                WHEN salt IS NULL AND (part IS NULL OR part = 'null'::jsonb) THEN 'null'::jsonb
+                WHEN jsonb_typeof(salt) = 'null' AND (part IS NULL OR part = 'null'::jsonb
+                                                      OR part = '{"redacted": true}'::jsonb) THEN sealed
+                ELSE coalesce(part, 'null'::jsonb) END
+$$;
+
+-- The commitments of the elements of an array part (claims, operations, evidence, findings), in order.
+CREATE FUNCTION footnote._commitments(salts jsonb, parts jsonb, sealed jsonb)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN jsonb_typeof(parts) <> 'array' THEN parts
+                WHEN jsonb_array_length(parts) <> coalesce(jsonb_array_length(CASE WHEN jsonb_typeof(salts) = 'array'
+                                                                                   THEN salts END), -1)
+                    THEN parts
+                ELSE coalesce((SELECT jsonb_agg(footnote._commitment(salts -> (x.n - 1)::integer, x.p,
+                                                                     sealed -> (x.n - 1)::integer) ORDER BY x.n)
+                               FROM jsonb_array_elements(parts) WITH ORDINALITY AS x(p, n)), '[]'::jsonb) END
+$$;
+
+-- A random salt for each part of a record (version 2): 16 bytes of a random UUID, as 32 hex digits, in an object
+-- shaped like the record's parts; a part that is NULL gets none.
+CREATE FUNCTION footnote._new_salts(question text, answer text, claims jsonb, operations jsonb, evidence jsonb,
+                                    findings jsonb, decision jsonb, details jsonb)
+RETURNS jsonb
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_strip_nulls(jsonb_build_object(
+        'question', CASE WHEN question IS NOT NULL THEN replace(gen_random_uuid()::text, '-', '') END,
+        'answer', CASE WHEN answer IS NOT NULL THEN replace(gen_random_uuid()::text, '-', '') END,
+        'decision', CASE WHEN decision IS NOT NULL AND decision <> 'null' THEN replace(gen_random_uuid()::text, '-', '') END,
+        'details', CASE WHEN details IS NOT NULL AND details <> 'null' THEN replace(gen_random_uuid()::text, '-', '') END))
+        || jsonb_build_object(
+        'claims', (SELECT coalesce(jsonb_agg(replace(gen_random_uuid()::text, '-', '')), '[]') FROM jsonb_array_elements(claims)),
+        'operations', (SELECT coalesce(jsonb_agg(replace(gen_random_uuid()::text, '-', '')), '[]') FROM jsonb_array_elements(operations)),
+        'evidence', (SELECT coalesce(jsonb_agg(replace(gen_random_uuid()::text, '-', '')), '[]') FROM jsonb_array_elements(evidence)),
+        'findings', (SELECT coalesce(jsonb_agg(replace(gen_random_uuid()::text, '-', '')), '[]') FROM jsonb_array_elements(findings)))
+$$;
+
+-- The committed members of a version 2 record: each part replaced by its commitment (sealed: the sealed object,
+-- needed only for redacted parts; NULL when none is).
+CREATE FUNCTION footnote._committed(question text, answer text, claims jsonb, operations jsonb, evidence jsonb,
+                                    findings jsonb, decision jsonb, details jsonb, salts jsonb, sealed jsonb)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object(
+        'question', footnote._commitment(salts->'question', to_jsonb(question), sealed->'question'),
+        'answer', footnote._commitment(salts->'answer', to_jsonb(answer), sealed->'answer'),
+        'claims', footnote._commitments(salts->'claims', claims, sealed->'claims'),
+        'operations', footnote._commitments(salts->'operations', operations, sealed->'operations'),
+        'evidence', footnote._commitments(salts->'evidence', evidence, sealed->'evidence'),
+        'findings', footnote._commitments(salts->'findings', findings, sealed->'findings'),
+        'decision', footnote._commitment(salts->'decision', decision, sealed->'decision'),
+        'details', footnote._commitment(salts->'details', details, sealed->'details'))
+$$;
+
+-- The JSON object a record's hash covers (docs/hash-spec.md), built from its columns: version 1 holds the parts,
+-- version 2 (salts not NULL) their commitments.
 CREATE FUNCTION footnote._record_object(l footnote.ledger)
 RETURNS jsonb
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT jsonb_build_object(
-        'version', 1,
+        'version', CASE WHEN l.salts IS NULL THEN 1 ELSE 2 END,
         'id', l.id::text,
         'seq', l.seq,
         'recorded_at', to_char(l.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
         'db_role', l.db_role,
         'actor', jsonb_build_object('id', l.actor_id, 'role', l.actor_role),
         'kind', l.kind,
-        'question', l.question,
-        'answer', l.answer,
         'status', l.status,
-        'claims', l.claims,
-        'operations', l.operations,
-        'evidence', l.evidence,
-        'findings', l.findings,
-        'decision', l.decision,
-        'details', l.details,
         'prev_hash', l.prev_hash)
+        || CASE WHEN l.salts IS NULL
+                THEN jsonb_build_object('question', l.question, 'answer', l.answer, 'claims', l.claims,
+                                        'operations', l.operations, 'evidence', l.evidence, 'findings', l.findings,
+                                        'decision', l.decision, 'details', l.details)
+                ELSE footnote._committed(l.question, l.answer, l.claims, l.operations, l.evidence, l.findings,
+                                         l.decision, l.details, l.salts,
+                                         CASE WHEN strpos(l.salts::text, 'null') > 0 THEN l.canonical::jsonb END) END
 $$;
 
 -- A record's canonical text (docs/hash-spec.md) is written before it is sealed, outside the chain lock: all of it
@@ -168,14 +243,21 @@ RETURNS text[]
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT ARRAY[substr(h, 2, length(h) - 2), coalesce(footnote._canonical_json(to_jsonb(q.question)), 'null'),
+    SELECT ARRAY[substr(h, 2, length(h) - 2), coalesce(footnote._canonical_json(c->'question'), 'null'),
                  substr(t, 2, length(t) - 2)]
-    FROM footnote._canonical_json(jsonb_build_object(
-             'actor', jsonb_build_object('id', q.actor_id, 'role', q.actor_role), 'answer', q.answer,
-             'claims', q.claims, 'db_role', q.db_role, 'decision', q.decision, 'details', q.details,
-             'evidence', q.evidence, 'findings', q.findings, 'id', q.id::text, 'kind', q.kind,
-             'operations', q.operations)) AS h,
-         footnote._canonical_json(jsonb_build_object('status', q.status, 'version', 1)) AS t
+    FROM (SELECT CASE WHEN q.salts IS NULL
+                      THEN jsonb_build_object('question', q.question, 'answer', q.answer, 'claims', q.claims,
+                                              'operations', q.operations, 'evidence', q.evidence,
+                                              'findings', q.findings, 'decision', q.decision, 'details', q.details)
+                      ELSE footnote._committed(q.question, q.answer, q.claims, q.operations, q.evidence, q.findings,
+                                               q.decision, q.details, q.salts, NULL) END AS c) AS p,
+         footnote._canonical_json(jsonb_build_object(
+             'actor', jsonb_build_object('id', q.actor_id, 'role', q.actor_role), 'answer', p.c->'answer',
+             'claims', p.c->'claims', 'db_role', q.db_role, 'decision', p.c->'decision', 'details', p.c->'details',
+             'evidence', p.c->'evidence', 'findings', p.c->'findings', 'id', q.id::text, 'kind', q.kind,
+             'operations', p.c->'operations')) AS h,
+         footnote._canonical_json(jsonb_build_object('status', q.status,
+                                                     'version', CASE WHEN q.salts IS NULL THEN 1 ELSE 2 END)) AS t
 $$;
 
 -- The canonical text of a sealed record from its pieces (footnote._canonical_parts) and what sealing assigned.
@@ -216,13 +298,14 @@ AS $$
     WITH r AS (
         SELECT (record_id, clock_timestamp(), session_user, actor->>'id', actor->>'role', kind, question, answer,
                 g->>'status', g->'claims', g->'operations', g->'evidence', g->'findings', decision, details,
-                NULL)::footnote.ledger_queue AS row
+                NULL, footnote._new_salts(question, answer, g->'claims', g->'operations', g->'evidence',
+                                          g->'findings', decision, details))::footnote.ledger_queue AS row
     ), q AS (
         INSERT INTO footnote.ledger_queue
         SELECT (r.row).id, (r.row).queued_at, (r.row).db_role, (r.row).actor_id, (r.row).actor_role, (r.row).kind,
                (r.row).question, (r.row).answer, (r.row).status, (r.row).claims, (r.row).operations,
                (r.row).evidence, (r.row).findings, (r.row).decision, (r.row).details,
-               footnote._canonical_parts(r.row)
+               footnote._canonical_parts(r.row), (r.row).salts
         FROM r
         RETURNING id
     ), a AS (
@@ -263,7 +346,7 @@ BEGIN
     SELECT * INTO head FROM ONLY footnote.ledger ORDER BY seq DESC LIMIT 1;
     NEW := ROW(q.id, coalesce(head.seq, 0) + 1, greatest(clock_timestamp(), head.recorded_at), q.db_role, q.actor_id,
                q.actor_role, q.kind, q.question, q.answer, q.status, q.claims, q.operations, q.evidence, q.findings,
-               q.decision, q.details, coalesce(head.hash, repeat('0', 64)), NULL, NULL)::footnote.ledger;
+               q.decision, q.details, coalesce(head.hash, repeat('0', 64)), NULL, NULL, q.salts)::footnote.ledger;
     NEW.canonical := CASE WHEN q.canonical_parts IS NULL THEN footnote._canonical_json(footnote._record_object(NEW))
                           ELSE footnote._sealed_text(q.canonical_parts, NEW.seq, NEW.recorded_at, NEW.prev_hash) END;
     NEW.hash := footnote.sha256_hex(NEW.canonical);

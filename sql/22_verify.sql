@@ -69,12 +69,13 @@ AS $$
      LEFT JOIN ONLY footnote.call_use AS u ON u.call_id = (o.op->>'call_id')::uuid
      CROSS JOIN LATERAL (SELECT EXISTS (SELECT FROM ONLY footnote.call_attempts AS x
                                         WHERE x.call_id = (o.op->>'call_id')::uuid AND x.record_id = l.id) AS tried) AS a
-     WHERE c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR NOT footnote._call_columns_agree(c)
+     WHERE o.op <> '{"redacted": true}'::jsonb  -- a redacted operation: its call was redacted with it
+       AND (c.call_id IS NULL OR c.result_hash IS DISTINCT FROM o.op->>'result_hash' OR NOT footnote._call_columns_agree(c)
         OR c.operation IS DISTINCT FROM o.op->>'operation' OR c.db_role IS DISTINCT FROM l.db_role
         OR c.actor_id IS DISTINCT FROM l.actor_id OR c.actor_role IS DISTINCT FROM l.actor_role
         OR (u.record_id IS DISTINCT FROM l.id
             -- an attempt the gate did not accept is backed by call_attempts; an accepted one only by call_use
-            AND NOT (a.tried AND (l.kind = 'answer' AND l.status NOT IN ('verified', 'partially_verified'))))
+            AND NOT (a.tried AND (l.kind = 'answer' AND l.status NOT IN ('verified', 'partially_verified')))))
      ORDER BY l.seq, o.n
      LIMIT 1)
     UNION ALL
@@ -218,6 +219,13 @@ BEGIN
         SELECT u.problem, u.detail, u.seq INTO problem, detail, first_bad_seq FROM footnote._unbacked_record() AS u;
     END IF;
     ok := problem IS NULL;
+    IF ok THEN  -- redacted parts are not tampering: they stand for their sealed commitments; say how many
+        SELECT CASE WHEN count(*) > 0 THEN format('%s parts of %s records redacted (footnote.redactions)',
+                                                  sum(x.n), count(*)) END
+        INTO detail
+        FROM (SELECT (SELECT count(*) FROM jsonb_path_query(l.salts, 'strict $.** ? (@ == null)')) AS n
+              FROM ONLY footnote.ledger AS l WHERE strpos(l.salts::text, 'null') > 0) AS x;
+    END IF;
     SELECT count(*) INTO records FROM ONLY footnote.ledger AS l WHERE walked_to IS NULL OR l.seq <= walked_to;
     SELECT l.seq, l.hash INTO head_seq, head_hash FROM ONLY footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
     RETURN NEXT;
@@ -412,7 +420,8 @@ BEGIN
     IF rec.id IS NULL THEN
         PERFORM footnote._invalid('seq', format('there is no ledger record %s', record_seq), record_seq::text);
     END IF;
-    FOR op IN SELECT value FROM jsonb_array_elements(rec.operations) LOOP
+    -- a redacted operation is not run again, a redacted claim is reported as redacted (its text is gone)
+    FOR op IN SELECT value FROM jsonb_array_elements(rec.operations) WHERE value <> '{"redacted": true}' LOOP
         SELECT coalesce(jsonb_object_agg(a.key, CASE jsonb_typeof(a.value) WHEN 'number' THEN to_jsonb(a.value #>> '{}')
                                                  ELSE a.value END), '{}')
         INTO args
@@ -425,6 +434,12 @@ BEGIN
         n := n + 1;
         item := n;
         kind := 'claim';
+        IF claim = '{"redacted": true}' THEN
+            text := NULL; value_path := NULL; old_text := NULL; new_text := NULL; operation := NULL;
+            new_call_id := NULL; verdict := 'redacted';
+            RETURN NEXT;
+            CONTINUE;
+        END IF;
         text := claim->>'text';
         value_path := claim->>'value';
         old_text := claim->>'text';
@@ -433,11 +448,13 @@ BEGIN
         new_call_id := (res->>'call_id')::uuid;
         SELECT t.text INTO new_text FROM footnote._result_texts(res) AS t WHERE t.path = claim->>'value';
         verdict := CASE WHEN value_path IS NULL THEN 'not_grounded'
+                        WHEN res IS NULL THEN 'redacted'  -- its call was redacted: not run again
                         WHEN new_text IS NULL THEN 'changed'
                         WHEN new_text = old_text THEN 'still_holds' ELSE 'changed' END;
         RETURN NEXT;
     END LOOP;
-    FOR cit IN SELECT value FROM jsonb_array_elements(coalesce(rec.decision->'citations', '[]')) LOOP
+    FOR cit IN SELECT value FROM jsonb_array_elements(CASE WHEN jsonb_typeof(rec.decision->'citations') = 'array'
+                                                           THEN rec.decision->'citations' ELSE '[]' END) LOOP
         n := n + 1;
         item := n;
         kind := 'citation';
@@ -450,7 +467,8 @@ BEGIN
         SELECT e INTO new_ev FROM jsonb_array_elements(res->'evidence') AS e WHERE e->>'id' = cit->>'evidence';
         old_text := old_ev->>'fields';
         new_text := new_ev->>'fields';
-        verdict := CASE WHEN old_ev IS NULL THEN 'not_grounded'
+        verdict := CASE WHEN res IS NULL OR (old_ev IS NULL AND rec.evidence @> '[{"redacted": true}]') THEN 'redacted'
+                        WHEN old_ev IS NULL THEN 'not_grounded'
                         WHEN new_ev IS NULL THEN 'changed'
                         WHEN old_ev = new_ev THEN 'still_holds' ELSE 'changed' END;
         RETURN NEXT;

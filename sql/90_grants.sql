@@ -188,4 +188,8 @@ GRANT EXECUTE ON FUNCTION
 TO footnote_service, footnote_auditor;
 GRANT SELECT ON footnote.merkle_nodes TO footnote_auditor;
 
+-- erasure (sql/25_erasure.sql): footnote_redactor redacts a data subject; auditors read the redactions
+GRANT EXECUTE ON FUNCTION footnote.redact(text, text) TO footnote_redactor;
+GRANT SELECT ON footnote.redactions TO footnote_auditor, footnote_redactor;
+
 RESET ROLE;

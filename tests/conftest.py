@@ -20,6 +20,7 @@ LOGIN_ROLES = {
     "auditor": ("fn_test_auditor", "footnote_auditor"),
     "outsider": ("fn_test_outsider", None),
     "owner": ("fn_test_owner", "footnote_owner"),  # a login of the DBA's mapping role (tests/test_attacks.py)
+    "redactor": ("fn_test_redactor", "footnote_redactor"),  # erasure requests (tests/test_erasure.py)
 }
 TEST_PASSWORD = "fn-test-password"
 

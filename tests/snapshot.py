@@ -22,7 +22,10 @@ _QUERIES = {
         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = ANY(%(s)s) ORDER BY 1, 2""",
     "columns": """
-        SELECT n.nspname, c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,
+        SELECT n.nspname, c.relname,
+               -- the column's place among the live ones (a column dropped and added again leaves attnum behind)
+               row_number() OVER (PARTITION BY a.attrelid ORDER BY a.attnum) AS place,
+               a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,
                pg_get_expr(d.adbin, d.adrelid), a.attidentity, a.attgenerated
         FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
         LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum

@@ -377,11 +377,12 @@ claims_strategy = st.lists(st.fixed_dictionaries({
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(question=st.text(max_size=80).filter(lambda s: "\x00" not in s),
        answer=st.text(max_size=200).filter(lambda s: "\x00" not in s), claims=claims_strategy,
-       question_null=st.booleans(), parts=st.booleans())
+       question_null=st.booleans(), parts=st.booleans(), version2=st.booleans())
 def test_python_verifies_records_sealed_by_sql(db: TestDatabase, question: str, answer: str, claims: list,
-                                               question_null: bool, parts: bool) -> None:
+                                               question_null: bool, parts: bool, version2: bool) -> None:
     """A record sealed from the pieces the gate writes (footnote._canonical_parts: the canonical text but for
-    seq, time and link) or, queued without them, canonicalised whole: both verifiers find the same text."""
+    seq, time and link) or, queued without them, canonicalised whole: both verifiers find the same text, for a
+    version 1 record and for a version 2 one (its parts' commitments over their jsonb text, docs/hash-spec.md §9)."""
     text = _loose_json(claims)
     with db.connect() as conn:  # queue it by hand (a superuser, without triggers), then let SQL seal it
         conn.execute("SET session_replication_role = replica")
@@ -390,10 +391,12 @@ def test_python_verifies_records_sealed_by_sql(db: TestDatabase, question: str, 
             SELECT (jsonb_populate_record(q, jsonb_build_object('canonical_parts',
                         CASE WHEN %(parts)s THEN footnote._canonical_parts(q) END))).*
             FROM (SELECT (gen_random_uuid(), now(), current_user, 'hypothesis ✓', NULL, 'answer', %(q)s, %(a)s,
-                          'verified', %(c)s::jsonb, '[]', '[]', '[]', NULL, NULL, NULL)::footnote.ledger_queue
+                          'verified', %(c)s::jsonb, '[]', '[]', '[]', NULL, NULL, NULL,
+                          CASE WHEN %(v2)s THEN footnote._new_salts(%(q)s, %(a)s, %(c)s::jsonb, '[]', '[]', '[]',
+                                                                    NULL, NULL) END)::footnote.ledger_queue
                           AS q) AS x
             RETURNING id""", {"q": None if question_null else question, "a": answer, "c": text,
-                              "parts": parts}).fetchone()[0]  # type: ignore[index]
+                              "parts": parts, "v2": version2}).fetchone()[0]  # type: ignore[index]
         conn.execute("SET session_replication_role = origin")
         conn.execute("INSERT INTO footnote.ledger (id) VALUES (%s)", (record_id,))
     verdict = python_verdict(db)

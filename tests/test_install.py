@@ -296,7 +296,7 @@ def test_a_createrole_installer_where_the_roles_exist_is_told_the_grant_then_ins
 
     installer, database = f"installer_{uuid.uuid4().hex[:8]}", f"fn_ci_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(server.url, autocommit=True) as conn:
-        assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname LIKE 'footnote\\_%'").fetchone() == (5,)
+        assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname LIKE 'footnote\\_%'").fetchone() == (6,)
         version = int(conn.execute("SHOW server_version_num").fetchone()[0])  # type: ignore[index]
         conn.execute(f"CREATE ROLE {installer} LOGIN CREATEROLE CREATEDB PASSWORD 'installer'")  # type: ignore[arg-type]
         conn.execute(f'CREATE DATABASE "{database}" OWNER {installer}')  # type: ignore[arg-type]
@@ -304,7 +304,8 @@ def test_a_createrole_installer_where_the_roles_exist_is_told_the_grant_then_ins
     try:
         code, out, err = _cli("install", "--database-url", url)
         if version >= 160000:
-            grant = (f"GRANT footnote_ledger, footnote_owner, footnote_service, footnote_auditor, footnote_gateway "
+            grant = (f"GRANT footnote_ledger, footnote_owner, footnote_service, footnote_auditor, footnote_gateway, "
+                     f"footnote_redactor "
                      f"TO {installer} "
                      "WITH ADMIN OPTION, INHERIT FALSE, SET FALSE")
             assert code == 2 and err.count("\n") == 1 and not out, err

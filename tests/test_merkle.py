@@ -16,7 +16,7 @@ import psycopg
 import pytest
 from psycopg import IsolationLevel
 
-from footnote_pg import canonical, ledger, merkle, receipts
+from footnote_pg import canonical, chainwalk, ledger, merkle, receipts
 from tests.conftest import TestDatabase, _drop_database
 from tests.test_chain import append
 
@@ -422,10 +422,12 @@ def test_a_receipt_verifies_offline_after_the_database_is_dropped(mdb: TestDatab
     assert code == 0, err
     assert f"receipt of record {seq} in the tree of {seq + 5} records written to" in out
     doc = json.loads(path.read_text(encoding="utf-8"))
-    assert doc["record"]["answer"].startswith("Bergmann Logistik GmbH owes 43.805,00 €")
+    # hash version 2: the record as sealed holds each part's commitment, and the receipt the parts that open them
+    assert doc["record"]["parts"]["answer"]["value"].startswith("Bergmann Logistik GmbH owes 43.805,00 €")
     canonical_text = mdb.scalar("SELECT canonical FROM footnote.ledger WHERE seq = %s", (seq,))
     assert canonical.canonical_json({k: v for k, v in canonical.loads(path.read_text(encoding="utf-8"))["record"]
-                                     .items() if k != "hash"}) == canonical_text, "the record exactly as sealed"
+                                     .items() if k not in ("hash", "parts")}) == canonical_text, \
+        "the record exactly as sealed"
     dead = gone(mdb)
     with pytest.raises(psycopg.OperationalError):
         psycopg.connect(dead, connect_timeout=5)
@@ -476,12 +478,19 @@ def test_a_one_byte_change_anywhere_in_a_receipt_fails_with_the_reason(mdb: Test
         change(copy)
         return copy  # type: ignore[no-any-return]
 
-    def rehashed(d: dict[str, Any]) -> None:
-        d["record"]["answer"] = d["record"]["answer"].replace("43.805", "43.806")
-        d["record"]["hash"] = ledger.record_hash({k: v for k, v in d["record"].items() if k != "hash"})
+    def forged_answer(d: dict[str, Any]) -> None:
+        opening = d["record"]["parts"]["answer"]
+        opening["value"] = opening["value"].replace("43.805", "43.806")
+
+    def rehashed(d: dict[str, Any]) -> None:  # the forged answer committed to, and the record hashed again
+        forged_answer(d)
+        opening = d["record"]["parts"]["answer"]
+        d["record"]["answer"] = chainwalk.commitment(opening["salt"], opening["value"])
+        d["record"]["hash"] = ledger.record_hash({k: v for k, v in d["record"].items() if k not in ("hash", "parts")})
 
     cases = [
-        (lambda d: d["record"].__setitem__("answer", d["record"]["answer"].replace("43.805", "43.806")),
+        (forged_answer, "the record's part answer does not open its commitment"),
+        (lambda d: d["record"].__setitem__("answer", flip(d["record"]["answer"], 3)),
          "the record does not hash to the hash it carries"),
         (lambda d: d["record"].__setitem__("hash", flip(d["record"]["hash"], 40)),
          "the record does not hash to the hash it carries"),

@@ -293,7 +293,7 @@ def _forged_record(citing: str) -> str:
             SELECT * INTO head FROM footnote.ledger ORDER BY seq DESC LIMIT 1;
             r := ROW(gen_random_uuid(), head.seq + 1, clock_timestamp(), head.db_role, head.actor_id, head.actor_role,
                      'answer', 'How much does Bergmann Logistik owe?', 'Bergmann Logistik owes 1,00 €.', 'verified',
-                     '[]', {citing}, '[]', '[]', NULL, NULL, head.hash, NULL, NULL)::footnote.ledger;
+                     '[]', {citing}, '[]', '[]', NULL, NULL, head.hash, NULL, NULL, NULL)::footnote.ledger;
             r.canonical := footnote.canonical_json(footnote._record_object(r));
             r.hash := footnote.sha256_hex(r.canonical);
             INSERT INTO footnote.ledger SELECT r.*;

@@ -183,8 +183,10 @@ def test_fast_and_reference_agree_on_an_intact_chain(chain: TestDatabase, tmp_pa
         ledger.export_bundle(conn, bundle)
         rows = list(ledger.iter_rows(conn))
     # every line is the reference's serialisation of its record, byte for byte
+    # (a record of hash version 2 with its parts, each with its salt: docs/hash-spec.md §9)
     assert bundle.read_bytes().split(b"\n")[1:-1] == [
-        canonical.canonical_json({**ledger.record_object(row), "hash": row["hash"]}).encode("utf-8") for row in rows]
+        canonical.canonical_json({**ledger.record_object(row), "hash": row["hash"], **_parts(row)}).encode("utf-8")
+        for row in rows]
     assert ledger.verify_bundle(bundle) == ledger.verify_bundle(bundle, reference=True) == \
         ledger.verify_bundle(bundle, content=False) == ledger.Verdict(True, 9, head[0], head[1])
 
@@ -307,10 +309,35 @@ def _write(tmp_path: Path, lines: list[bytes], name: str = "edited.jsonl") -> Pa
     return path
 
 
+def _parts(row: dict[str, Any]) -> dict[str, Any]:
+    """The ``parts`` member of a row's bundle line (hash version 2), or nothing (version 1)."""
+    if row["salts"] is None:
+        return {}
+    return {"parts": chainwalk.openings(chainwalk.content_object(row), canonical.loads(row["salts"]))}
+
+
+def _changed(obj: dict[str, Any], **parts: Any) -> dict[str, Any]:
+    """A bundle line's object with these parts changed: in a version 2 line the openings, with new salts, and the
+    commitments to them (a forger's consistent change)."""
+    obj = dict(obj)
+    if obj.get("version") != 2:
+        return {**obj, **parts}
+    opened = dict(obj["parts"])
+    for key, value in parts.items():
+        many = value if isinstance(value, list) else [value]
+        openings = [{"salt": "ab" * 16, "value": v} for v in many]
+        opened[key] = openings if isinstance(value, list) else openings[0]
+        commits = [chainwalk.commitment(o["salt"], o["value"]) for o in openings]
+        obj[key] = commits if isinstance(value, list) else commits[0]
+    obj["parts"] = opened
+    return obj
+
+
 def _resealed(obj: dict[str, Any]) -> bytes:
-    """A bundle line for ``obj`` with its hash recomputed."""
+    """A bundle line for ``obj`` with its hash recomputed (over the record without its parts)."""
     obj = {k: v for k, v in obj.items() if k != "hash"}
-    return canonical.canonical_json({**obj, "hash": ledger.record_hash(obj)}).encode("utf-8") + b"\n"
+    sealed = {k: v for k, v in obj.items() if k != "parts"}
+    return canonical.canonical_json({**obj, "hash": ledger.record_hash(sealed)}).encode("utf-8") + b"\n"
 
 
 def _relinked(lines: list[bytes], start: int) -> list[bytes]:
@@ -338,8 +365,8 @@ BUNDLE_TAMPERING: dict[str, Any] = {  # what is done to the lines (index 3 is re
     "deleted": (lambda ls: ls[:4] + ls[5:], (4, "sequence_gap"), (4, "sequence_gap")),
     "broken_link": (lambda ls: ls[:5] + [_resealed({**canonical.loads(ls[5]), "prev_hash": "a" * 64})] + ls[6:],
                     (5, "link_broken"), (5, "link_broken")),
-    "rewritten_consistently": (lambda ls: _relinked(ls[:3] + [_resealed({**canonical.loads(ls[3]),
-                                                                         "answer": "rewritten"})] + ls[4:], 4),
+    "rewritten_consistently": (lambda ls: _relinked(ls[:3] + [_resealed(_changed(canonical.loads(ls[3]),
+                                                                                 answer="rewritten"))] + ls[4:], 4),
                                None, None),
 }
 
@@ -364,7 +391,7 @@ def test_a_record_holding_hash_members_of_its_own_verifies(chain: TestDatabase, 
     obj = canonical.loads(lines[4])
     decoy = {"code": "x", "hash": obj["hash"], "prev_hash": "b" * 64, "seq": 99,
              "recorded_at": "2000-01-01T00:00:00.000000Z"}
-    obj.update(operations=[{"arguments": decoy, "call_id": "x", "hash": "c" * 64}], findings=[decoy])
+    obj = _changed(obj, operations=[{"arguments": decoy, "call_id": "x", "hash": "c" * 64}], findings=[decoy])
     path = _write(tmp_path, _relinked(lines[:4] + [_resealed(obj)] + lines[5:], 5))
     for verdict in (ledger.verify_bundle(path), ledger.verify_bundle(path, reference=True),
                     ledger.verify_bundle(path, content=False)):
