@@ -147,9 +147,10 @@ _WHO_MOST = _rx(r"\b(?:who|which|what)\b[^?.!]*\b(?:most|least|largest|biggest|s
 _TAX = _rx(r"\b(?:vat|tax(?:es)?)\b")
 _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
 
-_INVOICE_NO = _rx(r"\binv[\s_-]?((?:19|20)\d\d)[\s/_-](\d{3,7})\b"
+_INVOICE_NO = _rx(r"\binv[\s_-]?((?:19|20)\d\d)[\s/_-](\d{1,7})\b"
                   r"|\binvoices?\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?((?:19|20)\d\d)[-/](\d{1,8})\b")
-_INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)?\s*#?\s*(\d{3,8})\b")
+_INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)\s*#?\s*(\d{3,8})\b"
+                    r"|\binvoice\s*#?\s*(\d{3,8})\b|\binvoices\s+#?\s*(?!(?:19|20)\d\d\b)(\d{3,8})\b")
 _INVOICE_URI = _rx(r"\berp://invoice/\d+")
 # a document number as an ERP writes it: INV/2026/0032, CN/2026/0002, RE-2026-00123 (not a PO or SKU number)
 _DOCUMENT_NO = _rx(r"\b(?!po\b|sku\b)[a-z]{1,5}(?:/(?:19|20)\d\d/\d{2,8}|-(?:19|20)\d\d-\d{3,8})\b")
@@ -221,6 +222,8 @@ _TOP = _rx(
     rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+(?:the\s+)?(?:least|lowest|smallest|most|highest"
     rf"|biggest|largest)\s+(?:revenue|sales"
     rf"|turnover)"
+    rf"|\b(?:which|what)\s+customers?\s+(?:have|had|has|made|make|generated)\s+(?:\S+\s+)?(?:most|highest|biggest"
+    rf"|largest|least|lowest|smallest)\s+(?:revenue|sales|turnover)\b"
     rf"|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated)\s+(?:the\s+)?least|\bwho\s+(?:bought"
     rf"|spent)\s+"
     rf"(?:the\s+)?least")
@@ -260,7 +263,7 @@ _REVENUE = _rx(
     r"\brevenues?\b|\bsales\b|\bturnover\b|\binvoiced\b|\binvoicing\b|\bbilled\b|\bbilling\b"
     r"|\btop\s+line\b|\b(?:how\s+much|what)\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b"
     r"|\bsold\b|\bhow\s+many\s+invoices\b|\binvoices\s+(?:did\s+we\s+|were\s+|we\s+)?(?:issue[ds]?|sent|raised)\b"
-    r"|\bhow\s+much\s+did\s+\S+(?:\s+\S+){0,4}\s+buy\b")
+    r"|\b(?:how\s+much|what)\s+did\s+\S+(?:\s+\S+){0,4}\s+buy\b")
 _CHANGE = _rx(
     r"\b(?:chang(?:e|ed|es|ing)|(?:go|goes|gone|going|went)\s+(?:up|down)|ris(?:e|es|en|ing)|rose"
     r"|increas(?:e|ed|es|ing)|gr(?:ow|ows|own|owing|ew|owth)|drop(?:ped|s|ping)?|fall(?:en|s|ing)?"
@@ -285,16 +288,17 @@ _COMPARE = _rx(r"\bcompar(?:e|ing|ison)\b|\bboth\b|\bside\s+by\s+side\b|\beach\s
 _OVERDUE = _rx(
     r"\bowe[sd]?\b|\bowing\b|\boutstanding\b|\bopen\s+balances?\b|\bunpaid\b|\bpast[\s-]+due\b"
     r"|\boverdue\b|\bin\s+arrears\b|\barrears\b|\bbehind\s+(?:on|with)\b|\blate\s+(?:payments?"
-    r"|invoices?|payers?)\b|\bpa(?:ys|id)\s+late\b|\bdebts?\b|\bstill\s+(?:to\s+pay|unpaid|due)\b"
+    r"|invoices?|payers?)\b|\blate\s+(?:in\s+)?paying\b|\bpa(?:ys|id)\s+late\b|\bdebts?\b|\bstill\s+(?:to\s+pay|unpaid|due)\b"
     r"|\bamount\s+due\b|\bbalance\s+due\b|\b(?:has|have)n'?t\s+(?:yet\s+)?paid\b|\bnot\s+(?:yet\s+)?"
     r"paid\b|\b(?:yet|left)\s+to\s+pay\b|\bwhat\s+is\s+due\b"
     r"|\b(?:has|have|did)\b[^?.!]{1,60}\b(?:paid|made\s+(?:any\s+)?payments?)\b|\bdays\s+(?:late|overdue|past\s+due)\b"
-    r"|\bif\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\b(?:how\s+far|still|far|way)\s+behind\b")
+    r"|\bif\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\b(?:how\s+far|still|far|way)\s+behind\b"
+    r"|\bhow\s+much\s+is\s+\S+(?:\s+\S+){0,3}\s+behind\s*[?.!]*$")
 _NOT_PAID = _rx(r"\b(?:not|n't)\s+(?:yet\s+)?paid\b|\bnot\s+paid\s+yet\b")
 # All that is open, not only the overdue part: "open balance", "total outstanding", "not just overdue".
 _OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due)\b"
                   r"|\btotal\s+(?:outstanding|open|receivables?)\b"
-                  r"|\bopen\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open|outstanding)\b"
+                  r"|\b(?:open|outstanding)\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open|outstanding)\b"
                   r"|\b(?:unpaid|outstanding)\s+invoices\b"
                   r"|\b(?:including|incl\.?)\s+(?:what\s+is\s+)?(?:not\s+yet\s+due|current)\b|\bopen\s+included\b")
 _BALANCE = _rx(r"\bbalances?\b")
@@ -343,7 +347,8 @@ _PROFILE = _rx(
 _RANK_OWE = _rx(
     r"\b(?:who|(?:which|what)\s+(?:\d+\s+|two\s+|three\s+|five\s+|ten\s+)?(?:customers?|clients?))\s+(?:owes?|has|have|had)"
     r"\s+(?:us\s+)?(?:the\s+)?"
-    r"(?:most|least|largest|biggest|smallest|highest|lowest|oldest)\b"
+    r"(?:most|least|largest|biggest|smallest|highest|lowest|oldest)\b(?!\s+(?:revenue|sales|turnover)\b)"
+    r"|\btop\s+(?:\d+\s+)?by\s+(?:overdue|outstanding|open\s+balance|balance|debt)\b"
     r"|\b(?:biggest|largest|top|worst|slowest|smallest|lowest|highest)\s+(?:\d+\s+)?(?:debtors|payers|late\s+payers"
     r"|overdue\s+(?:balances?|amounts?|customers|accounts)|outstanding\s+balances?|open\s+balances?|balances)\b"
     r"|\bcustomers?\s+(?:ranked|sorted|ordered|listed)\s+by\s+(?:overdue|outstanding|open\s+balance|what\s+they\s+owe"
@@ -352,7 +357,7 @@ _RANK_OWE = _rx(
     r"|\btop\s+(?:\d+\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open|balance|debt|receivables?)\b"
     r"|\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"
     r"|\bwhich\s+customers\s+(?:have|are|has)\s+(?:(?:any|an?)\s+)?(?:overdue|late|past\s+due|outstanding)\b"
-    r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest)\s+(?:overdue|outstanding"
+    r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest|highest)\s+(?:overdue|outstanding"
     r"|open|unpaid)\b"
     r"|\bworst\s+payers?\b|\bslowest\s+payers?\b|\b(?:the\s+)?most\s+overdue\s+(?:invoices|customers|accounts|clients)\b"
     r"|\b(?:which|what)\s+(?:customers?|clients?)\b[^?.!]{0,30}\boverdue\s+(?:the\s+)?longest\b|\bwho\b[^?.!]{0,30}\boverdue"

@@ -70,8 +70,9 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     else:
         m = _INVOICE_URI.search(pre) or _INVOICE_BARE.search(pre)
         if m:
-            invoice = m.group(1) if m.lastindex else m.group(0)
-            start = m.start(1) if m.lastindex else m.start()
+            group = next((i for i in range(1, (m.lastindex or 0) + 1) if m.group(i)), 0)
+            invoice = m.group(group)
+            start = m.start(group)
             pre = blank(pre, start, m.end())
         elif (m := _INVOICE_SHORT.search(pre)) is not None:   # "inv 8901", "#8812", "is 8834 paid"
             group = next(i for i in range(1, (m.lastindex or 0) + 1) if m.group(i))
