@@ -49,7 +49,9 @@ def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int
                  reason=r.reason, message=r.message, notes=r.notes)
 
 
-_CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+"
+_CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+|then\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+"
+                     r"|,\s*then\s+|,\s+(?=(?:overdue|tickets|open\s+tickets|risk|aging|dso|revenue|sales|payments"
+                     r"|payment\s+history|profile|credit\s+notes|open\s+balance|payment\s+terms)\b)"
                      r"|\s+as\s+well\s+as\s+|\?\s+|\s+\+\s+"
                      r"|,\s+(?=(?:their|its|his|her|what|how|is|are|do|does|did|when|who|which)\b))"
                      r"(?=\S)", re.IGNORECASE)
@@ -84,8 +86,9 @@ def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None,
     tries: list[str] = []
     if subject and _PRONOUN.search(text) and (_asked_back(r) or _subject(r) is None):
         tries.append(_PRONOUN.sub(subject, text, count=1))    # "do they have open tickets" -> "do <X> have ..."
-    elif subject and r.reason == "missing_entity":
-        tries.append(f"{text.rstrip('?')} for {subject}?")
+    elif subject and (r.reason == "missing_entity" or (r.kind == "refusal" and r.reason == "not_covered"
+                                                       and _bare(text) and not words.may_be_not_computed(text))):
+        tries.append(f"{text.rstrip('?')} for {subject}?")     # "X overdue and profile": the profile of X
     elif subject_kind == "supplier" and r.intent in ("open_pos", "payables") and _subject(r) is None \
             and not _ALL.search(text):
         tries.append(f"{text.rstrip('?')} with {subject}?")       # "what do we owe X; also any open POs?"
@@ -110,6 +113,8 @@ def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None,
     return text, r
 
 
+_NUMBER_ONLY = re.compile(r"#?\d{3,8}\b", re.IGNORECASE)
+_INVOICE_WORD = re.compile(r"\binv(?:oices?)?\b|\brechnung(?:en)?\b", re.IGNORECASE)
 _BARE = 3     # words of a clause that only names what is asked ("credit notes", "AR aging")
 
 
@@ -146,6 +151,9 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     parts = [p for p in parts if not all(t.fold in coverage.FILLER for t in _tokens(p))]   # "um, what's ..."
     if len(parts) < 2 or len(parts) > 4:
         return None
+    for i in range(1, len(parts)):      # "invoice 8812 and 8834": the second is an invoice too
+        if _NUMBER_ONLY.match(parts[i]) and _INVOICE_WORD.search(parts[i - 1]):
+            parts[i] = "invoice " + parts[i]
     first = []
     for part in parts:
         text = part if part.rstrip().endswith("?") else part + "?"

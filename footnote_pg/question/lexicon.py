@@ -232,7 +232,9 @@ _TOP_LIMIT = _rx(rf"\b(?:top|bottom)[\s-]+{_NUM}\b|\b(?:which|what)\s+{_NUM}\s+(
                  rf"|highest|leading|most\s+important|smallest|lowest|least\s+valuable|weakest)\b"
                  rf"|\b(?:biggest|largest|best|top|smallest|bottom)\s+{_NUM}\b")
 _TOP_SINGLE = _rx(r"\b(?:the\s+)?(?:top|biggest|largest|best|most\s+valuable|most\s+important)\s+"
-                  r"(?:customer|client|account|buyer)\b(?!s)")
+                  r"(?:customer|client|account|buyer)\b(?!s)"
+                  r"|\b(?:which|what)\s+customer\s+(?:has|had|made|generated)\s+(?:\S+\s+)?(?:most|highest|biggest|largest)"
+                  r"\s+(?:revenue|sales|turnover)\b")
 _LIST = _rx(
     r"\b(?:list|show|display|give\s+me|get|print|name|enumerate)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
     r"|of\s+|first\s+|\d+\s+)*(?:customers?|clients?)\b(?!\s+(?:by|with\s+(?:overdue|open|unpaid|late)|who|that))"
@@ -262,7 +264,7 @@ _WEAK_METRIC = _rx(r"\b(?:income|made|make|earn(?:ed)?|performance"
 _REVENUE = _rx(
     r"\brevenues?\b|\bsales\b|\bturnover\b|\binvoiced\b|\binvoicing\b|\bbilled\b|\bbilling\b"
     r"|\btop\s+line\b|\b(?:how\s+much|what)\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b"
-    r"|\bsold\b|\bhow\s+many\s+invoices\b|\binvoices\s+(?:did\s+we\s+|were\s+|we\s+)?(?:issue[ds]?|sent|raised)\b"
+    r"|\bsold\b|\bhow\s+many\s+invoices\b|\bnumber\s+of\s+invoices\b|\binvoices\s+(?:did\s+we\s+|were\s+|we\s+)?(?:issue[ds]?|sent|raised)\b"
     r"|\b(?:how\s+much|what)\s+did\s+\S+(?:\s+\S+){0,4}\s+buy\b")
 _CHANGE = _rx(
     r"\b(?:chang(?:e|ed|es|ing)|(?:go|goes|gone|going|went)\s+(?:up|down)|ris(?:e|es|en|ing)|rose"
@@ -322,7 +324,8 @@ _HOW_MANY = _rx(r"\bhow\s+many\b")
 # --------------------------------------------------------------------------- portfolio questions
 
 _PAYMENTS = _rx(
-    r"\bpaid\s+us\b|\bpa(?:id|ys|y)\s+us\b|\bpayments?\s+(?:from|by|received|history|made\s+by)\b|\bpayment\s+history\b"
+    r"\bpaid\s+us\b|\bpa(?:id|ys|y)\s+us\b|\bhow\s+(?:does|do)\s+\S+(?:\s+\S+){0,4}\s+pay\s*[?.!]*$"
+    r"|\bdid\b[^?.!]{1,60}\bpay(?:\s+us)?\s*[?.!]*$|(?<!\bon\s)(?<!\bwith\s)\bpayments\s*[?.!]*$|\bpayments?\s+(?:from|by|received|history|made\s+by)\b|\bpayment\s+history\b"
     r"|^\W*payments\b|\bhow\s+(?:long|quickly|fast)\s+pays\b|^\W*pays\b[^?.!]{1,60}\bon\s+time\b"
     r"|\bhow\s+much\s+(?:has|have|did)\b[^?.!]{1,60}\bpa(?:id|y)\b(?!\s+(?:them|to|the\s+supplier))"
     r"|\bwhen\s+did\b[^?.!]{1,60}\b(?:last\s+)?pay\b|\b(?:last|latest|most\s+recent)\s+payment\b"
