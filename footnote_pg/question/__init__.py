@@ -50,7 +50,7 @@ def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int
 
 
 _CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+|then\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+"
-                     r"|,\s*then\s+|,\s+(?=(?:overdue|tickets|open\s+tickets|risk|aging|dso|revenue|sales|payments"
+                     r"|,\s*then\s+|(?:,|\s+&)\s+(?=(?:overdue|tickets|open\s+tickets|risk|aging|dso|revenue|sales|payments"
                      r"|payment\s+history|profile|credit\s+notes|open\s+balance|payment\s+terms)\b)"
                      r"|\s+as\s+well\s+as\s+|\?\s+|\s+\+\s+"
                      r"|,\s+(?=(?:their|its|his|her|what|how|is|are|do|does|did|when|who|which)\b))"

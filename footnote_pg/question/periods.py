@@ -78,6 +78,8 @@ from footnote_pg.question.dates import (
     _year_back,
 )
 
+_SPLIT_YEAR = re.compile(r"\b(?:(?:fy|fiscal\s+year|financial\s+year)\s*)?((?:19|20)\d\d)\s*/\s*((?:19|20)?\d\d)\b(?![/.]\d)")
+
 __all__ = ["Calendar", "DateMention", "Period", "PeriodMention", "TimeInfo", "Unclear", "_months_back", "scan"]
 class _Scanner:
     def __init__(self, text: str, cal: Calendar, source: str) -> None:
@@ -210,7 +212,7 @@ class _Scanner:
 
     def ytd(self, m: re.Match[str]) -> bool:
         """Year to date: the fiscal year's first day to the reference day (a year ago: the same days)."""
-        year = m.group("year") or m.group("year2")
+        year = m.group("year") or m.group("year2") or m.group("year3") or m.group("year4")
         fy = self.cal.current("fy")
         if year and int(year) != fy.year:   # "2025 so far": that year is over, so all of it
             return self.add(self.cal.year_period(int(year)), m.start(), m.end())
@@ -349,6 +351,15 @@ class _Scanner:
         self.unclear.append(Unclear(m.start(), m.end(), self.invalid_period))   # options replace it
         return True
 
+    def split_year(self, m: re.Match[str]) -> bool:
+        """ "FY 2025/26": a fiscal year across two calendar years; with a calendar fiscal year there is none (asked)."""
+        first, second = int(m.group(1)), int(m.group(2))
+        if second % 100 != (first + 1) % 100:
+            return False
+        if self.cal.fiscal_year_start_month == 1:
+            return self.unclear_phrase(m)
+        return self.add(Period("fy", first + 1, 0, self.cal.fiscal_year_start_month), m.start(), m.end())
+
     def fy(self, m: re.Match[str]) -> bool:
         y = int(m.group(1))
         year = y + 2000 if y < 100 else y
@@ -414,6 +425,7 @@ class _Scanner:
         digits = _DIGIT.search(text) is not None
         if digits:
             self.each(_FROM_TO, self.from_to)
+            self.each(_SPLIT_YEAR, self.split_year)
             self.each(_BAD_PERIOD, self.bad_period)
             self.each(_ISO_DATE, self.iso)
             self.each(_DOT_DATE, self.dotted)

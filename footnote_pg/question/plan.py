@@ -399,6 +399,10 @@ def _top_route(q: _Question) -> Route:
         return _unclear_period(q)
     p = q.time.periods[0]
     direction = "asc" if _RANK_ASC.search(q.masked) else None
+    periods = list(dict.fromkeys(x.period.catalog() for x in q.time.periods))
+    if len(periods) > 1:              # "top customers 2025 vs 2024": the ranking of each period, none left out
+        calls = [_call("top_customers", period=x, limit=limit, direction=direction) for x in periods]
+        return _answer("compare_top", calls, {"period": p.phrase})
     call = _call("top_customers", period=p.period.catalog(), limit=limit, direction=direction)
     return _answer("top_customers", [call], {"period": p.phrase})
 

@@ -191,6 +191,16 @@ def invalid_period(q: _Question, d: Directory) -> Route | None:
     return None
 
 
+_DANGLING_END = re.compile(r"\b(?:(?:as\s+(?:of|at)|at|by|on)\s+(?:the\s+)?end(?:\s+of)?|end\s+of(?:\s+the)?)\s*[?.!]*$")
+
+
+def dangling_end(q: _Question, d: Directory) -> Route | None:
+    """ "aging as of the end": the end of what is not said; asked, never read as today."""
+    if _DANGLING_END.search(q.masked.rstrip()):
+        return _clarify("unclear_period", "The end of which month, quarter or year do you mean?")
+    return None
+
+
 def invoice(q: _Question, d: Directory) -> Route | None:
     return _invoice_route(q) if q.invoice else None
 
@@ -362,6 +372,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("currency_conversion", currency_conversion), ("forecast", forecast), ("advice", advice), ("action", action),
     ("negative_count", negative_count), ("breakdown", breakdown.route), ("not_computed", not_computed),
     ("not_covered", not_covered), ("invalid_day", invalid_day), ("invalid_period", invalid_period),
+    ("dangling_end", dangling_end),
     ("payables", payables), ("invoice", invoice),
     ("purchase_order", purchase_order), ("below_reorder", below_reorder), ("stock", stock),
     ("supplier_payment", supplier_payment), ("purchase_orders", purchase_orders), ("payments", payments),
