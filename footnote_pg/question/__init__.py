@@ -51,7 +51,8 @@ def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int
 
 _CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+|then\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+"
                      r"|,\s*then\s+|(?:,|\s+&)\s+(?=(?:overdue|tickets|open\s+tickets|risk|aging|dso|revenue|sales|payments"
-                     r"|payment\s+history|profile|credit\s+notes|open\s+balance|payment\s+terms)\b)"
+                     r"|payment\s+history|profile|credit\s+notes|open\s+balance|payment\s+terms"
+                     r"|(?:last\s+)?payments?|credit\s+limit)\b)"
                      r"|\s+as\s+well\s+as\s+|\?\s+|\s+\+\s+"
                      r"|,\s+(?=(?:their|its|his|her|what|how|is|are|do|does|did|when|who|which)\b))"
                      r"(?=\S)", re.IGNORECASE)
@@ -135,6 +136,27 @@ def _shared(text: str, r: Route, subject: str, directory: Directory, settings: R
     return attempt, routed
 
 
+_ONLY_TIME = re.compile(r"^(?:(?:as\s+(?:of|at)|at|on|in|for|per|by)\s+)?(?:the\s+)?(?:end\s+of\s+|ende\s+)?(?:the\s+)?"
+                        r"(?:q[1-4]|h[12]|fy\s*\d{2,4}|\d{4}|\d{1,2}[./]\d{1,2}[./]?(?:\d{2,4})?|\d{4}-\d{2}(?:-\d{2})?"
+                        r"|(?:last|this|previous)\s+(?:month|quarter|year)|january|february|march|april|may|june|july"
+                        r"|august|september|october|november|december)(?:\s+\d{4})?\s*[?.!]*$", re.IGNORECASE)
+
+
+def _same_of_another_time(prev: tuple[str, Route], part: str, current: tuple[str, Route], directory: Directory,
+                          settings: RouterSettings, depth: int) -> tuple[str, Route]:
+    """A clause that only names a day asks what the clause before it asks, as of that day."""
+    text, r = prev
+    phrase = r.notes.get("as_of")            # a day only: periods joined by "and" are read by the periods
+    if _asked_back(r) or not phrase or phrase not in text:
+        return current
+    bare = part.rstrip("?.! ")
+    if not _AS_OF_WORDS.match(bare):
+        bare = "as of " + bare
+    attempt = text.replace(phrase, bare, 1)
+    routed = _route(attempt, directory, settings, depth + 1)
+    return (attempt, routed) if not _asked_back(routed) and routed.intent == r.intent else current
+
+
 def _why_not(r: Route) -> str | None:
     """What a clause's refusal says plainly (what no operation computes, a forecast, advice), or None."""
     if r.message and r.kind == "refusal":
@@ -166,6 +188,9 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     if final is not None:
         return final                        # "overdue for X and delete the invoice": the command wins
     routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth) for t, r in first]
+    for i in range(1, len(routes)):     # "X overdue as of end of Q1 and end of Q2": the same asked of another day
+        if _asked_back(routes[i][1]) and _ONLY_TIME.match(parts[i]) and "as_of" in routes[i - 1][1].notes:
+            routes[i] = _same_of_another_time(routes[i - 1], parts[i], routes[i], directory, settings, depth)
     last = _subject(first[-1][1])
     if last is not None and all(_subject(r) is None for _, r in first[:-1]):
         routes = [_shared(t, r, last, directory, settings, depth)

@@ -52,7 +52,7 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "tickets": (cue._TICKETS,),
     "aging": (cue._AGING, cue._ALL_OVERDUE, cue._OVERDUE, cue._RANK_OWE, cue._OVER_AGE),
     "dso": (cue._DSO, cue._DSO_WINDOW),
-    "compare_dso": (cue._DSO, cue._DSO_WINDOW, cue._NOW_VS, cue._COMPARE),
+    "compare_dso": (cue._DSO, cue._DSO_WINDOW, cue._NOW_VS, cue._COMPARE, cue._CHANGE),
     "revenue": (cue._REVENUE, cue._COMPARE),
     "revenue_change": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._QOQ, cue._BASE_BEFORE, cue._COMPARE),
     "revenue_why": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._WHY, cue._BASE_BEFORE, cue._COMPARE),
@@ -251,7 +251,10 @@ def check(q: _Question, r: Route, directory: Directory) -> Route:
     left = unaccounted(q, r, directory)
     if not left:
         return r
-    words = ", ".join(f"“{w}”" for w in dict.fromkeys(left))
+    named = [f"“{w}”" for w in dict.fromkeys(left) if not any(c.isdigit() for c in w)]
+    if len(named) < len(set(left)):
+        named.append("a period or number it names")      # a message holds no digit
+    words = ", ".join(named)
     label = LABELS.get(r.intent, "part of this")
     return Route(kind="refusal", intent="not_covered", reason="not_covered",
                  message=f"I can give {label}, but no operation answers what {words} asks for, so I will not "

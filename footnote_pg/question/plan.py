@@ -380,6 +380,9 @@ def _dso_route(q: _Question) -> Route:
         calls = [_call("days_sales_outstanding", as_of=day.isoformat(), window_days=window) for day in days]
         calls.append(_call("days_sales_outstanding", window_days=window))
         return _answer("compare_dso", calls)
+    if len(days) > 1:                  # "DSO Q2 vs Q1", "DSO end of Q1 and end of Q2": each day
+        return _answer("compare_dso", [_call("days_sales_outstanding", as_of=day.isoformat(), window_days=window)
+                                       for day in days])
     as_of, notes = _as_of(q)
     return _answer("dso", [_call("days_sales_outstanding", as_of=as_of, window_days=window)], notes)
 
