@@ -62,7 +62,7 @@ _SUBJECT_ARGS = ("customer", "supplier", "item")
 _THEY = re.compile(r"\b(?:they|them|their|theirs)\b", re.IGNORECASE)
 _UNRESOLVED = Route(kind="clarification", intent="missing_entity", reason="missing_entity",
                     message="Which customer do you mean? Please name one.")
-_GLUED = re.compile(r"\b(top|bottom|first)(\d{1,3})\b", re.IGNORECASE)     # "top10 customers"
+_GLUED = re.compile(r"\b(top|bottom|first)-?(\d{1,3})(?:\b-?|-(?=\w))", re.IGNORECASE)     # "top10", "Top-5-Kunden"
 _ORDINALS = ("first", "second", "third", "fourth")
 _DETAIL = ("unclear_period", "ambiguous_entity")   # a clause that needs one more detail to be answered
 _FINAL = ("instruction", "database_command")       # refusals no clause may override
@@ -251,7 +251,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
         if toolcall.unknown_keys(call):
             return _tool_call(call, directory, settings, depth)
         question = toolcall.question(call)
-    text, read = words.read_as(_GLUED.sub(r"\1 \2", question), directory)
+    text, read = words.read_as(_GLUED.sub(r"\1 \2 ", question), directory)
     text, corrections = coverage.correct_spelling(text, directory)
     corrections = {**read, **corrections}
     q = _analyse(text, settings)
@@ -282,7 +282,7 @@ def unanswered_words(question: str, r: Route, directory: Directory, settings: Ro
     call = toolcall.parse(question)
     if call is not None and not toolcall.unknown_keys(call):
         question = toolcall.question(call)     # a tool call: the question it asks
-    text, _ = coverage.correct_spelling(words.read_as(_GLUED.sub(r"\1 \2", question), directory)[0], directory)
+    text, _ = coverage.correct_spelling(words.read_as(_GLUED.sub(r"\1 \2 ", question), directory)[0], directory)
     q = _analyse(text, settings)
     _decide(q, directory)                 # reads the names, as routing does
     return coverage.unaccounted(q, r, directory)

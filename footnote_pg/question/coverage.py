@@ -81,7 +81,7 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
 # Words an intent uses beyond its cue patterns (they qualify what it answers, and it answers them).
 INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "risk": "credit creditworthy paying pay payer late assessment assess check review wise doing profile safe keep "
-            "delivering deliver",
+            "delivering deliver ship shipping supply supplying sell selling",
     "aging": "open outstanding total balance days more older than overall just only not",
     "revenue": "net issue issued issuing raised sent send out make made",
     "credit_notes": "issue issued raised given granted sent",
@@ -106,7 +106,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "list_items": "name names named called starting start starts beginning begins containing contains letter",
     "overdue": "compared compare between ar receivable receivables payments payment days late",
     "compare_overdue": "compared compare between",
-    "revenue_change": "compared compare between up down",
+    "revenue_change": "compared compare between up down same period",
     "compare_revenue": "compared compare between",
     "compare_top": "compared compare between",
     "revenue_why": "compared compare between",

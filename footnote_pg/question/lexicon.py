@@ -190,7 +190,7 @@ _DSO_WINDOW = _rx(r"\b(\d{1,12})[\s-]*days?\b(?!\s+(?:sales|of\s+sales))"
 _AGING = _rx(
     r"\bag(?:e)?ing\b|\baged\s+(?:debt|debtors|receivables?|balances?|invoices?|report)\b"
     r"|\breceivables?\b|\baccounts?\s+receivable\b|\ba/?r\b|\bdebtors?\s+(?:list|report|book|ledger)\b"
-    r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b")
+    r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b|\b(?:still\s+)?ha(?:ve|s)\s+open\s+with\s+us\b|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b")
 # A part of the receivables by age ("more than 90 days overdue", "older than 60 days"): the aging's buckets.
 _OVER_AGE = _rx(r"\b(?:more\s+than|over|older\s+than|above|beyond|at\s+least|longer\s+than)\s+\d{1,3}[\s-]*days?\b"
                 r"|\b\d{1,3}\+\s*days?\b")
@@ -295,6 +295,7 @@ _OVERDUE = _rx(
     r"paid\b|\b(?:yet|left)\s+to\s+pay\b|\bwhat\s+is\s+due\b"
     r"|\b(?:has|have|did)\b[^?.!]{1,60}\b(?:paid|made\s+(?:any\s+)?payments?)\b|\bdays\s+(?:late|overdue|past\s+due)\b"
     r"|\bif\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\b(?:how\s+far|still|far|way)\s+behind\b"
+    r"|\bcurrent\s+on\s+(?:their\s+|its\s+|his\s+|her\s+)?(?:invoices|payments|bills|account)\b"
     r"|\bhow\s+much\s+is\s+\S+(?:\s+\S+){0,3}\s+behind\s*[?.!]*$")
 _NOT_PAID = _rx(r"\b(?:not|n't)\s+(?:yet\s+)?paid\b|\bnot\s+paid\s+yet\b")
 # All that is open, not only the overdue part: "open balance", "total outstanding", "not just overdue".
@@ -392,7 +393,7 @@ _MONTHLY = _rx(r"\b(?:by|per|each|every)\s+month\b|\bmonthly\b|\bmonth[\s-]by[\s
                r"|\bfor\s+each\s+month\b|\bmonth\s+over\s+month\b")
 _CREDIT_NOTES = _rx(r"\bcredit\s+(?:notes?|memos?)\b|\bcredits?\s+(?:we\s+)?(?:issued|given|granted)\b")
 _BELOW_REORDER = _rx(
-    r"\b(?:below|under)\s+(?:the\s+|their\s+|its\s+)?re-?order\s+(?:levels?|points?)\b"
+    r"\b(?:below|under)\s+(?:the\s+|their\s+|its\s+)?re-?order(?:\s+(?:levels?|points?))?\b"
     r"|\bneeds?\s+(?:to\s+)?(?:be\s+)?re-?order"
     r"|\bre-?order(?:ing)?\s+(?:list|needed|now)\b|\blow\s+(?:on\s+)?stock\b|\brunning\s+(?:low|out)\b"
     r"|\bout\s+of\s+stock\b"

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from footnote_pg.question import breakdown, portfolio, words
+from footnote_pg.question.text import fold
 from footnote_pg.question.lexicon import (
     _ACTION,
     _ADVICE,
@@ -95,6 +96,7 @@ from footnote_pg.question.types import Route
 Rule = Callable[[_Question, Directory], Route | None]
 
 _CUSTOMER_WORD = re.compile(r"\b(?:customer|client|kunde)\b")
+_CUSTOMERS_WORD = re.compile(r"\b(?:customers|clients|accounts)\b")
 _ACTION_MESSAGE = "I only read the recorded data; I do not send messages, contact anyone or change an account."
 _FRAUD_MESSAGE = ("I have no operation that assesses whether a customer is a fraud risk; I can show a customer's risk "
                   "facts (what is overdue, open tickets) and, for a supplier, the checks on a bank detail change.")
@@ -303,6 +305,8 @@ def top(q: _Question, d: Directory) -> Route | None:
 def customers_of(q: _Question, d: Directory) -> Route | None:
     if q.has(_LIST) or q.has(_LIST_SCOPE) or q.has(_DEMONYM) or _OWNER.search(q.text):
         return portfolio.owner_or_country(q, d)
+    if _CUSTOMERS_WORD.search(q.masked) and any(fold(o) in fold(q.text) for o in d.owners):
+        return portfolio.owner_or_country(q, d)      # "Zoran Petrović customers", "customers of Ana Kovač"
     return None
 
 
