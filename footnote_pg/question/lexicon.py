@@ -414,7 +414,8 @@ _COUNTRY = _rx(r"\b(?:customers?|clients?|accounts?|buyers?)\s+(?:in|from|based\
                r"\s*(?:[?.!,]|$|\bwith\b|\band\b)")
 _PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s-](\d{3,6})\b|\b(?:purchase\s+order|p\.?o\.?)\s*(?:number\s+|no\.?\s*"
                  r"|nr\.?\s*"
-                 r"|#\s*)?(\d{3,6})\b|\bpurchase\s+order\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?(\d{1,2})\s*[?.!]*$")
+                 r"|#\s*)?(\d{3,6})\b|\bpurchase\s+order\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?(\d{1,2})\s*[?.!]*$"
+                 r"|(erp://purchase_order/\d{1,18})\b")
 _INVOICE_SHORT = _rx(r"\binv\.?\s*#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
                      r"|\b(?:is|was|has)\s+(?:invoice\s+)?(\d{4,8})\s+(?:been\s+)?(?:fully\s+)?(?:paid|settled|due"
                      r"|overdue"

@@ -91,7 +91,7 @@ from footnote_pg.question.plan import (
     _unclear_period,
 )
 from footnote_pg.question.reading import _Question
-from footnote_pg.question.types import Route
+from footnote_pg.question.types import Call, Route
 
 Rule = Callable[[_Question, Directory], Route | None]
 
@@ -272,8 +272,21 @@ def aging(q: _Question, d: Directory) -> Route | None:
     return _one_customer(q, d, "aging", "ar_aging", required=False)
 
 
+_OPEN_WORD = re.compile(r"\b(?:open|still|unresolved|pending|active|currently|now)\b")
+
+
 def tickets(q: _Question, d: Directory) -> Route | None:
-    return _one_customer(q, d, "tickets", "open_tickets") if q.has(_TICKETS) else None
+    if not q.has(_TICKETS):
+        return None
+    if q.time.periods and not q.time.dates and not _OPEN_WORD.search(q.masked):
+        mentions = d.customer_index.find(q)      # "complaints Lombardi this year": the tickets opened in it
+        if len(mentions) == 1 and len(mentions[0].candidates) == 1 and len(q.time.periods) == 1:
+            p = q.time.periods[0]
+            call = Call("breakdown", {"measure": "tickets_opened", "period": p.period.catalog(),
+                                      "customer": mentions[0].candidates[0]})
+            return Route(kind="figure", intent="breakdown", calls=(call,),
+                         notes={"period": p.phrase, "measure": "tickets_opened"})
+    return _one_customer(q, d, "tickets", "open_tickets")
 
 
 def profile(q: _Question, d: Directory) -> Route | None:
