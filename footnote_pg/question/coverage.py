@@ -109,6 +109,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "revenue_change": "compared compare between up down same period",
     "compare_revenue": "compared compare between",
     "compare_top": "compared compare between",
+    "top_customers": "first ascending order sorted",
     "revenue_why": "compared compare between",
     "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
     "ranking": "payments payment behind with everything open included including incl",

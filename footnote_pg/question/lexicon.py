@@ -213,7 +213,7 @@ _WHO = r"(?:customers?|clients?|accounts?|buyers?)"
 _TOP = _rx(
     rf"\btop(?:[\s-]+{_NUM})?\s+{_WHO}|\b(?:{_NUM}\s+)?(?:biggest|largest|best|most\s+valuable"
     rf"|highest[\s-]+revenue|leading|most\s+important)\s+(?:{_NUM}\s+)?{_WHO}"
-    rf"|\b{_WHO}\s+(?:ranked\s+)?by\s+(?:revenue|sales|turnover)\b"
+    rf"|\b{_WHO}\s+(?:ranked\s+|ranking\s+)?by\s+(?:revenue|sales|turnover)\b"
     rf"|\b(?:revenue|sales|turnover)\s+(?:by|per)\s+{_WHO}|\brank(?:ed|ing)?\s+(?:of\s+)?"
     rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+(?:{_NUM}\s+)?customers?\s+(?:bought|spent|ordered|generated"
     rf"|brought\s+in)\s+(?:the\s+)?most|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?most"

@@ -80,6 +80,8 @@ from footnote_pg.question.dates import (
 
 _SPLIT_YEAR = re.compile(r"\b(?:(?:fy|fiscal\s+year|financial\s+year)\s*)?((?:19|20)\d\d)\s*/\s*((?:19|20)?\d\d)\b(?![/.]\d)")
 
+_RANGE_UNTIL = re.compile(r"\s*(?:until|till|through|thru|-|\u2013)\s*(?:the\s+)?")
+
 __all__ = ["Calendar", "DateMention", "Period", "PeriodMention", "TimeInfo", "Unclear", "_months_back", "scan"]
 class _Scanner:
     def __init__(self, text: str, cal: Calendar, source: str) -> None:
@@ -318,12 +320,13 @@ class _Scanner:
         comparing = _COMPARING.search(self.text) is not None
         for (s1, e1, f1, _l1, phrase), (s2, e2, _f2, l2, _p2) in zip(spans, spans[1:], strict=False):
             opener = _RANGE_OPEN.search(self.text[:s1], max(0, s1 - 12))
-            if comparing or not opener or not _RANGE_JOIN.fullmatch(self.text[e1:s2]):
+            until = opener is None and _RANGE_UNTIL.fullmatch(self.text[e1:s2]) is not None   # "KW 30 bis KW 32"
+            if comparing or not (opener or until) or not _RANGE_JOIN.fullmatch(self.text[e1:s2]):
                 continue
             if l2 < f1 and not _YEAR_IN.search(phrase):       # "January to March 2025": January of 2025
                 f1 = _year_back(f1)
             if l2 >= f1:
-                self.replace(opener.start(), e2, f1, l2)
+                self.replace(opener.start() if opener else s1, e2, f1, l2)
                 return self.join_ranges()
         for start, end, first, _last, _phrase in spans:
             since = _SINCE_BEFORE.search(self.text[:start], max(0, start - 12))
