@@ -222,7 +222,7 @@ _TOP = _rx(
     rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+(?:the\s+)?(?:least|lowest|smallest|most|highest"
     rf"|biggest|largest)\s+(?:revenue|sales"
     rf"|turnover)"
-    rf"|\b(?:which|what)\s+customers?\s+(?:have|had|has|made|make|generated)\s+(?:\S+\s+)?(?:most|highest|biggest"
+    rf"|\b(?:which|what)\s+(?:{_NUM}\s+)?customers?\s+(?:have|had|has|made|make|generated)\s+(?:\S+\s+)?(?:most|highest|biggest"
     rf"|largest|least|lowest|smallest)\s+(?:revenue|sales|turnover)\b"
     rf"|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated)\s+(?:the\s+)?least|\bwho\s+(?:bought"
     rf"|spent)\s+"
@@ -325,7 +325,7 @@ _HOW_MANY = _rx(r"\bhow\s+many\b")
 # --------------------------------------------------------------------------- portfolio questions
 
 _PAYMENTS = _rx(
-    r"\bpaid\s+us\b|\bpa(?:id|ys|y)\s+us\b|\bhow\s+(?:does|do)\s+\S+(?:\s+\S+){0,4}\s+pay\s*[?.!]*$"
+    r"\bpaid\s+us\b|\bpa(?:id|ys|y)\s+us\b|\breliab\w*\b[^?.!]{0,40}\bpayments?\b|\bpayment\s+reliability\b|\bhow\s+(?:does|do)\s+\S+(?:\s+\S+){0,4}\s+pay\s*[?.!]*$"
     r"|\bdid\b[^?.!]{1,60}\bpay(?:\s+us)?\s*[?.!]*$|(?<!\bon\s)(?<!\bwith\s)\bpayments\s*[?.!]*$|\bpayments?\s+(?:from|by|received|history|made\s+by)\b|\bpayment\s+history\b"
     r"|^\W*payments\b|\bhow\s+(?:long|quickly|fast)\s+pays\b|^\W*pays\b[^?.!]{1,60}\bon\s+time\b"
     r"|\bhow\s+much\s+(?:has|have|did)\b[^?.!]{1,60}\bpa(?:id|y)\b(?!\s+(?:them|to|the\s+supplier))"

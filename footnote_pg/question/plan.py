@@ -348,6 +348,8 @@ def _one_customer(q: _Question, directory: Directory, intent: str, operation: st
     for m in mentions:
         if len(m.candidates) > 1:
             return _ambiguous(q, m, "customer")
+    seen: set[str] = set()             # "Müller or Mueller": one customer, asked once
+    mentions = [m for m in mentions if not (m.candidates[0] in seen or seen.add(m.candidates[0]))]
     as_of, notes = _as_of(q)
     if as_of and len(mentions) == 1 and q.has(_NOW_VS):    # "overdue as of end of June and now": both days
         calls = [_call(operation, customer=mentions[0].candidates[0], as_of=day) for day in (as_of, None)]
