@@ -155,7 +155,7 @@ _INVOICE_URI = _rx(r"\berp://invoice/\d+")
 # a document number as an ERP writes it: INV/2026/0032, CN/2026/0002, RE-2026-00123 (not a PO or SKU number)
 _DOCUMENT_NO = _rx(r"\b(?!po\b|sku\b)[a-z]{1,5}(?:/(?:19|20)\d\d/\d{2,8}|-(?:19|20)\d\d-\d{3,8})\b")
 _SKU = _rx(r"\bsku[\s#:-]*(\d{3,8})\b")
-_CUSTOMER_REF = _rx(r"\b(c-\d{3,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b|(erp://customer/\d+)")
+_CUSTOMER_REF = _rx(r"\b(c-\d{3,8}|c\d{4,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b|(erp://customer/\d+)")
 # A supplier by its number or deep link: S-304, supplier no. 304, erp://supplier/304.
 _SUPPLIER_REF = _rx(r"\b(s-\d{2,8})\b|\b(?:supplier|vendor)\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{2,8})\b"
                     r"|(erp://supplier/\d+)")

@@ -88,7 +88,8 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     refs: list[str] = []
     for m in list(_CUSTOMER_REF.finditer(pre)):
         group = next(i for i in (1, 2, 3) if m.group(i))
-        refs.append(m.group(group) if group == 3 else m.group(group).upper())
+        ref = m.group(group) if group == 3 else m.group(group).upper()
+        refs.append("C-" + ref[1:] if group == 1 and ref[1:2] != "-" else ref)      # "c4471": C-4471
         pre = blank(pre, m.start(group), m.end())
     customer_ref = refs[0] if refs else None
     supplier_ref = None
