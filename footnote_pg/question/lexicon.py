@@ -228,13 +228,15 @@ _TOP = _rx(
     rf"|spent)\s+"
     rf"(?:the\s+)?least")
 _TOP_LIMIT = _rx(rf"\b(?:top|bottom)[\s-]+{_NUM}\b|\b(?:which|what)\s+{_NUM}\s+(?:customers|clients|debtors)\b"
+                 rf"|\b{_NUM}\s+(?:worst|slowest|oldest)\s+(?:payers|debtors|customers)\b"
                  rf"|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
                  rf"|highest|leading|most\s+important|smallest|lowest|least\s+valuable|weakest)\b"
                  rf"|\b(?:biggest|largest|best|top|smallest|bottom)\s+{_NUM}\b")
 _TOP_SINGLE = _rx(r"\b(?:the\s+)?(?:top|biggest|largest|best|most\s+valuable|most\s+important)\s+"
                   r"(?:customer|client|account|buyer)\b(?!s)"
                   r"|\b(?:which|what)\s+customer\s+(?:has|had|made|generated)\s+(?:\S+\s+)?(?:most|highest|biggest|largest)"
-                  r"\s+(?:revenue|sales|turnover)\b")
+                  r"\s+(?:revenue|sales|turnover)\b"
+                  r"|\b(?:which|what)\s+customer\s+(?:bought|spent|ordered|generated|brought\s+in)\s+(?:the\s+)?most\b")
 _LIST = _rx(
     r"\b(?:list|show|display|give\s+me|get|print|name|enumerate)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
     r"|of\s+|first\s+|\d+\s+)*(?:customers?|clients?)\b(?!\s+(?:by|with\s+(?:overdue|open|unpaid|late)|who|that))"
@@ -265,7 +267,7 @@ _REVENUE = _rx(
     r"\brevenues?\b|\bsales\b|\bturnover\b|\binvoiced\b|\binvoicing\b|\bbilled\b|\bbilling\b"
     r"|\btop\s+line\b|\b(?:how\s+much|what)\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b"
     r"|\bsold\b|\bhow\s+many\s+invoices\b|\bnumber\s+of\s+invoices\b|\binvoices\s+(?:did\s+we\s+|were\s+|we\s+)?(?:issue[ds]?|sent|raised)\b"
-    r"|\b(?:how\s+much|what)\s+did\s+\S+(?:\s+\S+){0,4}\s+buy\b")
+    r"|\b(?:how\s+much|what)\s+did\s+\S+(?:\s+\S+){0,4}\s+(?:buy|spend|order|purchase)\b")
 _CHANGE = _rx(
     r"\b(?:chang(?:e|ed|es|ing)|(?:go|goes|gone|going|went)\s+(?:up|down)|ris(?:e|es|en|ing)|rose"
     r"|increas(?:e|ed|es|ing)|gr(?:ow|ows|own|owing|ew|owth)|drop(?:ped|s|ping)?|fall(?:en|s|ing)?"
@@ -294,7 +296,7 @@ _OVERDUE = _rx(
     r"|\bamount\s+due\b|\bbalance\s+due\b|\b(?:has|have)n'?t\s+(?:yet\s+)?paid\b|\bnot\s+(?:yet\s+)?"
     r"paid\b|\b(?:yet|left)\s+to\s+pay\b|\bwhat\s+is\s+due\b"
     r"|\b(?:has|have|did)\b[^?.!]{1,60}\b(?:paid|made\s+(?:any\s+)?payments?)\b|\bdays\s+(?:late|overdue|past\s+due)\b"
-    r"|\bif\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\b(?:how\s+far|still|far|way)\s+behind\b"
+    r"|\b(?:if|whether)\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\b(?:how\s+far|still|far|way)\s+behind\b"
     r"|\bcurrent\s+on\s+(?:their\s+|its\s+|his\s+|her\s+)?(?:invoices|payments|bills|account)\b"
     r"|\bhow\s+much\s+is\s+\S+(?:\s+\S+){0,3}\s+behind\s*[?.!]*$")
 _NOT_PAID = _rx(r"\b(?:not|n't)\s+(?:yet\s+)?paid\b|\bnot\s+paid\s+yet\b")
@@ -302,7 +304,7 @@ _NOT_PAID = _rx(r"\b(?:not|n't)\s+(?:yet\s+)?paid\b|\bnot\s+paid\s+yet\b")
 _OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due)\b"
                   r"|\btotal\s+(?:outstanding|open|receivables?)\b"
                   r"|\b(?:open|outstanding)\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open|outstanding)\b"
-                  r"|\b(?:unpaid|outstanding)\s+invoices\b"
+                  r"|\b(?:unpaid|outstanding)\s+invoices\b(?![^?.!]*\b(?:overdue|past[\s-]+due)\b)"
                   r"|\b(?:including|incl\.?)\s+(?:what\s+is\s+)?(?:not\s+yet\s+due|current)\b|\bopen\s+included\b")
 _BALANCE = _rx(r"\bbalances?\b")
 _BALANCE_CLEAR = _rx(r"\b(?:open|overdue|outstanding|unpaid|past[\s-]+due)\s+balances?\b"

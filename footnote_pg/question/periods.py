@@ -80,7 +80,8 @@ from footnote_pg.question.dates import (
 
 _SPLIT_YEAR = re.compile(r"\b(?:(?:fy|fiscal\s+year|financial\s+year)\s*)?((?:19|20)\d\d)\s*/\s*((?:19|20)?\d\d)\b(?![/.]\d)")
 
-_RANGE_UNTIL = re.compile(r"\s*(?:until|till|through|thru|-|\u2013)\s*(?:the\s+)?")
+_MONTH_NEXT = re.compile(r"\s*(?:-|\u2013|to|until|till|through|thru)\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
+_RANGE_UNTIL = re.compile(r"\s*(?:to|until|till|through|thru|-|\u2013)\s*(?:the\s+)?")
 
 __all__ = ["Calendar", "DateMention", "Period", "PeriodMention", "TimeInfo", "Unclear", "_months_back", "scan"]
 class _Scanner:
@@ -385,7 +386,7 @@ class _Scanner:
         name, full = m.group(1), m.group(3)
         short = m.group(2) or (m.group(4) and "'" + m.group(4))     # Jul '26, Jul-26
         if name in ("may", "mar", "jan", "dec", "oct", "sep") and not (short or full) \
-                and not self.month_context(m):
+                and not self.month_context(m) and not _MONTH_NEXT.match(self.masked[m.end():]):   # "Jan-Jun"
             return False
         year = int(full) if full else (2000 + int(short[1:]) if short else self.cal.as_of.year)
         return self.with_suffix(Period("month", year, _MONTHS[name]), m, bool(short or full))
