@@ -164,8 +164,9 @@ def not_computed(q: _Question, d: Directory) -> Route | None:
 
 
 def not_covered(q: _Question, d: Directory) -> Route | None:
-    if _NOT_COVERED.search(_TAX.sub(" ", q.masked) if q.invoice else q.masked):   # the tax on one invoice is shown
-        return _refuse("not_covered")
+    m = _NOT_COVERED.search(_TAX.sub(" ", q.masked) if q.invoice else q.masked)   # the tax on one invoice is shown
+    if m and not (m.group(0).startswith("spen") and q.has(_REVENUE) and d.customer_index.find(q)):
+        return _refuse("not_covered")           # not "how much did Vidal spend": a customer's spend is revenue
     if q.has(_STOCK_VALUE):
         return _refuse("not_covered", _STOCK_VALUE_MESSAGE)
     return None
