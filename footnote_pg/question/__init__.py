@@ -49,8 +49,9 @@ def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int
                  reason=r.reason, message=r.message, notes=r.notes)
 
 
-_CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+|then\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+"
-                     r"|,\s*then\s+|(?:,|\s+&)\s+(?=(?:overdue|tickets|open\s+tickets|risk|aging|dso|revenue|sales|payments"
+_CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+|then\s+)?|,\s*(?:also|plus)\s+"
+                     r"|\s+plus\s+|,\s*then\s+"
+                     r"|(?:,|\s+&)\s+(?=(?:overdue|tickets|open\s+tickets|risk|aging|dso|revenue|sales|payments"
                      r"|payment\s+history|profile|credit\s+notes|open\s+balance|payment\s+terms"
                      r"|(?:last\s+)?payments?|credit\s+limit)\b)"
                      r"|\s+as\s+well\s+as\s+|\?\s+|\s+\+\s+"

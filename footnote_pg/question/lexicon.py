@@ -155,7 +155,8 @@ _INVOICE_URI = _rx(r"\berp://invoice/\d+")
 # a document number as an ERP writes it: INV/2026/0032, CN/2026/0002, RE-2026-00123 (not a PO or SKU number)
 _DOCUMENT_NO = _rx(r"\b(?!po\b|sku\b)[a-z]{1,5}(?:/(?:19|20)\d\d/\d{2,8}|-(?:19|20)\d\d-\d{3,8})\b")
 _SKU = _rx(r"\bsku[\s#:-]*(\d{3,8})\b")
-_CUSTOMER_REF = _rx(r"\b(c-\d{3,8}|c\d{4,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b|(erp://customer/\d+)")
+_CUSTOMER_REF = _rx(r"\b(c-\d{3,8}|c\d{4,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b"
+                    r"|(erp://customer/\d+)")
 # A supplier by its number or deep link: S-304, supplier no. 304, erp://supplier/304.
 _SUPPLIER_REF = _rx(r"\b(s-\d{2,8})\b|\b(?:supplier|vendor)\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{2,8})\b"
                     r"|(erp://supplier/\d+)")
@@ -190,7 +191,8 @@ _DSO_WINDOW = _rx(r"\b(\d{1,12})[\s-]*days?\b(?!\s+(?:sales|of\s+sales))"
 _AGING = _rx(
     r"\bag(?:e)?ing\b|\baged\s+(?:debt|debtors|receivables?|balances?|invoices?|report)\b"
     r"|\breceivables?\b|\baccounts?\s+receivable\b|\ba/?r\b|\bdebtors?\s+(?:list|report|book|ledger)\b"
-    r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b|\b(?:still\s+)?ha(?:ve|s)\s+open\s+with\s+us\b|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b")
+    r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b|\b(?:still\s+)?ha(?:ve|s)\s+open\s+with\s+us\b"
+    r"|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b")
 # A part of the receivables by age ("more than 90 days overdue", "older than 60 days"): the aging's buckets.
 _OVER_AGE = _rx(r"\b(?:more\s+than|over|older\s+than|above|beyond|at\s+least|longer\s+than)\s+\d{1,3}[\s-]*days?\b"
                 r"|\b\d{1,3}\+\s*days?\b")
@@ -222,7 +224,8 @@ _TOP = _rx(
     rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+(?:the\s+)?(?:least|lowest|smallest|most|highest"
     rf"|biggest|largest)\s+(?:revenue|sales"
     rf"|turnover)"
-    rf"|\b(?:which|what)\s+(?:{_NUM}\s+)?customers?\s+(?:have|had|has|made|make|generated)\s+(?:\S+\s+)?(?:most|highest|biggest"
+    rf"|\b(?:which|what)\s+(?:{_NUM}\s+)?customers?\s+(?:have|had|has|made|make|generated)\s+(?:\S+\s+)?(?:most"
+    rf"|highest|biggest"
     rf"|largest|least|lowest|smallest)\s+(?:revenue|sales|turnover)\b"
     rf"|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated)\s+(?:the\s+)?least|\bwho\s+(?:bought"
     rf"|spent)\s+"
@@ -234,7 +237,8 @@ _TOP_LIMIT = _rx(rf"\b(?:top|bottom)[\s-]+{_NUM}\b|\b(?:which|what)\s+{_NUM}\s+(
                  rf"|\b(?:biggest|largest|best|top|smallest|bottom)\s+{_NUM}\b")
 _TOP_SINGLE = _rx(r"\b(?:the\s+)?(?:top|biggest|largest|best|most\s+valuable|most\s+important)\s+"
                   r"(?:customer|client|account|buyer)\b(?!s)"
-                  r"|\b(?:which|what)\s+customer\s+(?:has|had|made|generated)\s+(?:\S+\s+)?(?:most|highest|biggest|largest)"
+                  r"|\b(?:which|what)\s+customer\s+(?:has|had|made|generated)\s+(?:\S+\s+)?(?:most|highest|biggest"
+                  r"|largest)"
                   r"\s+(?:revenue|sales|turnover)\b"
                   r"|\b(?:which|what)\s+customer\s+(?:bought|spent|ordered|generated|brought\s+in)\s+(?:the\s+)?most\b")
 _LIST = _rx(
@@ -266,7 +270,8 @@ _WEAK_METRIC = _rx(r"\b(?:income|made|make|earn(?:ed)?|performance"
 _REVENUE = _rx(
     r"\brevenues?\b|\bsales\b|\bturnover\b|\binvoiced\b|\binvoicing\b|\bbilled\b|\bbilling\b"
     r"|\btop\s+line\b|\b(?:how\s+much|what)\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b"
-    r"|\bsold\b|\bhow\s+many\s+invoices\b|\bnumber\s+of\s+invoices\b|\binvoices\s+(?:did\s+we\s+|were\s+|we\s+)?(?:issue[ds]?|sent|raised)\b"
+    r"|\bsold\b|\bhow\s+many\s+invoices\b|\bnumber\s+of\s+invoices\b|\binvoices\s+(?:did\s+we\s+|were\s+"
+    r"|we\s+)?(?:issue[ds]?|sent|raised)\b"
     r"|\b(?:how\s+much|what)\s+did\s+\S+(?:\s+\S+){0,4}\s+(?:buy|spend|order|purchase)\b")
 _CHANGE = _rx(
     r"\b(?:chang(?:e|ed|es|ing)|(?:go|goes|gone|going|went)\s+(?:up|down)|ris(?:e|es|en|ing)|rose"
@@ -292,7 +297,8 @@ _COMPARE = _rx(r"\bcompar(?:e|ing|ison)\b|\bboth\b|\bside\s+by\s+side\b|\beach\s
 _OVERDUE = _rx(
     r"\bowe[sd]?\b|\bowing\b|\boutstanding\b|\bopen\s+balances?\b|\bunpaid\b|\bpast[\s-]+due\b"
     r"|\boverdue\b|\bin\s+arrears\b|\barrears\b|\bbehind\s+(?:on|with)\b|\blate\s+(?:payments?"
-    r"|invoices?|payers?)\b|\blate\s+(?:in\s+)?paying\b|\bpa(?:ys|id)\s+late\b|\bdebts?\b|\bstill\s+(?:to\s+pay|unpaid|due)\b"
+    r"|invoices?|payers?)\b|\blate\s+(?:in\s+)?paying\b|\bpa(?:ys|id)\s+late\b|\bdebts?\b|\bstill\s+(?:to\s+pay"
+    r"|unpaid|due)\b"
     r"|\bamount\s+due\b|\bbalance\s+due\b|\b(?:has|have)n'?t\s+(?:yet\s+)?paid\b|\bnot\s+(?:yet\s+)?"
     r"paid\b|\b(?:yet|left)\s+to\s+pay\b|\bwhat\s+is\s+due\b"
     r"|\b(?:has|have|did)\b[^?.!]{1,60}\b(?:paid|made\s+(?:any\s+)?payments?)\b|\bdays\s+(?:late|overdue|past\s+due)\b"
@@ -303,7 +309,8 @@ _NOT_PAID = _rx(r"\b(?:not|n't)\s+(?:yet\s+)?paid\b|\bnot\s+paid\s+yet\b")
 # All that is open, not only the overdue part: "open balance", "total outstanding", "not just overdue".
 _OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due)\b"
                   r"|\btotal\s+(?:outstanding|open|receivables?)\b"
-                  r"|\b(?:open|outstanding)\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open|outstanding)\b"
+                  r"|\b(?:open|outstanding)\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open"
+                  r"|outstanding)\b"
                   r"|\b(?:unpaid|outstanding)\s+invoices\b(?![^?.!]*\b(?:overdue|past[\s-]+due)\b)"
                   r"|\b(?:including|incl\.?)\s+(?:what\s+is\s+)?(?:not\s+yet\s+due|current)\b|\bopen\s+included\b")
 _BALANCE = _rx(r"\bbalances?\b")
@@ -327,8 +334,10 @@ _HOW_MANY = _rx(r"\bhow\s+many\b")
 # --------------------------------------------------------------------------- portfolio questions
 
 _PAYMENTS = _rx(
-    r"\bpaid\s+us\b|\bpa(?:id|ys|y)\s+us\b|\breliab\w*\b[^?.!]{0,40}\bpayments?\b|\bpayment\s+reliability\b|\bhow\s+(?:does|do)\s+\S+(?:\s+\S+){0,4}\s+pay\s*[?.!]*$"
-    r"|\bdid\b[^?.!]{1,60}\bpay(?:\s+us)?\s*[?.!]*$|(?<!\bon\s)(?<!\bwith\s)\bpayments\s*[?.!]*$|\bpayments?\s+(?:from|by|received|history|made\s+by)\b|\bpayment\s+history\b"
+    r"\bpaid\s+us\b|\bpa(?:id|ys|y)\s+us\b|\breliab\w*\b[^?.!]{0,40}\bpayments?\b|\bpayment\s+reliability\b"
+    r"|\bhow\s+(?:does|do)\s+\S+(?:\s+\S+){0,4}\s+pay\s*[?.!]*$"
+    r"|\bdid\b[^?.!]{1,60}\bpay(?:\s+us)?\s*[?.!]*$|(?<!\bon\s)(?<!\bwith\s)\bpayments\s*[?.!]*$"
+    r"|\bpayments?\s+(?:from|by|received|history|made\s+by)\b|\bpayment\s+history\b"
     r"|^\W*payments\b|\bhow\s+(?:long|quickly|fast)\s+pays\b|^\W*pays\b[^?.!]{1,60}\bon\s+time\b"
     r"|\bhow\s+much\s+(?:has|have|did)\b[^?.!]{1,60}\bpa(?:id|y)\b(?!\s+(?:them|to|the\s+supplier))"
     r"|\bwhen\s+did\b[^?.!]{1,60}\b(?:last\s+)?pay\b|\b(?:last|latest|most\s+recent)\s+payment\b"
@@ -363,7 +372,8 @@ _RANK_OWE = _rx(
     r"|\btop\s+(?:\d+\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open|balance|debt|receivables?)\b"
     r"|\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"
     r"|\bwhich\s+customers\s+(?:have|are|has)\s+(?:(?:any|an?)\s+)?(?:overdue|late|past\s+due|outstanding)\b"
-    r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest|highest)\s+(?:overdue|outstanding"
+    r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest|highest)\s+(?:overdue"
+    r"|outstanding"
     r"|open|unpaid)\b"
     r"|\bworst\s+payers?\b|\bslowest\s+payers?\b|\b(?:the\s+)?most\s+overdue\s+(?:invoices|customers|accounts|clients)\b"
     r"|\b(?:which|what)\s+(?:customers?|clients?)\b[^?.!]{0,30}\boverdue\s+(?:the\s+)?longest\b|\bwho\b[^?.!]{0,30}\boverdue"

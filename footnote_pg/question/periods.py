@@ -78,9 +78,11 @@ from footnote_pg.question.dates import (
     _year_back,
 )
 
-_SPLIT_YEAR = re.compile(r"\b(?:(?:fy|fiscal\s+year|financial\s+year)\s*)?((?:19|20)\d\d)\s*/\s*((?:19|20)?\d\d)\b(?![/.]\d)")
+_SPLIT_YEAR = re.compile(r"\b(?:(?:fy|fiscal\s+year|financial\s+year)\s*)?((?:19|20)\d\d)\s*/\s*((?:19|20)?\d\d)\b"
+                         r"(?![/.]\d)")
 
-_MONTH_NEXT = re.compile(r"\s*(?:-|\u2013|to|until|till|through|thru)\s*(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
+_MONTH_NEXT = re.compile(r"\s*(?:-|\u2013|to|until|till|through|thru)\s*"
+                         r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
 _RANGE_UNTIL = re.compile(r"\s*(?:to|until|till|through|thru|-|\u2013)\s*(?:the\s+)?")
 
 __all__ = ["Calendar", "DateMention", "Period", "PeriodMention", "TimeInfo", "Unclear", "_months_back", "scan"]

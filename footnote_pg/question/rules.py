@@ -194,7 +194,8 @@ def invalid_period(q: _Question, d: Directory) -> Route | None:
     return None
 
 
-_DANGLING_END = re.compile(r"\b(?:(?:as\s+(?:of|at)|at|by|on)\s+(?:the\s+)?end(?:\s+of)?|end\s+of(?:\s+the)?)\s*[?.!]*$")
+_DANGLING_END = re.compile(r"\b(?:(?:as\s+(?:of|at)|at|by|on)\s+(?:the\s+)?end(?:\s+of)?|end\s+of(?:\s+the)?)"
+                           r"\s*[?.!]*$")
 
 
 def dangling_end(q: _Question, d: Directory) -> Route | None:
