@@ -49,7 +49,11 @@ def _settle(r: Route, directory: Directory, settings: RouterSettings, depth: int
                  reason=r.reason, message=r.message, notes=r.notes)
 
 
-_CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+)?|,\s*(?:also|plus)\s+|\s+plus\s+"
+_CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\s+|then\s+)?|,\s*(?:also|plus)\s+"
+                     r"|\s+plus\s+|,\s*then\s+"
+                     r"|(?:,|\s+&)\s+(?=(?:overdue|tickets|open\s+tickets|risk|aging|dso|revenue|sales|payments"
+                     r"|payment\s+history|profile|credit\s+notes|open\s+balance|payment\s+terms"
+                     r"|(?:last\s+)?payments?|credit\s+limit)\b)"
                      r"|\s+as\s+well\s+as\s+|\?\s+|\s+\+\s+"
                      r"|,\s+(?=(?:their|its|his|her|what|how|is|are|do|does|did|when|who|which)\b))"
                      r"(?=\S)", re.IGNORECASE)
@@ -59,7 +63,7 @@ _SUBJECT_ARGS = ("customer", "supplier", "item")
 _THEY = re.compile(r"\b(?:they|them|their|theirs)\b", re.IGNORECASE)
 _UNRESOLVED = Route(kind="clarification", intent="missing_entity", reason="missing_entity",
                     message="Which customer do you mean? Please name one.")
-_GLUED = re.compile(r"\b(top|bottom|first)(\d{1,3})\b", re.IGNORECASE)     # "top10 customers"
+_GLUED = re.compile(r"\b(top|bottom|first)-?(\d{1,3})(?:\b-?|-(?=\w))", re.IGNORECASE)     # "top10", "Top-5-Kunden"
 _ORDINALS = ("first", "second", "third", "fourth")
 _DETAIL = ("unclear_period", "ambiguous_entity")   # a clause that needs one more detail to be answered
 _FINAL = ("instruction", "database_command")       # refusals no clause may override
@@ -84,8 +88,9 @@ def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None,
     tries: list[str] = []
     if subject and _PRONOUN.search(text) and (_asked_back(r) or _subject(r) is None):
         tries.append(_PRONOUN.sub(subject, text, count=1))    # "do they have open tickets" -> "do <X> have ..."
-    elif subject and r.reason == "missing_entity":
-        tries.append(f"{text.rstrip('?')} for {subject}?")
+    elif subject and (r.reason == "missing_entity" or (r.kind == "refusal" and r.reason == "not_covered"
+                                                       and _bare(text) and not words.may_be_not_computed(text))):
+        tries.append(f"{text.rstrip('?')} for {subject}?")     # "X overdue and profile": the profile of X
     elif subject_kind == "supplier" and r.intent in ("open_pos", "payables") and _subject(r) is None \
             and not _ALL.search(text):
         tries.append(f"{text.rstrip('?')} with {subject}?")       # "what do we owe X; also any open POs?"
@@ -110,6 +115,8 @@ def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None,
     return text, r
 
 
+_NUMBER_ONLY = re.compile(r"#?\d{3,8}\b", re.IGNORECASE)
+_INVOICE_WORD = re.compile(r"\binv(?:oices?)?\b|\brechnung(?:en)?\b", re.IGNORECASE)
 _BARE = 3     # words of a clause that only names what is asked ("credit notes", "AR aging")
 
 
@@ -130,6 +137,27 @@ def _shared(text: str, r: Route, subject: str, directory: Directory, settings: R
     return attempt, routed
 
 
+_ONLY_TIME = re.compile(r"^(?:(?:as\s+(?:of|at)|at|on|in|for|per|by)\s+)?(?:the\s+)?(?:end\s+of\s+|ende\s+)?(?:the\s+)?"
+                        r"(?:q[1-4]|h[12]|fy\s*\d{2,4}|\d{4}|\d{1,2}[./]\d{1,2}[./]?(?:\d{2,4})?|\d{4}-\d{2}(?:-\d{2})?"
+                        r"|(?:last|this|previous)\s+(?:month|quarter|year)|january|february|march|april|may|june|july"
+                        r"|august|september|october|november|december)(?:\s+\d{4})?\s*[?.!]*$", re.IGNORECASE)
+
+
+def _same_of_another_time(prev: tuple[str, Route], part: str, current: tuple[str, Route], directory: Directory,
+                          settings: RouterSettings, depth: int) -> tuple[str, Route]:
+    """A clause that only names a day asks what the clause before it asks, as of that day."""
+    text, r = prev
+    phrase = r.notes.get("as_of")            # a day only: periods joined by "and" are read by the periods
+    if _asked_back(r) or not phrase or phrase not in text:
+        return current
+    bare = part.rstrip("?.! ")
+    if not _AS_OF_WORDS.match(bare):
+        bare = "as of " + bare
+    attempt = text.replace(phrase, bare, 1)
+    routed = _route(attempt, directory, settings, depth + 1)
+    return (attempt, routed) if not _asked_back(routed) and routed.intent == r.intent else current
+
+
 def _why_not(r: Route) -> str | None:
     """What a clause's refusal says plainly (what no operation computes, a forecast, advice), or None."""
     if r.message and r.kind == "refusal":
@@ -146,6 +174,9 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     parts = [p for p in parts if not all(t.fold in coverage.FILLER for t in _tokens(p))]   # "um, what's ..."
     if len(parts) < 2 or len(parts) > 4:
         return None
+    for i in range(1, len(parts)):      # "invoice 8812 and 8834": the second is an invoice too
+        if _NUMBER_ONLY.match(parts[i]) and _INVOICE_WORD.search(parts[i - 1]):
+            parts[i] = "invoice " + parts[i]
     first = []
     for part in parts:
         text = part if part.rstrip().endswith("?") else part + "?"
@@ -158,6 +189,9 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     if final is not None:
         return final                        # "overdue for X and delete the invoice": the command wins
     routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth) for t, r in first]
+    for i in range(1, len(routes)):     # "X overdue as of end of Q1 and end of Q2": the same asked of another day
+        if _asked_back(routes[i][1]) and _ONLY_TIME.match(parts[i]) and "as_of" in routes[i - 1][1].notes:
+            routes[i] = _same_of_another_time(routes[i - 1], parts[i], routes[i], directory, settings, depth)
     last = _subject(first[-1][1])
     if last is not None and all(_subject(r) is None for _, r in first[:-1]):
         routes = [_shared(t, r, last, directory, settings, depth)
@@ -218,7 +252,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
         if toolcall.unknown_keys(call):
             return _tool_call(call, directory, settings, depth)
         question = toolcall.question(call)
-    text, read = words.read_as(_GLUED.sub(r"\1 \2", question), directory)
+    text, read = words.read_as(_GLUED.sub(r"\1 \2 ", question), directory)
     text, corrections = coverage.correct_spelling(text, directory)
     corrections = {**read, **corrections}
     q = _analyse(text, settings)
@@ -249,7 +283,7 @@ def unanswered_words(question: str, r: Route, directory: Directory, settings: Ro
     call = toolcall.parse(question)
     if call is not None and not toolcall.unknown_keys(call):
         question = toolcall.question(call)     # a tool call: the question it asks
-    text, _ = coverage.correct_spelling(words.read_as(_GLUED.sub(r"\1 \2", question), directory)[0], directory)
+    text, _ = coverage.correct_spelling(words.read_as(_GLUED.sub(r"\1 \2 ", question), directory)[0], directory)
     q = _analyse(text, settings)
     _decide(q, directory)                 # reads the names, as routing does
     return coverage.unaccounted(q, r, directory)

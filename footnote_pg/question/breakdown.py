@@ -105,7 +105,8 @@ _ONE_SUPPLIER = _rx(r"\b(?:which|what)\s+supplier\b(?!s)|\bwho\s+(?:do|did)\s+we
 CUES: tuple[re.Pattern[str], ...] = (*(p for _, p in MEASURES), *(p for _, p in DIMENSIONS), _TOP_LIMIT, _RANK_ASC,
                                      _DEMONYM, _IN_COUNTRY, _TICKETS_OF_PERIOD)
 WORDS = frozenset("""
-opened open raised created logged filed submitted new support tickets ticket severity severities priority priorities
+opened open raised created logged filed submitted new support tickets ticket complaints complaint cases case
+severity severities priority priorities
 country countries owner owners manager managers sales rep reps person persons people key
 collected collect collection collections received receive came come cash payments payment paid pay incoming
 spend spent bought buy purchase purchased purchases purchasing volume volumes gross net average avg value size

@@ -52,11 +52,12 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "tickets": (cue._TICKETS,),
     "aging": (cue._AGING, cue._ALL_OVERDUE, cue._OVERDUE, cue._RANK_OWE, cue._OVER_AGE),
     "dso": (cue._DSO, cue._DSO_WINDOW),
-    "compare_dso": (cue._DSO, cue._DSO_WINDOW, cue._NOW_VS, cue._COMPARE),
+    "compare_dso": (cue._DSO, cue._DSO_WINDOW, cue._NOW_VS, cue._COMPARE, cue._CHANGE),
     "revenue": (cue._REVENUE, cue._COMPARE),
     "revenue_change": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._QOQ, cue._BASE_BEFORE, cue._COMPARE),
     "revenue_why": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._WHY, cue._BASE_BEFORE, cue._COMPARE),
     "compare_revenue": (cue._REVENUE, cue._CHANGE, cue._COMPARE),
+    "compare_top": (cue._TOP, cue._TOP_LIMIT, cue._TOP_SINGLE, cue._REVENUE, cue._RANK_ASC, cue._CHANGE, cue._COMPARE),
     "revenue_drivers": (cue._DRIVER_ASK, cue._DOWN_WORDS, cue._UP_WORDS, cue._REVENUE, cue._CHANGE, cue._WHY,
                         cue._BASE_BEFORE, cue._TOP_LIMIT),
     "top_customers": (cue._TOP, cue._TOP_LIMIT, cue._TOP_SINGLE, cue._REVENUE, cue._RANK_ASC),
@@ -80,7 +81,7 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
 # Words an intent uses beyond its cue patterns (they qualify what it answers, and it answers them).
 INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "risk": "credit creditworthy paying pay payer late assessment assess check review wise doing profile safe keep "
-            "delivering deliver",
+            "delivering deliver ship shipping supply supplying sell selling",
     "aging": "open outstanding total balance days more older than overall just only not",
     "revenue": "net issue issued issuing raised sent send out make made",
     "credit_notes": "issue issued raised given granted sent",
@@ -105,8 +106,10 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "list_items": "name names named called starting start starts beginning begins containing contains letter",
     "overdue": "compared compare between ar receivable receivables payments payment days late",
     "compare_overdue": "compared compare between",
-    "revenue_change": "compared compare between up down",
+    "revenue_change": "compared compare between up down same period",
     "compare_revenue": "compared compare between",
+    "compare_top": "compared compare between",
+    "top_customers": "first ascending order sorted",
     "revenue_why": "compared compare between",
     "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
     "ranking": "payments payment behind with everything open included including incl",
@@ -121,7 +124,8 @@ LABELS = {
     "risk": "a customer's risk facts", "tickets": "a customer's open support tickets", "aging": "the receivables aging",
     "dso": "days sales outstanding", "compare_dso": "days sales outstanding", "revenue": "revenue of a period",
     "revenue_change": "how revenue changed", "revenue_why": "what drove a revenue change",
-    "compare_revenue": "revenue of each period", "revenue_drivers": "which customers changed revenue most",
+    "compare_revenue": "revenue of each period", "compare_top": "the top customers of each period",
+    "revenue_drivers": "which customers changed revenue most",
     "top_customers": "the top customers by revenue", "invoice": "one invoice", "open_pos": "open purchase orders",
     "stock": "an item's stock", "supplier_payment": "the facts about paying a supplier",
     "list_customers": "a list of customers", "list_suppliers": "a list of suppliers", "list_items": "a list of items",
@@ -249,7 +253,10 @@ def check(q: _Question, r: Route, directory: Directory) -> Route:
     left = unaccounted(q, r, directory)
     if not left:
         return r
-    words = ", ".join(f"“{w}”" for w in dict.fromkeys(left))
+    named = [f"“{w}”" for w in dict.fromkeys(left) if not any(c.isdigit() for c in w)]
+    if len(named) < len(set(left)):
+        named.append("a period or number it names")      # a message holds no digit
+    words = ", ".join(named)
     label = LABELS.get(r.intent, "part of this")
     return Route(kind="refusal", intent="not_covered", reason="not_covered",
                  message=f"I can give {label}, but no operation answers what {words} asks for, so I will not "

@@ -273,7 +273,9 @@ _FUTURE = re.compile(r"\b(?:next|coming|upcoming|following)\s+(?:fiscal\s+year|f
                      r"|month|quarter|year|week|fy)\b|\bin\s+the\s+future\b|\btomorrow\b")
 _NEXT_UNIT = re.compile(r"(?:next|coming|upcoming|following)\s+"
                         r"(fiscal\s+year|financial\s+year|month|quarter|year|fy|week)\b")
-_YTD = re.compile(r"\b(?:year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+)?year|(?:this\s+year|(?:fy\s*)?"
+_YTD = re.compile(rf"\b(?:(?:fy\s*)?(?P<year4>{_YEAR})\s+(?:ytd|year[\s-]to[\s-]date)|(?:year[\s-]to[\s-]date|ytd)\s+(?:of\s+|in\s+|for\s+)?"
+                  rf"(?:fy\s*)?(?P<year3>{_YEAR})"
+                  r"|year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+)?year|(?:this\s+year|(?:fy\s*)?"
                   rf"(?P<year>{_YEAR}))\s+(?:so\s+far|to\s+date)|so\s+far\s+in\s+(?P<year2>{_YEAR}))\b")
 _RELATIVE = re.compile(r"\b(?:the\s+)?(last|previous|prior|past|this|current|present)\s+"
                        r"(fiscal\s+year|financial\s+year|fy|month|quarter|year)\b")

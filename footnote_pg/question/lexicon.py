@@ -147,14 +147,16 @@ _WHO_MOST = _rx(r"\b(?:who|which|what)\b[^?.!]*\b(?:most|least|largest|biggest|s
 _TAX = _rx(r"\b(?:vat|tax(?:es)?)\b")
 _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
 
-_INVOICE_NO = _rx(r"\binv[\s_-]?((?:19|20)\d\d)[\s/_-](\d{3,7})\b"
+_INVOICE_NO = _rx(r"\binv[\s_-]?((?:19|20)\d\d)[\s/_-](\d{1,7})\b"
                   r"|\binvoices?\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?((?:19|20)\d\d)[-/](\d{1,8})\b")
-_INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)?\s*#?\s*(\d{3,8})\b")
+_INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)\s*#?\s*(\d{3,8})\b"
+                    r"|\binvoice\s*#?\s*(\d{3,8})\b|\binvoices\s+#?\s*(?!(?:19|20)\d\d\b)(\d{3,8})\b")
 _INVOICE_URI = _rx(r"\berp://invoice/\d+")
 # a document number as an ERP writes it: INV/2026/0032, CN/2026/0002, RE-2026-00123 (not a PO or SKU number)
 _DOCUMENT_NO = _rx(r"\b(?!po\b|sku\b)[a-z]{1,5}(?:/(?:19|20)\d\d/\d{2,8}|-(?:19|20)\d\d-\d{3,8})\b")
 _SKU = _rx(r"\bsku[\s#:-]*(\d{3,8})\b")
-_CUSTOMER_REF = _rx(r"\b(c-\d{3,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b|(erp://customer/\d+)")
+_CUSTOMER_REF = _rx(r"\b(c-\d{3,8}|c\d{4,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b"
+                    r"|(erp://customer/\d+)")
 # A supplier by its number or deep link: S-304, supplier no. 304, erp://supplier/304.
 _SUPPLIER_REF = _rx(r"\b(s-\d{2,8})\b|\b(?:supplier|vendor)\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{2,8})\b"
                     r"|(erp://supplier/\d+)")
@@ -189,7 +191,8 @@ _DSO_WINDOW = _rx(r"\b(\d{1,12})[\s-]*days?\b(?!\s+(?:sales|of\s+sales))"
 _AGING = _rx(
     r"\bag(?:e)?ing\b|\baged\s+(?:debt|debtors|receivables?|balances?|invoices?|report)\b"
     r"|\breceivables?\b|\baccounts?\s+receivable\b|\ba/?r\b|\bdebtors?\s+(?:list|report|book|ledger)\b"
-    r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b")
+    r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b|\b(?:still\s+)?ha(?:ve|s)\s+open\s+with\s+us\b"
+    r"|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b")
 # A part of the receivables by age ("more than 90 days overdue", "older than 60 days"): the aging's buckets.
 _OVER_AGE = _rx(r"\b(?:more\s+than|over|older\s+than|above|beyond|at\s+least|longer\s+than)\s+\d{1,3}[\s-]*days?\b"
                 r"|\b\d{1,3}\+\s*days?\b")
@@ -212,7 +215,7 @@ _WHO = r"(?:customers?|clients?|accounts?|buyers?)"
 _TOP = _rx(
     rf"\btop(?:[\s-]+{_NUM})?\s+{_WHO}|\b(?:{_NUM}\s+)?(?:biggest|largest|best|most\s+valuable"
     rf"|highest[\s-]+revenue|leading|most\s+important)\s+(?:{_NUM}\s+)?{_WHO}"
-    rf"|\b{_WHO}\s+(?:ranked\s+)?by\s+(?:revenue|sales|turnover)\b"
+    rf"|\b{_WHO}\s+(?:ranked\s+|ranking\s+)?by\s+(?:revenue|sales|turnover)\b"
     rf"|\b(?:revenue|sales|turnover)\s+(?:by|per)\s+{_WHO}|\brank(?:ed|ing)?\s+(?:of\s+)?"
     rf"(?:the\s+|our\s+)?{_WHO}|\b(?:which|what)\s+(?:{_NUM}\s+)?customers?\s+(?:bought|spent|ordered|generated"
     rf"|brought\s+in)\s+(?:the\s+)?most|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?most"
@@ -221,15 +224,23 @@ _TOP = _rx(
     rf"|\bbottom(?:[\s-]+{_NUM})?\s+{_WHO}|\b{_WHO}\s+with\s+(?:the\s+)?(?:least|lowest|smallest|most|highest"
     rf"|biggest|largest)\s+(?:revenue|sales"
     rf"|turnover)"
+    rf"|\b(?:which|what)\s+(?:{_NUM}\s+)?customers?\s+(?:have|had|has|made|make|generated)\s+(?:\S+\s+)?(?:most"
+    rf"|highest|biggest"
+    rf"|largest|least|lowest|smallest)\s+(?:revenue|sales|turnover)\b"
     rf"|\b(?:which|what)\s+customers?\s+(?:bought|spent|ordered|generated)\s+(?:the\s+)?least|\bwho\s+(?:bought"
     rf"|spent)\s+"
     rf"(?:the\s+)?least")
 _TOP_LIMIT = _rx(rf"\b(?:top|bottom)[\s-]+{_NUM}\b|\b(?:which|what)\s+{_NUM}\s+(?:customers|clients|debtors)\b"
+                 rf"|\b{_NUM}\s+(?:worst|slowest|oldest)\s+(?:payers|debtors|customers)\b"
                  rf"|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
                  rf"|highest|leading|most\s+important|smallest|lowest|least\s+valuable|weakest)\b"
                  rf"|\b(?:biggest|largest|best|top|smallest|bottom)\s+{_NUM}\b")
 _TOP_SINGLE = _rx(r"\b(?:the\s+)?(?:top|biggest|largest|best|most\s+valuable|most\s+important)\s+"
-                  r"(?:customer|client|account|buyer)\b(?!s)")
+                  r"(?:customer|client|account|buyer)\b(?!s)"
+                  r"|\b(?:which|what)\s+customer\s+(?:has|had|made|generated)\s+(?:\S+\s+)?(?:most|highest|biggest"
+                  r"|largest)"
+                  r"\s+(?:revenue|sales|turnover)\b"
+                  r"|\b(?:which|what)\s+customer\s+(?:bought|spent|ordered|generated|brought\s+in)\s+(?:the\s+)?most\b")
 _LIST = _rx(
     r"\b(?:list|show|display|give\s+me|get|print|name|enumerate)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
     r"|of\s+|first\s+|\d+\s+)*(?:customers?|clients?)\b(?!\s+(?:by|with\s+(?:overdue|open|unpaid|late)|who|that))"
@@ -259,8 +270,9 @@ _WEAK_METRIC = _rx(r"\b(?:income|made|make|earn(?:ed)?|performance"
 _REVENUE = _rx(
     r"\brevenues?\b|\bsales\b|\bturnover\b|\binvoiced\b|\binvoicing\b|\bbilled\b|\bbilling\b"
     r"|\btop\s+line\b|\b(?:how\s+much|what)\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b"
-    r"|\bsold\b|\bhow\s+many\s+invoices\b|\binvoices\s+(?:did\s+we\s+|were\s+|we\s+)?(?:issue[ds]?|sent|raised)\b"
-    r"|\bhow\s+much\s+did\s+\S+(?:\s+\S+){0,4}\s+buy\b")
+    r"|\bsold\b|\bhow\s+many\s+invoices\b|\bnumber\s+of\s+invoices\b|\binvoices\s+(?:did\s+we\s+|were\s+"
+    r"|we\s+)?(?:issue[ds]?|sent|raised)\b"
+    r"|\b(?:how\s+much|what)\s+did\s+\S+(?:\s+\S+){0,4}\s+(?:buy|spend|order|purchase)\b")
 _CHANGE = _rx(
     r"\b(?:chang(?:e|ed|es|ing)|(?:go|goes|gone|going|went)\s+(?:up|down)|ris(?:e|es|en|ing)|rose"
     r"|increas(?:e|ed|es|ing)|gr(?:ow|ows|own|owing|ew|owth)|drop(?:ped|s|ping)?|fall(?:en|s|ing)?"
@@ -285,17 +297,21 @@ _COMPARE = _rx(r"\bcompar(?:e|ing|ison)\b|\bboth\b|\bside\s+by\s+side\b|\beach\s
 _OVERDUE = _rx(
     r"\bowe[sd]?\b|\bowing\b|\boutstanding\b|\bopen\s+balances?\b|\bunpaid\b|\bpast[\s-]+due\b"
     r"|\boverdue\b|\bin\s+arrears\b|\barrears\b|\bbehind\s+(?:on|with)\b|\blate\s+(?:payments?"
-    r"|invoices?|payers?)\b|\bpa(?:ys|id)\s+late\b|\bdebts?\b|\bstill\s+(?:to\s+pay|unpaid|due)\b"
+    r"|invoices?|payers?)\b|\blate\s+(?:in\s+)?paying\b|\bpa(?:ys|id)\s+late\b|\bdebts?\b|\bstill\s+(?:to\s+pay"
+    r"|unpaid|due)\b"
     r"|\bamount\s+due\b|\bbalance\s+due\b|\b(?:has|have)n'?t\s+(?:yet\s+)?paid\b|\bnot\s+(?:yet\s+)?"
     r"paid\b|\b(?:yet|left)\s+to\s+pay\b|\bwhat\s+is\s+due\b"
     r"|\b(?:has|have|did)\b[^?.!]{1,60}\b(?:paid|made\s+(?:any\s+)?payments?)\b|\bdays\s+(?:late|overdue|past\s+due)\b"
-    r"|\bif\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\b(?:how\s+far|still|far|way)\s+behind\b")
+    r"|\b(?:if|whether)\b[^?.!]{1,60}\b(?:has\s+|have\s+)?paid\b|\b(?:how\s+far|still|far|way)\s+behind\b"
+    r"|\bcurrent\s+on\s+(?:their\s+|its\s+|his\s+|her\s+)?(?:invoices|payments|bills|account)\b"
+    r"|\bhow\s+much\s+is\s+\S+(?:\s+\S+){0,3}\s+behind\s*[?.!]*$")
 _NOT_PAID = _rx(r"\b(?:not|n't)\s+(?:yet\s+)?paid\b|\bnot\s+paid\s+yet\b")
 # All that is open, not only the overdue part: "open balance", "total outstanding", "not just overdue".
 _OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due)\b"
                   r"|\btotal\s+(?:outstanding|open|receivables?)\b"
-                  r"|\bopen\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open|outstanding)\b"
-                  r"|\b(?:unpaid|outstanding)\s+invoices\b"
+                  r"|\b(?:open|outstanding)\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open"
+                  r"|outstanding)\b"
+                  r"|\b(?:unpaid|outstanding)\s+invoices\b(?![^?.!]*\b(?:overdue|past[\s-]+due)\b)"
                   r"|\b(?:including|incl\.?)\s+(?:what\s+is\s+)?(?:not\s+yet\s+due|current)\b|\bopen\s+included\b")
 _BALANCE = _rx(r"\bbalances?\b")
 _BALANCE_CLEAR = _rx(r"\b(?:open|overdue|outstanding|unpaid|past[\s-]+due)\s+balances?\b"
@@ -318,7 +334,10 @@ _HOW_MANY = _rx(r"\bhow\s+many\b")
 # --------------------------------------------------------------------------- portfolio questions
 
 _PAYMENTS = _rx(
-    r"\bpaid\s+us\b|\bpa(?:id|ys|y)\s+us\b|\bpayments?\s+(?:from|by|received|history|made\s+by)\b|\bpayment\s+history\b"
+    r"\bpaid\s+us\b|\bpa(?:id|ys|y)\s+us\b|\breliab\w*\b[^?.!]{0,40}\bpayments?\b|\bpayment\s+reliability\b"
+    r"|\bhow\s+(?:does|do)\s+\S+(?:\s+\S+){0,4}\s+pay\s*[?.!]*$"
+    r"|\bdid\b[^?.!]{1,60}\bpay(?:\s+us)?\s*[?.!]*$|(?<!\bon\s)(?<!\bwith\s)\bpayments\s*[?.!]*$"
+    r"|\bpayments?\s+(?:from|by|received|history|made\s+by)\b|\bpayment\s+history\b"
     r"|^\W*payments\b|\bhow\s+(?:long|quickly|fast)\s+pays\b|^\W*pays\b[^?.!]{1,60}\bon\s+time\b"
     r"|\bhow\s+much\s+(?:has|have|did)\b[^?.!]{1,60}\bpa(?:id|y)\b(?!\s+(?:them|to|the\s+supplier))"
     r"|\bwhen\s+did\b[^?.!]{1,60}\b(?:last\s+)?pay\b|\b(?:last|latest|most\s+recent)\s+payment\b"
@@ -343,7 +362,8 @@ _PROFILE = _rx(
 _RANK_OWE = _rx(
     r"\b(?:who|(?:which|what)\s+(?:\d+\s+|two\s+|three\s+|five\s+|ten\s+)?(?:customers?|clients?))\s+(?:owes?|has|have|had)"
     r"\s+(?:us\s+)?(?:the\s+)?"
-    r"(?:most|least|largest|biggest|smallest|highest|lowest|oldest)\b"
+    r"(?:most|least|largest|biggest|smallest|highest|lowest|oldest)\b(?!\s+(?:revenue|sales|turnover)\b)"
+    r"|\btop\s+(?:\d+\s+)?by\s+(?:overdue|outstanding|open\s+balance|balance|debt)\b"
     r"|\b(?:biggest|largest|top|worst|slowest|smallest|lowest|highest)\s+(?:\d+\s+)?(?:debtors|payers|late\s+payers"
     r"|overdue\s+(?:balances?|amounts?|customers|accounts)|outstanding\s+balances?|open\s+balances?|balances)\b"
     r"|\bcustomers?\s+(?:ranked|sorted|ordered|listed)\s+by\s+(?:overdue|outstanding|open\s+balance|what\s+they\s+owe"
@@ -352,7 +372,8 @@ _RANK_OWE = _rx(
     r"|\btop\s+(?:\d+\s+)?(?:customers|clients|debtors)\s+by\s+(?:overdue|outstanding|open|balance|debt|receivables?)\b"
     r"|\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"
     r"|\bwhich\s+customers\s+(?:have|are|has)\s+(?:(?:any|an?)\s+)?(?:overdue|late|past\s+due|outstanding)\b"
-    r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest)\s+(?:overdue|outstanding"
+    r"|\b(?:customers|clients)\s+with\s+(?:the\s+)?(?:most|largest|biggest|oldest|smallest|highest)\s+(?:overdue"
+    r"|outstanding"
     r"|open|unpaid)\b"
     r"|\bworst\s+payers?\b|\bslowest\s+payers?\b|\b(?:the\s+)?most\s+overdue\s+(?:invoices|customers|accounts|clients)\b"
     r"|\b(?:which|what)\s+(?:customers?|clients?)\b[^?.!]{0,30}\boverdue\s+(?:the\s+)?longest\b|\bwho\b[^?.!]{0,30}\boverdue"
@@ -384,7 +405,7 @@ _MONTHLY = _rx(r"\b(?:by|per|each|every)\s+month\b|\bmonthly\b|\bmonth[\s-]by[\s
                r"|\bfor\s+each\s+month\b|\bmonth\s+over\s+month\b")
 _CREDIT_NOTES = _rx(r"\bcredit\s+(?:notes?|memos?)\b|\bcredits?\s+(?:we\s+)?(?:issued|given|granted)\b")
 _BELOW_REORDER = _rx(
-    r"\b(?:below|under)\s+(?:the\s+|their\s+|its\s+)?re-?order\s+(?:levels?|points?)\b"
+    r"\b(?:below|under)\s+(?:the\s+|their\s+|its\s+)?re-?order(?:\s+(?:levels?|points?))?\b"
     r"|\bneeds?\s+(?:to\s+)?(?:be\s+)?re-?order"
     r"|\bre-?order(?:ing)?\s+(?:list|needed|now)\b|\blow\s+(?:on\s+)?stock\b|\brunning\s+(?:low|out)\b"
     r"|\bout\s+of\s+stock\b"
@@ -405,7 +426,8 @@ _COUNTRY = _rx(r"\b(?:customers?|clients?|accounts?|buyers?)\s+(?:in|from|based\
                r"\s*(?:[?.!,]|$|\bwith\b|\band\b)")
 _PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s-](\d{3,6})\b|\b(?:purchase\s+order|p\.?o\.?)\s*(?:number\s+|no\.?\s*"
                  r"|nr\.?\s*"
-                 r"|#\s*)?(\d{3,6})\b|\bpurchase\s+order\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?(\d{1,2})\s*[?.!]*$")
+                 r"|#\s*)?(\d{3,6})\b|\bpurchase\s+order\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?(\d{1,2})\s*[?.!]*$"
+                 r"|(erp://purchase_order/\d{1,18})\b")
 _INVOICE_SHORT = _rx(r"\binv\.?\s*#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
                      r"|\b(?:is|was|has)\s+(?:invoice\s+)?(\d{4,8})\s+(?:been\s+)?(?:fully\s+)?(?:paid|settled|due"
                      r"|overdue"

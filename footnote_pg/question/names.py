@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from footnote_pg.question.lexicon import VOCABULARY
-from footnote_pg.question.text import _SPLIT_DIM, _TOKEN, _deletions, _variants, _within_one, fold
+from footnote_pg.question.text import _SPLIT_DIM, _TOKEN, _deletions, _variants, _swapped, _within_one, fold
 
 if TYPE_CHECKING:
     from footnote_pg.client import Footnote
@@ -142,7 +142,7 @@ class _NameIndex:
         found: set[str] = set()
         for key in _deletions(word) | {word}:
             for cand in self.deletes.get(key, ()):
-                if cand not in found and _within_one(word, cand):
+                if cand not in found and (_within_one(word, cand) or _swapped(word, cand)):
                     found.add(cand)
         out: list[tuple[int, int]] = []
         for cand in sorted(found):

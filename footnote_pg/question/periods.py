@@ -78,6 +78,13 @@ from footnote_pg.question.dates import (
     _year_back,
 )
 
+_SPLIT_YEAR = re.compile(r"\b(?:(?:fy|fiscal\s+year|financial\s+year)\s*)?((?:19|20)\d\d)\s*/\s*((?:19|20)?\d\d)\b"
+                         r"(?![/.]\d)")
+
+_MONTH_NEXT = re.compile(r"\s*(?:-|\u2013|to|until|till|through|thru)\s*"
+                         r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)")
+_RANGE_UNTIL = re.compile(r"\s*(?:to|until|till|through|thru|-|\u2013)\s*(?:the\s+)?")
+
 __all__ = ["Calendar", "DateMention", "Period", "PeriodMention", "TimeInfo", "Unclear", "_months_back", "scan"]
 class _Scanner:
     def __init__(self, text: str, cal: Calendar, source: str) -> None:
@@ -210,7 +217,7 @@ class _Scanner:
 
     def ytd(self, m: re.Match[str]) -> bool:
         """Year to date: the fiscal year's first day to the reference day (a year ago: the same days)."""
-        year = m.group("year") or m.group("year2")
+        year = m.group("year") or m.group("year2") or m.group("year3") or m.group("year4")
         fy = self.cal.current("fy")
         if year and int(year) != fy.year:   # "2025 so far": that year is over, so all of it
             return self.add(self.cal.year_period(int(year)), m.start(), m.end())
@@ -316,12 +323,13 @@ class _Scanner:
         comparing = _COMPARING.search(self.text) is not None
         for (s1, e1, f1, _l1, phrase), (s2, e2, _f2, l2, _p2) in zip(spans, spans[1:], strict=False):
             opener = _RANGE_OPEN.search(self.text[:s1], max(0, s1 - 12))
-            if comparing or not opener or not _RANGE_JOIN.fullmatch(self.text[e1:s2]):
+            until = opener is None and _RANGE_UNTIL.fullmatch(self.text[e1:s2]) is not None   # "KW 30 bis KW 32"
+            if comparing or not (opener or until) or not _RANGE_JOIN.fullmatch(self.text[e1:s2]):
                 continue
             if l2 < f1 and not _YEAR_IN.search(phrase):       # "January to March 2025": January of 2025
                 f1 = _year_back(f1)
             if l2 >= f1:
-                self.replace(opener.start(), e2, f1, l2)
+                self.replace(opener.start() if opener else s1, e2, f1, l2)
                 return self.join_ranges()
         for start, end, first, _last, _phrase in spans:
             since = _SINCE_BEFORE.search(self.text[:start], max(0, start - 12))
@@ -349,6 +357,15 @@ class _Scanner:
         self.unclear.append(Unclear(m.start(), m.end(), self.invalid_period))   # options replace it
         return True
 
+    def split_year(self, m: re.Match[str]) -> bool:
+        """ "FY 2025/26": a fiscal year across two calendar years; with a calendar fiscal year there is none (asked)."""
+        first, second = int(m.group(1)), int(m.group(2))
+        if second % 100 != (first + 1) % 100:
+            return False
+        if self.cal.fiscal_year_start_month == 1:
+            return self.unclear_phrase(m)
+        return self.add(Period("fy", first + 1, 0, self.cal.fiscal_year_start_month), m.start(), m.end())
+
     def fy(self, m: re.Match[str]) -> bool:
         y = int(m.group(1))
         year = y + 2000 if y < 100 else y
@@ -371,7 +388,7 @@ class _Scanner:
         name, full = m.group(1), m.group(3)
         short = m.group(2) or (m.group(4) and "'" + m.group(4))     # Jul '26, Jul-26
         if name in ("may", "mar", "jan", "dec", "oct", "sep") and not (short or full) \
-                and not self.month_context(m):
+                and not self.month_context(m) and not _MONTH_NEXT.match(self.masked[m.end():]):   # "Jan-Jun"
             return False
         year = int(full) if full else (2000 + int(short[1:]) if short else self.cal.as_of.year)
         return self.with_suffix(Period("month", year, _MONTHS[name]), m, bool(short or full))
@@ -414,6 +431,7 @@ class _Scanner:
         digits = _DIGIT.search(text) is not None
         if digits:
             self.each(_FROM_TO, self.from_to)
+            self.each(_SPLIT_YEAR, self.split_year)
             self.each(_BAD_PERIOD, self.bad_period)
             self.each(_ISO_DATE, self.iso)
             self.each(_DOT_DATE, self.dotted)

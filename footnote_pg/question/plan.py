@@ -348,6 +348,8 @@ def _one_customer(q: _Question, directory: Directory, intent: str, operation: st
     for m in mentions:
         if len(m.candidates) > 1:
             return _ambiguous(q, m, "customer")
+    seen: set[str] = set()             # "Müller or Mueller": one customer, asked once
+    mentions = [m for m in mentions if not (m.candidates[0] in seen or seen.add(m.candidates[0]))]
     as_of, notes = _as_of(q)
     if as_of and len(mentions) == 1 and q.has(_NOW_VS):    # "overdue as of end of June and now": both days
         calls = [_call(operation, customer=mentions[0].candidates[0], as_of=day) for day in (as_of, None)]
@@ -380,6 +382,9 @@ def _dso_route(q: _Question) -> Route:
         calls = [_call("days_sales_outstanding", as_of=day.isoformat(), window_days=window) for day in days]
         calls.append(_call("days_sales_outstanding", window_days=window))
         return _answer("compare_dso", calls)
+    if len(days) > 1:                  # "DSO Q2 vs Q1", "DSO end of Q1 and end of Q2": each day
+        return _answer("compare_dso", [_call("days_sales_outstanding", as_of=day.isoformat(), window_days=window)
+                                       for day in days])
     as_of, notes = _as_of(q)
     return _answer("dso", [_call("days_sales_outstanding", as_of=as_of, window_days=window)], notes)
 
@@ -399,6 +404,10 @@ def _top_route(q: _Question) -> Route:
         return _unclear_period(q)
     p = q.time.periods[0]
     direction = "asc" if _RANK_ASC.search(q.masked) else None
+    periods = list(dict.fromkeys(x.period.catalog() for x in q.time.periods))
+    if len(periods) > 1:              # "top customers 2025 vs 2024": the ranking of each period, none left out
+        calls = [_call("top_customers", period=x, limit=limit, direction=direction) for x in periods]
+        return _answer("compare_top", calls, {"period": p.phrase})
     call = _call("top_customers", period=p.period.catalog(), limit=limit, direction=direction)
     return _answer("top_customers", [call], {"period": p.phrase})
 

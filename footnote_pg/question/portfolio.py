@@ -175,7 +175,7 @@ def purchase_order_route(q: _Question) -> Route | None:
     m = _PO_NUMBER.search(q.low)
     if not m:
         return None
-    number = f"PO-{m.group(1)}-{m.group(2)}" if m.group(1) else m.group(3) or m.group(4)
+    number = f"PO-{m.group(1)}-{m.group(2)}" if m.group(1) else m.group(3) or m.group(4) or m.group(5)
     return _answer("purchase_order", [_call("purchase_order", number=number)])
 
 

@@ -70,8 +70,9 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     else:
         m = _INVOICE_URI.search(pre) or _INVOICE_BARE.search(pre)
         if m:
-            invoice = m.group(1) if m.lastindex else m.group(0)
-            start = m.start(1) if m.lastindex else m.start()
+            group = next((i for i in range(1, (m.lastindex or 0) + 1) if m.group(i)), 0)
+            invoice = m.group(group)
+            start = m.start(group)
             pre = blank(pre, start, m.end())
         elif (m := _INVOICE_SHORT.search(pre)) is not None:   # "inv 8901", "#8812", "is 8834 paid"
             group = next(i for i in range(1, (m.lastindex or 0) + 1) if m.group(i))
@@ -87,7 +88,8 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     refs: list[str] = []
     for m in list(_CUSTOMER_REF.finditer(pre)):
         group = next(i for i in (1, 2, 3) if m.group(i))
-        refs.append(m.group(group) if group == 3 else m.group(group).upper())
+        ref = m.group(group) if group == 3 else m.group(group).upper()
+        refs.append("C-" + ref[1:] if group == 1 and ref[1:2] != "-" else ref)      # "c4471": C-4471
         pre = blank(pre, m.start(group), m.end())
     customer_ref = refs[0] if refs else None
     supplier_ref = None

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from footnote_pg.question import breakdown, portfolio, words
+from footnote_pg.question.text import fold
 from footnote_pg.question.lexicon import (
     _ACTION,
     _ADVICE,
@@ -90,11 +91,12 @@ from footnote_pg.question.plan import (
     _unclear_period,
 )
 from footnote_pg.question.reading import _Question
-from footnote_pg.question.types import Route
+from footnote_pg.question.types import Call, Route
 
 Rule = Callable[[_Question, Directory], Route | None]
 
 _CUSTOMER_WORD = re.compile(r"\b(?:customer|client|kunde)\b")
+_CUSTOMERS_WORD = re.compile(r"\b(?:customers|clients|accounts)\b")
 _ACTION_MESSAGE = "I only read the recorded data; I do not send messages, contact anyone or change an account."
 _FRAUD_MESSAGE = ("I have no operation that assesses whether a customer is a fraud risk; I can show a customer's risk "
                   "facts (what is overdue, open tickets) and, for a supplier, the checks on a bank detail change.")
@@ -162,8 +164,9 @@ def not_computed(q: _Question, d: Directory) -> Route | None:
 
 
 def not_covered(q: _Question, d: Directory) -> Route | None:
-    if _NOT_COVERED.search(_TAX.sub(" ", q.masked) if q.invoice else q.masked):   # the tax on one invoice is shown
-        return _refuse("not_covered")
+    m = _NOT_COVERED.search(_TAX.sub(" ", q.masked) if q.invoice else q.masked)   # the tax on one invoice is shown
+    if m and not (m.group(0).startswith("spen") and q.has(_REVENUE) and d.customer_index.find(q)):
+        return _refuse("not_covered")           # not "how much did Vidal spend": a customer's spend is revenue
     if q.has(_STOCK_VALUE):
         return _refuse("not_covered", _STOCK_VALUE_MESSAGE)
     return None
@@ -188,6 +191,17 @@ def invalid_period(q: _Question, d: Directory) -> Route | None:
         r = _unclear_period(q)
         return Route(kind=r.kind, intent=r.intent, reason=r.reason, options=r.options,
                      message="There is no such period in the records; which period do you mean?")
+    return None
+
+
+_DANGLING_END = re.compile(r"\b(?:(?:as\s+(?:of|at)|at|by|on)\s+(?:the\s+)?end(?:\s+of)?|end\s+of(?:\s+the)?)"
+                           r"\s*[?.!]*$")
+
+
+def dangling_end(q: _Question, d: Directory) -> Route | None:
+    """ "aging as of the end": the end of what is not said; asked, never read as today."""
+    if _DANGLING_END.search(q.masked.rstrip()):
+        return _clarify("unclear_period", "The end of which month, quarter or year do you mean?")
     return None
 
 
@@ -260,8 +274,21 @@ def aging(q: _Question, d: Directory) -> Route | None:
     return _one_customer(q, d, "aging", "ar_aging", required=False)
 
 
+_OPEN_WORD = re.compile(r"\b(?:open|still|unresolved|pending|active|currently|now)\b")
+
+
 def tickets(q: _Question, d: Directory) -> Route | None:
-    return _one_customer(q, d, "tickets", "open_tickets") if q.has(_TICKETS) else None
+    if not q.has(_TICKETS):
+        return None
+    if q.time.periods and not q.time.dates and not _OPEN_WORD.search(q.masked):
+        mentions = d.customer_index.find(q)      # "complaints Lombardi this year": the tickets opened in it
+        if len(mentions) == 1 and len(mentions[0].candidates) == 1 and len(q.time.periods) == 1:
+            p = q.time.periods[0]
+            call = Call("breakdown", {"measure": "tickets_opened", "period": p.period.catalog(),
+                                      "customer": mentions[0].candidates[0]})
+            return Route(kind="figure", intent="breakdown", calls=(call,),
+                         notes={"period": p.phrase, "measure": "tickets_opened"})
+    return _one_customer(q, d, "tickets", "open_tickets")
 
 
 def profile(q: _Question, d: Directory) -> Route | None:
@@ -293,6 +320,8 @@ def top(q: _Question, d: Directory) -> Route | None:
 def customers_of(q: _Question, d: Directory) -> Route | None:
     if q.has(_LIST) or q.has(_LIST_SCOPE) or q.has(_DEMONYM) or _OWNER.search(q.text):
         return portfolio.owner_or_country(q, d)
+    if _CUSTOMERS_WORD.search(q.masked) and any(fold(o) in fold(q.text) for o in d.owners):
+        return portfolio.owner_or_country(q, d)      # "Zoran Petrović customers", "customers of Ana Kovač"
     return None
 
 
@@ -327,7 +356,7 @@ def revenue(q: _Question, d: Directory) -> Route | None:
 
 def overdue(q: _Question, d: Directory) -> Route | None:
     """What a customer owes overdue; all it owes ("open balance", "total outstanding, not just overdue"): its aging."""
-    if q.has(_OVER_AGE) and q.has(_OVERDUE) and (q.customer_ref or d.customer_index.find(q)):
+    if q.has(_OVER_AGE) and (q.has(_OVERDUE) or q.has(_BALANCE)) and (q.customer_ref or d.customer_index.find(q)):
         return _one_customer(q, d, "aging", "ar_aging")      # "what X owes more than 90 days": the aging's buckets
     if q.has(_OPEN_TOTAL) and (q.has(_OVERDUE) or q.has(_BALANCE_CLEAR)) and (
             q.customer_ref or d.customer_index.find(q)):
@@ -362,6 +391,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("currency_conversion", currency_conversion), ("forecast", forecast), ("advice", advice), ("action", action),
     ("negative_count", negative_count), ("breakdown", breakdown.route), ("not_computed", not_computed),
     ("not_covered", not_covered), ("invalid_day", invalid_day), ("invalid_period", invalid_period),
+    ("dangling_end", dangling_end),
     ("payables", payables), ("invoice", invoice),
     ("purchase_order", purchase_order), ("below_reorder", below_reorder), ("stock", stock),
     ("supplier_payment", supplier_payment), ("purchase_orders", purchase_orders), ("payments", payments),

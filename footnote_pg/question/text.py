@@ -76,3 +76,11 @@ def _within_one(a: str, b: str) -> bool:
 def blank(text: str, start: int, end: int) -> str:
     """text with [start, end) replaced by spaces (same length, so spans stay valid)."""
     return text[:start] + " " * (end - start) + text[end:]
+
+
+def _swapped(a: str, b: str) -> bool:
+    """Two neighbouring letters swapped ("Moreua" for "Moreau")."""
+    if len(a) != len(b):
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]

@@ -222,6 +222,9 @@ def _fill(op: Operation, args: dict[str, str]) -> str:
     return _SLOT.sub(lambda s: say(s.group(1)) if values.get(s.group(1)) else "", text).strip()
 
 
+_TIME_KEYS = frozenset({"period", "as_of", "period_from", "period_to", "expected_in"})
+
+
 def question(call: Call) -> str:
     """The English question a request asks (its unknown keys left out)."""
     if call.operation is None and not call.arguments and not call.free:
@@ -234,7 +237,8 @@ def question(call: Call) -> str:
     op = call.operation
     name = _snake(call.head)
     implied = _BY_NAME.get(name) or _BY_NAME.get(_PREFIX.sub("", name), {})
-    args = {**implied, **{k: v for k, v in call.arguments.items() if k in op.keys}}
+    args = {**implied, **{k: v.replace("_", " ") if k in _TIME_KEYS else v       # period=last_quarter
+                          for k, v in call.arguments.items() if k in op.keys}}
     free = call.free
     if free and op.positional and op.positional not in args:
         args[op.positional], free = free, ""

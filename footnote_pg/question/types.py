@@ -38,6 +38,7 @@ INTENT_KIND = {
     "supplier_payment": "decision", "list_customers": "list", "payments": "figure", "profile": "lookup",
     "ranking": "list", "revenue_monthly": "list", "credit_notes": "list", "below_reorder": "list",
     "purchase_order": "lookup", "revenue_drivers": "list", "compare_dso": "comparison", "combined": "comparison",
+    "compare_top": "comparison",
     "list_suppliers": "list", "list_items": "list", "payables": "list",
 }
 

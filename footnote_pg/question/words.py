@@ -47,7 +47,8 @@ _ANY_NOT_COMPUTED = re.compile("|".join(f"(?:{entry.pattern.pattern})" for entry
 
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
 _PURPOSE_WORD = re.compile(r"\b(?:for|in|before|after)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s"
-                           r"|\b(?:meeting|call|visit)\s+(?:tomorrow|today|later|this|next)\b",
+                           r"|\b(?:meeting|call|visit)\s+(?:tomorrow|today|later|this|next)\b"
+                           r"|\b(?:meeting|seeing|visiting|calling)\b",
                            re.IGNORECASE)
 # lower, not casefold: ß stays ß (and is also read as ss: GRÖSSTEN, the Swiss spelling)
 _READ_AS: dict[str, str] = {k.lower(): v for k, v in _DATA["read_as"].items()}
@@ -66,7 +67,7 @@ def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
     """The question with the words of read_as replaced (the replacements returned, as typed -> read)."""
     changes: dict[str, str] = {}
     if _PURPOSE_WORD.search(question) is not None:
-        question = _PURPOSE.sub(lambda m: changes.setdefault(m.group(0), "") or "", question)
+        question = _PURPOSE.sub(lambda m: changes.setdefault(m.group(0), m.group("keep") or "") or "", question)
     present = _KEYS_OF.keys() & set(_TOKEN.findall(question.lower()))
     if not any(k <= present for word in present for k in _KEYS_OF[word]):
         return question, changes
