@@ -247,6 +247,18 @@ BEGIN
             IF i > 1 AND k[i - 1] = 'punct' AND kt[i - 1] = '@' AND kg[i] THEN
                 cls := 'discourse';
             END IF;
+            -- a vocative: a name the lexicon does not know, after a greeting that opens a line or a sentence ("Hey
+            -- Sofia 👋", "Hi Ana, ..."), or opening one with a comma after it ("Jonas, Bergmann owes ..."), when no
+            -- customer, supplier or item bears it: whom the text is for, not a statement
+            IF entry IS NULL AND best = i AND kt[i] ~ '^[A-Z\u00C0-\u00DE][a-z\u00DF-\u00FF]{1,14}$'
+               AND ((i > 1 AND k[i - 1] = 'word'
+                     AND lower(kt[i - 1]) IN ('hi', 'hey', 'hello', 'dear', 'hallo', 'hola', 'liebe', 'lieber', 'ciao', 'morning')
+                     AND (i = 2 OR k[i - 2] = 'break' OR (k[i - 2] = 'punct' AND kt[i - 2] IN ('.', '!', ':', ',', '—', '–', '-'))))
+                    OR ((i = 1 OR k[i - 1] = 'break' OR (k[i - 1] = 'punct' AND kt[i - 1] IN ('.', '!', ':', '—', '–') AND NOT kg[i]))
+                        AND i < nt AND k[i + 1] = 'punct' AND kt[i + 1] = ','))
+               AND cardinality(footnote._names_matching(kt[i])) = 0 THEN
+                cls := 'discourse';
+            END IF;
             -- "the oldest one", "each one": a pronoun, not a number
             IF cls = 'numeral' AND bestkey = 'one' AND cardinality(out) > 0 THEN
                 prev := out[cardinality(out)];

@@ -864,6 +864,7 @@ LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT '^\W*(best|best regards|kind regards|warm regards|regards|thanks|thank you|many thanks|thanks and regards|'
+           || 'thanks and best|thanks again|best wishes|all the best|br|brgds|rgds|thx|ciao|lg|vg|mfg|gruß|grüße|viele grüsse|'
            || 'cheers|yours faithfully|yours sincerely|sincerely|have a (good|nice|great) day|talk soon|'
            || 'viele grüße|beste grüße|liebe grüße|mit freundlichen grüßen|freundliche grüße|un saludo|saludos|'
            || 'cordiali saluti)\W*$'
