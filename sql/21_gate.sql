@@ -870,6 +870,30 @@ AS $$
            || 'cordiali saluti)\W*$'
 $$;
 
+-- Whether template claim c of unit u is a gloss a summary may leave out: a figure in parentheses inside the
+-- statement ("(376 invoices, 13 credit notes)", "(12,4 %)", "(C-4471, Bremen, DE)") or one after a colon that
+-- follows the statement's own measure ("70,3 days: receivables of ... against gross sales of ..."). The subject,
+-- the as-of date and the period are never a gloss: a summary keeps them.
+CREATE FUNCTION footnote._gloss(answer text, tc jsonb, u jsonb, c integer)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(tc->c->>'value', '') !~ '\.(as_of|period|period_from|period_to|customer|supplier|name|item|sku|rank)$'
+           AND tc->c->>'kind' IS DISTINCT FROM 'period'
+           AND ((length(pre) - length(replace(pre, '(', ''))) > (length(pre) - length(replace(pre, ')', '')))
+                OR EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                           WHERE (tc->(o.c2::integer)->'span'->>'end')::integer < (u->>'start')::integer + colon
+                             AND colon > 0
+                             AND coalesce(tc->(o.c2::integer)->>'value', '')
+                                 !~ '\.(as_of|period|period_from|period_to|customer|supplier|name|item|sku|rank|number|city|country)$'
+                             AND tc->(o.c2::integer)->>'kind' NOT IN ('date', 'period', 'text')))
+    FROM (SELECT substr(answer, (u->>'start')::integer + 1,
+                        (tc->c->'span'->>'start')::integer - (u->>'start')::integer) AS pre) AS x,
+         LATERAL (SELECT coalesce(length(pre) - strpos(reverse(pre), ' :'), 0) AS colon0) AS y,
+         LATERAL (SELECT CASE WHEN strpos(pre, ': ') > 0 THEN y.colon0 ELSE 0 END AS colon) AS z
+$$;
+
 -- Grade a text against the template of its calls: the gate's reading of every sentence.
 --   answer: the text; claims: the caller's claims, or NULL to let the gate find the figures itself;
 --   idx: footnote._call_index of the calls; tpl: footnote._layout of their template; outcome: answer,
@@ -1436,6 +1460,8 @@ BEGIN
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
             FROM jsonb_array_elements_text(tus->k->'claims') AS c
             WHERE NOT covered ? c
+              -- a gloss of the statement (a figure in parentheses, an explanation after its measure and a colon)
+              AND NOT (touched ? (k::text) AND footnote._gloss(tpl->>'answer', tc, tus->k, c::integer))
               -- an as-of date or a period the text states on its own, for everything it says ("Both as of
               -- 14.08.2026.", a table's "As of 14.08.2026." under it)
               AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|period)$'
