@@ -540,3 +540,21 @@ SELECT w, 'word', c, n FROM (VALUES
     ('average', 'average', false), ('im schnitt', 'average', false), ('durchschnittlich', 'average', false),
     ('im durchschnitt', 'average', false)
 ) AS v(w, c, n) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
+
+-- German words of the domain and of relative periods, with the canon of their English form.
+INSERT INTO footnote.lexicon (phrase, class, canon, negated)
+SELECT w, 'word', c, n FROM (VALUES
+    ('unter', 'below', false), ('liegt unter', 'below', false), ('liegen unter', 'below', false),
+    ('hohen', 'high', false), ('hohes risiko', 'high', false), ('artikel', 'item', false),
+    ('am meisten', 'largest', false), ('die meisten', 'majority', false),
+    ('letzten monat', 'previous month', false), ('im letzten monat', 'previous month', false),
+    ('letzter monat', 'previous month', false), ('vormonat', 'previous month', false),
+    ('letztes quartal', 'previous quarter', false), ('im letzten quartal', 'previous quarter', false),
+    ('letzten quartal', 'previous quarter', false), ('vorquartal', 'previous quarter', false),
+    ('letztes jahr', 'previous year', false), ('vorjahr', 'previous year', false),
+    ('dieses jahr', 'this year', false), ('in diesem jahr', 'this year', false), ('dieses quartal', 'this quarter', false)
+) AS v(w, c, n) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
+
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'neutral' FROM unnest(ARRAY['es gibt', 'gibt', 'gab', 'es gab']) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);

@@ -395,7 +395,10 @@ BEGIN
             CONTINUE WHEN lx[i].kind <> 'word' OR lx[i].sentence IS NULL
                 OR lower(lx[i].text) NOT IN ('yes', 'yeah', 'yep', 'ja', 'no', 'nope', 'nein', 'none')
                 OR lx[i + 1].kind <> 'punct' OR lx[i + 1].text NOT IN ('-', '—', '–', ',', '.', '!', ':', ';');
-            CONTINUE WHEN EXISTS (SELECT FROM generate_series(1, i - 1) AS j WHERE lx[j].sentence = lx[i].sentence);
+            -- (a mention or vocative before it, "@Tom None — ...", "Ana, yes: ...", still leaves it opening the sentence)
+            CONTINUE WHEN EXISTS (SELECT FROM generate_series(1, i - 1) AS j
+                                  WHERE lx[j].sentence = lx[i].sentence
+                                    AND NOT (lx[j].kind = 'punct' OR (lx[j].kind = 'word' AND lx[j].class = 'discourse')));
             -- the statement it opens: the rest of its sentence, or the next sentence when it stands alone
             first := CASE WHEN lx[i + 1].text IN ('.', '!') THEN lx[i].sentence + 1 ELSE lx[i].sentence END;
             used := EXISTS (SELECT FROM generate_series(i + 2, n) AS j

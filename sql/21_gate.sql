@@ -528,7 +528,7 @@ BEGIN
                 'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
         END IF;
         -- a sign that agrees with the value's own ("+326.455,00 €" for a rise, "−85.726,17 €" for a fall)
-        IF f->>'touch_left' ~ '^sign:' AND info->>'touch_left' IS NULL
+        IF f->>'touch_left' ~ '^sign:' AND (info->>'touch_left' IS NULL OR info->>'touch_left' = 'paren:()')
            AND tc->c->>'value' ~ '\.(change|change_percent)$'
            AND ((f->>'touch_left' = 'sign:+' AND tinfo->'words' ? 'up' AND NOT tinfo->'words' ? 'down')
                 OR (f->>'touch_left' IN ('sign:-', 'sign:−', 'sign:–') AND tinfo->'words' ? 'down'

@@ -37,6 +37,24 @@ SELECT w, 'word', c, n FROM (VALUES
     ('im durchschnitt', 'average', false)
 ) AS v(w, c, n) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
 
+-- German words of the domain and of relative periods, with the canon of their English form.
+INSERT INTO footnote.lexicon (phrase, class, canon, negated)
+SELECT w, 'word', c, n FROM (VALUES
+    ('unter', 'below', false), ('liegt unter', 'below', false), ('liegen unter', 'below', false),
+    ('hohen', 'high', false), ('hohes risiko', 'high', false), ('artikel', 'item', false),
+    ('am meisten', 'largest', false), ('die meisten', 'majority', false),
+    ('letzten monat', 'previous month', false), ('im letzten monat', 'previous month', false),
+    ('letzter monat', 'previous month', false), ('vormonat', 'previous month', false),
+    ('letztes quartal', 'previous quarter', false), ('im letzten quartal', 'previous quarter', false),
+    ('letzten quartal', 'previous quarter', false), ('vorquartal', 'previous quarter', false),
+    ('letztes jahr', 'previous year', false), ('vorjahr', 'previous year', false),
+    ('dieses jahr', 'this year', false), ('in diesem jahr', 'this year', false), ('dieses quartal', 'this quarter', false)
+) AS v(w, c, n) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
+
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'neutral' FROM unnest(ARRAY['es gibt', 'gibt', 'gab', 'es gab']) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
 -- The lexemes of a text, with the figures at the given spans ([{"start": s, "end": e}, ...], sorted, disjoint).
 CREATE OR REPLACE FUNCTION footnote._lexemes(t text, figs jsonb)
 RETURNS footnote._lexeme[]
@@ -227,6 +245,282 @@ BEGIN
         END IF;
     END LOOP;
     RETURN out;
+END
+$$;
+
+-- Lexemes grouped into sentences: by the given unit spans ([{"start", "end"}]) or, without them, at
+-- line breaks and at . ! ? ; followed by a space (not after an abbreviation). List markers at the
+-- start of a line (-, *, •, "1.") belong to no sentence; with numbered = false a leading number is a
+-- marker only when no figure took it. Negators are attached to the next content word or figure of
+-- their clause.
+CREATE OR REPLACE FUNCTION footnote._sentences(lx footnote._lexeme[], spans jsonb)
+RETURNS footnote._lexeme[]
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n        integer := cardinality(lx);
+    i        integer;
+    sn       integer := 0;
+    used     boolean := false;
+    at_start boolean := true;
+    u        integer;
+    pending  boolean := false;
+    cur      integer;
+    marked   boolean := false;
+    first    integer;
+BEGIN
+    IF spans IS NOT NULL THEN
+        u := 0;
+        FOR i IN 1..n LOOP
+            WHILE u < jsonb_array_length(spans) AND lx[i].s >= (spans->u->>'end')::integer LOOP
+                u := u + 1;
+            END LOOP;
+            IF u < jsonb_array_length(spans) AND lx[i].s >= (spans->u->>'start')::integer AND lx[i].kind <> 'break' THEN
+                lx[i].sentence := u;
+            ELSIF lx[i].kind = 'punct' THEN
+                lx[i].kind := 'marker';
+            END IF;
+        END LOOP;
+    ELSE
+        FOR i IN 1..n LOOP
+            IF lx[i].kind = 'break' THEN
+                IF used THEN
+                    sn := sn + 1;
+                    used := false;
+                END IF;
+                at_start := true;
+                marked := false;
+                first := NULL;
+                CONTINUE;
+            END IF;
+            IF at_start AND NOT marked
+               AND ((lx[i].kind = 'punct' AND lx[i].text IN ('-', '*', '•', '·', '>', '+', '‣', '◦', '▪')
+                     AND (i = n OR NOT lx[i + 1].glued))
+                             OR (lx[i].class = 'digits' AND lx[i].text ~ '^[0-9]{1,2}$' AND i < n
+                                 AND lx[i + 1].kind = 'punct' AND lx[i + 1].text IN ('.', ')') AND lx[i + 1].glued
+                                 AND (i + 1 = n OR NOT lx[i + 2].glued))) THEN
+                lx[i].kind := 'marker';
+                IF lx[i].class = 'digits' THEN
+                    lx[i + 1].kind := 'marker';
+                END IF;
+                marked := true;
+                CONTINUE;
+            END IF;
+            IF lx[i].kind = 'marker' THEN
+                CONTINUE;
+            END IF;
+            at_start := false;
+            first := coalesce(first, i);
+            lx[i].sentence := sn;
+            used := true;
+            IF lx[i].kind = 'punct' AND lx[i].text IN ('.', '!', '?', ';')
+               AND (i = n OR NOT lx[i + 1].glued OR lx[i + 1].kind = 'break')
+               AND NOT (lx[i].text IN ('.', ')') AND first = i - 1 AND lx[i].glued
+                        AND (lx[i - 1].kind = 'figure' OR lx[i - 1].class = 'digits'))
+               AND NOT (lx[i].text = '.' AND i > 1 AND lx[i - 1].kind = 'word'
+                        AND ((length(lx[i - 1].text) = 1 AND i > 2 AND lx[i - 2].text = '.' AND lx[i - 1].glued)
+                             OR lower(lx[i - 1].text) IN ('approx', 'ca', 'etc', 'vs', 'nr', 'incl', 'excl', 'resp',
+                                                          'inc', 'ltd', 'co', 'corp', 'st', 'mr', 'mrs', 'ms', 'dr',
+                                                          'jr', 'sr', 'cf', 'dept', 'est', 'fig', 'no'))) THEN
+                sn := sn + 1;
+                used := false;
+                at_start := true;
+            END IF;
+        END LOOP;
+    END IF;
+
+    -- a label opening a sentence ("Customer: Müller Präzisionstechnik GmbH", "Invoice: INV-2026-8812") names what
+    -- the figure after it is, nothing more
+    IF spans IS NULL THEN
+        FOR i IN 1..n - 1 LOOP
+            IF lx[i].kind = 'word' AND lx[i].sentence IS NOT NULL AND lx[i + 1].kind = 'punct' AND lx[i + 1].text = ':'
+               AND lx[i].canon IN ('customer', 'supplier', 'invoice', 'item', 'purchase order', 'warehouse', 'credit note',
+                                   'ticket', 'account owner', 'account')
+               AND NOT EXISTS (SELECT FROM generate_series(1, i - 1) AS j WHERE lx[j].sentence = lx[i].sentence) THEN
+                lx[i].class := 'discourse';
+            END IF;
+        END LOOP;
+    END IF;
+
+    -- an answer particle opening a sentence ("Yes —", "No,", "None:", "Yes.") agrees with the statement it
+    -- opens when their polarity is the same: it is discourse then; "yes" before a negation and "no" before
+    -- none are read as words (and block)
+    IF spans IS NULL THEN
+        FOR i IN 1..n - 1 LOOP
+            CONTINUE WHEN lx[i].kind <> 'word' OR lx[i].sentence IS NULL
+                OR lower(lx[i].text) NOT IN ('yes', 'yeah', 'yep', 'ja', 'no', 'nope', 'nein', 'none')
+                OR lx[i + 1].kind <> 'punct' OR lx[i + 1].text NOT IN ('-', '—', '–', ',', '.', '!', ':', ';');
+            -- (a mention or vocative before it, "@Tom None — ...", "Ana, yes: ...", still leaves it opening the sentence)
+            CONTINUE WHEN EXISTS (SELECT FROM generate_series(1, i - 1) AS j
+                                  WHERE lx[j].sentence = lx[i].sentence
+                                    AND NOT (lx[j].kind = 'punct' OR (lx[j].kind = 'word' AND lx[j].class = 'discourse')));
+            -- the statement it opens: the rest of its sentence, or the next sentence when it stands alone
+            first := CASE WHEN lx[i + 1].text IN ('.', '!') THEN lx[i].sentence + 1 ELSE lx[i].sentence END;
+            used := EXISTS (SELECT FROM generate_series(i + 2, n) AS j
+                            WHERE lx[j].sentence = first
+                              AND ((lx[j].kind = 'word' AND (lx[j].class = 'negator' OR lx[j].negated))
+                                   OR (lower(lx[i].text) = 'none' AND lx[j].kind = 'figure'
+                                       AND lx[j].text ~ '^0([.,]0+)?( |$)')));
+            IF used = (lower(lx[i].text) IN ('no', 'nope', 'nein', 'none')) THEN
+                lx[i].class := 'discourse';
+            END IF;
+        END LOOP;
+    END IF;
+
+    -- negation: a negator negates the next content word, number or figure of its clause; one that
+    -- reaches the end of its clause first is kept as a negation of nothing (kind 'negation')
+    cur := NULL;
+    FOR i IN 1..n LOOP
+        IF lx[i].sentence IS DISTINCT FROM cur
+           OR (lx[i].kind = 'punct' AND lx[i].text IN (',', ';', ':', '(', ')', '.', '!', '?', '"'))
+           OR (lx[i].kind = 'punct' AND lx[i].text = '-' AND NOT lx[i].glued) THEN
+            pending := false;   -- a negator still waiting keeps negated = true: a negation of nothing
+            cur := lx[i].sentence;
+        END IF;
+        IF lx[i].kind = 'word' AND lx[i].class = 'negator' THEN
+            lx[i].negated := true;
+            pending := true;
+            u := i;
+        ELSIF pending AND (lx[i].kind = 'figure'
+                           OR (lx[i].kind = 'word' AND lx[i].class NOT IN ('neutral', 'discourse', 'negator'))) THEN
+            lx[i].negated := NOT coalesce(lx[i].negated, false);
+            lx[u].negated := false;
+            pending := false;
+        END IF;
+    END LOOP;
+    RETURN lx;
+END
+$$;
+
+-- What is wrong with reading sentence ns (of footnote._read) as template unit u: the offences, and the
+-- template claim each figure of the sentence stands for (NULL where none of the unit's does).
+--   figs: the figures of the text; tc: the template's claims; tu: the unit; tinfo: what the template
+--   says in the unit ({"words", "marks", "negations", "figures": {claim index: {left, right, touch_*}}}).
+CREATE OR REPLACE FUNCTION footnote._judge(ns jsonb, figs jsonb, tc jsonb, tu jsonb, tinfo jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    off     jsonb := '[]';
+    assign  jsonb := '[]';
+    f       jsonb;
+    fig     jsonb;
+    c       integer;
+    used    integer[] := '{}';
+    w       text;
+    extra   text[] := '{}';
+    info    jsonb;
+BEGIN
+    -- which claim of the unit each figure stands for
+    FOR f IN SELECT x FROM jsonb_array_elements(ns->'figures') AS x LOOP
+        fig := figs->((f->>'figure')::integer);
+        SELECT x.c INTO c
+        FROM jsonb_array_elements_text(tu->'claims') WITH ORDINALITY AS k(c_text, o), LATERAL (SELECT k.c_text::integer AS c) AS x
+        WHERE tc->(x.c)->>'text' = fig->>'text'
+          AND (fig->>'call_id' IS NULL OR tc->(x.c)->>'call_id' = fig->>'call_id')
+        ORDER BY x.c = ANY (used),
+                 NOT (f->>'left' = tinfo->'figures'->(x.c::text)->>'left' OR f->>'right' = tinfo->'figures'->(x.c::text)->>'right'),
+                 k.o
+        LIMIT 1;
+        assign := assign || coalesce(to_jsonb(c), 'null'::jsonb);
+        IF c IS NULL THEN
+            IF EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2)
+                       WHERE footnote._shared_period(fig->>'text', tc->(o.c2::integer), tc)) THEN
+                NULL;  -- the statement's own as-of date or period, which the template states once for all
+            ELSIF fig->>'text' !~ '[0-9]' AND fig->>'text' !~ '[A-Z\u00C0-\u00DE]' THEN
+                -- a value written in plain words ("high", "open"): read it as those words
+                extra := extra || ARRAY(SELECT CASE WHEN (f->>'negated')::boolean THEN '!' ELSE '' END || footnote._stem(x)
+                                        FROM regexp_split_to_table(lower(fig->>'written'), '[^a-z]+') AS x WHERE x <> '');
+            ELSE
+                off := off || jsonb_build_array(jsonb_build_object('code', 'crosses_units', 'figure', f->'figure',
+                    'text', fig->>'written'));
+            END IF;
+            CONTINUE;
+        END IF;
+        IF c = ANY (used) THEN
+            -- a figure said twice where the statement says it once stands in for another one of the statement
+            off := off || jsonb_build_array(jsonb_build_object('code', 'crosses_units', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
+        used := used || c;
+        info := tinfo->'figures'->(c::text);
+        IF (f->>'negated')::boolean THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'negated_figure', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
+        IF EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2), LATERAL (VALUES ('left'), ('right')) AS sd(side)
+                   WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
+                     AND f->>sd.side IS NOT NULL AND left(f->>sd.side, 1) NOT IN ('~', '#')
+                     AND f->>sd.side = tinfo->'figures'->(o.c2)->>sd.side
+                     AND NOT coalesce(info->'near', '[]') ? (f->>sd.side)) THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
+        -- parentheses make a negative amount, not a name, period, date or number of days in brackets
+        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' THEN
+            f := f || jsonb_build_object(
+                'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
+                'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
+        END IF;
+        -- a sign that agrees with the value's own ("+326.455,00 €" for a rise, "−85.726,17 €" for a fall)
+        IF f->>'touch_left' ~ '^sign:' AND (info->>'touch_left' IS NULL OR info->>'touch_left' = 'paren:()')
+           AND tc->c->>'value' ~ '\.(change|change_percent)$'
+           AND ((f->>'touch_left' = 'sign:+' AND tinfo->'words' ? 'up' AND NOT tinfo->'words' ? 'down')
+                OR (f->>'touch_left' IN ('sign:-', 'sign:−', 'sign:–') AND tinfo->'words' ? 'down'
+                    AND NOT tinfo->'words' ? 'up')) THEN
+            f := f || '{"touch_left": null}';
+        END IF;
+        IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
+           OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'figure_modifier', 'figure', f->'figure',
+                'text', fig->>'written',
+                'modifier', split_part(coalesce(nullif(f->>'touch_left', info->>'touch_left'),
+                                                f->>'touch_right'), ':', 2)));
+        END IF;
+    END LOOP;
+
+    -- figures of one kind must keep the template's order, unless each is anchored by its own context word
+    off := off || footnote._order_offences(
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('c', x::integer, 'f', ns->'figures'->(o::integer - 1),
+                                                      'written', figs->((ns->'figures'->(o::integer - 1)->>'figure')::integer)->>'written')
+                                   ORDER BY o), '[]')
+         FROM jsonb_array_elements_text(assign) WITH ORDINALITY AS a(x, o) WHERE x IS NOT NULL), tc, tu, tinfo);
+
+    -- words: each must be one the unit says, with the same polarity
+    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
+             UNION ALL SELECT x FROM unnest(extra) AS x LOOP
+        CONTINUE WHEN tinfo->'words' ? w;
+        -- "Yes —" opening a statement whose negation is the statement's own ("Yes — X is at risk of not paying")
+        CONTINUE WHEN w = 'yes' AND (coalesce((tinfo->>'negations')::integer, 0) > 0
+                                     OR EXISTS (SELECT FROM jsonb_array_elements_text(tinfo->'words') AS x WHERE left(x, 1) = '!'));
+        off := off || jsonb_build_array(jsonb_build_object(
+            'code', CASE WHEN tinfo->'words' ? (CASE WHEN left(w, 1) = '!' THEN substr(w, 2) ELSE '!' || w END)
+                           OR footnote._opposes(ltrim(w, '!'), tinfo->'words') THEN 'contradicts'
+                         ELSE 'unsupported_words' END,
+            'text', w));
+    END LOOP;
+    SELECT string_agg(substr(x, 8), ' ') INTO w FROM jsonb_array_elements_text(ns->'marks') AS x
+    WHERE x LIKE 'digits:%' AND NOT tinfo->'marks' ? x;
+    IF w IS NOT NULL THEN
+        off := off || jsonb_build_array(jsonb_build_object('code', 'unsupported_digits', 'text', w));
+    END IF;
+    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'marks') AS x WHERE x NOT LIKE 'digits:%' LOOP
+        CONTINUE WHEN tinfo->'marks' ? w;
+        -- the unit of a figure of the sentence named again ("| Days past due | 104 |", "Overdue (EUR) 43.805,00")
+        CONTINUE WHEN split_part(w, ':', 1) IN ('unit', 'currency') AND EXISTS (
+            SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+            WHERE right(figs->((f2->>'figure')::integer)->>'text', length(substr(w, strpos(w, ':') + 1)) + 1)
+                  = ' ' || substr(w, strpos(w, ':') + 1));
+        off := off || jsonb_build_array(jsonb_build_object(
+            'code', CASE split_part(w, ':', 1) WHEN 'numeral' THEN 'number_words' WHEN 'scale' THEN 'number_words' ELSE 'unit_words' END,
+            'text', substr(w, strpos(w, ':') + 1)));
+    END LOOP;
+    IF (ns->>'negations')::integer > coalesce((tinfo->>'negations')::integer, 0) THEN
+        off := off || jsonb_build_array(jsonb_build_object('code', 'negation', 'text', 'a negation'));
+    END IF;
+    RETURN jsonb_build_object('offences', off, 'claims', assign);
 END
 $$;
 
