@@ -514,7 +514,8 @@ SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
     -- framing of a message or a report
     'please find', 'please find below', 'please find attached', 'please find the figures below',
     'please find the numbers below', 'find the figures below', 'the figures below', 'the numbers below',
-    'please see below', 'see the figures below', 'please', 'pls', 'as requested below', 're your question',
+    'please see below', 'see the figures below', 'please', 'pls', 'as requested below', 're your question', 'look up', 'look it up',
+    'look this up', 'look that up', 'can look up', 'i can look up', 'what i can look up',
     're:', 'executive summary', 'exec summary', 'management summary', 'key point', 'key points', 'the key point',
     'tl', 'dr', 'brgds', 'rgds', 'thx', 'ty', 'br', 'thanks and best', 'thanks again', 'ciao', 'gruß',
     'viele grüsse', 'grüsse', 'beste grüsse', 'kind regards', 'hey there', 'hi there', 'quick note', 'short note',

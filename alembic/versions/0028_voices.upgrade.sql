@@ -10,7 +10,8 @@ SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
     -- framing of a message or a report
     'please find', 'please find below', 'please find attached', 'please find the figures below',
     'please find the numbers below', 'find the figures below', 'the figures below', 'the numbers below',
-    'please see below', 'see the figures below', 'please', 'pls', 'as requested below', 're your question',
+    'please see below', 'see the figures below', 'please', 'pls', 'as requested below', 're your question', 'look up', 'look it up',
+    'look this up', 'look that up', 'can look up', 'i can look up', 'what i can look up',
     're:', 'executive summary', 'exec summary', 'management summary', 'key point', 'key points', 'the key point',
     'tl', 'dr', 'brgds', 'rgds', 'thx', 'ty', 'br', 'thanks and best', 'thanks again', 'ciao', 'gruß',
     'viele grüsse', 'grüsse', 'beste grüsse', 'kind regards', 'hey there', 'hi there', 'quick note', 'short note',
@@ -467,8 +468,8 @@ BEGIN
         -- a sign that agrees with the value's own ("+326.455,00 €" for a rise, "−85.726,17 €" for a fall)
         IF f->>'touch_left' ~ '^sign:' AND (info->>'touch_left' IS NULL OR info->>'touch_left' = 'paren:()')
            AND tc->c->>'value' ~ '\.(change|change_percent)$'
-           AND ((f->>'touch_left' = 'sign:+' AND tinfo->'words' ? 'up' AND NOT tinfo->'words' ? 'down')
-                OR (f->>'touch_left' IN ('sign:-', 'sign:−', 'sign:–') AND tinfo->'words' ? 'down'
+           AND ((f->>'touch_left' IN ('sign:+', 'sign:plus') AND tinfo->'words' ? 'up' AND NOT tinfo->'words' ? 'down')
+                OR (f->>'touch_left' IN ('sign:-', 'sign:−', 'sign:–', 'sign:minus') AND tinfo->'words' ? 'down'
                     AND NOT tinfo->'words' ? 'up')) THEN
             f := f || '{"touch_left": null}';
         END IF;
@@ -537,28 +538,33 @@ AS $$
            || 'cordiali saluti)\W*$'
 $$;
 
--- Whether template claim c of unit u is a gloss a summary may leave out: a figure in parentheses inside the
--- statement ("(376 invoices, 13 credit notes)", "(12,4 %)", "(C-4471, Bremen, DE)") or one after a colon that
--- follows the statement's own measure ("70,3 days: receivables of ... against gross sales of ..."). The subject,
--- the as-of date and the period are never a gloss: a summary keeps them.
+-- The gloss template claim c of unit u belongs to, as a key shared by the claims of the same gloss, or NULL: a
+-- figure in parentheses inside the statement ("(376 invoices, 13 credit notes)", "(12,4 %)", "(C-4471, Bremen,
+-- DE)") or after a colon that follows the statement's own measure ("70,3 days: receivables of ... against gross
+-- sales of ..."). A summary may leave a gloss out, whole. The subject, the as-of date and the period are never
+-- part of a gloss: a summary keeps them.
 CREATE FUNCTION footnote._gloss(answer text, tc jsonb, u jsonb, c integer)
-RETURNS boolean
+RETURNS text
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT coalesce(tc->c->>'value', '') !~ '\.(as_of|period|period_from|period_to|customer|supplier|name|item|sku|rank)$'
-           AND tc->c->>'kind' IS DISTINCT FROM 'period'
-           AND ((length(pre) - length(replace(pre, '(', ''))) > (length(pre) - length(replace(pre, ')', '')))
-                OR EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
-                           WHERE (tc->(o.c2::integer)->'span'->>'end')::integer < (u->>'start')::integer + colon
-                             AND colon > 0
-                             AND coalesce(tc->(o.c2::integer)->>'value', '')
-                                 !~ '\.(as_of|period|period_from|period_to|customer|supplier|name|item|sku|rank|number|city|country)$'
-                             AND tc->(o.c2::integer)->>'kind' NOT IN ('date', 'period', 'text')))
+    SELECT CASE
+        WHEN coalesce(tc->c->>'value', '') ~ '\.(as_of|period|period_from|period_to|customer|supplier|name|item|sku|rank)$'
+             OR tc->c->>'kind' = 'period' THEN NULL
+        WHEN (length(pre) - length(replace(pre, '(', ''))) > (length(pre) - length(replace(pre, ')', '')))
+            THEN 'p' || (length(pre) - strpos(reverse(pre), '('))
+        WHEN colon > 0 AND EXISTS (
+                 SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                 WHERE (tc->(o.c2::integer)->'span'->>'end')::integer < (u->>'start')::integer + colon
+                   AND coalesce(tc->(o.c2::integer)->>'value', '')
+                       !~ '\.(as_of|period|period_from|period_to|customer|supplier|name|item|sku|rank|number|city|country)$'
+                   AND tc->(o.c2::integer)->>'kind' NOT IN ('date', 'period', 'text'))
+            THEN 'c' || colon
+        END
     FROM (SELECT substr(answer, (u->>'start')::integer + 1,
                         (tc->c->'span'->>'start')::integer - (u->>'start')::integer) AS pre) AS x,
-         LATERAL (SELECT coalesce(length(pre) - strpos(reverse(pre), ' :'), 0) AS colon0) AS y,
-         LATERAL (SELECT CASE WHEN strpos(pre, ': ') > 0 THEN y.colon0 ELSE 0 END AS colon) AS z
+         LATERAL (SELECT CASE WHEN strpos(x.pre, ': ') > 0 THEN length(x.pre) - strpos(reverse(x.pre), ' :') ELSE 0 END
+                         AS colon) AS y
 $$;
 
 -- Grade a text against the template of its calls: the gate's reading of every sentence.
@@ -1128,7 +1134,13 @@ BEGIN
             FROM jsonb_array_elements_text(tus->k->'claims') AS c
             WHERE NOT covered ? c
               -- a gloss of the statement (a figure in parentheses, an explanation after its measure and a colon)
-              AND NOT (touched ? (k::text) AND footnote._gloss(tpl->>'answer', tc, tus->k, c::integer))
+              -- left out whole: no other figure of the gloss stated, no empty brackets left where one stood
+              AND NOT (touched ? (k::text) AND answer !~ '\(\s*[,;]?\s*\)|\(\s*[,;]|[,;]\s*\)'
+                       AND footnote._gloss(tpl->>'answer', tc, tus->k, c::integer) IS NOT NULL
+                       AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(tus->k->'claims') AS g(c3)
+                                       WHERE covered ? g.c3
+                                         AND footnote._gloss(tpl->>'answer', tc, tus->k, g.c3::integer)
+                                             = footnote._gloss(tpl->>'answer', tc, tus->k, c::integer)))
               -- an as-of date or a period the text states on its own, for everything it says ("Both as of
               -- 14.08.2026.", a table's "As of 14.08.2026." under it)
               AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|period)$'
