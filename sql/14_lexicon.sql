@@ -505,3 +505,57 @@ SELECT w, 'word', c, n FROM (VALUES
     ('followed by', 'ahead of', false), ('behind', 'behind', false), ('just behind', 'behind', false),
     ('right behind', 'behind', false), ('followed', 'behind', false), ('knapp vor', 'ahead of', false)
 ) AS v(w, c, n) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
+
+-- Framing, salutations and headings of emails, chat and reports, and German function words (closed classes:
+-- none of them can carry a claim). Words that can (measures, directions, judgements, causes, advice,
+-- quantities, periods) are not here: they stay content words that the statement must say.
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
+    -- framing of a message or a report
+    'please find', 'please find below', 'please find attached', 'please find the figures below',
+    'please find the numbers below', 'find the figures below', 'the figures below', 'the numbers below',
+    'please see below', 'see the figures below', 'please', 'pls', 'as requested below', 're your question', 'look up', 'look it up',
+    'look this up', 'look that up', 'can look up', 'i can look up', 'what i can look up',
+    're:', 'executive summary', 'exec summary', 'management summary', 'key point', 'key points', 'the key point',
+    'tl', 'dr', 'brgds', 'rgds', 'thx', 'ty', 'br', 'thanks and best', 'thanks again', 'ciao', 'gruß',
+    'viele grüsse', 'grüsse', 'beste grüsse', 'kind regards', 'hey there', 'hi there', 'quick note', 'short note',
+    'a quick one', 'fyi only', 'for info', 'for your information', 'as asked', 'per your request', 'here goes',
+    -- German pronouns, articles, particles
+    'mein', 'meine', 'meinen', 'meiner', 'meinem', 'dein', 'deine', 'euer', 'eure', 'ihnen', 'dir', 'dich',
+    'man', 'jetzt', 'gerade', 'heute', 'hiermit', 'anbei', 'unten', 'folgende', 'folgenden', 'wie folgt',
+    'kurzes update', 'kurzer stand', 'zur info', 'zur information', 'bitte', 'schöne grüße', 'schönen gruß'
+]) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT DISTINCT w, 'neutral' FROM unnest(ARRAY[
+    'brought in', 'bring in', 'brings in', 'came to', 'landed at', 'closed at', 'closed out at', 'ended at',
+    'bucket', 'buckets', 'aging bucket', 'age bucket', 'band', 'bracket', 'zum', 'zur', 'ob', 'dass', 'weil',
+    'sowie', 'bzw.', 'beziehungsweise', 'jeweils', 'circa der', 'welche', 'welcher', 'welches', 'dessen', 'deren'
+]) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+INSERT INTO footnote.lexicon (phrase, class, canon, negated)
+SELECT w, 'word', c, n FROM (VALUES
+    ('avg', 'average', false), ('avg.', 'average', false), ('on avg', 'average', false), ('on average', 'average', false),
+    ('average', 'average', false), ('im schnitt', 'average', false), ('durchschnittlich', 'average', false),
+    ('im durchschnitt', 'average', false)
+) AS v(w, c, n) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
+
+-- German words of the domain and of relative periods, with the canon of their English form.
+INSERT INTO footnote.lexicon (phrase, class, canon, negated)
+SELECT w, 'word', c, n FROM (VALUES
+    ('unter', 'below', false), ('liegt unter', 'below', false), ('liegen unter', 'below', false),
+    ('hohen', 'high', false), ('hohes risiko', 'high', false), ('artikel', 'item', false),
+    ('am meisten', 'largest', false), ('die meisten', 'majority', false),
+    ('letzten monat', 'previous month', false), ('im letzten monat', 'previous month', false),
+    ('letzter monat', 'previous month', false), ('vormonat', 'previous month', false),
+    ('letztes quartal', 'previous quarter', false), ('im letzten quartal', 'previous quarter', false),
+    ('letzten quartal', 'previous quarter', false), ('vorquartal', 'previous quarter', false),
+    ('letztes jahr', 'previous year', false), ('vorjahr', 'previous year', false),
+    ('dieses jahr', 'this year', false), ('in diesem jahr', 'this year', false), ('dieses quartal', 'this quarter', false)
+) AS v(w, c, n) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
+
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'neutral' FROM unnest(ARRAY['es gibt', 'gibt', 'gab', 'es gab']) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);

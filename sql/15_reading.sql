@@ -247,6 +247,18 @@ BEGIN
             IF i > 1 AND k[i - 1] = 'punct' AND kt[i - 1] = '@' AND kg[i] THEN
                 cls := 'discourse';
             END IF;
+            -- a vocative: a name the lexicon does not know, after a greeting that opens a line or a sentence ("Hey
+            -- Sofia 👋", "Hi Ana, ..."), or opening one with a comma after it ("Jonas, Bergmann owes ..."), when no
+            -- customer, supplier or item bears it: whom the text is for, not a statement
+            IF entry IS NULL AND best = i AND kt[i] ~ '^[A-Z\u00C0-\u00DE][a-z\u00DF-\u00FF]{1,14}$'
+               AND ((i > 1 AND k[i - 1] = 'word'
+                     AND lower(kt[i - 1]) IN ('hi', 'hey', 'hello', 'dear', 'hallo', 'hola', 'liebe', 'lieber', 'ciao', 'morning')
+                     AND (i = 2 OR k[i - 2] = 'break' OR (k[i - 2] = 'punct' AND kt[i - 2] IN ('.', '!', ':', ',', '—', '–', '-'))))
+                    OR ((i = 1 OR k[i - 1] = 'break' OR (k[i - 1] = 'punct' AND kt[i - 1] IN ('.', '!', ':', '—', '–') AND NOT kg[i]))
+                        AND i < nt AND k[i + 1] = 'punct' AND kt[i + 1] = ','))
+               AND cardinality(footnote._names_of(kt[i])) = 0 THEN
+                cls := 'discourse';
+            END IF;
             -- "the oldest one", "each one": a pronoun, not a number
             IF cls = 'numeral' AND bestkey = 'one' AND cardinality(out) > 0 THEN
                 prev := out[cardinality(out)];
@@ -383,7 +395,10 @@ BEGIN
             CONTINUE WHEN lx[i].kind <> 'word' OR lx[i].sentence IS NULL
                 OR lower(lx[i].text) NOT IN ('yes', 'yeah', 'yep', 'ja', 'no', 'nope', 'nein', 'none')
                 OR lx[i + 1].kind <> 'punct' OR lx[i + 1].text NOT IN ('-', '—', '–', ',', '.', '!', ':', ';');
-            CONTINUE WHEN EXISTS (SELECT FROM generate_series(1, i - 1) AS j WHERE lx[j].sentence = lx[i].sentence);
+            -- (a mention or vocative before it, "@Tom None — ...", "Ana, yes: ...", still leaves it opening the sentence)
+            CONTINUE WHEN EXISTS (SELECT FROM generate_series(1, i - 1) AS j
+                                  WHERE lx[j].sentence = lx[i].sentence
+                                    AND NOT (lx[j].kind = 'punct' OR (lx[j].kind = 'word' AND lx[j].class = 'discourse')));
             -- the statement it opens: the rest of its sentence, or the next sentence when it stands alone
             first := CASE WHEN lx[i + 1].text IN ('.', '!') THEN lx[i].sentence + 1 ELSE lx[i].sentence END;
             used := EXISTS (SELECT FROM generate_series(i + 2, n) AS j

@@ -545,10 +545,10 @@ BEGIN
                 'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
         END IF;
         -- a sign that agrees with the value's own ("+326.455,00 €" for a rise, "−85.726,17 €" for a fall)
-        IF f->>'touch_left' ~ '^sign:' AND info->>'touch_left' IS NULL
+        IF f->>'touch_left' ~ '^sign:' AND (info->>'touch_left' IS NULL OR info->>'touch_left' = 'paren:()')
            AND tc->c->>'value' ~ '\.(change|change_percent)$'
-           AND ((f->>'touch_left' = 'sign:+' AND tinfo->'words' ? 'up' AND NOT tinfo->'words' ? 'down')
-                OR (f->>'touch_left' IN ('sign:-', 'sign:−', 'sign:–') AND tinfo->'words' ? 'down'
+           AND ((f->>'touch_left' IN ('sign:+', 'sign:plus') AND tinfo->'words' ? 'up' AND NOT tinfo->'words' ? 'down')
+                OR (f->>'touch_left' IN ('sign:-', 'sign:−', 'sign:–', 'sign:minus') AND tinfo->'words' ? 'down'
                     AND NOT tinfo->'words' ? 'up')) THEN
             f := f || '{"touch_left": null}';
         END IF;
@@ -881,9 +881,39 @@ LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT '^\W*(best|best regards|kind regards|warm regards|regards|thanks|thank you|many thanks|thanks and regards|'
+           || 'thanks and best|thanks again|best wishes|all the best|br|brgds|rgds|thx|ciao|lg|vg|mfg|gruß|grüße|viele grüsse|'
            || 'cheers|yours faithfully|yours sincerely|sincerely|have a (good|nice|great) day|talk soon|'
            || 'viele grüße|beste grüße|liebe grüße|mit freundlichen grüßen|freundliche grüße|un saludo|saludos|'
            || 'cordiali saluti)\W*$'
+$$;
+
+-- The gloss template claim c of unit u belongs to, as a key shared by the claims of the same gloss, or NULL: a
+-- figure in parentheses inside the statement ("(376 invoices, 13 credit notes)", "(12,4 %)", "(C-4471, Bremen,
+-- DE)") or after a colon that follows the statement's own measure ("70,3 days: receivables of ... against gross
+-- sales of ..."). A summary may leave a gloss out, whole. The subject, the as-of date and the period are never
+-- part of a gloss: a summary keeps them.
+CREATE FUNCTION footnote._gloss(answer text, tc jsonb, u jsonb, c integer)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE
+        WHEN coalesce(tc->c->>'value', '') ~ '\.(as_of|period|period_from|period_to|customer|supplier|name|item|sku|rank)$'
+             OR tc->c->>'kind' = 'period' THEN NULL
+        WHEN (length(pre) - length(replace(pre, '(', ''))) > (length(pre) - length(replace(pre, ')', '')))
+            THEN 'p' || (length(pre) - strpos(reverse(pre), '('))
+        WHEN colon > 0 AND EXISTS (
+                 SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                 WHERE (tc->(o.c2::integer)->'span'->>'end')::integer < (u->>'start')::integer + colon
+                   AND coalesce(tc->(o.c2::integer)->>'value', '')
+                       !~ '\.(as_of|period|period_from|period_to|customer|supplier|name|item|sku|rank|number|city|country)$'
+                   AND tc->(o.c2::integer)->>'kind' NOT IN ('date', 'period', 'text'))
+            THEN 'c' || colon
+        END
+    FROM (SELECT substr(answer, (u->>'start')::integer + 1,
+                        (tc->c->'span'->>'start')::integer - (u->>'start')::integer) AS pre) AS x,
+         LATERAL (SELECT CASE WHEN strpos(x.pre, ': ') > 0 THEN length(x.pre) - strpos(reverse(x.pre), ' :') ELSE 0 END
+                         AS colon) AS y
 $$;
 
 -- Grade a text against the template of its calls: the gate's reading of every sentence.
@@ -1452,6 +1482,14 @@ BEGIN
             SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
             FROM jsonb_array_elements_text(tus->k->'claims') AS c
             WHERE NOT covered ? c
+              -- a gloss of the statement (a figure in parentheses, an explanation after its measure and a colon)
+              -- left out whole: no other figure of the gloss stated, no empty brackets left where one stood
+              AND NOT (touched ? (k::text) AND answer !~ '\(\s*[,;]?\s*\)|\(\s*[,;]|[,;]\s*\)'
+                       AND footnote._gloss(tpl->>'answer', tc, tus->k, c::integer) IS NOT NULL
+                       AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(tus->k->'claims') AS g(c3)
+                                       WHERE covered ? g.c3
+                                         AND footnote._gloss(tpl->>'answer', tc, tus->k, g.c3::integer)
+                                             = footnote._gloss(tpl->>'answer', tc, tus->k, c::integer)))
               -- an as-of date or a period the text states on its own, for everything it says ("Both as of
               -- 14.08.2026.", a table's "As of 14.08.2026." under it)
               AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|period)$'
