@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from footnote_pg import Footnote, errors
+from tests import pgservers
 from tests.conftest import TestDatabase
 
 ALL = "account_owner,payment_terms,credit_limit,tickets,ticket_severity,reorder_level,bank_change_requests," \
@@ -119,12 +120,14 @@ FORBIDDEN = [r"account owner (is (?!not recorded)|[A-Z])", r"of them high severi
              r"\b0 support tickets", r"managed by"]
 
 
-def test_no_question_says_no_or_nothing_of_a_concept_not_recorded(db: TestDatabase) -> None:
+def test_no_question_says_no_or_nothing_of_a_concept_not_recorded(request: pytest.FixtureRequest,
+                                                                   db: TestDatabase) -> None:
     fn = _not_recording(db, ALL)
+    step = 2 if pgservers.first_backend(request) else 6  # each family, half the time (a third of that elsewhere)
     owners = [r[0] for r in db.rows("SELECT DISTINCT name FROM erp.employees")]
     asked = crashed = 0
     said: list[str] = []
-    for q in QUESTIONS["q"][::2]:  # every other question: each family, half the time
+    for q in QUESTIONS["q"][::step]:
         try:
             answer = fn.ask(q["text"])
         except errors.FootnoteError as exc:  # an error is not an answer; a crash would be anything else
