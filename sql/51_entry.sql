@@ -29,6 +29,15 @@ BEGIN
     IF said IS NOT NULL THEN
         PERFORM footnote._session_kept(said, '_op_' || operation);
     END IF;
+    -- and the document must name the actor the session speaks for: the mapping's code could have changed the actor
+    -- only while the computation stamped it, and put it back before it returned
+    IF doc->'actor' IS DISTINCT FROM footnote._actor() THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('the result of %s names another actor than the session''s: refused (the mapping''s code '
+                             'may not speak for the application)', operation),
+            DETAIL = jsonb_build_object('operation', operation, 'result_actor', doc->'actor',
+                                        'session_actor', footnote._actor())::text;
+    END IF;
     doc := doc - 'ui_links';
     IF doc->>'operation' IS DISTINCT FROM operation OR called IS NULL OR called < statement_timestamp()
        OR called > clock_timestamp() THEN

@@ -609,3 +609,32 @@ def test_a_forged_accepted_record_on_a_tried_call_is_named_by_both_verifiers(db:
         py = ledger.verify_database(conn)
     assert sql[:3] == (False, 1, "not_from_gate") and "is accepted, but the gate never marked" in sql[3]
     assert (py.ok, py.first_bad_seq, py.problem, py.detail) == (False, 1, "not_from_gate", sql[3])
+
+
+def test_a_result_naming_another_actor_than_the_session_is_not_logged(history: TestDatabase) -> None:
+    """The actor in a call-log row is what the computation stamped (footnote._finish). Mapping code could set
+    footnote.actor only while the stamp is taken and put it back before the computation returns, so that the
+    session's check before and after sees nothing; the row would name another user, and every record citing it,
+    with both verifiers content. The entry point compares the result's actor with the session's (FN105), and
+    nothing is logged. (The superuser stands in for the mapping code here: it makes a computation that returns
+    a result naming mallory.)"""
+    with history.connect() as su:
+        su.execute("SET footnote.allow_ddl = on")
+        definition = su.execute("SELECT pg_get_functiondef('footnote._op_customer_overdue(text, date)'::regprocedure)"
+                                ).fetchone()[0]  # type: ignore[index]
+        su.execute(definition.replace("footnote._op_customer_overdue(", "footnote._op_customer_overdue_stamped(", 1))
+        su.execute("ALTER FUNCTION footnote._op_customer_overdue_stamped(text, date) OWNER TO footnote_owner")
+        su.execute("CREATE OR REPLACE FUNCTION footnote._op_customer_overdue(customer text, as_of date DEFAULT NULL) "
+                   "RETURNS jsonb LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$ "
+                   "SELECT jsonb_set(footnote._op_customer_overdue_stamped(customer, as_of), '{actor,id}', "
+                   "'\"mallory\"') $f$")
+    before = _evidence(history)
+    with history.connect("service") as conn:
+        conn.execute("SET footnote.actor = 'alice'")
+        with pytest.raises(psycopg.Error) as caught:
+            conn.execute(OVERDUE)
+    assert caught.value.sqlstate == "FN105", caught.value
+    assert "names another actor than the session's" in str(caught.value)
+    assert _evidence(history) == before
+    assert history.scalar("SELECT count(*) FROM footnote.call_log WHERE actor_id = 'mallory'") == 0
+    _intact(history)
