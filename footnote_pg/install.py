@@ -148,8 +148,21 @@ def downgrade(url: str, revision: str = "base", *, drop_ledger: bool = False) ->
     while the ledger or the call log hold rows unless ``drop_ledger``."""
     cfg = _config(url)
     cfg.attributes["drop_ledger"] = drop_ledger
-    with _mapped_errors(), _host_run_kept():
-        command.downgrade(cfg, revision)
+    for attempt in range(DEADLOCK_ATTEMPTS):
+        try:
+            with _mapped_errors(), _host_run_kept():
+                command.downgrade(cfg, revision)
+            return
+        except Exception as exc:  # a deadlock is PostgreSQL ending our side: its transaction undid nothing of note
+            cause = getattr(exc, "orig", exc)
+            if getattr(cause, "sqlstate", None) != "40P01" or attempt == DEADLOCK_ATTEMPTS - 1:
+                raise
+
+
+# REASSIGN OWNED and DROP OWNED on the way down lock shared catalogs, so DDL of other sessions on the same server
+# (another database's install, say) can deadlock with them; PostgreSQL then rolls one side back, and the downgrade
+# is tried again from the revision the database is at.
+DEADLOCK_ATTEMPTS = 3
 
 
 @contextmanager
