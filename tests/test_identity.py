@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import Message
 from typing import Any
@@ -228,6 +229,58 @@ def test_mcp_tools_run_as_the_token_subject_under_its_scope(setup: Setup) -> Non
     assert {r["name"]["text"] for r in doc["rows"]} == customers_of(setup, "west")
     actor = setup.db.scalar("SELECT actor_id FROM footnote.call_log WHERE call_id = %s", (doc["call_id"],))
     assert actor == "marc.dubois"
+
+
+@contextmanager
+def mcp_as(s: Setup, token: str) -> Iterator[tuple[Any, Any]]:
+    """(portal, client): an MCP session over HTTP opened with ``token``."""
+    import httpx2
+    from anyio.from_thread import start_blocking_portal
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    with start_blocking_portal() as portal:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
+        with portal.wrap_async_context_manager(http):
+            transport = streamable_http_client(s.url + "mcp", http_client=http)
+            with portal.wrap_async_context_manager(Client(transport, cache=None, read_timeout_seconds=60)) as client:
+                yield portal, client
+
+
+def _read(portal: Any, client: Any, uri: str) -> tuple[str, str]:
+    """("ok", text) or ("error", message) of reading a resource."""
+    try:
+        result = portal.call(client.read_resource, uri)
+    except Exception as exc:  # noqa: BLE001 - the SDK raises its protocol error: its message is what a client sees
+        return "error", str(exc)
+    return "ok", result.contents[0].text
+
+
+def test_mcp_resources_of_another_user_or_scope_are_as_if_they_did_not_exist(setup: Setup) -> None:
+    """A cut result is held for the user who asked for it; a record outside the token's scope is an unknown one:
+    another user reading it gets what a never-held result or a never-existing record gives, with no figure of it."""
+    dach = setup.db.rows("SELECT c.id, c.name, (SELECT min(i.id) FROM erp.invoices AS i WHERE i.customer_id = c.id) "
+                         "FROM erp.customers AS c WHERE c.country = ANY (%s) ORDER BY c.id", (SCOPES["dach"][1],))
+    missing = setup.db.scalar("SELECT max(id) + 1000 FROM erp.customers")
+    with mcp_as(setup, setup.token()) as (portal, client):  # lena.brandt, dach
+        aging = portal.call(client.call_tool, "ar_aging", {})
+        doc = aging.structured_content
+        assert doc is not None and doc["scope"]["id"] == "dach"
+        pages = [o["next"] for o in doc.get("omitted", []) if "next" in o]
+        assert pages, "the aging of scope dach fits one result: nothing to page"
+        mine = _read(portal, client, pages[0])
+        assert mine[0] == "ok" and json.loads(mine[1])["items"], mine
+    never_held = pages[0].replace(doc["call_id"], str(uuid.uuid4()))
+    with mcp_as(setup, setup.token(sub="marc.dubois", footnote_scope="west")) as (portal, client):
+        status, said = _read(portal, client, pages[0])
+        assert status == "error" and said == _read(portal, client, never_held)[1].replace(
+            never_held.split("/")[3], doc["call_id"]), said[:300]
+        for cid, name, invoice in dach[:: max(1, len(dach) // 6)]:
+            for uri, unknown in ((f"erp://customer/{cid}", f"erp://customer/{missing}"),
+                                 (f"erp://invoice/{invoice}", f"erp://invoice/{missing * 1000}")):
+                status, said = _read(portal, client, uri)
+                want = _read(portal, client, unknown)[1].replace(unknown.rsplit("/", 1)[1], uri.rsplit("/", 1)[1])
+                assert status == "error" and said == want and name not in said, (uri, said, want)
 
 
 # -- the entry point in SQL ---------------------------------------------------------------------------------------
