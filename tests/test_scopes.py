@@ -548,10 +548,12 @@ def test_suppliers_items_and_their_records_outside_the_scope_do_not_exist(
     assert 3 <= len(items) // 2 < len(items)
     calls = list(SUPPLY_CALLS)
     for sid, name, number, _country in suppliers:
-        asked = [name, str(sid), number, f"erp://supplier/{sid}", _typo(name)]
+        asked = [name, str(sid), number, f"erp://supplier/{sid}", max(re.findall(r"\w{4,}", name), key=len),
+                 _typo(name)]
         calls += [(op, {**args, "supplier": who}) for op, args in SUPPLIER_CALLS for who in asked]
     for iid, name, sku in items:
-        calls += [("stock_on_hand", {"item": who}) for who in (name, str(iid), sku, f"erp://item/{iid}", _typo(name))]
+        calls += [("stock_on_hand", {"item": who}) for who in (name, str(iid), sku, f"erp://item/{iid}", _typo(name),
+                                                               max(re.findall(r"\w{4,}", name), key=len))]
     orders = scoped.rows("SELECT id, number FROM footnote_src.purchase_orders ORDER BY id")
     calls += [("purchase_order", {"number": who}) for oid, number in orders[::3]
               for who in (number, f"erp://purchase_order/{oid}")]
