@@ -644,3 +644,36 @@ def test_the_scope_commands_create_a_scope_of_suppliers_and_items(db: TestDataba
     assert int(listed.values["matching"].raw) == german
     code, _out, err = _run("scope", "create", "bad", "--description", "x", "--item", "-3", "--database-url", db.url)
     assert code == 2 and err.startswith("error: item ids are positive whole numbers")
+
+
+def test_reattestation_runs_only_records_computed_under_the_sessions_scope(db: TestDatabase) -> None:
+    """A record's claims name what its scope sees: to a login under another scope (or under a definition of its
+    scope changed since) the record does not exist, the same line as a record never made; a login without a scope
+    is told which scope a record was computed under."""
+    fn = db.client("service")
+    everyone = fn.ask("How much does Bergmann Logistik owe?")
+    assert everyone.status == "verified" and everyone.receipt is not None
+    _bind(db.url)
+    west = db.client("service").ask("How much does Lefèvre Emballages owe?")
+    assert west.status == "verified" and west.receipt is not None
+    never = db.scalar("SELECT max(seq) + 1000 FROM footnote.ledger")
+
+    def reattest(seq: int) -> Any:
+        with db.connect("service") as conn:
+            try:
+                return [r[4] for r in conn.execute("SELECT * FROM footnote.reattest(%s)", (seq,)).fetchall()]
+            except psycopg.Error as exc:
+                return exc.sqlstate, str(exc).splitlines()[0].replace(str(seq), "N")
+
+    assert set(reattest(west.receipt.seq)) == {"still_holds"}
+    refused = reattest(everyone.receipt.seq)
+    assert refused == reattest(never) and refused[1].endswith("there is no ledger record N"), refused
+    # the scope redefined: its records were computed under another definition
+    db.scalar("UPDATE footnote.scopes SET countries = '{FR}' WHERE id = 'west' RETURNING 1")
+    assert reattest(west.receipt.seq) == reattest(never)
+    db.scalar("DELETE FROM footnote.scope_bindings RETURNING 1")
+    assert set(reattest(everyone.receipt.seq)) == {"still_holds"}
+    assert reattest(west.receipt.seq)[1].endswith(
+        "record N was computed under access scope west: re-attest it as a login of that scope")
+    code, _out, err = _run("reattest", str(west.receipt.seq), "--database-url", db.url_as("service"))
+    assert code != 0 and len(err.strip().splitlines()) == 1 and "computed under access scope west" in err
