@@ -299,6 +299,28 @@ def test_portfolio_figures_equal_the_same_figures_computed_by_hand_over_the_scop
     listed = fn.call("list_customers", limit=1000)
     assert int(listed.values["matching"].raw) == scoped.scalar(
         "SELECT count(*) FROM footnote_src.customers WHERE country = ANY (%s)", (COUNTRIES,))
+    # each customer's revenue of 2026 and each country's, by hand over the scope's customers
+    per_customer = scoped.rows("""
+        SELECT c.name, sum(x.net) FROM footnote_src.customers AS c
+        JOIN (SELECT i.customer_id, i.net FROM footnote_src.invoices AS i WHERE i.issue_date BETWEEN %(a)s AND %(b)s
+              UNION ALL SELECT n.customer_id, -n.net FROM footnote_src.credit_notes AS n
+              WHERE n.issue_date BETWEEN %(a)s AND %(b)s) AS x ON x.customer_id = c.id
+        WHERE c.country = ANY (%(c)s) GROUP BY c.id, c.name""", {"c": COUNTRIES, "a": "2026-01-01", "b": "2026-12-31"})
+    top = fn.call("top_customers", period="2026", limit=100)
+    assert {(r["customer"].raw, Decimal(r["revenue"].raw)) for r in top.rows} == set(per_customer)
+    by_country = fn.call("breakdown", measure="revenue", period="2026", by="country")
+    countries = {c: sum(v for n, v in per_customer if n in names)
+                 for c, names in _names_by_country(scoped).items()}
+    assert {r["country"].raw: Decimal(r["value"].raw) for r in by_country.rows} == {
+        c: v for c, v in countries.items() if v}
+
+
+def _names_by_country(db: TestDatabase) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for name, country in db.rows("SELECT name, country FROM footnote_src.customers WHERE country = ANY (%s)",
+                                 (COUNTRIES,)):
+        out.setdefault(country, set()).add(name)
+    return out
 
 
 def test_each_result_records_the_scope_and_the_digest_of_its_definition(
