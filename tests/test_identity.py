@@ -231,6 +231,50 @@ def test_mcp_tools_run_as_the_token_subject_under_its_scope(setup: Setup) -> Non
     assert actor == "marc.dubois"
 
 
+def test_the_web_api_under_another_scope_names_nothing_of_it(setup: Setup) -> None:
+    """As marc.dubois (west): a dach customer's invoice and customer record are unknown records, an evidence set of
+    lena.brandt's (dach) call is a call never made, and a clarification offers no dach name; each the same line as
+    for a record or call that does not exist."""
+    dach = {r[0] for r in setup.db.rows("SELECT name FROM erp.customers WHERE country = ANY (%s)",
+                                        (SCOPES["dach"][1],))}
+    invoice, customer = setup.db.rows("SELECT i.id, i.customer_id FROM erp.invoices AS i JOIN erp.customers AS c "
+                                      "ON c.id = i.customer_id WHERE c.country = 'DE' ORDER BY i.id LIMIT 1")[0]
+    missing = setup.db.scalar("SELECT max(id) + 1000 FROM erp.invoices")
+    before = setup.db.scalar("SELECT value FROM footnote.settings WHERE key = 'max_evidence_rows'")
+    setup.db.scalar("UPDATE footnote.settings SET value = '3' WHERE key = 'max_evidence_rows' RETURNING 1")
+    try:
+        status, _h, body = setup.request("POST", "/api/ask", {"question": "Show AR aging"}, setup.token())
+        doc = json.loads(body)
+        the_set = next(e for e in doc["evidence"] if e["type"] == "evidence_set")
+        call_id = next(c["call_id"] for c in doc["claims"] if c.get("evidence") == [the_set["id"]])
+        cut = (the_set, call_id)
+    finally:
+        setup.db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'max_evidence_rows' RETURNING 1",
+                        (before,))
+    marc = setup.token(sub="marc.dubois", footnote_scope="west")
+
+    def said(path: str) -> tuple[int, str]:
+        got, _headers, body = setup.request("GET", path, token=marc)
+        return got, body.decode()
+
+    assert status == 200 and setup.request("GET", f"/api/evidence?call_id={cut[1]}&set={cut[0]['id']}",
+                                           token=setup.token())[0] == 200  # lena reads her own
+    for path, unknown, value, other in (
+            (f"/api/record?uri=erp://invoice/{invoice}", f"/api/record?uri=erp://invoice/{missing}", invoice, missing),
+            (f"/api/record?uri=erp://customer/{customer}", f"/api/record?uri=erp://customer/{missing}", customer,
+             missing),
+            (f"/api/evidence?call_id={cut[1]}&set={cut[0]['id']}",
+             f"/api/evidence?call_id={uuid.uuid4()}&set={cut[0]['id']}", cut[1], None)):
+        got, text = said(path)
+        want, want_text = said(unknown)
+        assert got == want != 200, (path, got, text)
+        other = other if other is not None else unknown.split("call_id=")[1].split("&")[0]
+        assert text == want_text.replace(str(other), str(value)), (path, text, want_text)
+        assert not any(name in text for name in dach)
+    status, _h, body = setup.request("POST", "/api/ask", {"question": "How much does Bergmann owe?"}, marc)
+    assert status == 200 and not any(name in body.decode() for name in dach), body[:300]
+
+
 @contextmanager
 def mcp_as(s: Setup, token: str) -> Iterator[tuple[Any, Any]]:
     """(portal, client): an MCP session over HTTP opened with ``token``."""
