@@ -77,7 +77,7 @@ class Figure:
 
 # every row of the table, in order
 FIGURES = ("round_trip", "insert_commit", "customer_overdue", "global_ar_aging", "global_dso", "global_revenue",
-           "answer_bergmann", "answer_aging", "appends_1", "appends_8", "appends_32", "appends_64", "regrade",
+           "answer_bergmann", "answer_aging", "scoped_bergmann", "scoped_aging", "appends_1", "appends_8", "appends_32", "appends_64", "regrade",
            "verify_sql",
            "chain_pass_db", "verify_python", "chain_pass_bundle", "verify_bundle", "route")
 
@@ -248,6 +248,46 @@ def answer(fn: Footnote, service_url: str, key: str, question: str, rounds: int,
                   floor * 1e3, "ms", f"{sent}, COMMIT and the receipt sent by hand on one connection")
 
 
+SCOPED_ROLE = "bench_scoped"  # a second service login, bound to SCOPE_ID
+SCOPE_ID = "bench_countries"
+SCOPE_NOTE = f"(For the customers of scope {SCOPE_ID}.)"
+
+
+def scoped_login(owner_url: str, service_url: str) -> str:
+    """The URL of :data:`SCOPED_ROLE`, a login in footnote_service (with the service login's password, if any)
+    bound to a scope of every country the customers are in: the same customers as without a scope, so that the
+    two answers read the same rows and differ by what applying a scope costs."""
+    info = psycopg.conninfo.conninfo_to_dict(service_url)
+    password = info.get("password")
+    with psycopg.connect(owner_url, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (SCOPED_ROLE,)).fetchone():
+            conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(SCOPED_ROLE)))
+        if password:
+            conn.execute(sql.SQL("ALTER ROLE {} PASSWORD {}").format(sql.Identifier(SCOPED_ROLE),
+                                                                   sql.Literal(str(password))))
+        conn.execute(sql.SQL("GRANT footnote_service TO {}").format(sql.Identifier(SCOPED_ROLE)))
+        with conn.transaction():
+            conn.execute("DELETE FROM footnote.scope_bindings WHERE role = %s", (SCOPED_ROLE,))
+            conn.execute("DELETE FROM footnote.scopes WHERE id = %s", (SCOPE_ID,))
+            conn.execute("INSERT INTO footnote.scopes (id, description, countries) SELECT %s, 'every country', "
+                         "array_agg(DISTINCT c.country ORDER BY c.country) FROM footnote_src.customers AS c",
+                         (SCOPE_ID,))
+            conn.execute("INSERT INTO footnote.scope_bindings (role, scope) VALUES (%s, %s)", (SCOPED_ROLE, SCOPE_ID))
+    info["user"] = SCOPED_ROLE
+    return psycopg.conninfo.make_conninfo(**{k: str(v) for k, v in info.items() if v is not None})
+
+
+def scoped_answer(fn: Footnote, scoped: Footnote, key: str, question: str, rounds: int, budget: float) -> Figure:
+    """An answer asked by a login bound to a scope of every customer, against the same answer without a scope."""
+    got, plain = scoped.ask(question), fn.ask(question)
+    if (got.status, got.answer.removeprefix(SCOPE_NOTE).lstrip()) != (plain.status, plain.answer):
+        raise RuntimeError(f"{question!r}: under scope {SCOPE_ID} {got.status} {got.answer!r}, without a scope "
+                           f"{plain.status} {plain.answer!r}")
+    measured, floor = paired(lambda: scoped.ask(question), lambda: fn.ask(question), rounds, budget=budget)
+    return Figure(key, f"answer under a scope: “{question}” ({got.status}; scope {SCOPE_ID}, every customer's "
+                  "country)", measured * 1e3, floor * 1e3, "ms", "the same answer asked by a login with no scope")
+
+
 def appends(service_url: str, writers: int, seconds: float, turns: int = 2) -> Figure:
     """Appends per second through the gate and plain INSERTs, in ``turns`` alternating runs of each."""
     gated = plain = 0.0
@@ -406,6 +446,10 @@ def build(owner_url: str, service_url: str, sizes: Sizes, progress: Callable[[st
             add(f"answer: {question}", functools.partial(answer, fn, service_url, key, question, sizes.rounds,
                                                          sizes.budget))
         add("route", lambda: route_latency(fn, sizes.route_rounds))
+        with Footnote(scoped_login(owner_url, service_url), min_size=1, max_size=1, actor="bench") as scoped:
+            for key, question in (("scoped_bergmann", BERGMANN), ("scoped_aging", AGING)):
+                add(f"answer under a scope: {question}", functools.partial(
+                    scoped_answer, fn, scoped, key, question, sizes.rounds, sizes.budget))
     add("appends, 1 writer", lambda: appends(service_url, 1, sizes.seconds))
     for writers in (8, 32, 64):
         add(f"appends, {writers} writers", functools.partial(appends, service_url, writers, sizes.seconds))
@@ -447,6 +491,8 @@ def with_targets(table: list[Figure], invoice_count: int) -> list[Figure]:
             return (f"≤ 2× a reference implementation's p50 ({trips:,.0f} `SELECT 1` round trips here against "
                     f"its {REFERENCE_BERGMANN_ROUND_TRIPS:,.0f})",
                     trips <= 2 * REFERENCE_BERGMANN_ROUND_TRIPS, 2 * REFERENCE_BERGMANN_ROUND_TRIPS / trips)
+        if f.key in ("scoped_bergmann", "scoped_aging"):
+            return "≤ 1.2× without a scope", f.ratio <= 1.2, 1.2 / f.ratio
         if f.key == "appends_8":
             return "≥ 0.5× plain INSERT", f.measured >= 0.5 * f.floor, f.measured / (0.5 * f.floor)
         if f.key in ("appends_32", "appends_64") and "appends_8" in by:

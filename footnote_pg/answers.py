@@ -19,7 +19,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from footnote_pg import errors, tracing
+from footnote_pg import errors, identity, tracing
 from footnote_pg.compose import Composed, compose, plain, template_of
 from footnote_pg.queries import query
 from footnote_pg.question import Directory, Route, RouterSettings, route
@@ -118,15 +118,21 @@ class Answerer:
 
     def __init__(self, fn: Any) -> None:
         self.fn = fn
-        self._directory: Directory | None = None
-        self._loaded_at = 0.0
+        # by the access scope of a bearer token's user (None: the login's own): the names that scope sees
+        self._directories: dict[str | None, tuple[Directory, float]] = {}
 
     @property
     def directory(self) -> Directory:
-        if self._directory is None or time.monotonic() - self._loaded_at > self.names_ttl:
-            self._directory = Directory.load(self.fn)
-            self._loaded_at = time.monotonic()
-        return self._directory
+        """The names the router matches, as the asking user's scope sees them: a server answering users of
+        several scopes (bearer tokens, footnote_pg/identity.py) keeps one list per scope, never one user's names
+        for another."""
+        verified = identity.current.get()
+        key = verified.scope if verified is not None else None
+        held = self._directories.get(key)
+        if held is None or time.monotonic() - held[1] > self.names_ttl:
+            held = (Directory.load(self.fn), time.monotonic())
+            self._directories[key] = held
+        return held[0]
 
     @property
     def settings(self) -> RouterSettings:

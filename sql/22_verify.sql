@@ -414,11 +414,34 @@ DECLARE
     args     jsonb;
     old_ev   jsonb;
     new_ev   jsonb;
+    mine     record;
+    cited    bigint;
+    same_scope bigint;
+    other_scope text;
 BEGIN
     record_seq := footnote._seq_arg('seq', record_seq);
     SELECT * INTO rec FROM ONLY footnote.ledger AS l WHERE l.seq = record_seq;
+    -- the access scope its calls were computed under (sql/03_scopes.sql): to a session under a scope, a record
+    -- whose calls were not all computed under that very scope (its id and the digest of its definition now) does
+    -- not exist, as a call made under another scope was never made (its claims name what the scope does not
+    -- see); a session without a scope is told under which scope to re-attest one
+    SELECT s.id, s.digest INTO mine FROM footnote._session_scope() AS s;
+    SELECT count(*), count(*) FILTER (WHERE c.result->'scope'->>'id' IS NOT DISTINCT FROM mine.id
+                                        AND c.result->'scope'->>'digest' IS NOT DISTINCT FROM mine.digest),
+           min(c.result->'scope'->>'id')
+    INTO cited, same_scope, other_scope
+    FROM jsonb_array_elements(rec.operations) AS o
+    JOIN ONLY footnote.call_log AS c ON c.call_id = (o->>'call_id')::uuid
+    WHERE o->>'call_id' IS NOT NULL;
+    IF rec.id IS NOT NULL AND mine.id IS NOT NULL AND (cited = 0 OR same_scope < cited) THEN
+        rec := NULL;
+    END IF;
     IF rec.id IS NULL THEN
         PERFORM footnote._invalid('seq', format('there is no ledger record %s', record_seq), record_seq::text);
+    END IF;
+    IF mine.id IS NULL AND other_scope IS NOT NULL THEN
+        PERFORM footnote._invalid('seq', format('record %s was computed under access scope %s: re-attest it as a '
+                                                'login of that scope', record_seq, other_scope), record_seq::text);
     END IF;
     -- a redacted operation is not run again, a redacted claim is reported as redacted (its text is gone)
     FOR op IN SELECT value FROM jsonb_array_elements(rec.operations) WHERE value <> '{"redacted": true}' LOOP

@@ -28,6 +28,8 @@ def test_the_table_has_every_figure_with_a_positive_value_and_its_floor(db: Test
     assert all(f.what in text for f in table)
     assert "verified" in table[figures.FIGURES.index("answer_bergmann")].what
     assert "verified" in table[figures.FIGURES.index("answer_aging")].what
+    for key in ("scoped_bergmann", "scoped_aging"):  # asked by a login bound to a scope: the same verified answer
+        assert "verified" in table[figures.FIGURES.index(key)].what and "scope" in table[figures.FIGURES.index(key)].what
     # printed at the end of the run: the table's shape with test sizes, not a measurement (python -m benchmarks)
     request.config.stash.setdefault(REPORTS, []).append(
         f"python -m benchmarks at test sizes ({db.server.name}; {TINY.rounds} rounds, {TINY.records} records, "
@@ -67,7 +69,8 @@ def _figure(key: str, measured: float, floor: float, unit: str = "ms") -> figure
 def test_each_target_is_judged_from_the_same_runs_figures() -> None:
     table = [_figure("round_trip", 100.0, 80.0, "µs"), _figure("customer_overdue", 4.4, 3.0),
              _figure("global_ar_aging", 2_900.0, 2_000.0), _figure("global_revenue", 3_100.0, 1_000.0),
-             _figure("answer_bergmann", 5.3, 5.0), _figure("appends_8", 500.0, 1_000.0, "/s"),
+             _figure("answer_bergmann", 5.3, 5.0), _figure("scoped_bergmann", 5.9, 5.0),
+             _figure("scoped_aging", 70.0, 56.0), _figure("appends_8", 500.0, 1_000.0, "/s"),
              _figure("appends_32", 449.0, 1_000.0, "/s"), _figure("appends_64", 450.0, 1_000.0, "/s"),
              _figure("verify_sql", 99_999.0, 200_000.0, "/s"), _figure("chain_pass_bundle", 90_000.0, 200_000.0, "/s"),
              _figure("verify_bundle", 20_000.0, 200_000.0, "/s"), _figure("route", 300.0, 1.0, "µs")]
@@ -75,6 +78,7 @@ def test_each_target_is_judged_from_the_same_runs_figures() -> None:
     assert {k: f.met for k, f in judged.items()} == {
         "round_trip": None, "customer_overdue": True, "global_ar_aging": True, "global_revenue": False,
         "answer_bergmann": False,  # 53 round trips of this run's SELECT 1, against 2 × 26.25
+        "scoped_bergmann": True, "scoped_aging": False,  # 1.18× and 1.25× the same answer without a scope
         "appends_8": True, "appends_32": False, "appends_64": True, "verify_sql": False,
         "chain_pass_bundle": False, "verify_bundle": True, "route": None}
     assert "53 `SELECT 1` round trips" in judged["answer_bergmann"].target

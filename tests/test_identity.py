@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import Message
 from typing import Any
@@ -228,6 +229,102 @@ def test_mcp_tools_run_as_the_token_subject_under_its_scope(setup: Setup) -> Non
     assert {r["name"]["text"] for r in doc["rows"]} == customers_of(setup, "west")
     actor = setup.db.scalar("SELECT actor_id FROM footnote.call_log WHERE call_id = %s", (doc["call_id"],))
     assert actor == "marc.dubois"
+
+
+def test_the_web_api_under_another_scope_names_nothing_of_it(setup: Setup) -> None:
+    """As marc.dubois (west): a dach customer's invoice and customer record are unknown records, an evidence set of
+    lena.brandt's (dach) call is a call never made, and a clarification offers no dach name; each the same line as
+    for a record or call that does not exist."""
+    dach = {r[0] for r in setup.db.rows("SELECT name FROM erp.customers WHERE country = ANY (%s)",
+                                        (SCOPES["dach"][1],))}
+    invoice, customer = setup.db.rows("SELECT i.id, i.customer_id FROM erp.invoices AS i JOIN erp.customers AS c "
+                                      "ON c.id = i.customer_id WHERE c.country = 'DE' ORDER BY i.id LIMIT 1")[0]
+    missing = setup.db.scalar("SELECT max(id) + 1000 FROM erp.invoices")
+    before = setup.db.scalar("SELECT value FROM footnote.settings WHERE key = 'max_evidence_rows'")
+    setup.db.scalar("UPDATE footnote.settings SET value = '3' WHERE key = 'max_evidence_rows' RETURNING 1")
+    try:
+        status, _h, body = setup.request("POST", "/api/ask", {"question": "Show AR aging"}, setup.token())
+        doc = json.loads(body)
+        the_set = next(e for e in doc["evidence"] if e["type"] == "evidence_set")
+        call_id = next(c["call_id"] for c in doc["claims"] if c.get("evidence") == [the_set["id"]])
+        cut = (the_set, call_id)
+    finally:
+        setup.db.scalar("UPDATE footnote.settings SET value = %s WHERE key = 'max_evidence_rows' RETURNING 1",
+                        (before,))
+    marc = setup.token(sub="marc.dubois", footnote_scope="west")
+
+    def said(path: str) -> tuple[int, str]:
+        got, _headers, body = setup.request("GET", path, token=marc)
+        return got, body.decode()
+
+    assert status == 200 and setup.request("GET", f"/api/evidence?call_id={cut[1]}&set={cut[0]['id']}",
+                                           token=setup.token())[0] == 200  # lena reads her own
+    for path, unknown, value, other in (
+            (f"/api/record?uri=erp://invoice/{invoice}", f"/api/record?uri=erp://invoice/{missing}", invoice, missing),
+            (f"/api/record?uri=erp://customer/{customer}", f"/api/record?uri=erp://customer/{missing}", customer,
+             missing),
+            (f"/api/evidence?call_id={cut[1]}&set={cut[0]['id']}",
+             f"/api/evidence?call_id={uuid.uuid4()}&set={cut[0]['id']}", cut[1], None)):
+        got, text = said(path)
+        want, want_text = said(unknown)
+        assert got == want != 200, (path, got, text)
+        other = other if other is not None else unknown.split("call_id=")[1].split("&")[0]
+        assert text == want_text.replace(str(other), str(value)), (path, text, want_text)
+        assert not any(name in text for name in dach)
+    status, _h, body = setup.request("POST", "/api/ask", {"question": "How much does Bergmann owe?"}, marc)
+    assert status == 200 and not any(name in body.decode() for name in dach), body[:300]
+
+
+@contextmanager
+def mcp_as(s: Setup, token: str) -> Iterator[tuple[Any, Any]]:
+    """(portal, client): an MCP session over HTTP opened with ``token``."""
+    import httpx2
+    from anyio.from_thread import start_blocking_portal
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    with start_blocking_portal() as portal:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
+        with portal.wrap_async_context_manager(http):
+            transport = streamable_http_client(s.url + "mcp", http_client=http)
+            with portal.wrap_async_context_manager(Client(transport, cache=None, read_timeout_seconds=60)) as client:
+                yield portal, client
+
+
+def _read(portal: Any, client: Any, uri: str) -> tuple[str, str]:
+    """("ok", text) or ("error", message) of reading a resource."""
+    try:
+        result = portal.call(client.read_resource, uri)
+    except Exception as exc:  # noqa: BLE001 - the SDK raises its protocol error: its message is what a client sees
+        return "error", str(exc)
+    return "ok", result.contents[0].text
+
+
+def test_mcp_resources_of_another_user_or_scope_are_as_if_they_did_not_exist(setup: Setup) -> None:
+    """A cut result is held for the user who asked for it; a record outside the token's scope is an unknown one:
+    another user reading it gets what a never-held result or a never-existing record gives, with no figure of it."""
+    dach = setup.db.rows("SELECT c.id, c.name, (SELECT min(i.id) FROM erp.invoices AS i WHERE i.customer_id = c.id) "
+                         "FROM erp.customers AS c WHERE c.country = ANY (%s) ORDER BY c.id", (SCOPES["dach"][1],))
+    missing = setup.db.scalar("SELECT max(id) + 1000 FROM erp.customers")
+    with mcp_as(setup, setup.token()) as (portal, client):  # lena.brandt, dach
+        aging = portal.call(client.call_tool, "ar_aging", {})
+        doc = aging.structured_content
+        assert doc is not None and doc["scope"]["id"] == "dach"
+        pages = [o["next"] for o in doc.get("omitted", []) if "next" in o]
+        assert pages, "the aging of scope dach fits one result: nothing to page"
+        mine = _read(portal, client, pages[0])
+        assert mine[0] == "ok" and json.loads(mine[1])["items"], mine
+    never_held = pages[0].replace(doc["call_id"], str(uuid.uuid4()))
+    with mcp_as(setup, setup.token(sub="marc.dubois", footnote_scope="west")) as (portal, client):
+        status, said = _read(portal, client, pages[0])
+        assert status == "error" and said == _read(portal, client, never_held)[1].replace(
+            never_held.split("/")[3], doc["call_id"]), said[:300]
+        for cid, name, invoice in dach[:: max(1, len(dach) // 6)]:
+            for uri, unknown in ((f"erp://customer/{cid}", f"erp://customer/{missing}"),
+                                 (f"erp://invoice/{invoice}", f"erp://invoice/{missing * 1000}")):
+                status, said = _read(portal, client, uri)
+                want = _read(portal, client, unknown)[1].replace(unknown.rsplit("/", 1)[1], uri.rsplit("/", 1)[1])
+                assert status == "error" and said == want and name not in said, (uri, said, want)
 
 
 # -- the entry point in SQL ---------------------------------------------------------------------------------------

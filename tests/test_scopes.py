@@ -21,7 +21,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from tests import pgservers
-from tests.conftest import LOGIN_ROLES, TestDatabase, _create_database, _drop_database
+from tests.conftest import LOGIN_ROLES, TEST_PASSWORD, TestDatabase, _create_database, _drop_database
 
 COUNTRIES = ["FR", "NL"]
 SCOPE = ("west", "France and the Netherlands")
@@ -163,8 +163,32 @@ def _leaks(text: str, outside: list[tuple[int, str, str]]) -> list[str]:
     return found
 
 
+def _ways(cid: int, name: str, number: str) -> list[str]:
+    """Every way of naming a customer: name, id, customer number, deep link, part of its name, a misspelling."""
+    return [name, str(cid), number, f"erp://customer/{cid}", max(re.findall(r"\w{4,}", name), key=len), _typo(name)]
+
+
+def _gateway_outcome(conn: psycopg.Connection[Any], operation: str, arguments: dict[str, Any]) -> Any:
+    """A call's outcome as a gateway's verified user of scope west (footnote.assert_identity), in a transaction of
+    its own, as the web and MCP servers run a request with a bearer token."""
+    try:
+        conn.execute("SELECT footnote.assert_identity('marc.dubois', %s)", (SCOPE[0],))
+        got = _outcome(conn, operation, arguments)
+    finally:
+        conn.rollback()
+    if isinstance(got, dict):  # the token's subject is the actor the result names
+        assert got["actor"]["id"] == "marc.dubois", got["actor"]
+        got["actor"]["id"] = None
+    return got
+
+
 def test_every_operation_answers_as_if_the_other_customers_did_not_exist(
-        pair: tuple[TestDatabase, TestDatabase]) -> None:
+        pair: tuple[TestDatabase, TestDatabase], server: pgservers.Server) -> None:
+    """Every operation, every way of naming an out-of-scope customer, as a login bound to the scope and (every
+    third call) as a gateway's user whose token names the scope: the same outcome as where those customers do not
+    exist, and none of their names, ids, numbers or links in any result, error or candidate list."""
+    from tests.test_identity import GATEWAY, _gateway_login
+
     scoped, reference = pair
     outside = _outside(scoped)
     inside = scoped.rows("SELECT c.id, c.name FROM footnote_src.customers AS c WHERE c.country = ANY (%s) "
@@ -174,28 +198,38 @@ def test_every_operation_answers_as_if_the_other_customers_did_not_exist(
     for cid, name in inside:
         calls += [(op, {**args, "customer": name}) for op, args in CUSTOMER_CALLS]
         calls.append(("customer_overdue", {"customer": str(cid), "as_of": AS_OF}))
-    for cid, name, _number in outside:
-        asked = [name, str(cid), f"erp://customer/{cid}", max(re.findall(r"\w{4,}", name), key=len), _typo(name)]
-        calls += [(op, {**args, "customer": who}) for op, args in CUSTOMER_CALLS for who in asked]
-    with scoped.connect("service") as conn_s, reference.connect("service") as conn_r:
+    asked_ways: set[tuple[str, int]] = set()
+    for k, (cid, name, number) in enumerate(outside):  # each operation with half the ways, alternating by customer
+        for w, who in enumerate(_ways(cid, name, number)):
+            for i, (op, args) in enumerate(CUSTOMER_CALLS):
+                if (i + w + k) % 2 == 0:
+                    calls.append((op, {**args, "customer": who}))
+                    asked_ways.add((op, w))
+    assert len(asked_ways) == len({op for op, _a in CUSTOMER_CALLS}) * 6  # every operation, every way
+    _gateway_login(server)
+    gateway_url = server.url_for(scoped.name, user=GATEWAY, password=TEST_PASSWORD)
+    with (scoped.connect("service") as conn_s, reference.connect("service") as conn_r,
+          psycopg.connect(gateway_url) as conn_g):
         differing = []
         leaking = []
-        for operation, arguments in calls:
-            got, want = _outcome(conn_s, operation, arguments), _outcome(conn_r, operation, arguments)
-            if isinstance(got, dict):  # a figure over the scope's customers says so; one customer's does not
-                stated = got["values"].pop("scope", None)
-                if (stated or {}).get("raw") != ("west" if "customer" not in arguments else None):
-                    differing.append((operation, arguments, stated, "the scope stated"))
-            if got != want:
-                differing.append((operation, arguments, got, want))
-            said = json.dumps(got, ensure_ascii=False)  # what was asked may be said back, nothing more
-            for asked in arguments.values():
-                said = said.replace(json.dumps(str(asked), ensure_ascii=False)[1:-1], "")
-            if leaks := _leaks(said, outside):
-                leaking.append((operation, arguments, leaks))
+        for n, (operation, arguments) in enumerate(calls):
+            want = _outcome(conn_r, operation, arguments)
+            for who, got in (("login", _outcome(conn_s, operation, arguments)),
+                             *([("gateway", _gateway_outcome(conn_g, operation, arguments))] if n % 3 == 0 else [])):
+                if isinstance(got, dict):  # a figure over the scope's customers says so; one customer's does not
+                    stated = got["values"].pop("scope", None)
+                    if (stated or {}).get("raw") != ("west" if "customer" not in arguments else None):
+                        differing.append((who, operation, arguments, stated, "the scope stated"))
+                if got != want:
+                    differing.append((who, operation, arguments, got, want))
+                said = json.dumps(got, ensure_ascii=False)  # what was asked may be said back, nothing more
+                for asked in arguments.values():
+                    said = said.replace(json.dumps(str(asked), ensure_ascii=False)[1:-1], "")
+                if leaks := _leaks(said, outside):
+                    leaking.append((who, operation, arguments, leaks))
     assert not leaking, (len(leaking), leaking[:3])
-    assert not differing, (len(differing), [_difference(got, want) for _op, _args, got, want in differing[:3]])
-    assert len(calls) > 2000
+    assert not differing, (len(differing), [_difference(got, want) for *_w, got, want in differing[:3]])
+    assert len(calls) > 1800
 
 
 def test_out_of_scope_invoices_records_and_deep_links_are_unknown(pair: tuple[TestDatabase, TestDatabase]) -> None:
@@ -265,6 +299,28 @@ def test_portfolio_figures_equal_the_same_figures_computed_by_hand_over_the_scop
     listed = fn.call("list_customers", limit=1000)
     assert int(listed.values["matching"].raw) == scoped.scalar(
         "SELECT count(*) FROM footnote_src.customers WHERE country = ANY (%s)", (COUNTRIES,))
+    # each customer's revenue of 2026 and each country's, by hand over the scope's customers
+    per_customer = scoped.rows("""
+        SELECT c.name, sum(x.net) FROM footnote_src.customers AS c
+        JOIN (SELECT i.customer_id, i.net FROM footnote_src.invoices AS i WHERE i.issue_date BETWEEN %(a)s AND %(b)s
+              UNION ALL SELECT n.customer_id, -n.net FROM footnote_src.credit_notes AS n
+              WHERE n.issue_date BETWEEN %(a)s AND %(b)s) AS x ON x.customer_id = c.id
+        WHERE c.country = ANY (%(c)s) GROUP BY c.id, c.name""", {"c": COUNTRIES, "a": "2026-01-01", "b": "2026-12-31"})
+    top = fn.call("top_customers", period="2026", limit=100)
+    assert {(r["customer"].raw, Decimal(r["revenue"].raw)) for r in top.rows} == set(per_customer)
+    by_country = fn.call("breakdown", measure="revenue", period="2026", by="country")
+    countries = {c: sum(v for n, v in per_customer if n in names)
+                 for c, names in _names_by_country(scoped).items()}
+    assert {r["country"].raw: Decimal(r["value"].raw) for r in by_country.rows} == {
+        c: v for c, v in countries.items() if v}
+
+
+def _names_by_country(db: TestDatabase) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for name, country in db.rows("SELECT name, country FROM footnote_src.customers WHERE country = ANY (%s)",
+                                 (COUNTRIES,)):
+        out.setdefault(country, set()).add(name)
+    return out
 
 
 def test_each_result_records_the_scope_and_the_digest_of_its_definition(
@@ -514,10 +570,12 @@ def test_suppliers_items_and_their_records_outside_the_scope_do_not_exist(
     assert 3 <= len(items) // 2 < len(items)
     calls = list(SUPPLY_CALLS)
     for sid, name, number, _country in suppliers:
-        asked = [name, str(sid), number, f"erp://supplier/{sid}", _typo(name)]
+        asked = [name, str(sid), number, f"erp://supplier/{sid}", max(re.findall(r"\w{4,}", name), key=len),
+                 _typo(name)]
         calls += [(op, {**args, "supplier": who}) for op, args in SUPPLIER_CALLS for who in asked]
     for iid, name, sku in items:
-        calls += [("stock_on_hand", {"item": who}) for who in (name, str(iid), sku, f"erp://item/{iid}", _typo(name))]
+        calls += [("stock_on_hand", {"item": who}) for who in (name, str(iid), sku, f"erp://item/{iid}", _typo(name),
+                                                               max(re.findall(r"\w{4,}", name), key=len))]
     orders = scoped.rows("SELECT id, number FROM footnote_src.purchase_orders ORDER BY id")
     calls += [("purchase_order", {"number": who}) for oid, number in orders[::3]
               for who in (number, f"erp://purchase_order/{oid}")]
@@ -608,3 +666,36 @@ def test_the_scope_commands_create_a_scope_of_suppliers_and_items(db: TestDataba
     assert int(listed.values["matching"].raw) == german
     code, _out, err = _run("scope", "create", "bad", "--description", "x", "--item", "-3", "--database-url", db.url)
     assert code == 2 and err.startswith("error: item ids are positive whole numbers")
+
+
+def test_reattestation_runs_only_records_computed_under_the_sessions_scope(db: TestDatabase) -> None:
+    """A record's claims name what its scope sees: to a login under another scope (or under a definition of its
+    scope changed since) the record does not exist, the same line as a record never made; a login without a scope
+    is told which scope a record was computed under."""
+    fn = db.client("service")
+    everyone = fn.ask("How much does Bergmann Logistik owe?")
+    assert everyone.status == "verified" and everyone.receipt is not None
+    _bind(db.url)
+    west = db.client("service").ask("How much does Lefèvre Emballages owe?")
+    assert west.status == "verified" and west.receipt is not None
+    never = db.scalar("SELECT max(seq) + 1000 FROM footnote.ledger")
+
+    def reattest(seq: int) -> Any:
+        with db.connect("service") as conn:
+            try:
+                return [r[4] for r in conn.execute("SELECT * FROM footnote.reattest(%s)", (seq,)).fetchall()]
+            except psycopg.Error as exc:
+                return exc.sqlstate, str(exc).splitlines()[0].replace(str(seq), "N")
+
+    assert set(reattest(west.receipt.seq)) == {"still_holds"}
+    refused = reattest(everyone.receipt.seq)
+    assert refused == reattest(never) and refused[1].endswith("there is no ledger record N"), refused
+    # the scope redefined: its records were computed under another definition
+    db.scalar("UPDATE footnote.scopes SET countries = '{FR}' WHERE id = 'west' RETURNING 1")
+    assert reattest(west.receipt.seq) == reattest(never)
+    db.scalar("DELETE FROM footnote.scope_bindings RETURNING 1")
+    assert set(reattest(everyone.receipt.seq)) == {"still_holds"}
+    assert reattest(west.receipt.seq)[1].endswith(
+        "record N was computed under access scope west: re-attest it as a login of that scope")
+    code, _out, err = _run("reattest", str(west.receipt.seq), "--database-url", db.url_as("service"))
+    assert code != 0 and len(err.strip().splitlines()) == 1 and "computed under access scope west" in err

@@ -14,8 +14,9 @@ from typing import TypeVar
 import psycopg
 from mcp.types import CallToolResult
 
-from footnote_pg import errors
+from footnote_pg import errors, identity
 from footnote_pg.client import Footnote, actor_from_env, resolve_database_url, uses_embedded_sample
+from footnote_pg.identity import Identity
 from footnote_pg.mcpserver.fitting import Held, fit, max_result_from_env
 from footnote_pg.mcpserver.results import error_result
 from footnote_pg.results import Evidence, Operation, OperationResult
@@ -61,7 +62,8 @@ class Backend:
         self._url: str | None = None
         self._client: Footnote | None = None
         self._lock = threading.Lock()
-        self._evidence: OrderedDict[str, dict[str, Evidence]] = OrderedDict()
+        # by call_id: who made the call (a bearer token's user, None without tokens) and its evidence by id
+        self._evidence: OrderedDict[str, tuple[Identity | None, dict[str, Evidence]]] = OrderedDict()
         self.held = Held()  # whole results behind the ones cut to max_result, for paging
 
     def fit(self, result: CallToolResult, key: str) -> CallToolResult:
@@ -142,13 +144,15 @@ class Backend:
 
     def remember(self, result: OperationResult) -> None:
         with self._lock:
-            self._evidence[result.call_id] = result.evidence_by_id()
+            self._evidence[result.call_id] = (identity.current.get(), result.evidence_by_id())
             while len(self._evidence) > RECENT_CALLS:
                 self._evidence.popitem(last=False)
 
     def recalled(self, call_id: str, evidence_id: str) -> Evidence | None:
+        """Evidence a call of the same user remembered (another user's calls are not recalled to it)."""
         with self._lock:
-            return self._evidence.get(call_id, {}).get(evidence_id)
+            owner, evidence = self._evidence.get(call_id, (None, {}))
+            return evidence.get(evidence_id) if owner == identity.current.get() else None
 
 
 def reported(tool: str, exc: errors.FootnoteError | psycopg.Error) -> errors.FootnoteError:

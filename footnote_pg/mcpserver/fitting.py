@@ -26,7 +26,8 @@ from urllib.parse import quote, unquote
 
 from mcp.types import CallToolResult, ContentBlock, ResourceLink, TextContent
 
-from footnote_pg import errors
+from footnote_pg import errors, identity
+from footnote_pg.identity import Identity
 
 ENV = "FOOTNOTE_MCP_MAX_RESULT"
 DEFAULT_MAX_RESULT = 16_384  # bytes of one tool result or resource page, as sent
@@ -71,27 +72,33 @@ def page_uri(key: str, path: str, offset: int) -> str:
 
 
 class Held:
-    """Whole results behind cut ones, by call_id or record_id, held up to ``limit`` bytes (then the oldest go)."""
+    """Whole results behind cut ones, by call_id or record_id, held up to ``limit`` bytes (then the oldest go).
+
+    Each belongs to the verified user who asked for it (:data:`footnote_pg.identity.current`, a bearer token's
+    subject and scope; ``None`` without tokens): to anyone else it is a result never held, as a call made under
+    another scope is, in SQL, a call never made."""
 
     def __init__(self, limit: int = KEPT_BYTES) -> None:
         self.limit = limit
-        self._docs: OrderedDict[str, tuple[Any, int]] = OrderedDict()
+        self._docs: OrderedDict[str, tuple[Any, int, Identity | None]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
 
     def keep(self, key: str, doc: Any, size: int) -> None:
+        owner = identity.current.get()
         with self._lock:
             if key in self._docs:
                 self._bytes -= self._docs.pop(key)[1]
-            self._docs[key] = (doc, size)
+            self._docs[key] = (doc, size, owner)
             self._bytes += size
             while self._bytes > self.limit and len(self._docs) > 1:
                 self._bytes -= self._docs.popitem(last=False)[1][1]
 
     def get(self, key: str) -> Any:
+        asking = identity.current.get()
         with self._lock:
             held = self._docs.get(key)
-            return None if held is None else held[0]
+            return None if held is None or held[2] != asking else held[0]
 
 
 @dataclass(frozen=True)
