@@ -216,10 +216,12 @@ class Verdict:
     problem: str | None = None
     detail: str | None = None
     redacted: int = 0  # parts redacted (version 2), which stand for their sealed commitments: not tampering
+    pruned: str | None = None  # records pruned behind a checkpoint (footnote.prunes), said so
 
     def line(self) -> str:
         if self.ok:
             gone = f"; {self.redacted} parts redacted (footnote.redactions)" if self.redacted else ""
+            gone += f"; {self.pruned}" if self.pruned else ""
             return f"chain intact: {self.records} records, head {self.head_seq} {(self.head_hash or '')[:16]}…{gone}"
         if self.first_bad_seq is None:
             return f"ledger broken: {self.problem}: {self.detail}"
