@@ -121,7 +121,7 @@ END
 $$;
 
 -- A setting the catalog cannot use is refused when it is written (FN001 naming the setting), not when every
--- later call fails: dates, months, counts, locale, currency and the sealing waits are checked here.
+-- later call fails: dates, months, counts, locale, currency, the sealing waits and the retention days are checked here.
 CREATE FUNCTION footnote._check_setting()
 RETURNS trigger
 LANGUAGE plpgsql
@@ -180,6 +180,8 @@ BEGIN
         EXCEPTION WHEN data_exception THEN
             reason := 'must be a duration such as 30s, 5min or 1h, at most 1 day';
         END;
+    ELSIF NEW.key LIKE 'retention\_days.%' AND v !~ '^\s*[0-9]{1,6}(\.[0-9]{1,6})?\s*$' THEN
+        reason := 'must be a number of days (0 or more), or NULL to keep every record';
     ELSIF NEW.key = 'node_subscription' AND v !~ '^[a-z_][a-z0-9_]{0,62}$' THEN
         reason := 'must be a subscription name (lower-case letters, digits, _)';
     ELSIF NEW.key IN ('seal_lock_timeout', 'seal_commit_wait') THEN

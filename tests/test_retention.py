@@ -221,9 +221,5 @@ def test_a_bad_policy_or_time_is_one_clear_line(module_db: TestDatabase, pruned:
     redactor = module_db.url_as("redactor")
     code, _, err = _cli("prune", "--dry-run", "--before", "yesterday", "--database-url", redactor)
     assert code == 2 and "before" in err and "Traceback" not in err
-    set_policy(module_db, {"retention_days.answers": "a year"})
-    try:
-        code, _, err = _cli("prune", "--dry-run", "--database-url", redactor)
-        assert code == 2 and "retention_days.answers" in err and "Traceback" not in err
-    finally:
-        set_policy(module_db, POLICY)
+    with pytest.raises(psycopg.Error, match="invalid setting retention_days.answers: must be a number of days"):
+        set_policy(module_db, {"retention_days.answers": "a year"})

@@ -21,12 +21,8 @@ DROP FUNCTION footnote.prune(boolean, timestamptz, bigint);
 
 DROP VIEW footnote.prunes;
 
-RESET ROLE;
-SET ROLE footnote_owner;  -- the settings are footnote_owner's
 DELETE FROM footnote.settings WHERE key IN ('retention_days.answers', 'retention_days.refusals', 'retention_days.decisions',
                                             'retention_days.calls');
-RESET ROLE;
-SET ROLE footnote_ledger;
 
 -- what footnote_owner owns is changed as footnote_owner
 
@@ -131,6 +127,88 @@ BEGIN
     SELECT count(*) INTO records FROM ONLY footnote.ledger AS l WHERE walked_to IS NULL OR l.seq <= walked_to;
     SELECT l.seq, l.hash INTO head_seq, head_hash FROM ONLY footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;
     RETURN NEXT;
+END
+$$;
+
+-- A setting the catalog cannot use is refused when it is written (FN001 naming the setting), not when every
+-- later call fails: dates, months, counts, locale, currency and the sealing waits are checked here.
+CREATE OR REPLACE FUNCTION footnote._check_setting()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    v      text := NEW.value;
+    reason text;
+BEGIN
+    IF v IS NULL THEN
+        reason := CASE WHEN NEW.key IN ('locale', 'currency', 'fiscal_year_start_month', 'max_evidence_rows',
+                                        'dso_window_days', 'node_max_lag') THEN 'must not be NULL' END;
+    ELSIF NEW.key = 'locale' AND v NOT IN ('de-DE', 'en-US') THEN
+        reason := 'must be de-DE or en-US';
+    ELSIF NEW.key = 'currency' AND v !~ '^[A-Z]{3}$' THEN
+        reason := 'must be an ISO 4217 code such as EUR';
+    ELSIF NEW.key = 'as_of' THEN
+        BEGIN
+            IF v !~ '^\d{4}-\d{2}-\d{2}$' OR to_char(v::date, 'YYYY-MM-DD') <> v THEN
+                reason := 'must be a date written YYYY-MM-DD, or NULL for today';
+            END IF;
+        EXCEPTION WHEN data_exception THEN
+            reason := 'must be a date written YYYY-MM-DD, or NULL for today';
+        END;
+    ELSIF NEW.key = 'fiscal_year_start_month' AND (v !~ '^\d{1,2}$' OR v::integer NOT BETWEEN 1 AND 12) THEN
+        reason := 'must be a month number from 1 to 12';
+    ELSIF NEW.key = 'max_evidence_rows' AND (v !~ '^\d{1,7}$' OR v::integer NOT BETWEEN 1 AND 1000000) THEN
+        reason := 'must be a whole number from 1 to 1000000';
+    ELSIF NEW.key = 'dso_window_days' AND (v !~ '^\d{1,4}$' OR v::integer NOT BETWEEN 1 AND 3660) THEN
+        reason := 'must be a whole number of days from 1 to 3660';
+    ELSIF NEW.key = 'not_recorded' AND EXISTS (
+            SELECT FROM unnest(string_to_array(v, ',')) AS c(concept)
+            WHERE btrim(c.concept) NOT IN ('account_owner', 'payment_terms', 'credit_limit', 'tickets',
+                                           'ticket_severity', 'reorder_level', 'bank_change_requests',
+                                           'phone_verification')) THEN
+        reason := 'must list concepts from account_owner, payment_terms, credit_limit, tickets, ticket_severity, '
+                  || 'reorder_level, bank_change_requests, phone_verification, separated by commas';
+    ELSIF NEW.key = 'ui_links' THEN
+        BEGIN
+            IF jsonb_typeof(v::jsonb) <> 'object' OR EXISTS (
+                    SELECT FROM jsonb_each(v::jsonb) AS t(type, url)
+                    WHERE jsonb_typeof(t.url) <> 'string' OR t.url->>0 !~ '^[a-z][a-z0-9+.-]*://[^[:space:]]*\{id\}'
+                       OR t.type !~ '^[a-z_]{1,40}$') THEN
+                reason := 'must be a JSON object of record type to a URL with {id}, such as '
+                          || '{"invoice": "https://ui.example/invoice/{id}"}';
+            END IF;
+        EXCEPTION WHEN data_exception OR invalid_text_representation THEN
+            reason := 'must be a JSON object of record type to a URL with {id}, such as '
+                      || '{"invoice": "https://ui.example/invoice/{id}"}';
+        END;
+    ELSIF NEW.key = 'node_max_lag' THEN
+        BEGIN
+            IF v !~ '^\d+(\.\d+)?\s*(ms|s|min|h)$' OR v::interval > interval '1 day' THEN
+                reason := 'must be a duration such as 30s, 5min or 1h, at most 1 day';
+            END IF;
+        EXCEPTION WHEN data_exception THEN
+            reason := 'must be a duration such as 30s, 5min or 1h, at most 1 day';
+        END;
+    ELSIF NEW.key = 'node_subscription' AND v !~ '^[a-z_][a-z0-9_]{0,62}$' THEN
+        reason := 'must be a subscription name (lower-case letters, digits, _)';
+    ELSIF NEW.key IN ('seal_lock_timeout', 'seal_commit_wait') THEN
+        BEGIN
+            IF v !~ '^\d+(\.\d+)?\s*(ms|s|min)$' OR v::interval > interval '10 minutes' THEN
+                reason := 'must be a duration such as 200ms, 5s or 1min, at most 10 minutes';
+            END IF;
+        EXCEPTION WHEN data_exception THEN
+            reason := 'must be a duration such as 200ms, 5s or 1min, at most 10 minutes';
+        END;
+    END IF;
+    IF reason IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN001',
+            MESSAGE = pg_catalog.format('invalid setting %s: %s (not %s)', NEW.key, reason,
+                                        coalesce(pg_catalog.quote_literal(pg_catalog.left(v, 60)), 'NULL')),
+            DETAIL = pg_catalog.jsonb_build_object('argument', NEW.key, 'reason', reason,
+                                                   'value', pg_catalog.left(v, 200))::text;
+    END IF;
+    RETURN NEW;
 END
 $$;
 
