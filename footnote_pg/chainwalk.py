@@ -221,7 +221,10 @@ class Verdict:
     def line(self) -> str:
         if self.ok:
             gone = f"; {self.redacted} parts redacted (footnote.redactions)" if self.redacted else ""
-            gone += f"; {self.pruned}" if self.pruned else ""
+            if self.pruned:  # a prune replaces parts as a redaction does
+                gone = gone.replace(" redacted (footnote.redactions)",
+                                    " redacted or pruned (footnote.redactions, footnote.prunes)")
+                gone += f"; {self.pruned}"
             return f"chain intact: {self.records} records, head {self.head_seq} {(self.head_hash or '')[:16]}…{gone}"
         if self.first_bad_seq is None:
             return f"ledger broken: {self.problem}: {self.detail}"

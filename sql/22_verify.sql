@@ -231,9 +231,12 @@ BEGIN
                     WHEN l.hash IS DISTINCT FROM p.checkpoint->>'hash'
                          OR encode(footnote._merkle_root(0, p.cut), 'hex') IS DISTINCT FROM p.checkpoint->>'root_hash'
                         THEN NULL
-                    ELSE concat_ws('; ', detail, format('pruned up to record %s: verified from the checkpoint at record '
-                                                        '%s (root %s…, footnote.prunes)', p.cut, p.cut,
-                                                        left(p.checkpoint->>'root_hash', 16))) END,
+                    ELSE concat_ws('; ',
+                                   replace(detail, ' redacted (footnote.redactions)',
+                                           ' redacted or pruned (footnote.redactions, footnote.prunes)'),
+                                   format('pruned up to record %s: verified from the checkpoint at record %s '
+                                          '(root %s…, footnote.prunes)', p.cut, p.cut,
+                                          left(p.checkpoint->>'root_hash', 16))) END,
                p.cut IS NOT NULL AND (l.hash IS DISTINCT FROM p.checkpoint->>'hash'
                     OR encode(footnote._merkle_root(0, p.cut), 'hex') IS DISTINCT FROM p.checkpoint->>'root_hash'),
                p.seq
