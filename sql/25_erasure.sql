@@ -375,9 +375,8 @@ BEGIN
     SELECT coalesce(jsonb_object_agg(p.key, least(now() - p.value::text::numeric * interval '1 day',
                                                   coalesce(before, 'infinity'))), '{}')
     INTO cutoffs FROM jsonb_each(policy) AS p;
-    IF NOT dry_run THEN
-        PERFORM footnote._seal_queue(false);  -- the chain is held until commit
-    END IF;
+    -- the chain is not held: records go on being sealed while a prune runs (a record still queued, from a writer in
+    -- REPEATABLE READ, is pruned by a later prune), and what is pruned was sealed before
     -- the records beyond the policy whose parts are not all gone yet (version 1 records: counted, left)
     SELECT coalesce(array_agg(x.seq ORDER BY x.seq) FILTER (WHERE x.v2), '{}'),
            count(*) FILTER (WHERE NOT x.v2),
@@ -416,9 +415,14 @@ BEGIN
                AND NOT EXISTS (SELECT FROM ONLY footnote.call_attempts AS a WHERE a.call_id = c.call_id)
                AND NOT EXISTS (SELECT FROM ONLY footnote.call_use AS u WHERE u.call_id = c.call_id)));
     IF cut IS NOT NULL THEN
-        SELECT * INTO head FROM footnote.tree_head(cut);
-        checkpoint := jsonb_build_object('tree_size', head.tree_size, 'root_hash', head.root_hash,
-                                         'seq', head.head_seq, 'hash', head.head_hash,
+        -- the tree head at the cut, from the stored tree; extended first only when it does not reach the cut (the
+        -- extension's lock is then held until commit: footnote-pg prune extends it in its dry run before)
+        IF coalesce((SELECT max(n.idx) + 1 FROM ONLY footnote.merkle_nodes AS n WHERE n.level = 0), 0) < cut THEN
+            PERFORM footnote._merkle_extend();
+        END IF;
+        SELECT l.hash, l.recorded_at INTO head FROM ONLY footnote.ledger AS l WHERE l.seq = cut;
+        checkpoint := jsonb_build_object('tree_size', cut, 'root_hash', encode(footnote._merkle_root(0, cut), 'hex'),
+                                         'seq', cut, 'hash', head.hash,
                                          'recorded_at', to_char(head.recorded_at AT TIME ZONE 'UTC',
                                                                 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'));
     END IF;
