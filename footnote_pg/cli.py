@@ -1102,9 +1102,16 @@ def prune(
         when = when if when.tzinfo else when.replace(tzinfo=dt.UTC)
     if export_dir is not None and not export_dir.is_dir():
         raise errors.FootnoteError(f"cannot export to {export_dir}: it is not a folder")
+    if sign_key is not None and export_dir is None:
+        raise errors.InvalidArgument("invalid argument sign-key: it signs the checkpoint --export writes; "
+                                     "give --export DIR too")
     try:
         key = sign_key.read_bytes() if sign_key else None
+        if key is not None:
+            ledger._signing_key(key)  # a key that cannot sign is said before anything is pruned
     except OSError as exc:
+        raise errors.FootnoteError(str(exc)) from None
+    except ledger.BundleError as exc:
         raise errors.FootnoteError(str(exc)) from None
     url = _url(database_url)
     columns = ("record_id", "cut", "records", "parts", "calls", "not_prunable", "policy", "checkpoint")
