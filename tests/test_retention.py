@@ -207,6 +207,12 @@ def test_a_second_prune_has_nothing_left_to_do(module_db: TestDatabase, pruned: 
                           "--database-url", module_db.url_as("redactor"))
     again = json.loads(out)
     assert code == 0 and (again["records"], again["calls"], again["seq"]) == (0, 0, None), err
+    code, out, _ = _cli("prune", "--dry-run", "--before", pruned["before"].isoformat(),
+                        "--database-url", module_db.url_as("redactor"))
+    assert code == 0 and "would prune 0 parts of 0 records and 0 calls" in out
+    # the newer records are beyond a policy of 0 days too, once --before no longer holds them back: said, not done
+    code, out, _ = _cli("prune", "--dry-run", "--database-url", module_db.url_as("redactor"))
+    assert code == 0 and "would prune" in out and "checkpoint: tree of" in out
 
 
 @pytest.mark.parametrize("role", ["service", "owner", "auditor"])
