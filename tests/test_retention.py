@@ -229,3 +229,20 @@ def test_a_bad_policy_or_time_is_one_clear_line(module_db: TestDatabase, pruned:
     assert code == 2 and "before" in err and "Traceback" not in err
     with pytest.raises(psycopg.Error, match="invalid setting retention_days.answers: must be a number of days"):
         set_policy(module_db, {"retention_days.answers": "a year"})
+
+
+def test_a_changed_record_is_not_pruned(db: TestDatabase) -> None:
+    """Erasing the parts of a record changed behind the gate's back would erase the evidence: the prune is refused,
+    naming the record, and changes nothing."""
+    fn = db.client("service")
+    for q in ("How much does Bergmann Logistik GmbH owe?", "Show AR aging"):
+        fn.ask(q)
+    fn.close()
+    set_policy(db, {"retention_days.answers": "0"})
+    with db.connect() as conn:  # a superuser, without triggers
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("UPDATE footnote.ledger SET answer = answer || '0' WHERE seq = 2")
+    kept = snapshot(db)
+    code, _, err = _cli("prune", "--database-url", db.url_as("redactor"))
+    assert code == 1 and "record 2 differs from what was sealed: nothing was pruned" in err and "Traceback" not in err
+    assert snapshot(db) == kept

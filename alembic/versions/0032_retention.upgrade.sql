@@ -310,6 +310,7 @@ DECLARE
     kept     uuid[];
     head     record;
     cutoffs  jsonb;
+    bad      bigint;
 BEGIN
     IF pg_has_role(session_user, 'footnote_service', 'MEMBER') OR pg_has_role(session_user, 'footnote_owner', 'MEMBER') THEN
         IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = session_user) THEN
@@ -347,6 +348,15 @@ BEGIN
             AND (l.salts IS NULL OR jsonb_path_exists(l.salts, 'strict $.** ? (@.type() == "string")'))) AS x;
     records := cardinality(seqs);
     cut := seqs[cardinality(seqs)];
+    -- what is pruned must verify first: erasing the parts of a changed record would erase the evidence of the change
+    SELECT min(l.seq) INTO bad
+    FROM ONLY footnote.ledger AS l JOIN unnest(seqs) AS s(seq) ON s.seq = l.seq
+    WHERE (l.canonical::jsonb = footnote._record_object(l) AND footnote.sha256_hex(l.canonical) = l.hash) IS NOT TRUE;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'XX001',
+            MESSAGE = format('record %s differs from what was sealed: nothing was pruned (footnote.verify_chain() '
+                             'names the change)', bad);
+    END IF;
     -- the calls those records cite that no other record (sealed and not pruned, or queued) cites; and the calls
     -- no record cites that are older than retention_days.calls
     SELECT coalesce(array_agg(DISTINCT (o->>'call_id')::uuid), '{}') INTO pruned
