@@ -1155,7 +1155,7 @@ def prune(
             f"{exc.diag.message_primary or exc}: a prune is run by a login of footnote_redactor that is not a "
             "member of footnote_service or footnote_owner") from None
     except psycopg.errors.DataCorrupted as exc:  # a record to prune no longer verifies: the check failed (exit 1)
-        raise ledger.TreeBroken(exc.diag.message_primary or str(exc)) from None
+        raise errors.RecordChanged(exc.diag.message_primary or str(exc)) from None
     outcome |= {k: row[k] for k in ("cut", "records", "parts", "calls", "not_prunable", "policy", "checkpoint")}
     outcome["record_id"] = str(row["record_id"]) if row["record_id"] else None
     if as_json:
