@@ -3,6 +3,7 @@
     .venv/bin/python -m benchmarks              # --small: 2-3 minutes on two cores
     .venv/bin/python -m benchmarks --full       # longer runs, a chain of 100,000 records
     .venv/bin/python -m benchmarks --full --invoices 1000000   # the same at scale
+    .venv/bin/python -m benchmarks --prune      # retention: a prune of 100,000 records, a verify from its checkpoint
 
 Runs on a throwaway embedded PostgreSQL with the sample ERP (or DATABASE_URL: a superuser URL of an empty
 database, or of one these benchmarks installed before). Prints a Markdown table; asserts nothing.
@@ -48,7 +49,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=_positive(int), help="samples per latency figure")
     parser.add_argument("--seconds", type=_positive(float), help="length of each throughput run")
     parser.add_argument("--records", type=_positive(int), help="chain length for the verification figures")
+    parser.add_argument("--prune", action="store_true",
+                        help="only the retention figures: a prune of --records records (default 100,000) and a verify "
+                             "from its checkpoint (benchmarks/prune_speed.py)")
     args = parser.parse_args()
+    if args.prune:
+        from benchmarks import prune_speed
+
+        prune_speed.main(["--records", str(args.records or 100_000)])
+        return
     sizes = figures.FULL if args.full else figures.SMALL
     sizes = dataclasses.replace(sizes, **{k: v for k, v in (("rounds", args.rounds), ("seconds", args.seconds),
                                                             ("records", args.records)) if v is not None})

@@ -216,10 +216,15 @@ class Verdict:
     problem: str | None = None
     detail: str | None = None
     redacted: int = 0  # parts redacted (version 2), which stand for their sealed commitments: not tampering
+    pruned: str | None = None  # records pruned behind a checkpoint (footnote.prunes), said so
 
     def line(self) -> str:
         if self.ok:
             gone = f"; {self.redacted} parts redacted (footnote.redactions)" if self.redacted else ""
+            if self.pruned:  # a prune replaces parts as a redaction does
+                gone = gone.replace(" redacted (footnote.redactions)",
+                                    " redacted or pruned (footnote.redactions, footnote.prunes)")
+                gone += f"; {self.pruned}"
             return f"chain intact: {self.records} records, head {self.head_seq} {(self.head_hash or '')[:16]}…{gone}"
         if self.first_bad_seq is None:
             return f"ledger broken: {self.problem}: {self.detail}"

@@ -1068,6 +1068,121 @@ def redact(
               highlight=False)
 
 
+@app.command()
+@friendly
+def prune(
+    database_url: DatabaseUrl = None,
+    export_dir: Annotated[Path | None, typer.Option(
+        "--export", metavar="DIR",
+        help="First export the records to prune (1 to the cut) as a bundle into DIR, verify it, and write the "
+             "checkpoint there; nothing is pruned unless the bundle verifies.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be pruned; change nothing.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+    before: Annotated[str | None, typer.Option(
+        metavar="TIME", help="Prune only records sealed before this time too (ISO 8601): narrows the policy, "
+                             "never widens it.")] = None,
+    sign_key: Annotated[Path | None, typer.Option(
+        "--sign-key", metavar="FILE", help="Ed25519 private key (PEM) to sign the checkpoint written by --export.")] = None,
+) -> None:
+    """Prune the records older than the retention policy (retention_days.* in footnote.settings), as a login of
+    footnote_redactor: their parts are replaced by their commitments behind a checkpoint (the tree head at the
+    cut), a prune record is appended, and the chain, receipts and digests still verify."""
+    import datetime as dt
+
+    import psycopg
+
+    from footnote_pg import canonical, ledger, merkle
+
+    when = None
+    if before is not None:
+        try:
+            when = dt.datetime.fromisoformat(before)
+        except ValueError:
+            raise errors.InvalidArgument(f"invalid argument before: {before!r} is not an ISO 8601 time") from None
+        when = when if when.tzinfo else when.replace(tzinfo=dt.UTC)
+    if export_dir is not None and not export_dir.is_dir():
+        raise errors.FootnoteError(f"cannot export to {export_dir}: it is not a folder")
+    if sign_key is not None and export_dir is None:
+        raise errors.InvalidArgument("invalid argument sign-key: it signs the checkpoint --export writes; "
+                                     "give --export DIR too")
+    try:
+        key = sign_key.read_bytes() if sign_key else None
+        if key is not None:
+            ledger._signing_key(key)  # a key that cannot sign is said before anything is pruned
+    except OSError as exc:
+        raise errors.FootnoteError(str(exc)) from None
+    except ledger.BundleError as exc:
+        raise errors.FootnoteError(str(exc)) from None
+    url = _url(database_url)
+    columns = ("record_id", "cut", "records", "parts", "calls", "not_prunable", "policy", "checkpoint")
+    sql = f"SELECT {', '.join(columns)} FROM footnote.prune(%s, %s, %s)"  # noqa: S608 (our column names)
+    outcome: dict[str, Any] = {"dry_run": dry_run, "bundle": None, "checkpoint_file": None, "seq": None}
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            plan = dict(zip(columns, conn.execute(sql, (True, when, None)).fetchone() or (), strict=True))
+            if not dry_run and export_dir is not None and plan["cut"]:
+                cut, point = plan["cut"], plan["checkpoint"]
+                bundle = export_dir / f"footnote-pruned-1-{cut}.jsonl"
+                with progress(f"exporting records 1 to {cut} to {bundle}") as advance:
+                    ledger.export_bundle(conn, bundle, from_seq=1, to_seq=cut, advance=advance)
+                verdict = ledger.verify_bundle(bundle)
+                leaves = [merkle.leaf_hash(json.loads(line)["hash"]) for line in ledger.read_bundle(bundle)[1]]
+                if not verdict.ok or verdict.head_seq != cut or verdict.head_hash != point["hash"] \
+                        or merkle.root(leaves).hex() != point["root_hash"]:
+                    raise errors.FootnoteError(
+                        f"the bundle {bundle} does not verify against the checkpoint at record {cut} "
+                        f"({verdict.line()}): nothing was pruned")
+                digest_file = export_dir / f"footnote-checkpoint-{cut}.json"
+                try:
+                    made = ledger.make_digest(point, key)
+                except ledger.BundleError as exc:
+                    raise errors.FootnoteError(str(exc)) from None
+                digest_file.write_text(canonical.canonical_json(made) + "\n", encoding="utf-8")
+                outcome |= {"bundle": str(bundle), "checkpoint_file": str(digest_file)}
+        row = plan
+        if not dry_run:
+            with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
+                row = dict(zip(columns, conn.execute(sql, (False, when, plan["cut"] if plan["cut"] is not None or export_dir is None
+                                                        else 0)).fetchone() or (),
+                               strict=True))
+            if row["record_id"] is not None:
+                with psycopg.connect(url, autocommit=True) as conn:
+                    found = conn.execute("SELECT seq FROM footnote.ledger WHERE id = %s",
+                                         (row["record_id"],)).fetchone()
+                outcome["seq"] = found[0] if found else None
+    except psycopg.errors.InsufficientPrivilege as exc:
+        raise errors.FootnoteError(
+            f"{exc.diag.message_primary or exc}: a prune is run by a login of footnote_redactor that is not a "
+            "member of footnote_service or footnote_owner") from None
+    except psycopg.errors.DataCorrupted as exc:  # a record to prune no longer verifies: the check failed (exit 1)
+        raise errors.RecordChanged(exc.diag.message_primary or str(exc)) from None
+    outcome |= {k: row[k] for k in ("cut", "records", "parts", "calls", "not_prunable", "policy", "checkpoint")}
+    outcome["record_id"] = str(row["record_id"]) if row["record_id"] else None
+    if as_json:
+        sys.stdout.write(json.dumps(outcome) + "\n")
+        raise typer.Exit(0)
+    if not outcome["policy"]:
+        out.print("no retention policy is set (retention_days.* in footnote.settings): every record is kept",
+                  highlight=False, markup=False)
+        raise typer.Exit(0)
+    verb = "would prune" if dry_run else "pruned"
+    upto = f" up to record {outcome['cut']}" if outcome["cut"] else ""
+    out.print(f"{verb} {outcome['parts']} parts of {outcome['records']} records{upto} and {outcome['calls']} calls "
+              f"(policy {json.dumps(outcome['policy'])})", highlight=False, markup=False)
+    if outcome["checkpoint"]:
+        point = outcome["checkpoint"]
+        out.print(f"checkpoint: tree of {point['tree_size']} records, root {point['root_hash'][:16]}…, record "
+                  f"{point['seq']} {point['hash'][:16]}…", highlight=False, markup=False)
+    if outcome["seq"]:
+        out.print(f"prune record {outcome['seq']} (footnote.prunes)", highlight=False, markup=False)
+    if outcome["bundle"]:
+        out.print(f"exported and verified: {outcome['bundle']}; checkpoint digest {outcome['checkpoint_file']}",
+                  highlight=False, markup=False)
+    if outcome["not_prunable"]:
+        out.print(f"not pruned: {outcome['not_prunable']} records sealed before hash version 2 (they hash their parts "
+                  "directly)", highlight=False, markup=False)
+
+
 mapping_app = typer.Typer(help="Check the mapping of your ERP onto the source views, test it against the ERP's "
                                 "own figures, and move it out of the way of the ERP's migrations.",
                            no_args_is_help=True)

@@ -127,6 +127,12 @@ class ChainBusy(FootnoteError):
     sqlstate = "FN106"
 
 
+class RecordChanged(FootnoteError):
+    """A record to prune (or otherwise act on) no longer verifies against its sealed text: the check failed."""
+
+    exit_code = 1
+
+
 class Protected(FootnoteError):
     """DROP, ALTER or uninstall of the ledger or call log while they hold records, without the explicit path."""
 

@@ -137,8 +137,11 @@ def stamp(url: str, revision: str) -> None:
     """Record ``revision`` as installed without running anything (for a schema installed from the SQL script)."""
     known = revisions()
     if revision not in known:
+        listed = ", ".join(known)
+        if len(listed) > 400:  # one line a person reads: the first, the last and how many
+            listed = f"{known[0]} to {known[-1]}, {len(known)} revisions numbered in order"
         raise errors.InvalidArgument(f"invalid argument stamp: {revision[:60]!r} is not a revision; "
-                                     f"they are {', '.join(known)}", {"argument": "stamp"})
+                                     f"they are {listed}", {"argument": "stamp"})
     with _mapped_errors(), _host_run_kept():
         command.stamp(_config(url), revision)
 

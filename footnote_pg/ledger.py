@@ -187,6 +187,29 @@ def verify_database(conn: psycopg.Connection[Any], *, recompute_calls: bool = Fa
     if found is not None:
         return Verdict(False, verdict.records, verdict.head_seq, verdict.head_hash, found.seq, found.problem,
                        found.detail)
+    return checkpoint_verdict(conn, verdict)
+
+
+def checkpoint_verdict(conn: psycopg.Connection[Any], verdict: Verdict) -> Verdict:
+    """After a walk that passed: when records were pruned (footnote.prunes), the last prune's checkpoint must be the
+    tree head of the chain at its cut (the cut record's hash, the Merkle root over records 1 to the cut, computed
+    here from the records' hashes); the verdict then says that the pruned records are vouched for by it."""
+    from footnote_pg import merkle
+
+    row = conn.execute(query("last_checkpoint")).fetchone()
+    if row is None or row[1] is None:
+        return verdict
+    seq, cut, point = row
+    hashes = [h for (h,) in conn.execute(query("record_hashes"), {"to_seq": cut})]
+    root = merkle.root([merkle.leaf_hash(h) for h in hashes]).hex() if hashes else None
+    point = point if isinstance(point, dict) else {}
+    if len(hashes) != cut or hashes[-1] != point.get("hash") or root != point.get("root_hash") \
+            or point.get("tree_size") != cut:
+        return Verdict(False, verdict.records, verdict.head_seq, verdict.head_hash, seq, "checkpoint_mismatch",
+                       f"record {seq} prunes up to record {cut} behind a checkpoint that is not the chain's tree "
+                       "head there")
+    verdict.pruned = (f"pruned up to record {cut}: verified from the checkpoint at record {cut} "
+                      f"(root {root[:16]}…, footnote.prunes)")
     return verdict
 
 

@@ -103,6 +103,18 @@ FROM footnote.ledger ORDER BY seq DESC LIMIT %(limit)s
 SELECT seq, recorded_at, db_role, actor_id, actor_role, kind, question, status, hash
 FROM footnote.ledger WHERE seq = %(seq)s
 
+-- name: last_checkpoint
+-- The last prune record's sequence number, cut and checkpoint (the tree head at the cut), read from its sealed row.
+SELECT seq, (details->'prune'->>'cut')::bigint, details->'prune'->'checkpoint'
+FROM footnote.ledger
+WHERE kind = 'decision' AND decision->>'action' = 'prune' AND details ? 'prune' AND actor_role = 'pruner'
+  AND details->'prune'->>'cut' IS NOT NULL
+ORDER BY seq DESC LIMIT 1
+
+-- name: record_hashes
+-- The hashes of records 1 to %(to_seq)s in sequence order (the leaves of the Merkle tree over them).
+SELECT hash FROM footnote.ledger WHERE seq <= %(to_seq)s ORDER BY seq
+
 -- name: tree_head
 -- The Merkle root over the first tree_size records (NULL: every sealed record) and the record at its head.
 SELECT tree_size, root_hash, head_seq, head_hash, recorded_at FROM footnote.tree_head(%(tree_size)s::bigint)

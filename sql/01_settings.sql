@@ -47,6 +47,18 @@ INSERT INTO footnote.settings (key, value, description) VALUES
     ('ui_links', NULL, 'links into the ERP''s UI per record type, a JSON object such as '
      || '{"invoice": "https://erp.example/#tryton/model/account.invoice/{id}"}');
 
+-- Retention (footnote-pg prune, sql/25_erasure.sql): how many days each kind of record is kept whole; beyond them
+-- a prune removes its contents behind a checkpoint. NULL (the default): kept for ever.
+INSERT INTO footnote.settings (key, value, description) VALUES
+    ('retention_days.answers', NULL, 'days an answer (any status but refused) is kept whole; beyond them footnote-pg '
+     || 'prune replaces its parts by their commitments; NULL: for ever'),
+    ('retention_days.refusals', NULL, 'days a refused answer is kept whole before footnote-pg prune may remove its '
+     || 'contents; NULL: for ever'),
+    ('retention_days.decisions', NULL, 'days a decision is kept whole before footnote-pg prune may remove its '
+     || 'contents (redaction and prune records are always kept); NULL: for ever'),
+    ('retention_days.calls', NULL, 'days a catalog call that no record cites is kept whole before footnote-pg prune '
+     || 'may remove its arguments and result (a cited call goes with its records); NULL: for ever');
+
 -- The value of a setting: the session's footnote.locale for 'locale' if set, else the table.
 CREATE FUNCTION footnote.setting(setting_key text)
 RETURNS text
@@ -109,7 +121,7 @@ END
 $$;
 
 -- A setting the catalog cannot use is refused when it is written (FN001 naming the setting), not when every
--- later call fails: dates, months, counts, locale, currency and the sealing waits are checked here.
+-- later call fails: dates, months, counts, locale, currency, the sealing waits and the retention days are checked here.
 CREATE FUNCTION footnote._check_setting()
 RETURNS trigger
 LANGUAGE plpgsql
@@ -168,6 +180,8 @@ BEGIN
         EXCEPTION WHEN data_exception THEN
             reason := 'must be a duration such as 30s, 5min or 1h, at most 1 day';
         END;
+    ELSIF NEW.key LIKE 'retention\_days.%' AND v !~ '^\s*[0-9]{1,6}(\.[0-9]{1,6})?\s*$' THEN
+        reason := 'must be a number of days (0 or more), or NULL to keep every record';
     ELSIF NEW.key = 'node_subscription' AND v !~ '^[a-z_][a-z0-9_]{0,62}$' THEN
         reason := 'must be a subscription name (lower-case letters, digits, _)';
     ELSIF NEW.key IN ('seal_lock_timeout', 'seal_commit_wait') THEN

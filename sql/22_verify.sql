@@ -225,6 +225,38 @@ BEGIN
         INTO detail
         FROM (SELECT (SELECT count(*) FROM jsonb_path_query(l.salts, 'strict $.** ? (@ == null)')) AS n
               FROM ONLY footnote.ledger AS l WHERE strpos(l.salts::text, 'null') > 0) AS x;
+        -- pruned by the retention policy: the records up to the last prune's cut are vouched for by its checkpoint
+        -- (the tree head at the cut, sql/25_erasure.sql), which must still be the chain's there
+        SELECT CASE WHEN p.cut IS NULL THEN detail
+                    WHEN l.hash IS DISTINCT FROM p.checkpoint->>'hash'
+                         OR encode(footnote._merkle_root(0, p.cut), 'hex') IS DISTINCT FROM p.checkpoint->>'root_hash'
+                        THEN NULL
+                    ELSE concat_ws('; ',
+                                   replace(detail, ' redacted (footnote.redactions)',
+                                           ' redacted or pruned (footnote.redactions, footnote.prunes)'),
+                                   format('pruned up to record %s: verified from the checkpoint at record %s '
+                                          '(root %s…, footnote.prunes)', p.cut, p.cut,
+                                          left(p.checkpoint->>'root_hash', 16))) END,
+               p.cut IS NOT NULL AND (l.hash IS DISTINCT FROM p.checkpoint->>'hash'
+                    OR encode(footnote._merkle_root(0, p.cut), 'hex') IS DISTINCT FROM p.checkpoint->>'root_hash'),
+               p.seq
+        INTO detail, walk, first_bad_seq
+        FROM (SELECT x.seq, (x.details->'prune'->>'cut')::bigint AS cut, x.details->'prune'->'checkpoint' AS checkpoint
+              FROM ONLY footnote.ledger AS x
+              WHERE x.kind = 'decision' AND x.decision->>'action' = 'prune' AND x.details ? 'prune'
+                AND x.actor_role = 'pruner' AND x.details->'prune'->>'cut' IS NOT NULL
+              ORDER BY x.seq DESC LIMIT 1) AS p
+        LEFT JOIN ONLY footnote.ledger AS l ON l.seq = p.cut
+        RIGHT JOIN (SELECT) AS one ON true;
+        IF walk THEN
+            ok := false;
+            problem := 'checkpoint_mismatch';
+            detail := format('record %s prunes up to record %s behind a checkpoint that is not the chain''s tree head '
+                             'there', first_bad_seq, (SELECT (x.details->'prune'->>'cut')::bigint FROM ONLY footnote.ledger AS x
+                                                      WHERE x.seq = first_bad_seq));
+        ELSE
+            first_bad_seq := NULL;
+        END IF;
     END IF;
     SELECT count(*) INTO records FROM ONLY footnote.ledger AS l WHERE walked_to IS NULL OR l.seq <= walked_to;
     SELECT l.seq, l.hash INTO head_seq, head_hash FROM ONLY footnote.ledger AS l ORDER BY l.seq DESC LIMIT 1;

@@ -267,3 +267,221 @@ FROM ONLY footnote.ledger AS l
 WHERE l.kind = 'decision' AND l.decision->>'action' = 'redact' AND l.details ? 'redaction'
   AND l.actor_role = 'redactor';
 COMMENT ON VIEW footnote.redactions IS 'every redaction of a data subject: who, when, which request, which parts (never a value)';
+
+-- Retention. footnote.prune removes the contents of the records older than the retention policy (the settings
+-- retention_days.answers, .refusals, .decisions: days a kind of record is kept whole; NULL keeps it for ever), as
+-- a redaction does: every part of such a version 2 record is replaced by its commitment and the calls only such
+-- records cite lose their arguments, evidence ids and result (retention_days.calls: the same for a call no record
+-- cites). Rows, hashes and links stay, so the chain, the Merkle tree, every receipt and every consistency proof
+-- still verify. The cut is the last record pruned; the checkpoint is the tree head at the cut (its record's hash,
+-- the Merkle root over records 1 to the cut), written into the prune record, which the chain holds too: who, when,
+-- the policy, the cut, the checkpoint, counts per kind, never a value. Redaction and prune records are kept.
+
+-- The retention policy: {"answers": days, ...} for each kind whose retention_days.* setting is set; a value that is
+-- not a number of days (0 or more) is FN001 naming the setting.
+CREATE FUNCTION footnote._retention_policy()
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    pol jsonb := '{}';
+    s   record;
+BEGIN
+    FOR s IN SELECT substr(x.key, length('retention_days.') + 1) AS kind, btrim(x.value) AS value
+             FROM footnote.settings AS x
+             WHERE x.key IN ('retention_days.answers', 'retention_days.refusals', 'retention_days.decisions',
+                             'retention_days.calls') AND x.value IS NOT NULL ORDER BY x.key LOOP
+        IF s.value !~ '^[0-9]{1,6}(\.[0-9]{1,6})?$' THEN
+            PERFORM footnote._invalid('retention_days.' || s.kind,
+                                      'must be a number of days (0 or more), or NULL to keep every record', s.value);
+        END IF;
+        pol := pol || jsonb_build_object(s.kind, s.value::numeric);
+    END LOOP;
+    RETURN pol;
+END
+$$;
+
+-- Which retention a sealed record falls under: answers, refusals or decisions; NULL for a redaction or prune
+-- record (the audit trail of erasure is kept).
+CREATE FUNCTION footnote._retention_kind(kind text, status text, decision jsonb, details jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE WHEN kind = 'decision' AND decision->>'action' IN ('redact', 'prune')
+                     AND (details ? 'redaction' OR details ? 'prune') THEN NULL
+                WHEN kind = 'decision' THEN 'decisions'
+                WHEN status = 'refused' THEN 'refusals'
+                ELSE 'answers' END
+$$;
+
+-- An array part with every element replaced by the redaction placeholder.
+CREATE FUNCTION footnote._pruned_list(parts jsonb)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(jsonb_agg('{"redacted": true}'::jsonb), '[]') FROM jsonb_array_elements(parts)
+$$;
+
+-- A record's salts with every salt forgotten (JSON null), shaped as before.
+CREATE FUNCTION footnote._pruned_salts(salts jsonb)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(jsonb_object_agg(s.key, CASE WHEN jsonb_typeof(s.value) = 'array'
+                                                 THEN (SELECT coalesce(jsonb_agg('null'::jsonb), '[]')
+                                                       FROM jsonb_array_elements(s.value))
+                                                 ELSE 'null'::jsonb END), '{}')
+    FROM jsonb_each(salts) AS s
+$$;
+
+-- Prune by the retention policy (run by a login of footnote_redactor, in READ COMMITTED). before: prune only records
+-- sealed before this time too; up_to: only records up to this sequence number (both can only narrow the policy:
+-- `footnote-pg prune --export` passes the cut of the records it exported). dry_run: count and say, change nothing.
+-- One row: the prune record's id (NULL for a dry run or when nothing is beyond the policy), the cut, how many
+-- records, parts and calls, how many records sealed under version 1 could not be pruned, the policy, and the
+-- checkpoint (the tree head at the cut).
+CREATE FUNCTION footnote.prune(dry_run boolean DEFAULT false, before timestamptz DEFAULT NULL, up_to bigint DEFAULT NULL)
+RETURNS TABLE (record_id uuid, cut bigint, records integer, parts integer, calls integer, not_prunable bigint,
+               policy jsonb, checkpoint jsonb)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    seqs     bigint[];
+    by_kind  jsonb;
+    pruned   uuid[];
+    kept     uuid[];
+    head     record;
+    cutoffs  jsonb;
+    bad      bigint;
+BEGIN
+    IF pg_has_role(session_user, 'footnote_service', 'MEMBER') OR pg_has_role(session_user, 'footnote_owner', 'MEMBER') THEN
+        IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = session_user) THEN
+            RAISE EXCEPTION USING ERRCODE = '42501',
+                MESSAGE = format('%s may not prune: a prune is run by a login of footnote_redactor that is not a '
+                                 'member of footnote_service or footnote_owner', session_user);
+        END IF;
+    END IF;
+    IF up_to IS NOT NULL AND up_to < 0 THEN
+        PERFORM footnote._invalid('up_to', 'must be a sequence number (0 or more)', up_to::text);
+    END IF;
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN102', MESSAGE = 'footnote.prune() must run in a READ COMMITTED transaction';
+    END IF;
+    policy := footnote._retention_policy();
+    SELECT coalesce(jsonb_object_agg(p.key, least(now() - p.value::text::numeric * interval '1 day',
+                                                  coalesce(before, 'infinity'))), '{}')
+    INTO cutoffs FROM jsonb_each(policy) AS p;
+    -- the chain is not held: records go on being sealed while a prune runs (a record still queued, from a writer in
+    -- REPEATABLE READ, is pruned by a later prune), and what is pruned was sealed before
+    -- the records beyond the policy whose parts are not all gone yet (version 1 records: counted, left)
+    SELECT coalesce(array_agg(x.seq ORDER BY x.seq) FILTER (WHERE x.v2), '{}'),
+           count(*) FILTER (WHERE NOT x.v2),
+           coalesce(sum(x.n) FILTER (WHERE x.v2), 0),
+           coalesce(jsonb_object_agg(x.k, x.c) FILTER (WHERE x.v2 AND x.first_of_kind), '{}')
+    INTO seqs, not_prunable, parts, by_kind
+    FROM (SELECT l.seq, l.salts IS NOT NULL AS v2, r.k,
+                 (SELECT count(*) FROM jsonb_path_query(l.salts, 'strict $.** ? (@.type() == "string")')) AS n,
+                 row_number() OVER (PARTITION BY r.k, l.salts IS NOT NULL ORDER BY l.seq) = 1 AS first_of_kind,
+                 count(*) OVER (PARTITION BY r.k, l.salts IS NOT NULL) AS c
+          FROM ONLY footnote.ledger AS l
+          CROSS JOIN LATERAL (SELECT footnote._retention_kind(l.kind, l.status, l.decision, l.details) AS k) AS r
+          WHERE l.recorded_at < (cutoffs->>r.k)::timestamptz
+            AND (up_to IS NULL OR l.seq <= up_to)
+            AND (l.salts IS NULL OR jsonb_path_exists(l.salts, 'strict $.** ? (@.type() == "string")'))) AS x;
+    records := cardinality(seqs);
+    cut := seqs[cardinality(seqs)];
+    -- what is pruned must verify first: erasing the parts of a changed record would erase the evidence of the change
+    SELECT min(l.seq) INTO bad
+    FROM ONLY footnote.ledger AS l JOIN unnest(seqs) AS s(seq) ON s.seq = l.seq
+    WHERE (l.canonical::jsonb = footnote._record_object(l) AND footnote.sha256_hex(l.canonical) = l.hash) IS NOT TRUE;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'XX001',
+            MESSAGE = format('record %s differs from what was sealed: nothing was pruned (footnote.verify_chain() '
+                             'names the change)', bad);
+    END IF;
+    -- the calls those records cite that no other record (sealed and not pruned, or queued) cites; and the calls
+    -- no record cites that are older than retention_days.calls
+    SELECT coalesce(array_agg(DISTINCT (o->>'call_id')::uuid), '{}') INTO pruned
+    FROM ONLY footnote.ledger AS l JOIN unnest(seqs) AS s(seq) ON s.seq = l.seq,
+         jsonb_array_elements(l.operations) AS o
+    WHERE o ? 'call_id';
+    SELECT coalesce(array_agg(DISTINCT x.call_id), '{}') INTO kept
+    FROM (SELECT (o->>'call_id')::uuid AS call_id
+          FROM ONLY footnote.ledger AS l, jsonb_array_elements(l.operations) AS o
+          WHERE o ? 'call_id' AND NOT l.seq IN (SELECT unnest(seqs))
+          UNION ALL
+          SELECT (o->>'call_id')::uuid FROM ONLY footnote.ledger_queue AS q, jsonb_array_elements(q.operations) AS o
+          WHERE o ? 'call_id') AS x;
+    SELECT count(*) INTO calls
+    FROM ONLY footnote.call_log AS c
+    WHERE NOT c.result ? 'redacted' AND NOT c.call_id IN (SELECT unnest(kept))
+      AND (c.call_id IN (SELECT unnest(pruned))
+           OR (c.called_at < (cutoffs->>'calls')::timestamptz
+               AND NOT EXISTS (SELECT FROM ONLY footnote.call_attempts AS a WHERE a.call_id = c.call_id)
+               AND NOT EXISTS (SELECT FROM ONLY footnote.call_use AS u WHERE u.call_id = c.call_id)));
+    IF cut IS NOT NULL THEN
+        -- the tree head at the cut, from the stored tree; extended first only when it does not reach the cut (the
+        -- extension's lock is then held until commit: footnote-pg prune extends it in its dry run before)
+        IF coalesce((SELECT max(n.idx) + 1 FROM ONLY footnote.merkle_nodes AS n WHERE n.level = 0), 0) < cut THEN
+            PERFORM footnote._merkle_extend();
+        END IF;
+        SELECT l.hash, l.recorded_at INTO head FROM ONLY footnote.ledger AS l WHERE l.seq = cut;
+        checkpoint := jsonb_build_object('tree_size', cut, 'root_hash', encode(footnote._merkle_root(0, cut), 'hex'),
+                                         'seq', cut, 'hash', head.hash,
+                                         'recorded_at', to_char(head.recorded_at AT TIME ZONE 'UTC',
+                                                                'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'));
+    END IF;
+    IF dry_run OR (records = 0 AND calls = 0) THEN
+        RETURN NEXT;
+        RETURN;
+    END IF;
+    PERFORM set_config('footnote.redacting', 'on', true);
+    UPDATE ONLY footnote.ledger AS x
+    SET question = NULL, answer = NULL,
+        claims = footnote._pruned_list(x.claims), operations = footnote._pruned_list(x.operations),
+        evidence = footnote._pruned_list(x.evidence), findings = footnote._pruned_list(x.findings),
+        decision = CASE WHEN jsonb_typeof(x.salts->'decision') IS NOT NULL THEN '{"redacted": true}' ELSE x.decision END,
+        details = CASE WHEN jsonb_typeof(x.salts->'details') IS NOT NULL THEN '{"redacted": true}' ELSE x.details END,
+        salts = footnote._pruned_salts(x.salts)
+    FROM unnest(seqs) AS s(seq)
+    WHERE x.seq = s.seq;
+    UPDATE ONLY footnote.call_log AS c
+    SET arguments = '{"redacted": true}', evidence_ids = '{}', result = jsonb_build_object('redacted', true, 'call_id', c.call_id)
+    WHERE NOT c.result ? 'redacted' AND NOT c.call_id IN (SELECT unnest(kept))
+      AND (c.call_id IN (SELECT unnest(pruned))
+           OR (c.called_at < (cutoffs->>'calls')::timestamptz
+               AND NOT EXISTS (SELECT FROM ONLY footnote.call_attempts AS a WHERE a.call_id = c.call_id)
+               AND NOT EXISTS (SELECT FROM ONLY footnote.call_use AS u WHERE u.call_id = c.call_id)));
+    PERFORM set_config('footnote.redacting', 'off', true);
+    record_id := gen_random_uuid();
+    PERFORM footnote._queue_record(record_id, jsonb_build_object('id', NULL, 'role', 'pruner'), 'decision', NULL,
+        CASE WHEN cut IS NULL THEN format('Pruned %s calls by the retention policy.', calls)
+             ELSE format('Pruned the contents of %s records up to record %s by the retention policy: %s parts, %s calls.',
+                         records, cut, parts, calls) END,
+        jsonb_build_object('status', 'grounded', 'claims', '[]'::jsonb, 'operations', '[]'::jsonb,
+                           'evidence', '[]'::jsonb, 'findings', '[]'::jsonb),
+        jsonb_build_object('action', 'prune', 'subject', 'retention', 'outcome', 'grounded', 'citations', '[]'::jsonb),
+        jsonb_build_object('prune', jsonb_build_object('policy', policy, 'cutoffs', cutoffs, 'before', before,
+                                                       'up_to', up_to, 'cut', cut, 'checkpoint', checkpoint,
+                                                       'records', records, 'by_kind', by_kind, 'parts', parts,
+                                                       'calls', calls, 'not_prunable', not_prunable)));
+    RETURN NEXT;
+END
+$$;
+
+-- Every prune, for auditors: who ran it, when, the policy, the cut and its checkpoint (the tree head at the cut:
+-- tree_size, root_hash, the cut record's hash), how many records (per kind), parts and calls; never a value.
+CREATE VIEW footnote.prunes AS
+SELECT l.seq, l.recorded_at, l.db_role AS pruned_by, l.details->'prune'->'policy' AS policy,
+       (l.details->'prune'->>'cut')::bigint AS cut, (l.details->'prune'->>'records')::integer AS records,
+       l.details->'prune'->'by_kind' AS by_kind, (l.details->'prune'->>'parts')::integer AS parts,
+       (l.details->'prune'->>'calls')::integer AS calls, l.details->'prune'->'checkpoint' AS checkpoint,
+       (l.details->'prune'->>'not_prunable')::bigint AS not_prunable
+FROM ONLY footnote.ledger AS l
+WHERE l.kind = 'decision' AND l.decision->>'action' = 'prune' AND l.details ? 'prune' AND l.actor_role = 'pruner';
+COMMENT ON VIEW footnote.prunes IS 'every prune by the retention policy: who, when, policy, cut, checkpoint, counts (never a value)';

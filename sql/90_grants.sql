@@ -191,5 +191,10 @@ GRANT SELECT ON footnote.merkle_nodes TO footnote_auditor;
 -- erasure (sql/25_erasure.sql): footnote_redactor redacts a data subject; auditors read the redactions
 GRANT EXECUTE ON FUNCTION footnote.redact(text, text) TO footnote_redactor;
 GRANT SELECT ON footnote.redactions TO footnote_auditor, footnote_redactor;
+-- retention (sql/25_erasure.sql): footnote_redactor prunes by the policy; auditors read the prunes
+GRANT EXECUTE ON FUNCTION footnote.prune(boolean, timestamptz, bigint) TO footnote_redactor;
+GRANT SELECT ON footnote.prunes TO footnote_auditor, footnote_redactor;
+-- and reads the ledger it prunes, to export the records beyond the policy first (footnote-pg prune --export)
+GRANT SELECT ON footnote.ledger TO footnote_redactor;
 
 RESET ROLE;

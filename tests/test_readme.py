@@ -36,6 +36,8 @@ ELSEWHERE = {
     "from alembic import op": "tests/test_host_alembic.py runs it in a real host Alembic project",
     "from opentelemetry import trace": "tests/test_tracing.py sets a provider and records the spans in memory",
     "fn.check_answer(text, None, call_ids)": "a summary of signatures; tests/test_gate.py calls each of them",
+    "footnote-pg verify --digest DIR/footnote-checkpoint": "tests/test_retention.py makes a prune with --export and "
+                                                           "runs these three checks after it",
 }
 
 

@@ -112,6 +112,9 @@ def test_only_the_call_log_and_the_gate_write_and_nothing_names_erp(db: TestData
         # an erasure (sql/25_erasure.sql, footnote_redactor's only): a data subject's parts replaced by their
         # commitments in sealed records and in the calls they cite; the chain's hashes stay as they were
         "footnote.redact(text,text)": {"footnote.ledger", "footnote.call_log"},
+        # a prune by the retention policy (sql/25_erasure.sql, footnote_redactor's only): the parts of the records
+        # beyond it and of the calls only they cite replaced by their commitments; hashes stay as they were
+        "footnote.prune(boolean,timestamp with time zone,bigint)": {"footnote.ledger", "footnote.call_log"},
     }
 
 
