@@ -12,8 +12,10 @@ RESET ROLE;
 --    entry points (sql/51_entry.sql) and the helpers they share. It never runs code a login can change: it does
 --    not even read the source views.
 --  * footnote_owner owns what reads the ERP through the source views (code the DBA maps, so code a member of
---    footnote_owner can change): the catalog's computations (footnote._op_*), footnote.call, evidence pages,
---    the router's name list, re-attestation and the SECURITY DEFINER readers they share. It reads the
+--    footnote_owner can change): the catalog's computations (footnote._op_*), evidence pages, the router's name
+--    list and the SECURITY DEFINER readers they share (footnote._owner_functions names them). footnote.call and
+--    re-attestation, which run the entry points and read no source view, are footnote_ledger's: footnote_owner
+--    cannot ALTER what stands between the service and an entry point. It reads the
 --    reference data and the evidence and writes neither: a call-log row is written only by an entry point, from
 --    what the computation it called returned. The settings and the access scopes with their bindings are the
 --    DBA's configuration, which footnote_owner edits (INSERT, UPDATE, DELETE) but does not own: the ledger's role
@@ -23,8 +25,8 @@ RESET ROLE;
 --    (footnote._owner_code): the owner may ALTER it where no event trigger guards.
 DO $owners$
 DECLARE
-    readers constant text[] := ARRAY['call', 'evidence_rows', 'router_names', 'reattest', '_customer_evidence',
-                                     '_document_evidence', '_overdue', '_names_matching'];
+    readers constant text[] := ARRAY['evidence_rows', 'router_names', '_customer_evidence', '_document_evidence',
+                                     '_overdue', '_names_matching'];
     o       record;
 BEGIN
     IF pg_catalog.pg_get_userbyid((SELECT n.nspowner FROM pg_catalog.pg_namespace AS n WHERE n.nspname = 'footnote'))
