@@ -13,7 +13,7 @@ RESET ROLE;
 --    not even read the source views.
 --  * footnote_owner owns what reads the ERP through the source views (code the DBA maps, so code a member of
 --    footnote_owner can change): the catalog's computations (footnote._op_*), evidence pages, the router's name
---    list and the SECURITY DEFINER readers they share (footnote._owner_functions names them). footnote.call and
+--    list and the SECURITY DEFINER readers they share (footnote._owner_code checks these by name). footnote.call and
 --    re-attestation, which run the entry points and read no source view, are footnote_ledger's: footnote_owner
 --    cannot ALTER what stands between the service and an entry point. It reads the
 --    reference data and the evidence and writes neither: a call-log row is written only by an entry point, from
