@@ -638,3 +638,71 @@ def test_a_result_naming_another_actor_than_the_session_is_not_logged(history: T
     assert _evidence(history) == before
     assert history.scalar("SELECT count(*) FROM footnote.call_log WHERE actor_id = 'mallory'") == 0
     _intact(history)
+
+
+@pytest.mark.parametrize("path", ["catalog_call", "router_names", "gate_names"])
+def test_the_mappings_code_makes_no_calls_in_the_callers_name(history: TestDatabase, path: str) -> None:
+    """The mapping's code runs in the caller's session: a view that calls an entry point would have a call logged in
+    the service's name (its role and actor) that the service never made, and both verifiers would accept it. The
+    computation, the router's name list and the gate's name reader that ran such code are refused (FN105), and the
+    statement's abort takes the call back: nothing is logged."""
+    with history.connect("service") as conn:
+        conn.execute("SET footnote.actor = 'alice'")
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]  # before the mapping changed
+        with history.connect("owner") as owner:
+            owner.execute("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "
+                          "PERFORM footnote.items_below_reorder(); RETURN true; END $f$")
+            owner.execute(EVIL_VIEW if path != "gate_names" else EVIL_AS_LEDGER[-2])  # type: ignore[arg-type]
+        before = _evidence(history)
+        with pytest.raises(psycopg.Error) as caught:
+            if path == "catalog_call":
+                conn.execute(OVERDUE)
+            elif path == "router_names":
+                conn.execute("SELECT footnote.router_names()")
+            else:  # "Bergmann" is a short form the gate looks up among the names
+                conn.execute("SELECT footnote.submit_answer('How much does Bergmann owe?', "
+                             "'Bergmann owes 43.805,00 € overdue.', ARRAY[%s]::uuid[])", (call_id,))
+        assert caught.value.sqlstate == "FN105", caught.value
+        assert "called the catalog (items_below_reorder) in the caller's name" in str(caught.value)
+    assert _evidence(history) == before
+    assert history.scalar("SELECT count(*) FROM footnote.call_log WHERE operation = 'items_below_reorder'") == 0
+    _intact(history)
+
+
+def test_without_the_event_trigger_the_owner_cannot_alter_the_way_to_an_entry_point(history: TestDatabase) -> None:
+    """footnote.call and re-attestation stand between the service and the entry points: given a setting of their own
+    (a time zone, a search_path under which a type in footnote_src changes an argument on its way), the entry point
+    would compute under it. They belong to footnote_ledger, so footnote_owner cannot ALTER them, even where no event
+    trigger guards (42501)."""
+    with history.connect() as conn:
+        conn.execute("ALTER EVENT TRIGGER footnote_guard_ddl DISABLE")
+    for fn in ("footnote.call(text, jsonb)", "footnote.call(text, text)", "footnote.reattest(bigint)"):
+        for change in ("SECURITY INVOKER", "SET TimeZone = 'Pacific/Kiritimati'",
+                       "SET search_path = footnote_src, pg_catalog", "SET SCHEMA footnote_src"):
+            with history.connect("owner") as owner:
+                with pytest.raises(psycopg.errors.InsufficientPrivilege, match="must be owner"):
+                    owner.execute(f"ALTER FUNCTION {fn} {change}")  # type: ignore[arg-type]
+    _intact(history)
+
+
+def test_without_the_event_trigger_every_function_of_the_owners_altered_stops_the_computations(
+        history: TestDatabase) -> None:
+    """footnote._owner_code reads pg_proc by name (through its index, on every call): the computations and the
+    readers it names. Each function footnote_owner owns in schema footnote, given a setting of its own where no event
+    trigger guards, makes a computation refuse to run (FN105): none is left out of the names it reads."""
+    with history.connect() as conn:
+        conn.execute("ALTER EVENT TRIGGER footnote_guard_ddl DISABLE")
+    owned = [r[0] for r in history.rows("SELECT p.oid::regprocedure::text FROM pg_proc AS p WHERE p.pronamespace = "
+                                        "'footnote'::regnamespace AND p.proowner = 'footnote_owner'::regrole")]
+    assert len(owned) > 30 and "footnote._names_matching(text)" in owned
+    before = _evidence(history)
+    with history.connect("service") as conn, history.connect("owner") as owner:
+        for fn in owned:
+            owner.execute(f"ALTER FUNCTION {fn} SET TimeZone = 'Pacific/Kiritimati'")  # type: ignore[arg-type]
+            with pytest.raises(psycopg.Error) as caught:
+                conn.execute(OVERDUE)
+            assert caught.value.sqlstate == "FN105" and fn in str(caught.value), (fn, caught.value)
+            owner.execute(f"ALTER FUNCTION {fn} RESET TimeZone")  # type: ignore[arg-type]
+        conn.execute(OVERDUE)  # each as installed again: the computation runs
+    assert _evidence(history)[2] == before[2] + 1
+    _intact(history)

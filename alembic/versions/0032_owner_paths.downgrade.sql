@@ -3,8 +3,6 @@
 
 SET ROLE footnote_ledger;
 
-DROP FUNCTION footnote._owner_functions();
-
 -- what footnote_owner owns is changed as footnote_owner
 
 DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END $owner_section$;
@@ -32,6 +30,44 @@ DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END 
 -- what footnote_owner owns is changed as footnote_owner
 
 DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END $owner_section$;
+
+-- What the session says that the call log and the ledger record or read by: the application's actor and its role,
+-- the display locale, the time zone and date style. footnote_owner's code (the mapping's views and functions, run
+-- by a computation, the gate's name reader, the router's name list or an evidence page) runs in the caller's
+-- session and could change them with set_config; footnote._session_kept refuses that (FN105).
+CREATE OR REPLACE FUNCTION footnote._session_said()
+RETURNS jsonb
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT jsonb_build_object('footnote.actor', current_setting('footnote.actor', true),
+                              'footnote.actor_role', current_setting('footnote.actor_role', true),
+                              'footnote.locale', current_setting('footnote.locale', true),
+                              'TimeZone', current_setting('TimeZone'), 'DateStyle', current_setting('DateStyle'))
+$$;
+
+-- True when the session still says what it said before footnote_owner's function fn ran; else FN105 naming the
+-- settings it changed (the transaction's abort takes the change back).
+CREATE OR REPLACE FUNCTION footnote._session_kept(said jsonb, fn text)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    now_said jsonb := footnote._session_said();
+    changed  text;
+BEGIN
+    IF now_said IS DISTINCT FROM said THEN
+        SELECT string_agg(k, ', ' ORDER BY k) INTO changed
+        FROM jsonb_object_keys(now_said) AS k WHERE now_said->k IS DISTINCT FROM said->k;
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('footnote.%s changed the session''s %s: refused (the mapping''s code may not speak for '
+                             'the application)', fn, changed),
+            DETAIL = jsonb_build_object('function', 'footnote.' || fn, 'settings', changed)::text;
+    END IF;
+    RETURN true;
+END
+$$;
 
 -- Before the ledger's role runs code footnote_owner owns (a computation footnote._op_*, the gate's name reader
 -- footnote._names_matching): checks that every function of that name is still as installed, SECURITY DEFINER,

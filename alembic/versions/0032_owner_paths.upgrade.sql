@@ -2,24 +2,64 @@
 
 SET ROLE footnote_ledger;
 
--- The functions in schema footnote that footnote_owner owns besides the computations footnote._op_*: the readers
--- they share and the service's readers of the ERP (the owners block of sql/90_grants.sql names the same; a test
--- compares them with pg_proc).
-CREATE FUNCTION footnote._owner_functions()
-RETURNS text[]
-LANGUAGE sql IMMUTABLE
+-- What the session says that the call log and the ledger record or read by: the application's actor and its role,
+-- the display locale, the time zone and date style. footnote_owner's code (the mapping's views and functions, run
+-- by a computation, the gate's name reader, the router's name list or an evidence page) runs in the caller's
+-- session and could change them with set_config; footnote._session_kept refuses that (FN105). And since when it
+-- says so ("since", the clock), for footnote._session_kept to find the calls that code made in the caller's name.
+CREATE OR REPLACE FUNCTION footnote._session_said()
+RETURNS jsonb
+LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT ARRAY['evidence_rows', 'router_names', '_customer_evidence', '_document_evidence', '_overdue',
-                 '_names_matching']
+    SELECT jsonb_build_object('footnote.actor', current_setting('footnote.actor', true),
+                              'footnote.actor_role', current_setting('footnote.actor_role', true),
+                              'footnote.locale', current_setting('footnote.locale', true),
+                              'TimeZone', current_setting('TimeZone'), 'DateStyle', current_setting('DateStyle'),
+                              'since', clock_timestamp())
+$$;
+
+-- True when the session still says what it said before footnote_owner's function fn ran; else FN105 naming the
+-- settings it changed (the transaction's abort takes the change back). Nor may that code have run the catalog: it runs
+-- inside the caller's session, and an entry point it called would log a call in the caller's name (its role and
+-- actor) that the caller never made, which both verifiers would accept. A call-log row of this backend stamped since
+-- fn began is one (each entry point checks before it logs its own), and FN105 takes it back with the statement.
+CREATE OR REPLACE FUNCTION footnote._session_kept(said jsonb, fn text)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    now_said jsonb := footnote._session_said() - 'since';
+    changed  text;
+    made     text;
+BEGIN
+    IF now_said IS DISTINCT FROM said - 'since' THEN
+        SELECT string_agg(k, ', ' ORDER BY k) INTO changed
+        FROM jsonb_object_keys(now_said) AS k WHERE now_said->k IS DISTINCT FROM said->k;
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('footnote.%s changed the session''s %s: refused (the mapping''s code may not speak for '
+                             'the application)', fn, changed),
+            DETAIL = jsonb_build_object('function', 'footnote.' || fn, 'settings', changed)::text;
+    END IF;
+    SELECT c.operation INTO made FROM ONLY footnote.call_log AS c
+    WHERE c.called_at >= (said->>'since')::timestamptz AND c.backend_pid = pg_backend_pid()
+    LIMIT 1;
+    IF made IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('footnote.%s called the catalog (%s) in the caller''s name: refused (the mapping''s code '
+                             'makes no calls of its own)', fn, made),
+            DETAIL = jsonb_build_object('function', 'footnote.' || fn, 'operation', made)::text;
+    END IF;
+    RETURN true;
+END
 $$;
 
 -- Before the ledger's role runs code footnote_owner owns (a computation footnote._op_*, the gate's name reader
 -- footnote._names_matching): checks that every function of that name is still as installed, SECURITY DEFINER,
 -- owned by footnote_owner, with no setting but the pinned search_path, and for a computation that every other
--- function of footnote_owner's (footnote._owner_functions) still has only that setting (else FN105 naming it, and
--- nothing of it runs), and returns what the session says (footnote._session_said), for footnote._session_kept
--- after it ran.
+-- function of footnote_owner's still has only that setting (else FN105 naming it, and nothing of it runs), and
+-- returns what the session says (footnote._session_said), for footnote._session_kept after it ran.
 -- Where no event trigger guards (an install by a CREATEROLE role), footnote_owner may ALTER its functions: one made
 -- SECURITY INVOKER would run the mapping's code as the ledger's role, one given its own search_path (or any other
 -- setting) would compute what the queries it records do not say.
@@ -34,16 +74,26 @@ AS $$
 DECLARE
     bad text;
 BEGIN
-    SELECT p.oid::regprocedure::text INTO bad
-    FROM pg_catalog.pg_proc AS p
-    WHERE p.pronamespace = 'footnote'::regnamespace
-      AND (p.proname = fn
-           -- and, for a computation, every function of footnote_owner's it may run (footnote._overdue, …)
-           OR (fn LIKE '\_op\_%' AND (p.proname LIKE '\_op\_%' OR p.proname = ANY (footnote._owner_functions()))))
-      AND (p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp']
-           OR p.proowner IS DISTINCT FROM 'footnote_owner'::regrole
-           OR (p.proname = fn AND NOT p.prosecdef))
-    LIMIT 1;
+    -- two statements, each planned for its index: the function fn; for a computation, every function of
+    -- footnote_owner's it may run (footnote._overdue, …): the computations and the readers the owners block of
+    -- sql/90_grants.sql gives footnote_owner (tests/test_attacks.py alters each of them)
+    IF fn LIKE '\_op\_%' THEN
+        SELECT p.oid::regprocedure::text INTO bad
+        FROM pg_catalog.pg_proc AS p
+        WHERE (p.proname LIKE '\_op\_%' OR p.proname = ANY (ARRAY['evidence_rows', 'router_names',
+               '_customer_evidence', '_document_evidence', '_overdue', '_names_matching']))
+          AND p.pronamespace = 'footnote'::regnamespace
+          AND (p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp']
+               OR p.proowner IS DISTINCT FROM 'footnote_owner'::regrole OR (p.proname = fn AND NOT p.prosecdef))
+        LIMIT 1;
+    ELSE
+        SELECT p.oid::regprocedure::text INTO bad
+        FROM pg_catalog.pg_proc AS p
+        WHERE p.proname = fn AND p.pronamespace = 'footnote'::regnamespace
+          AND (p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp']
+               OR p.proowner IS DISTINCT FROM 'footnote_owner'::regrole OR NOT p.prosecdef)
+        LIMIT 1;
+    END IF;
     IF bad IS NOT NULL THEN
         RAISE EXCEPTION USING ERRCODE = 'FN105',
             MESSAGE = format('%s is not as installed (SECURITY DEFINER, owned by footnote_owner, search_path pinned): '
@@ -72,7 +122,7 @@ GRANT USAGE ON SCHEMA footnote TO footnote_redactor;
 --    not even read the source views.
 --  * footnote_owner owns what reads the ERP through the source views (code the DBA maps, so code a member of
 --    footnote_owner can change): the catalog's computations (footnote._op_*), evidence pages, the router's name
---    list and the SECURITY DEFINER readers they share (footnote._owner_functions names them). footnote.call and
+--    list and the SECURITY DEFINER readers they share (footnote._owner_code checks these by name). footnote.call and
 --    re-attestation, which run the entry points and read no source view, are footnote_ledger's: footnote_owner
 --    cannot ALTER what stands between the service and an entry point. It reads the
 --    reference data and the evidence and writes neither: a call-log row is written only by an entry point, from
