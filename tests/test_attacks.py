@@ -706,3 +706,27 @@ def test_without_the_event_trigger_every_function_of_the_owners_altered_stops_th
         conn.execute(OVERDUE)  # each as installed again: the computation runs
     assert _evidence(history)[2] == before[2] + 1
     _intact(history)
+
+
+def test_the_mappings_code_redacts_nothing_in_an_auditors_name(history: TestDatabase) -> None:
+    """The mapping's code also runs inside an auditor's session: verification that grades the answers again reads
+    names through the gate's name reader. Were footnote.redact footnote_owner's to call, a view could erase a customer
+    from every record and call there, recorded as the auditor's erasure request, and both verifiers would accept it
+    (redact refuses only a session whose login is a member of footnote_service or footnote_owner). It is not granted
+    to footnote_owner: the regrading is refused (42501) and nothing is erased."""
+    with history.connect("service") as conn:  # an answer naming a short form, which the gate looks up among the names
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        conn.execute("SELECT footnote.submit_answer('How much does Bergmann owe?', "
+                     "'Bergmann owes 43.805,00 € overdue.', ARRAY[%s]::uuid[])", (call_id,))
+    with history.connect("owner") as owner:
+        owner.execute("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "
+                      "IF session_user = 'fn_test_auditor' THEN "
+                      "PERFORM footnote.redact('customer:Bergmann Logistik', 'R-forged'); END IF; RETURN true; END $f$")
+        owner.execute(EVIL_AS_LEDGER[-2])  # type: ignore[arg-type]
+    before = _evidence(history)
+    with history.connect("auditor") as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="redact"):
+            conn.execute("SELECT * FROM footnote.verify_chain(true)")
+    assert _evidence(history) == before
+    assert history.scalar("SELECT count(*) FROM footnote.redactions") == 0
+    _intact(history)

@@ -1,7 +1,8 @@
 """footnote.call and footnote.reattest belong to footnote_ledger (they run the entry points and read no source
 view), so footnote_owner cannot ALTER what stands between the service and an entry point; the mapping's code makes
 no calls in its caller's name (footnote._session_kept refuses a call-log row of the session stamped while the owner's
-code ran, FN105); the owner-code check (footnote._owner_code) reads pg_proc by name through its index instead of
+code ran, FN105); footnote.redact is not granted to footnote_owner (its code, run inside an auditor's session when
+verification grades answers again, could have erased a customer in the auditor's name); the owner-code check (footnote._owner_code) reads pg_proc by name through its index instead of
 scanning every function.
 
 Revision ID: 0032_owner_paths

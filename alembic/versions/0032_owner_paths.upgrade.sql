@@ -180,11 +180,14 @@ GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
 GRANT INSERT, UPDATE, DELETE ON footnote.settings, footnote.scopes, footnote.scope_bindings TO footnote_owner;
 
 -- footnote_owner writes no evidence: its code (the mapping's too, which runs inside the service's session) calls the
--- catalog's entry points, never the gate's writers, so it records no answer or decision in the service's name
+-- catalog's entry points, never the gate's writers, so it records no answer or decision in the service's name; nor
+-- an erasure: the mapping's code also runs inside an auditor's session (the gate's name reader, when verification
+-- grades the answers again), and footnote.redact would run there in the auditor's name
 REVOKE EXECUTE ON FUNCTION
     footnote.record_answer(text, text, jsonb, uuid[], text, jsonb, jsonb, text),
     footnote.submit_answer(text, text, uuid[], jsonb),
-    footnote.record_decision(text, text, text, jsonb, uuid[])
+    footnote.record_decision(text, text, text, jsonb, uuid[]),
+    footnote.redact(text, text)
 FROM footnote_owner;
 
 GRANT SELECT ON footnote.settings TO footnote_ledger;
