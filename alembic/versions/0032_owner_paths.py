@@ -2,8 +2,8 @@
 view), so footnote_owner cannot ALTER what stands between the service and an entry point; the mapping's code makes
 no calls in its caller's name (footnote._session_kept refuses a call-log row of the session stamped while the owner's
 code ran, FN105); footnote.redact is not granted to footnote_owner (its code, run inside an auditor's session when
-verification grades answers again, could have erased a customer in the auditor's name); the owner-code check (footnote._owner_code) reads pg_proc by name through its index instead of
-scanning every function.
+verification grades answers again, could have erased a customer in the auditor's name); the owner-code check
+(footnote._owner_code) reads pg_proc by name through its index instead of scanning every function.
 
 Revision ID: 0032_owner_paths
 Revises: 0031_owner_actor
