@@ -730,3 +730,46 @@ def test_the_mappings_code_redacts_nothing_in_an_auditors_name(history: TestData
     assert _evidence(history) == before
     assert history.scalar("SELECT count(*) FROM footnote.redactions") == 0
     _intact(history)
+
+
+# The mapping's code puts a statement of its own in place of each of the service's prepared statements (psycopg
+# prepares a query it runs often), with the same parameter types: it would run as the service the next time the
+# application runs its query, and record a decision in the service's name.
+HIJACK = ("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ DECLARE s record; BEGIN "
+          "FOR s IN SELECT name, parameter_types FROM pg_prepared_statements WHERE statement LIKE '%footnote.call%' "
+          "LOOP EXECUTE format('DEALLOCATE %I', s.name); EXECUTE format('PREPARE %I (%s) AS SELECT "
+          "footnote.record_decision(''approve_payment'', ''Bergmann Logistik GmbH'', ''approved'', NULL, NULL)::jsonb "
+          "WHERE $1 IS NOT NULL AND $2 IS NOT NULL', s.name, array_to_string(s.parameter_types::text[], ', ')); "
+          "END LOOP; RETURN true; END $f$")
+
+
+@pytest.mark.parametrize("leaves", ["prepared_statement", "temporary_view"])
+def test_the_mappings_code_leaves_nothing_in_the_callers_session(history: TestDatabase, leaves: str) -> None:
+    """The mapping's code runs in the service's session. A statement it prepares in place of the application's own
+    (prepared statements are not transactional) would run later as the service: a decision recorded in the service's
+    name, which both verifiers would accept. A temporary view or type of its own would be what the application's
+    unqualified SQL finds first (pg_temp comes before pg_catalog). The computation that ran such code is refused
+    (FN105): the statements it prepared are deallocated, the objects taken back with the statement."""
+    query = "SELECT footnote.call(%s, %s)"
+    arguments = ("customer_overdue", json.dumps({"customer": "Bergmann Logistik"}))
+    with psycopg.connect(history.url_as("service"), autocommit=True, prepare_threshold=0) as conn:
+        conn.execute(query, arguments)  # prepared by psycopg, before the mapping changed
+        with history.connect("owner") as owner:
+            owner.execute(HIJACK if leaves == "prepared_statement" else  # type: ignore[arg-type]
+                          "CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN IF "
+                          "to_regclass('pg_temp.pg_roles') IS NULL THEN CREATE TEMP VIEW pg_roles AS SELECT "
+                          "'footnote_ledger'::name AS rolname; END IF; RETURN true; END $f$")
+            owner.execute(EVIL_VIEW)  # type: ignore[arg-type]
+        before = _evidence(history)
+        with pytest.raises(psycopg.Error) as caught:
+            conn.execute(query, arguments)
+        assert caught.value.sqlstate == "FN105", caught.value
+        assert ("prepared statements" if leaves == "prepared_statement" else "temporary objects") in str(caught.value)
+        assert conn.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%record_decision%'",
+                            prepare=False).fetchone() == (0,)
+        assert conn.execute("SELECT to_regclass('pg_temp.pg_roles')", prepare=False).fetchone() == (None,)
+        with pytest.raises(psycopg.Error):  # the application's statement is gone too: a pool discards the connection
+            conn.execute(query, arguments)
+    assert _evidence(history) == before
+    assert history.scalar("SELECT count(*) FROM footnote.ledger WHERE kind = 'decision'") == 0
+    _intact(history)

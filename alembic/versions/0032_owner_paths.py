@@ -1,7 +1,8 @@
 """footnote.call and footnote.reattest belong to footnote_ledger (they run the entry points and read no source
 view), so footnote_owner cannot ALTER what stands between the service and an entry point; the mapping's code makes
-no calls in its caller's name (footnote._session_kept refuses a call-log row of the session stamped while the owner's
-code ran, FN105); footnote.redact is not granted to footnote_owner (its code, run inside an auditor's session when
+no calls in its caller's name and leaves nothing in the caller's session (footnote._session_kept refuses, FN105, a
+call-log row of the session stamped while the owner's code ran, a statement it prepared, which would run later as the
+caller and is deallocated, and a temporary object of footnote_owner's); footnote.redact is not granted to footnote_owner (its code, run inside an auditor's session when
 verification grades answers again, could have erased a customer in the auditor's name); the owner-code check
 (footnote._owner_code) reads pg_proc by name through its index instead of scanning every function.
 

@@ -6,7 +6,8 @@ SET ROLE footnote_ledger;
 -- the display locale, the time zone and date style. footnote_owner's code (the mapping's views and functions, run
 -- by a computation, the gate's name reader, the router's name list or an evidence page) runs in the caller's
 -- session and could change them with set_config; footnote._session_kept refuses that (FN105). And since when it
--- says so ("since", the clock), for footnote._session_kept to find the calls that code made in the caller's name.
+-- says so ("since", the clock), with the statements prepared so far in this statement ("prepared"), for
+-- footnote._session_kept to find what that code left in the caller's session.
 CREATE OR REPLACE FUNCTION footnote._session_said()
 RETURNS jsonb
 LANGUAGE sql VOLATILE
@@ -16,31 +17,69 @@ AS $$
                               'footnote.actor_role', current_setting('footnote.actor_role', true),
                               'footnote.locale', current_setting('footnote.locale', true),
                               'TimeZone', current_setting('TimeZone'), 'DateStyle', current_setting('DateStyle'),
-                              'since', clock_timestamp())
+                              'since', clock_timestamp(),
+                              'prepared', coalesce((SELECT jsonb_agg(p.name || ' ' || md5(p.statement))
+                                                    FROM pg_catalog.pg_prepared_statements AS p
+                                                    WHERE p.prepare_time >= statement_timestamp()), '[]'))
 $$;
 
--- True when the session still says what it said before footnote_owner's function fn ran; else FN105 naming the
--- settings it changed (the transaction's abort takes the change back). Nor may that code have run the catalog: it runs
--- inside the caller's session, and an entry point it called would log a call in the caller's name (its role and
--- actor) that the caller never made, which both verifiers would accept. A call-log row of this backend stamped since
--- fn began is one (each entry point checks before it logs its own), and FN105 takes it back with the statement.
+-- True when footnote_owner's function fn, which ran in the caller's session, left it as it was; else FN105, and the
+-- statement's abort takes back what is transactional:
+--  * the settings footnote._session_said names (the application's actor, ...): the mapping's code may not speak
+--    for the application;
+--  * calls: an entry point it ran would log a call in the caller's name (its role and actor) that the caller
+--    never made, which both verifiers would accept; a call-log row of this backend stamped since fn began is one
+--    (each entry point checks before it logs its own);
+--  * prepared statements: one it prepared (or put in place of the caller's own, under the same name) would run
+--    later as the caller, with the caller's privileges (a decision recorded in the service's name). They are not
+--    transactional: each prepared since fn began is deallocated here before FN105;
+--  * temporary tables, views and types of footnote_owner's: the caller's own SQL finds them first by an unqualified
+--    name (pg_temp comes before pg_catalog where the search_path does not name it).
 CREATE OR REPLACE FUNCTION footnote._session_kept(said jsonb, fn text)
 RETURNS boolean
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    now_said jsonb := footnote._session_said() - 'since';
+    now_said jsonb := footnote._session_said() - 'since' - 'prepared';
     changed  text;
     made     text;
+    stmt     text;
 BEGIN
-    IF now_said IS DISTINCT FROM said - 'since' THEN
+    IF now_said IS DISTINCT FROM said - 'since' - 'prepared' THEN
         SELECT string_agg(k, ', ' ORDER BY k) INTO changed
         FROM jsonb_object_keys(now_said) AS k WHERE now_said->k IS DISTINCT FROM said->k;
         RAISE EXCEPTION USING ERRCODE = 'FN105',
             MESSAGE = format('footnote.%s changed the session''s %s: refused (the mapping''s code may not speak for '
                              'the application)', fn, changed),
             DETAIL = jsonb_build_object('function', 'footnote.' || fn, 'settings', changed)::text;
+    END IF;
+    FOR stmt IN SELECT p.name FROM pg_catalog.pg_prepared_statements AS p
+                WHERE p.prepare_time >= statement_timestamp()
+                  AND NOT coalesce(said->'prepared', '[]') ? (p.name || ' ' || md5(p.statement)) LOOP
+        EXECUTE format('DEALLOCATE %I', stmt);
+        made := concat_ws(', ', made, stmt);
+    END LOOP;
+    IF made IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('footnote.%s prepared statements in the caller''s session (%s): deallocated and refused '
+                             '(the mapping''s code leaves nothing for the caller to run)', fn, made),
+            DETAIL = jsonb_build_object('function', 'footnote.' || fn, 'prepared', made)::text;
+    END IF;
+    IF pg_my_temp_schema() <> 0 THEN
+        SELECT string_agg(x.name, ', ') INTO made FROM (
+            SELECT c.relname::text AS name FROM pg_catalog.pg_class AS c
+            WHERE c.relnamespace = pg_my_temp_schema() AND c.relowner = 'footnote_owner'::regrole
+            UNION ALL
+            SELECT t.typname::text FROM pg_catalog.pg_type AS t
+            WHERE t.typnamespace = pg_my_temp_schema() AND t.typowner = 'footnote_owner'::regrole
+              AND t.typrelid = 0) AS x;
+        IF made IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'FN105',
+                MESSAGE = format('footnote.%s created temporary objects in the caller''s session (%s): refused (the '
+                                 'mapping''s code leaves nothing the caller''s own statements would find)', fn, made),
+                DETAIL = jsonb_build_object('function', 'footnote.' || fn, 'objects', made)::text;
+        END IF;
     END IF;
     SELECT c.operation INTO made FROM ONLY footnote.call_log AS c
     WHERE c.called_at >= (said->>'since')::timestamptz AND c.backend_pid = pg_backend_pid()
