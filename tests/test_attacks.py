@@ -773,3 +773,21 @@ def test_the_mappings_code_leaves_nothing_in_the_callers_session(history: TestDa
     assert _evidence(history) == before
     assert history.scalar("SELECT count(*) FROM footnote.ledger WHERE kind = 'decision'") == 0
     _intact(history)
+
+
+def test_the_mappings_code_cannot_change_how_the_session_reads_sql(history: TestDatabase) -> None:
+    """standard_conforming_strings, transform_null_equals and their kind change how the session parses the SQL of
+    footnote_ledger's functions that run after them (with it off, the formatter's pattern '(\\d)' is '(d)'): the
+    mapping's code that sets one in the service's session is refused (FN105) and the setting taken back."""
+    with history.connect("owner") as owner:
+        owner.execute("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "
+                      "PERFORM set_config('standard_conforming_strings', 'off', false); RETURN true; END $f$")
+        owner.execute(EVIL_VIEW)  # type: ignore[arg-type]
+    before = _evidence(history)
+    with history.connect("service") as conn:
+        with pytest.raises(psycopg.Error) as caught:
+            conn.execute(OVERDUE)
+        assert caught.value.sqlstate == "FN105" and "standard_conforming_strings" in str(caught.value), caught.value
+        assert conn.execute("SHOW standard_conforming_strings").fetchone() == ("on",)
+    assert _evidence(history) == before
+    _intact(history)

@@ -2,7 +2,8 @@
 view), so footnote_owner cannot ALTER what stands between the service and an entry point; the mapping's code makes
 no calls in its caller's name and leaves nothing in the caller's session (footnote._session_kept refuses, FN105, a
 call-log row of the session stamped while the owner's code ran, a statement it prepared, which would run later as the
-caller and is deallocated, and a temporary object of footnote_owner's); footnote.redact is not granted to footnote_owner (its code, run inside an auditor's session when
+caller and is deallocated, a temporary object of footnote_owner's, and a change of how the session parses SQL, such
+as standard_conforming_strings); footnote.redact is not granted to footnote_owner (its code, run inside an auditor's session when
 verification grades answers again, could have erased a customer in the auditor's name); the owner-code check
 (footnote._owner_code) reads pg_proc by name through its index instead of scanning every function.
 

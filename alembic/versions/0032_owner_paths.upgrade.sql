@@ -3,8 +3,9 @@
 SET ROLE footnote_ledger;
 
 -- What the session says that the call log and the ledger record or read by: the application's actor and its role,
--- the display locale, the time zone and date style. footnote_owner's code (the mapping's views and functions, run
--- by a computation, the gate's name reader, the router's name list or an evidence page) runs in the caller's
+-- the display locale, the time zone and date style, and how it reads and writes SQL text and values (its
+-- standard_conforming_strings, transform_null_equals, ...). footnote_owner's code (the mapping's views and functions,
+-- run by a computation, the gate's name reader, the router's name list or an evidence page) runs in the caller's
 -- session and could change them with set_config; footnote._session_kept refuses that (FN105). And since when it
 -- says so ("since", the clock), with the statements prepared so far in this statement ("prepared"), for
 -- footnote._session_kept to find what that code left in the caller's session.
@@ -17,6 +18,17 @@ AS $$
                               'footnote.actor_role', current_setting('footnote.actor_role', true),
                               'footnote.locale', current_setting('footnote.locale', true),
                               'TimeZone', current_setting('TimeZone'), 'DateStyle', current_setting('DateStyle'),
+                              -- and how the session reads and writes the text of SQL and values: the gate's reading is
+                              -- SQL of footnote_ledger's, parsed in this session (a backslash in a pattern, a NULL)
+                              'standard_conforming_strings', current_setting('standard_conforming_strings'),
+                              'backslash_quote', current_setting('backslash_quote'),
+                              'transform_null_equals', current_setting('transform_null_equals'),
+                              'array_nulls', current_setting('array_nulls'),
+                              'IntervalStyle', current_setting('IntervalStyle'),
+                              'extra_float_digits', current_setting('extra_float_digits'),
+                              'bytea_output', current_setting('bytea_output'),
+                              'lc_numeric', current_setting('lc_numeric'), 'lc_monetary', current_setting('lc_monetary'),
+                              'lc_time', current_setting('lc_time'),
                               'since', clock_timestamp(),
                               'prepared', coalesce((SELECT jsonb_agg(p.name || ' ' || md5(p.statement))
                                                     FROM pg_catalog.pg_prepared_statements AS p
