@@ -12,8 +12,10 @@ RESET ROLE;
 --    entry points (sql/51_entry.sql) and the helpers they share. It never runs code a login can change: it does
 --    not even read the source views.
 --  * footnote_owner owns what reads the ERP through the source views (code the DBA maps, so code a member of
---    footnote_owner can change): the catalog's computations (footnote._op_*), footnote.call, evidence pages,
---    the router's name list, re-attestation and the SECURITY DEFINER readers they share. It reads the
+--    footnote_owner can change): the catalog's computations (footnote._op_*), evidence pages, the router's name
+--    list and the SECURITY DEFINER readers they share (footnote._owner_code checks these by name). footnote.call and
+--    re-attestation, which run the entry points and read no source view, are footnote_ledger's: footnote_owner
+--    cannot ALTER what stands between the service and an entry point. It reads the
 --    reference data and the evidence and writes neither: a call-log row is written only by an entry point, from
 --    what the computation it called returned. The settings and the access scopes with their bindings are the
 --    DBA's configuration, which footnote_owner edits (INSERT, UPDATE, DELETE) but does not own: the ledger's role
@@ -23,8 +25,8 @@ RESET ROLE;
 --    (footnote._owner_code): the owner may ALTER it where no event trigger guards.
 DO $owners$
 DECLARE
-    readers constant text[] := ARRAY['call', 'evidence_rows', 'router_names', 'reattest', '_customer_evidence',
-                                     '_document_evidence', '_overdue', '_names_matching'];
+    readers constant text[] := ARRAY['evidence_rows', 'router_names', '_customer_evidence', '_document_evidence',
+                                     '_overdue', '_names_matching'];
     o       record;
 BEGIN
     IF pg_catalog.pg_get_userbyid((SELECT n.nspowner FROM pg_catalog.pg_namespace AS n WHERE n.nspname = 'footnote'))
@@ -65,11 +67,15 @@ GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA footnote TO footnote_owner;
 GRANT SELECT ON ALL TABLES IN SCHEMA footnote TO footnote_owner;
 GRANT INSERT, UPDATE, DELETE ON footnote.settings, footnote.scopes, footnote.scope_bindings TO footnote_owner;
 -- footnote_owner writes no evidence: its code (the mapping's too, which runs inside the service's session) calls the
--- catalog's entry points, never the gate's writers, so it records no answer or decision in the service's name
+-- catalog's entry points, never the gate's writers, so it records no answer or decision in the service's name; nor
+-- an erasure: the mapping's code also runs inside an auditor's session (the gate's name reader, when verification
+-- grades the answers again), and footnote.redact or footnote.prune would run there in the auditor's name
 REVOKE EXECUTE ON FUNCTION
     footnote.record_answer(text, text, jsonb, uuid[], text, jsonb, jsonb, text),
     footnote.submit_answer(text, text, uuid[], jsonb),
-    footnote.record_decision(text, text, text, jsonb, uuid[])
+    footnote.record_decision(text, text, text, jsonb, uuid[]),
+    footnote.redact(text, text),
+    footnote.prune(boolean, timestamptz, bigint)
 FROM footnote_owner;
 GRANT SELECT ON footnote.settings TO footnote_ledger;
 -- whoever reads the scoped views (sql/04_sources.sql) reads the session's scope: the gate's name matching too

@@ -638,3 +638,159 @@ def test_a_result_naming_another_actor_than_the_session_is_not_logged(history: T
     assert _evidence(history) == before
     assert history.scalar("SELECT count(*) FROM footnote.call_log WHERE actor_id = 'mallory'") == 0
     _intact(history)
+
+
+@pytest.mark.parametrize("path", ["catalog_call", "router_names", "gate_names"])
+def test_the_mappings_code_makes_no_calls_in_the_callers_name(history: TestDatabase, path: str) -> None:
+    """The mapping's code runs in the caller's session: a view that calls an entry point would have a call logged in
+    the service's name (its role and actor) that the service never made, and both verifiers would accept it. The
+    computation, the router's name list and the gate's name reader that ran such code are refused (FN105), and the
+    statement's abort takes the call back: nothing is logged."""
+    with history.connect("service") as conn:
+        conn.execute("SET footnote.actor = 'alice'")
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]  # before the mapping changed
+        with history.connect("owner") as owner:
+            owner.execute("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "
+                          "PERFORM footnote.items_below_reorder(); RETURN true; END $f$")
+            owner.execute(EVIL_VIEW if path != "gate_names" else EVIL_AS_LEDGER[-2])  # type: ignore[arg-type]
+        before = _evidence(history)
+        with pytest.raises(psycopg.Error) as caught:
+            if path == "catalog_call":
+                conn.execute(OVERDUE)
+            elif path == "router_names":
+                conn.execute("SELECT footnote.router_names()")
+            else:  # "Bergmann" is a short form the gate looks up among the names
+                conn.execute("SELECT footnote.submit_answer('How much does Bergmann owe?', "
+                             "'Bergmann owes 43.805,00 € overdue.', ARRAY[%s]::uuid[])", (call_id,))
+        assert caught.value.sqlstate == "FN105", caught.value
+        assert "called the catalog (items_below_reorder) in the caller's name" in str(caught.value)
+    assert _evidence(history) == before
+    assert history.scalar("SELECT count(*) FROM footnote.call_log WHERE operation = 'items_below_reorder'") == 0
+    _intact(history)
+
+
+def test_without_the_event_trigger_the_owner_cannot_alter_the_way_to_an_entry_point(history: TestDatabase) -> None:
+    """footnote.call and re-attestation stand between the service and the entry points: given a setting of their own
+    (a time zone, a search_path under which a type in footnote_src changes an argument on its way), the entry point
+    would compute under it. They belong to footnote_ledger, so footnote_owner cannot ALTER them, even where no event
+    trigger guards (42501)."""
+    with history.connect() as conn:
+        conn.execute("ALTER EVENT TRIGGER footnote_guard_ddl DISABLE")
+    for fn in ("footnote.call(text, jsonb)", "footnote.call(text, text)", "footnote.reattest(bigint)"):
+        for change in ("SECURITY INVOKER", "SET TimeZone = 'Pacific/Kiritimati'",
+                       "SET search_path = footnote_src, pg_catalog", "SET SCHEMA footnote_src"):
+            with history.connect("owner") as owner:
+                with pytest.raises(psycopg.errors.InsufficientPrivilege, match="must be owner"):
+                    owner.execute(f"ALTER FUNCTION {fn} {change}")  # type: ignore[arg-type]
+    _intact(history)
+
+
+def test_without_the_event_trigger_every_function_of_the_owners_altered_stops_the_computations(
+        history: TestDatabase) -> None:
+    """footnote._owner_code reads pg_proc by name (through its index, on every call): the computations and the
+    readers it names. Each function footnote_owner owns in schema footnote, given a setting of its own where no event
+    trigger guards, makes a computation refuse to run (FN105): none is left out of the names it reads."""
+    with history.connect() as conn:
+        conn.execute("ALTER EVENT TRIGGER footnote_guard_ddl DISABLE")
+    owned = [r[0] for r in history.rows("SELECT p.oid::regprocedure::text FROM pg_proc AS p WHERE p.pronamespace = "
+                                        "'footnote'::regnamespace AND p.proowner = 'footnote_owner'::regrole")]
+    assert len(owned) > 30 and "footnote._names_matching(text)" in owned
+    before = _evidence(history)
+    with history.connect("service") as conn, history.connect("owner") as owner:
+        for fn in owned:
+            owner.execute(f"ALTER FUNCTION {fn} SET TimeZone = 'Pacific/Kiritimati'")  # type: ignore[arg-type]
+            with pytest.raises(psycopg.Error) as caught:
+                conn.execute(OVERDUE)
+            assert caught.value.sqlstate == "FN105" and fn in str(caught.value), (fn, caught.value)
+            owner.execute(f"ALTER FUNCTION {fn} RESET TimeZone")  # type: ignore[arg-type]
+        conn.execute(OVERDUE)  # each as installed again: the computation runs
+    assert _evidence(history)[2] == before[2] + 1
+    _intact(history)
+
+
+@pytest.mark.parametrize("erasure", ["footnote.redact('customer:Bergmann Logistik', 'R-forged')",
+                                     "footnote.prune(false, now(), NULL)"], ids=["redact", "prune"])
+def test_the_mappings_code_redacts_nothing_in_an_auditors_name(history: TestDatabase, erasure: str) -> None:
+    """The mapping's code also runs inside an auditor's session: verification that grades the answers again reads
+    names through the gate's name reader. Were footnote.redact footnote_owner's to call, a view could erase a customer
+    from every record and call there, recorded as the auditor's erasure request, and both verifiers would accept it
+    (redact refuses only a session whose login is a member of footnote_service or footnote_owner). It is not granted
+    to footnote_owner, nor is footnote.prune (retention): the regrading is refused (42501) and nothing is erased."""
+    with history.connect("service") as conn:  # an answer naming a short form, which the gate looks up among the names
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        conn.execute("SELECT footnote.submit_answer('How much does Bergmann owe?', "
+                     "'Bergmann owes 43.805,00 € overdue.', ARRAY[%s]::uuid[])", (call_id,))
+    with history.connect("owner") as owner:
+        owner.execute("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "
+                      "IF session_user = 'fn_test_auditor' THEN "
+                      f"PERFORM {erasure}; END IF; RETURN true; END $f$")
+        owner.execute(EVIL_AS_LEDGER[-2])  # type: ignore[arg-type]
+    before = _evidence(history)
+    with history.connect("auditor") as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match=erasure.split("(")[0].split(".")[1]):
+            conn.execute("SELECT * FROM footnote.verify_chain(true)")
+    assert _evidence(history) == before
+    assert history.scalar("SELECT count(*) FROM footnote.redactions") == 0
+    assert history.scalar("SELECT count(*) FROM footnote.prunes") == 0
+    _intact(history)
+
+
+# The mapping's code puts a statement of its own in place of each of the service's prepared statements (psycopg
+# prepares a query it runs often), with the same parameter types: it would run as the service the next time the
+# application runs its query, and record a decision in the service's name.
+HIJACK = ("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ DECLARE s record; BEGIN "
+          "FOR s IN SELECT name, parameter_types FROM pg_prepared_statements WHERE statement LIKE '%footnote.call%' "
+          "LOOP EXECUTE format('DEALLOCATE %I', s.name); EXECUTE format('PREPARE %I (%s) AS SELECT "
+          "footnote.record_decision(''approve_payment'', ''Bergmann Logistik GmbH'', ''approved'', NULL, NULL)::jsonb "
+          "WHERE $1 IS NOT NULL AND $2 IS NOT NULL', s.name, array_to_string(s.parameter_types::text[], ', ')); "
+          "END LOOP; RETURN true; END $f$")
+
+
+@pytest.mark.parametrize("leaves", ["prepared_statement", "temporary_view"])
+def test_the_mappings_code_leaves_nothing_in_the_callers_session(history: TestDatabase, leaves: str) -> None:
+    """The mapping's code runs in the service's session. A statement it prepares in place of the application's own
+    (prepared statements are not transactional) would run later as the service: a decision recorded in the service's
+    name, which both verifiers would accept. A temporary view or type of its own would be what the application's
+    unqualified SQL finds first (pg_temp comes before pg_catalog). The computation that ran such code is refused
+    (FN105): the statements it prepared are deallocated, the objects taken back with the statement."""
+    query = "SELECT footnote.call(%s, %s)"
+    arguments = ("customer_overdue", json.dumps({"customer": "Bergmann Logistik"}))
+    with psycopg.connect(history.url_as("service"), autocommit=True, prepare_threshold=0) as conn:
+        conn.execute(query, arguments)  # prepared by psycopg, before the mapping changed
+        with history.connect("owner") as owner:
+            owner.execute(HIJACK if leaves == "prepared_statement" else  # type: ignore[arg-type]
+                          "CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN IF "
+                          "to_regclass('pg_temp.pg_roles') IS NULL THEN CREATE TEMP VIEW pg_roles AS SELECT "
+                          "'footnote_ledger'::name AS rolname; END IF; RETURN true; END $f$")
+            owner.execute(EVIL_VIEW)  # type: ignore[arg-type]
+        before = _evidence(history)
+        with pytest.raises(psycopg.Error) as caught:
+            conn.execute(query, arguments)
+        assert caught.value.sqlstate == "FN105", caught.value
+        assert ("prepared statements" if leaves == "prepared_statement" else "temporary objects") in str(caught.value)
+        assert conn.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%record_decision%'",
+                            prepare=False).fetchone() == (0,)
+        assert conn.execute("SELECT to_regclass('pg_temp.pg_roles')", prepare=False).fetchone() == (None,)
+        with pytest.raises(psycopg.Error):  # the application's statement is gone too: a pool discards the connection
+            conn.execute(query, arguments)
+    assert _evidence(history) == before
+    assert history.scalar("SELECT count(*) FROM footnote.ledger WHERE kind = 'decision'") == 0
+    _intact(history)
+
+
+def test_the_mappings_code_cannot_change_how_the_session_reads_sql(history: TestDatabase) -> None:
+    """standard_conforming_strings, transform_null_equals and their kind change how the session parses the SQL of
+    footnote_ledger's functions that run after them (with it off, the formatter's pattern '(\\d)' is '(d)'): the
+    mapping's code that sets one in the service's session is refused (FN105) and the setting taken back."""
+    with history.connect("owner") as owner:
+        owner.execute("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "
+                      "PERFORM set_config('standard_conforming_strings', 'off', false); RETURN true; END $f$")
+        owner.execute(EVIL_VIEW)  # type: ignore[arg-type]
+    before = _evidence(history)
+    with history.connect("service") as conn:
+        with pytest.raises(psycopg.Error) as caught:
+            conn.execute(OVERDUE)
+        assert caught.value.sqlstate == "FN105" and "standard_conforming_strings" in str(caught.value), caught.value
+        assert conn.execute("SHOW standard_conforming_strings").fetchone() == ("on",)
+    assert _evidence(history) == before
+    _intact(history)
