@@ -366,6 +366,14 @@ def test_two_customer_numbers_are_two_customers(directory: Directory) -> None:
     ("tool: top_customers limit 3 period FY2025", "top 3 customers in FY2025"),
     ("tool: revenue period: last FY customer: Krenn", "revenue of Krenn Kältetechnik in FY2025"),
     ("debtors --limit 10", "top 10 debtors"),
+    ("getTotalRevenue({period:'QTD'})", "revenue this quarter to date"),
+    ('{"action": "get_revenue", "params": {"quarter": "Q2", "year": 2026}}', "revenue in Q2 2026"),
+    ("revenue(start_date='2026-01-01', end_date='2026-03-31')", "revenue from 1 January to 31 March 2026"),
+    ("getRevenue(fiscalYear=2025)", "revenue in FY2025"),
+    ("topCustomers({limit: 5, year: 2025})", "top 5 customers in 2025"),
+    ('ar_aging(reportDate: 2026-06-30, customerName: "Steiner")', "AR aging of Steiner Holzbau as of 30 June 2026"),
+    ('{"query": "overdue", "customer": "Nowak Stal"}', "How much does Nowak Stal owe?"),
+    ('getStockLevel(productCode="SKU-10001")', "stock of SKU-10001"),
 ])
 def test_a_tool_call_is_the_question_it_asks(request_text: str, question: str, directory: Directory) -> None:
     asked = route(request_text, directory, SETTINGS)
@@ -373,9 +381,9 @@ def test_a_tool_call_is_the_question_it_asks(request_text: str, question: str, d
 
 
 def test_an_argument_key_the_operation_lacks_is_asked_back_naming_the_keys_it_takes(directory: Directory) -> None:
-    r = route("revenue quarter=Q2", directory, SETTINGS)
+    r = route("revenue segment=Q2", directory, SETTINGS)
     assert (r.kind, r.reason, r.calls) == ("clarification", "ambiguous_metric", ())
-    assert all(word in (r.message or "") for word in ("period", "customer", "quarter"))
+    assert all(word in (r.message or "") for word in ("period", "customer", "segment"))
     assert _calls(route(r.options[0], directory, SETTINGS)) == [
         {"operation": "revenue", "arguments": {"period": "2026-Q2"}}]
     colour = route("list_customers colour=red", directory, SETTINGS)

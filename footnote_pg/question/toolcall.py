@@ -76,7 +76,8 @@ _VERB = re.compile(r"^\s*(?:(?:call|run|invoke|use|exec|execute)\s+|tool\s*:\s*)
 _NAMED = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b")
 _PAIR = re.compile(r"""\s*([A-Za-z][\w-]*)\s*[=:]\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
 _KEY_TOKEN = re.compile(r"^(?:--([A-Za-z][\w-]*)(?:=(.*))?|([A-Za-z][\w-]*)=(.*)|([A-Za-z][\w-]*):)$", re.DOTALL)
-_OP_KEYS = ("op", "tool", "operation", "name", "function", "method", "action", "call")
+_OP_KEYS = ("op", "tool", "operation", "name", "function", "method", "action", "call", "tool_name", "function_name",
+            "endpoint", "intent", "query", "question", "request", "task", "prompt")
 _ARG_KEYS = ("arguments", "args", "params", "parameters", "input")
 
 
@@ -129,11 +130,62 @@ def _from_json(text: str) -> Call | None:
             args.update({_key(str(a)): _value(b) for a, b in v.items()})
         else:
             args[_key(str(k))] = _value(v)
-    return Call(head, _lookup(head), args, "")
+    return _call(head, args, "")
+
+
+def _call(head: str, args: dict[str, str], free: str) -> Call:
+    op = _lookup(head)
+    return Call(head, op, _composed(op, args) if op is not None else args, free)
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_PARTS = ("year", "fiscal_year", "fy", "quarter", "month", "week", "calendar_week", "kw", "half", "half_year")
+_STARTS = ("period_from", "start", "start_date", "from_date", "date_from", "since", "begin", "begin_date", "von")
+_ENDS = ("period_to", "end", "end_date", "to_date", "date_to", "until", "till", "bis")
+
+
+def _composed(op: Operation, args: dict[str, str]) -> dict[str, str]:
+    """Arguments of a period given in parts ("quarter": "Q2", "year": 2026; "start_date" and "end_date";
+    "fiscal_year": 2025) as the one period the operation takes, written as a question would name it."""
+    if "period" not in op.keys or "period" in args:
+        return args
+    out = dict(args)
+    parts = {k: out.pop(k) for k in _PARTS if k in out and out[k]}
+    start = next((out.pop(k) for k in _STARTS if k in out and "period_from" not in op.keys), None)
+    end = next((out.pop(k) for k in _ENDS if k in out and "period_to" not in op.keys), None)
+    words: list[str] = []
+    year = parts.get("year") or ""
+    if fy := parts.get("fiscal_year") or parts.get("fy"):
+        words.append(f"FY{fy}" if fy.isdigit() else fy)
+    if quarter := parts.get("quarter"):
+        words.append(f"Q{quarter}" if quarter.isdigit() else quarter)
+    if half := parts.get("half") or parts.get("half_year"):
+        words.append(f"H{half}" if half.isdigit() else half)
+    if month := parts.get("month"):
+        words.append(_MONTHS[int(month) - 1] if month.isdigit() and 1 <= int(month) <= 12 else month)
+    if week := parts.get("week") or parts.get("calendar_week") or parts.get("kw"):
+        words.append(f"calendar week {week}/{year}" if year else f"calendar week {week}")
+        year = ""
+    if year and not (words and any(c.isdigit() for c in words[-1][-4:]) and not words[-1].startswith("Q")
+                     and not words[-1].startswith("H")):
+        words.append(year)
+    if start and end:
+        words.append(f"from {start} to {end}")
+    elif start:
+        words.append(f"since {start}")
+    elif end:
+        words.append(f"until {end}")
+    if not words:
+        return args
+    out["period"] = " ".join(words)
+    return out
 
 
 def _from_function(m: re.Match[str]) -> Call:
     head, body = m.group(1), m.group(2).strip()
+    if body.startswith("{") and body.endswith("}"):      # getRevenue({period: 'QTD'}): an object of arguments
+        body = body[1:-1].strip()
     args: dict[str, str] = {}
     free = ""
     if body and not re.match(r"^\s*[A-Za-z][\w-]*\s*[=:]", body):
@@ -142,7 +194,7 @@ def _from_function(m: re.Match[str]) -> Call:
         for pair in _PAIR.finditer(body):
             if pair.group(1):
                 args[_key(pair.group(1))] = _value(pair.group(2))
-    return Call(head, _lookup(head), args, free)
+    return _call(head, args, free)
 
 
 def _from_command(head: str, rest: str) -> Call | None:
@@ -171,7 +223,7 @@ def _from_command(head: str, rest: str) -> Call | None:
             args[key] = f"{args[key]} {token}".strip()
     if not args and "_" not in _snake(head):
         return None
-    return Call(head, _lookup(head), args, " ".join(free))
+    return _call(head, args, " ".join(free))
 
 
 def parse(text: str) -> Call | None:
