@@ -487,3 +487,24 @@ def test_a_part_of_the_receivables_by_age_is_the_aging(directory: Directory) -> 
     for text in ("how much of Krenn's debt is more than 90 days overdue", "Krenn overdue older than 60 days"):
         assert _calls(route(text, directory, SETTINGS)) == [
             {"operation": "ar_aging", "arguments": {"customer": "Krenn Kältetechnik GmbH"}}], text
+
+
+@pytest.mark.parametrize(("message", "question"), [
+    ("Hi team,\ncould you tell me how much Steiner Holzbau owes us? Thanks, Anna", "How much does Steiner Holzbau owe us?"),
+    ("Dear colleague, please send me the AR aging as of end of June. Best regards, Tom", "AR aging as of end of June"),
+    ("Hallo zusammen,\n\nwie viel schuldet uns Krenn Kältetechnik?\n\nViele Grüße\nMarkus",
+     "How much does Krenn Kältetechnik owe us?"),
+    ("Subject: overdue Nowak\n\nHi Sofia - can you check what Nowak Stal owes us? thx", "What does Nowak Stal owe us?"),
+    ("Hi Anna, is Vogel Medizintechnik at risk? I'm meeting them tomorrow. Cheers, Paul", "Is Vogel Medizintechnik at risk?"),
+])
+def test_a_question_inside_a_message_is_that_question(message: str, question: str, directory: Directory) -> None:
+    asked = route(message, directory, SETTINGS)
+    assert asked.calls and _calls(asked) == _calls(route(question, directory, SETTINGS))
+
+
+@pytest.mark.parametrize(("question", "customer"), [
+    ("how much does Bergm. Logistik owe", "Bergmann Logistik GmbH"), ("overdue Vidal Emb.", "Vidal Embalajes S.A."),
+    ("Krenn Kält. risk", "Krenn Kältetechnik GmbH")])
+def test_a_short_form_of_a_name_is_that_name(question: str, customer: str, directory: Directory) -> None:
+    assert [c.arguments["customer"] for c in route(question, directory, SETTINGS).calls] == [customer]
+    assert route("how much does Bergm. owe", directory, SETTINGS).reason == "ambiguous_entity"

@@ -247,6 +247,8 @@ def _tool_call(call: toolcall.Call, directory: Directory, settings: RouterSettin
 
 
 def _route(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
+    if depth == 0:
+        question = words.unwrapped(question)      # "Hi team, ... Thanks, Anna": the question in the message
     call = toolcall.parse(question) if depth == 0 else None
     if call is not None:
         if toolcall.unknown_keys(call):
@@ -280,6 +282,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
 def unanswered_words(question: str, r: Route, directory: Directory, settings: RouterSettings) -> list[str]:
     """The content words, periods, days and names of the question that route r does not use (none for a route
     that route() returned as an answer, unless it combines clauses)."""
+    question = words.unwrapped(question)
     call = toolcall.parse(question)
     if call is not None and not toolcall.unknown_keys(call):
         question = toolcall.question(call)     # a tool call: the question it asks

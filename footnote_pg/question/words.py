@@ -45,6 +45,8 @@ NOT_COMPUTED: tuple[NotComputed, ...] = tuple(
     for entry in _DATA["not_computed"])
 _ANY_NOT_COMPUTED = re.compile("|".join(f"(?:{entry.pattern.pattern})" for entry in NOT_COMPUTED))
 
+_GREETING = re.compile(_DATA["letter"]["greeting"], re.IGNORECASE)
+_SIGNOFF = re.compile(_DATA["letter"]["signoff"], re.IGNORECASE)
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
 _PURPOSE_WORD = re.compile(r"\b(?:for|in|before|after)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s"
                            r"|\b(?:meeting|call|visit)\s+(?:tomorrow|today|later|this|next)\b"
@@ -61,6 +63,14 @@ for _key in _READ_AS:
         _KEYS_OF.setdefault(_word, []).append(_words)
 _PHRASE = re.compile(r"(?<![\w#/])(?:" + "|".join(re.escape(k) for k in sorted(_READ_AS, key=len, reverse=True))
                      + r")(?![\w/])", re.IGNORECASE)
+
+
+def unwrapped(question: str) -> str:
+    """The question without the greeting, subject label and sign-off of a message around it ("Hi team, ...
+    Thanks, Anna"); the question as it is when nothing would be left."""
+    text = _GREETING.sub("", question, count=1)
+    text = _SIGNOFF.sub("", text, count=1)
+    return text if text.strip(" \n,.!?") else question
 
 
 def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
