@@ -442,6 +442,9 @@ def test_a_tool_name_that_is_no_operation_is_read_as_words(request_text: str, re
     ("revenue Jul-26", {"period": "2026-07"}),
     ("Umsatz 1. Quartal 2025", {"period": "2025-Q1"}),
     ("Umsatz Vormonat", {"period": "2026-07"}),
+    ("Umsatz Q2 vs. Vorjahresquartal", {"period_from": "2025-Q2", "period_to": "2026-Q2"}),
+    ("revenue July compared with the same month a year ago", {"period_from": "2025-07", "period_to": "2026-07"}),
+    ("Umsatz Juli ggü. Vorjahr", {"period_from": "2025-07", "period_to": "2026-07"}),
 ])
 def test_date_forms(question: str, arguments: dict[str, str], directory: Directory) -> None:
     assert route(question, directory, SETTINGS).calls[0].arguments == arguments

@@ -45,6 +45,8 @@ NOT_COMPUTED: tuple[NotComputed, ...] = tuple(
     for entry in _DATA["not_computed"])
 _ANY_NOT_COMPUTED = re.compile("|".join(f"(?:{entry.pattern.pattern})" for entry in NOT_COMPUTED))
 
+_REWRITES = tuple((re.compile(e["pattern"], re.IGNORECASE), e["replace"])
+                  for e in _DATA.get("rewrite", []))
 _GREETING = re.compile(_DATA["letter"]["greeting"], re.IGNORECASE)
 _SIGNOFF = re.compile(_DATA["letter"]["signoff"], re.IGNORECASE)
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
@@ -76,6 +78,8 @@ def unwrapped(question: str) -> str:
 def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
     """The question with the words of read_as replaced (the replacements returned, as typed -> read)."""
     changes: dict[str, str] = {}
+    for pattern, replace in _REWRITES:
+        question = pattern.sub(lambda m, r=replace: changes.setdefault(m.group(0), m.expand(r)), question)
     if _PURPOSE_WORD.search(question) is not None:
         question = _PURPOSE.sub(lambda m: changes.setdefault(m.group(0), m.group("keep") or "") or "", question)
     present = _KEYS_OF.keys() & set(_TOKEN.findall(question.lower()))
