@@ -445,6 +445,12 @@ def test_a_tool_name_that_is_no_operation_is_read_as_words(request_text: str, re
     ("Umsatz Q2 vs. Vorjahresquartal", {"period_from": "2025-Q2", "period_to": "2026-Q2"}),
     ("revenue July compared with the same month a year ago", {"period_from": "2025-07", "period_to": "2026-07"}),
     ("Umsatz Juli ggü. Vorjahr", {"period_from": "2025-07", "period_to": "2026-07"}),
+    ("revenue L12M", {"period": "2025-08-15..2026-08-14"}),
+    ("revenue 2Q26", {"period": "2026-Q2"}),
+    ("Umsatz 1. HJ 2026", {"period": "2026-H1"}),
+    ("revenue PY", {"period": "FY2025"}),
+    ("revenue for the last full quarter", {"period": "2026-Q2"}),
+    ("AR aging per Quartalsende Q2", {"as_of": "2026-06-30"}),
 ])
 def test_date_forms(question: str, arguments: dict[str, str], directory: Directory) -> None:
     assert route(question, directory, SETTINGS).calls[0].arguments == arguments
