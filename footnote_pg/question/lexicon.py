@@ -442,7 +442,8 @@ _STOCK_VALUE = _rx(r"\b(?:inventory|stock)\s+(?:value|valuation|worth)\b|\bvalue
                    r"|the\s+)?(?:inventory|stock)\b"
                    r"|\bworth\s+of\s+(?:our\s+)?(?:stock|inventory)\b|\bhow\s+much\s+is\s+(?:our\s+)?(?:inventory"
                    r"|stock)\s+worth\b")
-_DRIVER_ASK = _rx(r"\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,40}"
+_DRIVER_ASK = _rx(r"\b(?:top|biggest|largest|\d{1,2})\s+(?:\d{1,2}\s+)?(?:decliners|gainers|losers|winners|movers|fallers|risers)\b"
+                  r"|\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,40}"
                   r"\b(?:biggest|largest|most|greatest|sharpest|worst)\b[^?.!]{0,30}\b(?:drop|decline|decrease|fall"
                   r"|increase"
                   r"|growth|rise|change|gain|loss)\b|\b(?:biggest|largest)\s+(?:revenue\s+)?(?:drops?|declines?"
@@ -452,8 +453,9 @@ _DRIVER_ASK = _rx(r"\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\
                   r"|increased|gained"
                   r"|declined|dropped|fell|decreased|shrank|lost|changed)\b[^?.!]{0,20}\bmost\b")
 _DOWN_WORDS = _rx(r"\b(?:drops?|dropped|declines?|declined|decreases?|decreased|falls?|fell|loss|losses|lost|shrank"
-                  r"|worst)\b")
-_UP_WORDS = _rx(r"\b(?:increases?|increased|growth|grew|rises?|rose|gains?|gained|jump|jumped)\b")
+                  r"|worst|down|decliners?|losers?|shrinkers?|fallers?|draggers?)\b")
+_UP_WORDS = _rx(r"\b(?:increases?|increased|growth|grew|rises?|rose|gains?|gained|jump|jumped|up|gainers?|winners?"
+                r"|growers?|risers?)\b")
 _NOW_VS = _rx(r"\band\s+(?:now|today|currently|at\s+present)\s*[?.!]*$"
               r"|\b(?:now|today|currently|at\s+present)\b[^?.!]{0,80}\b(?:compare|compared|vs\.?|versus|than|against"
               r"|and)\b"
