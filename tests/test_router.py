@@ -374,6 +374,15 @@ def test_two_customer_numbers_are_two_customers(directory: Directory) -> None:
     ('ar_aging(reportDate: 2026-06-30, customerName: "Steiner")', "AR aging of Steiner Holzbau as of 30 June 2026"),
     ('{"query": "overdue", "customer": "Nowak Stal"}', "How much does Nowak Stal owe?"),
     ('getStockLevel(productCode="SKU-10001")', "stock of SKU-10001"),
+    ('Action: get_revenue\nAction Input: {"period": "2025-Q4"}', "revenue in Q4 2025"),
+    ('{"method": "tools/call", "params": {"name": "ar_aging", "arguments": {}}}', "Show AR aging"),
+    ('<tool_call>{"name": "revenue", "arguments": {"period": "H1 2026"}}</tool_call>', "revenue in H1 2026"),
+    ('fn.call("customer_overdue", customer="Roux")', "How much does Roux owe?"),
+    ('tools.customer_overdue({"customer": "Sjöberg Bygg"})', "How much does Sjöberg Bygg owe?"),
+    ('revenue_drivers(period_from="2026-Q1", period_to="2026-Q2", direction="down")',
+     "top 3 customers with the biggest revenue drops from Q1 to Q2"),
+    ("breakdown measure=purchase_volume period=FY2025 by=supplier limit=5",
+     "top 5 suppliers by purchase volume in FY2025"),
 ])
 def test_a_tool_call_is_the_question_it_asks(request_text: str, question: str, directory: Directory) -> None:
     asked = route(request_text, directory, SETTINGS)

@@ -90,7 +90,7 @@ def _snake(name: str) -> str:
 
 
 def _lookup(head: str) -> Operation | None:
-    name = _snake(head)
+    name = _snake(head.rsplit(".", 1)[-1])          # tools.customer_overdue, api.getRevenue: the last part
     return _NAMES.get(name) or _NAMES.get(_PREFIX.sub("", name))
 
 
@@ -111,6 +111,9 @@ def _from_json(text: str) -> Call | None:
     if not isinstance(data, dict):
         return None
     data = {str(k).casefold(): v for k, v in data.items()}
+    if isinstance(data.get("params"), dict) and isinstance(data["params"].get("name"), str) \
+            and str(data.get("method", "")).casefold() in ("tools/call", "call_tool", "tool_call", "call"):
+        data = {str(k).casefold(): v for k, v in data["params"].items()}     # an MCP request: tools/call
     if isinstance(data.get("function"), dict):      # {"function": {"name": ..., "arguments": "{...}"}}
         data = {str(k).casefold(): v for k, v in data["function"].items()}
     for k in _ARG_KEYS:
@@ -182,9 +185,22 @@ def _composed(op: Operation, args: dict[str, str]) -> dict[str, str]:
     return out
 
 
+_INVOKER = frozenset({"call", "call_tool", "calltool", "invoke", "run", "run_tool", "execute", "exec", "tool", "use"})
+_FIRST_NAME = re.compile(r"""^\s*(?:name\s*=\s*)?["']([A-Za-z][\w.-]*)["']\s*(?:,\s*|$)""")
+
+
 def _from_function(m: re.Match[str]) -> Call:
     head, body = m.group(1), m.group(2).strip()
+    first = _FIRST_NAME.match(body)
+    if first and _snake(head.rsplit(".", 1)[-1]) in _INVOKER:   # fn.call("customer_overdue", customer="Roux")
+        head, body = first.group(1), body[first.end():].strip()
     if body.startswith("{") and body.endswith("}"):      # getRevenue({period: 'QTD'}): an object of arguments
+        try:
+            data = json.loads(body)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            return _call(head, {_key(str(k)): _value(v) for k, v in data.items()}, "")
         body = body[1:-1].strip()
     args: dict[str, str] = {}
     free = ""
@@ -226,14 +242,28 @@ def _from_command(head: str, rest: str) -> Call | None:
     return _call(head, args, " ".join(free))
 
 
+_WRAPPER = re.compile(r"^\s*(?:```\w*\s*|<(?:tool_call|function_call|tool|call)>\s*)(.*?)\s*(?:```|</(?:tool_call|function_call|tool|call)>)\s*$",
+                      re.DOTALL | re.IGNORECASE)
+_REACT = re.compile(r"^\s*(?:thought\s*:.*?\n\s*)?action\s*:\s*([A-Za-z][\w.-]*)\s*\n\s*action[\s_]+input\s*:\s*(.*)$",
+                    re.DOTALL | re.IGNORECASE)
+
+
 def parse(text: str) -> Call | None:
     """The request as a tool call, or None when it is written as a question."""
+    wrapped = _WRAPPER.match(text)            # <tool_call>{...}</tool_call>, a fenced block
+    if wrapped:
+        text = wrapped.group(1)
+    react = _REACT.match(text)                # "Action: get_revenue\nAction Input: {...}"
+    if react:
+        body = react.group(2).strip()
+        text = f"{react.group(1)}({body})" if body.startswith("{") or not body else f"{react.group(1)} {body}"
     if _CUE.search(text) is None:
         return None
     if _JSON.match(text):
         return _from_json(text)
     m = _FUNCTION.match(text)
-    if m and (_lookup(m.group(1)) is not None or "_" in m.group(1)):
+    if m and (_lookup(m.group(1)) is not None or "_" in m.group(1)
+              or (_snake(m.group(1).rsplit(".", 1)[-1]) in _INVOKER and _FIRST_NAME.match(m.group(2)))):
         return _from_function(m)
     m = _COMMAND.match(text)
     if m is None:
