@@ -460,6 +460,8 @@ def test_a_tool_name_that_is_no_operation_is_read_as_words(request_text: str, re
     ("revenue PY", {"period": "FY2025"}),
     ("revenue for the last full quarter", {"period": "2026-Q2"}),
     ("AR aging per Quartalsende Q2", {"as_of": "2026-06-30"}),
+    ("revenue Aug 2026 so far", {"period": "2026-08-01..2026-08-14"}),
+    ("revenue July 2026 so far", {"period": "2026-07"}),
 ])
 def test_date_forms(question: str, arguments: dict[str, str], directory: Directory) -> None:
     assert route(question, directory, SETTINGS).calls[0].arguments == arguments

@@ -68,6 +68,7 @@ from footnote_pg.question.dates import (
     _YEAR_SUFFIX,
     _YESTERDAY,
     _YTD,
+    _MONTH_SO_FAR,
     Calendar,
     DateMention,
     Period,
@@ -222,6 +223,15 @@ class _Scanner:
         if year and int(year) != fy.year:   # "2025 so far": that year is over, so all of it
             return self.add(self.cal.year_period(int(year)), m.start(), m.end())
         return self.add(Period.days(fy.start(), self.cal.as_of), m.start(), m.end())
+
+    def month_so_far(self, m: re.Match[str]) -> bool:
+        """A month so far: up to the reference day when it is running, all of it when it is over."""
+        month = Period("month", int(m.group(2)) if m.group(2) else self.cal.as_of.year, _MONTHS[m.group(1)])
+        if month.start() > self.cal.as_of:
+            return False
+        if month.end() >= self.cal.as_of:
+            month = Period.days(month.start(), self.cal.as_of)
+        return self.add(month, m.start(), m.end())
 
     def to_date(self, m: re.Match[str]) -> bool:
         unit = (m.group(1) or m.group(3) or ("month" if m.group(2) == "mtd" else "quarter"))
@@ -442,6 +452,8 @@ class _Scanner:
         if "yesterday" in text:
             self.each(_YESTERDAY, self.yesterday)
         self.each(_FUTURE, self.future_phrase)
+        if "far" in text or "date" in text:
+            self.each(_MONTH_SO_FAR, self.month_so_far)
         if "ytd" in text or "far" in text or "date" in text:
             self.each(_YTD, self.ytd)
         if "td" in text or "date" in text or "far" in text:

@@ -80,7 +80,7 @@ def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
     changes: dict[str, str] = {}
     for pattern, replace in _REWRITES:
         question = pattern.sub(lambda m, r=replace: changes.setdefault(
-            m.group(0), " ".join(m.expand(r).split())), question)
+            m.group(0), re.sub(r"\s{2,}", " ", m.expand(r))), question)
     if _PURPOSE_WORD.search(question) is not None:
         question = _PURPOSE.sub(lambda m: changes.setdefault(m.group(0), m.group("keep") or "") or "", question)
     present = _KEYS_OF.keys() & set(_TOKEN.findall(question.lower()))
