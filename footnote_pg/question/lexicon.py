@@ -78,7 +78,8 @@ _INSTRUCTION = _rx(
     r"|\bdan\s+mode|\bfrom\s+now\s+on\b|\bnew\s+instructions?\b|\bdo\s+anything\s+now\b"
     r"|\brole[\s-]?play\b|\bmake\s+up\s+(?:a\s+)?(?:number|figure|answer)|\binvent\s+(?:a\s+)?"
     r"(?:number|figure)|\bjust\s+(?:guess|make\s+it\s+up)\b|\bwithout\s+(?:any\s+)?(?:citations?"
-    r"|sources?|evidence)\b")
+    r"|sources?|evidence)\b|^\s*(?:system|admin|developer)\s*:|\byou\s+(?:may|can|are\s+allowed\s+to)\s+now\b"
+    r"|\b(?:estimate|guess|approximate)\s+(?:the\s+)?(?:numbers|figures)\b")
 _DATABASE = _rx(
     r"\b(?:(?:drop|truncate)\s+(?:table|schema|database|view|role|user|function|index|sequence)\b"
     r"|truncate\b|delete\s+from\b|update\s+[\w.\"]+\s+set\b|insert\s+into\b"
@@ -92,9 +93,10 @@ _DATABASE = _rx(
     r"|;\s*--")
 # An imperative to change data, at the start of a sentence ("Delete invoice 8812").
 _COMMAND = _rx(
-    r"(?:^|[.;!?]\s+)(?:please\s+)?(?:delete|remove|erase|wipe|purge|drop|modify|overwrite|mark|void"
-    r"|insert|create|rename|reset|edit|update|set|change|cancel)\b"
-    r"(?!\s+(?:in|of|on|me|to|over|between)\b)")
+    r"(?:^|[.;!?:,]\s+)(?:(?:please|pls|kindly|can\s+you|could\s+you|bitte)\s+)*(?:delete|remove|erase|wipe|purge|drop|modify|overwrite|mark|void"
+    r"|insert|create|rename|reset|edit|update|set|change|cancel|add|order|book|post|enter|register|record"
+    r"|lösche|storniere|ändere|lege|bestelle|buche)\b"
+    r"(?!\s+(?:in|of|on|me|to|over|between|up)\b)")
 _CURRENCY = _rx(
     r"\b(?:(?:in|into|to|as)\s+(?:us\s+|american\s+|canadian\s+|australian\s+)?(?:dollars?|usd|gbp"
     r"|chf|jpy|cny|sek|dkk|nok|pln|czk|huf|yen|yuan|pounds?(?:\s+sterling)?|sterling|swiss\s+francs?"
