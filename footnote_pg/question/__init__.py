@@ -242,7 +242,7 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     return None
 
 
-_STATEMENT = re.compile(r"^\s*(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'll|they|they're|they've|he|she|it|it's|this|that"
+_STATEMENT = re.compile(r"^\s*(?:asking|because|since|fyi|background|context|note|i|i'm|i've|i'd|i'll|we|we're|we've|we'll|they|they're|they've|he|she|it|it's|this|that"
                         r"|these|those|the|our|my|their|his|her|ich|wir|sie|er|es|das|der|die|unser|unsere|mein|meine)\b",
                         re.IGNORECASE)
 _ASKING = re.compile(r"\b(?:what|how|who|whom|which|when|where|why|whether|can\s+you|could\s+you|would\s+you|please|pls"
@@ -279,6 +279,11 @@ def _tool_call(call: toolcall.Call, directory: Directory, settings: RouterSettin
 
 def _route(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
     if depth == 0:
+        body = words.body(question)               # "Subject: ...\n<the message>": the message alone, when answered
+        if body is not None:
+            routed = _route(body, directory, settings, depth)
+            if not _asked_back(routed):
+                return routed
         question = words.unwrapped(question)      # "Hi team, ... Thanks, Anna": the question in the message
     call = toolcall.parse(question) if depth == 0 else None
     if call is not None:

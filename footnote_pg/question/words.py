@@ -75,6 +75,15 @@ def unwrapped(question: str) -> str:
     return text if text.strip(" \n,.!?") else question
 
 
+_SUBJECT_LINE = re.compile(r"^\s*(?:subject|betreff|re|aw|fwd?|wg)\s*:[^\n]*\n+(?=\S)", re.IGNORECASE)
+
+
+def body(question: str) -> str | None:
+    """The message under a subject line ("Subject: Overdue Fischer\nHow much ..."), or None."""
+    m = _SUBJECT_LINE.match(question)
+    return question[m.end():] if m else None
+
+
 def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
     """The question with the words of read_as replaced (the replacements returned, as typed -> read)."""
     changes: dict[str, str] = {}
