@@ -69,7 +69,7 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "supplier_payment": (cue._BANK_CHANGE, cue._SHOULD_PAY, cue._PAY, cue._PAYMENTS),
     "list_customers": (cue._LIST, cue._LIST_LIMIT, cue._COUNTRY, cue._DEMONYM, cue._LIST_SCOPE, cue._IN_COUNTRY),
     "list_suppliers": (cue._LIST_SUPPLIERS,),
-    "payables": (cue._PAYABLES, cue._OVERDUE, cue._AGING_STRICT),
+    "payables": (cue._PAYABLES, cue._OVERDUE, cue._AGING_STRICT, cue._OVER_AGE),
     "list_items": (cue._LIST_ITEMS,),
     "payments": (cue._PAYMENTS, cue._PAY, cue._DSO),
     "profile": (cue._PROFILE,),
@@ -100,7 +100,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
                 "coming",
     "stock": "level levels left hand units reorder point below enough",
     "supplier_payment": "phone number numbers file verified new asked change changed legitimate legit genuine real "
-                        "safe request requested details bank "
+                        "safe request requested details bank pending changes updated update verify confirmed "
                         "account iban transfer wire email fraud phishing scam suspicious release approve",
     "list_customers": "name names named called starting start starts beginning begins containing contains letter "
                       "managed manage manages owned own owns handled handle looked after served",
@@ -116,7 +116,8 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
     "ranking": "payments payment behind with everything open included including incl",
     "invoice": "paid settled vat tax days late overdue",
-    "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically",
+    "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically make made "
+                "receive received",
 }.items()}
 INTENT_CUES["breakdown"], INTENT_WORDS["breakdown"] = breakdown.CUES, breakdown.WORDS
 GENERAL_WORDS = frozenset("compared compare comparison between against versus".split())

@@ -163,6 +163,8 @@ def payables_route(q: _Question, directory: Directory) -> Route:
     for m in mentions:
         if len(m.candidates) > 1:
             return _ambiguous(q, m, "supplier")
+    if not mentions and _ONE_SUPPLIER.search(q.masked):       # "what do we owe the supplier": which one?
+        return _clarify("missing_entity", "Which supplier do you mean? Please name one.")
     as_of, notes = _as_of(q)
     calls = [_call("accounts_payable", supplier=m.candidates[0], as_of=as_of) for m in mentions] or [
         _call("accounts_payable", as_of=as_of)]
@@ -188,6 +190,7 @@ def name_list_route(q: _Question, operation: str) -> Route:
     return _answer(operation, [_call(operation, name_contains=name)])
 
 
+_ONE_SUPPLIER = re.compile(r"\b(?:the|this|that|this\s+one|our)\s+(?:supplier|vendor)\b(?!s)", re.IGNORECASE)
 _TITLE = re.compile(r"^(?:frau|herrn?|mrs?|ms|miss|dr)\.?\s+", re.IGNORECASE)
 _IN_CODE = re.compile(r"\b(?:in|from)\s+(?:the\s+)?([A-Z]{2})\b")
 _CODES = frozenset(COUNTRIES.values())
