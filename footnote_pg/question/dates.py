@@ -231,6 +231,10 @@ _MONTH_DAY = re.compile(
     rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:days?|weeks?|months?|-day))"
     rf"(?:,?\s+({_YEAR})\b)?")
 _YESTERDAY = re.compile(r"\byesterday\b")
+# "last Friday", "this past Monday": the latest such weekday before the reference day.
+_LAST_WEEKDAY = re.compile(r"\b(?:last|previous|this\s+past|past)\s+(monday|tuesday|wednesday|thursday|friday|saturday"
+                           r"|sunday)\b")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DIGIT = re.compile(r"\d")
 
 _UNCLEAR = re.compile(

@@ -68,6 +68,8 @@ from footnote_pg.question.dates import (
     _YEAR_SUFFIX,
     _YESTERDAY,
     _YTD,
+    _LAST_WEEKDAY,
+    WEEKDAYS,
     _MONTH_SO_FAR,
     Calendar,
     DateMention,
@@ -166,6 +168,15 @@ class _Scanner:
     def yesterday(self, m: re.Match[str]) -> bool:
         """Yesterday as a point in time ("as of yesterday"), else as the span of that one day ("revenue yesterday")."""
         d = self.cal.as_of - dt.timedelta(days=1)
+        if _POINT_BEFORE.search(self.masked[:m.start()], max(0, m.start() - 12)):
+            self.dates.append(DateMention(d, m.start(), m.end(), self.say(m.start(), m.end())))
+            return True
+        return self.add(Period.days(d, d), m.start(), m.end())
+
+    def last_weekday(self, m: re.Match[str]) -> bool:
+        """"last Friday": the latest such day before the reference day, as a point in time or as that one day."""
+        back = (self.cal.as_of.weekday() - WEEKDAYS.index(m.group(1))) % 7 or 7
+        d = self.cal.as_of - dt.timedelta(days=back)
         if _POINT_BEFORE.search(self.masked[:m.start()], max(0, m.start() - 12)):
             self.dates.append(DateMention(d, m.start(), m.end(), self.say(m.start(), m.end())))
             return True
@@ -451,6 +462,8 @@ class _Scanner:
             self.each(_MONTH_DAY, self.month_day)
         if "yesterday" in text:
             self.each(_YESTERDAY, self.yesterday)
+        if "day" in text:
+            self.each(_LAST_WEEKDAY, self.last_weekday)
         self.each(_FUTURE, self.future_phrase)
         if "far" in text or "date" in text:
             self.each(_MONTH_SO_FAR, self.month_so_far)
