@@ -231,6 +231,12 @@ _MONTH_DAY = re.compile(
     rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:days?|weeks?|months?|-day))"
     rf"(?:,?\s+({_YEAR})\b)?")
 _YESTERDAY = re.compile(r"\byesterday\b")
+# "prior year YTD", "YTD last year": the same days of the year before; "the same quarter last year" (named alone):
+# this quarter (month, half) a year earlier.
+_YTD_YEAR_AGO = re.compile(r"\b(?:(?:prior|last|previous)\s+year(?:'s)?\s+(?:ytd|year[\s-]to[\s-]date)|(?:ytd|year[\s-]to[\s-]date)"
+                           r"\s+(?:of\s+)?(?:the\s+)?(?:prior|last|previous)\s+year)\b")
+_SAME_YEAR_AGO = re.compile(r"\b(?:the\s+)?same\s+(quarter|month|half)(?:[\s-]year)?\s+(?:of\s+|in\s+)?(?:last|the\s+previous"
+                            r"|previous|prior|a)\s+year(?:\s+ago)?\b")
 # "last Friday", "this past Monday": the latest such weekday before the reference day.
 _LAST_WEEKDAY = re.compile(r"\b(?:last|previous|this\s+past|past)\s+(monday|tuesday|wednesday|thursday|friday|saturday"
                            r"|sunday)\b")

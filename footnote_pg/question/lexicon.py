@@ -288,7 +288,7 @@ _CHANGE = _rx(
 _YOY = _rx(
     r"\byear[\s-]+(?:over|on)[\s-]+year\b|\byoy\b|\by/y\b|\b(?:compared?\s+(?:to|with)|vs\.?|versus|than"
     r"|against)\s+(?:the\s+)?(?:same\s+\w+\s+(?:of\s+)?)?(?:last|previous|prior|a)\s+year\b"
-    r"|\bsame\s+(?:period|quarter|month)\s+(?:last|of\s+the\s+previous|of\s+last|a)\s+year\b")
+    r"|\bsame\s+period\s+(?:last|of\s+the\s+previous|of\s+last|a)\s+year\b")
 _QOQ = _rx(r"\bqoq\b|\bq/q\b|\bquarter[\s-]+(?:over|on)[\s-]+quarter\b|\bsequential(?:ly)?\b")
 _BASE_BEFORE = _rx(r"(?:compared?\s+(?:to|with)|vs\.?|versus|than|from|since|against)\s+"
                    r"(?:the\s+)?$")

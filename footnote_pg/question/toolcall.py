@@ -244,6 +244,8 @@ def _from_command(head: str, rest: str) -> Call | None:
 
 _WRAPPER = re.compile(r"^\s*(?:```\w*\s*|<(?:tool_call|function_call|tool|call)>\s*)(.*?)\s*(?:```|</(?:tool_call|function_call|tool|call)>)\s*$",
                       re.DOTALL | re.IGNORECASE)
+_CALL_PREFIX = re.compile(r"^\s*(?:tools/call|tool_call|call_tool|function_call)\s*:?\s+(?=[A-Za-z])", re.IGNORECASE)
+_NAMED_JSON = re.compile(r"^\s*([A-Za-z][\w.-]*)\s*:?\s+(\{.*\})\s*$", re.DOTALL)
 _REACT = re.compile(r"^\s*(?:thought\s*:.*?\n\s*)?action\s*:\s*([A-Za-z][\w.-]*)\s*\n\s*action[\s_]+input\s*:\s*(.*)$",
                     re.DOTALL | re.IGNORECASE)
 
@@ -253,6 +255,10 @@ def parse(text: str) -> Call | None:
     wrapped = _WRAPPER.match(text)            # <tool_call>{...}</tool_call>, a fenced block
     if wrapped:
         text = wrapped.group(1)
+    text = _CALL_PREFIX.sub("", text, count=1)  # "tools/call ar_aging {...}"
+    named_json = _NAMED_JSON.match(text)      # "ar_aging {"as_of": ...}": an operation and its JSON arguments
+    if named_json:
+        text = f"{named_json.group(1)}({named_json.group(2)})"
     react = _REACT.match(text)                # "Action: get_revenue\nAction Input: {...}"
     if react:
         body = react.group(2).strip()
