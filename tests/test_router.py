@@ -137,7 +137,7 @@ BOUNDS = {"tuned": (0.99, 0.01), "held-out": (0.94, 0.06)}
 VOICE_BOUNDS = {"tuned": (0.0, 1.0, 1.0), "held-out": (0.0, 1.0, 1.0)}
 FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
             "multi_clause", "refusals", "ambiguous")
-VOICES_OF_THE_SET = ("tool", "german", "denglish", "dates", "terse", "chat", "email", "docnum", "multi", "counts",
+VOICES_OF_THE_SET = ("plain", "tool", "german", "denglish", "dates", "terse", "chat", "email", "docnum", "multi", "counts",
                      "balance", "rankings", "refusals")
 
 
