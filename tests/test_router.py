@@ -129,12 +129,14 @@ def test_no_message_contains_a_digit(directory: Directory) -> None:
         assert r.message is None or not DIGIT.search(r.message), (text, r.message)
 
 
-# Share right and share missed (asked back or refused though answerable) the rules reach on each part: of the
-# questions labelled with their route (PINNED), and of the voices files (labelled with what is right; wrong there
-# is measured, not forbidden), each bound what the rules reach. VOICE_BOUNDS: (right at least, missed at most,
-# wrong at most); see the comment there for the figures measured.
+# Share right and share missed (asked back or refused though answerable) the rules reach on each part, of the
+# questions labelled with their route (PINNED): what the rules reach; a change may only raise it.
 BOUNDS = {"tuned": (0.99, 0.01), "held-out": (0.94, 0.06)}
-VOICE_BOUNDS = {"tuned": (0.0, 1.0, 1.0), "held-out": (0.0, 1.0, 1.0)}
+# The voices files (labelled with what is right; a wrong route there is measured, not forbidden): right at least,
+# missed at most, wrong at most. Measured once, before any rule was written from them (embedded PostgreSQL 18):
+# tuned 397 questions, 72.8 % right / 21.4 % missed / 5.8 % wrong; held-out 189, 65.6 % / 27.0 % / 7.4 %. Over all
+# the files of a part the old bounds no longer hold: tuned 95.6 % right / 3.5 % missed, held-out 88.6 % / 9.8 %.
+VOICE_BOUNDS = {"tuned": (0.72, 0.22, 0.06), "held-out": (0.65, 0.28, 0.08)}
 FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
             "multi_clause", "refusals", "ambiguous")
 VOICES_OF_THE_SET = ("plain", "tool", "german", "denglish", "dates", "terse", "chat", "email", "docnum", "multi", "counts",
