@@ -1,8 +1,9 @@
-"""The question router against the sample ERP's real names (tests/questions.toml)."""
+"""The question router against the sample ERP's real names (tests/questions.toml and the files of PARTS)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 import tomllib
 from collections import Counter
@@ -19,11 +20,20 @@ from footnote_pg.question import Directory, Route, RouterSettings, route, unansw
 from tests import pgservers
 from tests.conftest import LOGIN_ROLES, REPORTS, TEST_PASSWORD
 
-PARTS = {"tuned": "questions.toml", "held-out": "questions_heldout.toml"}   # held-out: set aside before tuning
+# held-out: set aside before tuning. A part may have several files; its report is per part, and per file set.
+PARTS = {"tuned": ("questions.toml", "questions_voices.toml"),
+         "held-out": ("questions_heldout.toml", "questions_voices_heldout.toml")}
+# The voices files label each question with what is RIGHT (the calls a careful analyst would run, or the right
+# question back or refusal), not with the route the rules give: they are measured (right, missed, wrong), never
+# pinned question by question.
+MEASURED = frozenset({"questions_voices.toml", "questions_voices_heldout.toml"})
 QUESTIONS: list[dict[str, Any]] = [
-    {**entry, "part": part}
-    for part, name in PARTS.items()
+    {**entry, "part": part, "file": name}
+    for part, names in PARTS.items()
+    for name in names
     for entry in tomllib.loads((Path(__file__).parent / name).read_text(encoding="utf-8"))["q"]]
+PINNED = [e for e in QUESTIONS if e["file"] not in MEASURED]      # labelled with the route the rules give
+VOICES = [e for e in QUESTIONS if e["file"] in MEASURED]
 SETTINGS = RouterSettings(as_of=dt.date(2026, 8, 14))
 KINDS = {"figure", "change", "comparison", "interpretation", "list", "lookup", "decision",
          "clarification", "refusal"}
@@ -76,7 +86,7 @@ def test_directory_holds_the_sample(directory: Directory) -> None:
     assert ("SKU-10003", "Hex nut M8 DIN 934, zinc-plated (box of 200)") in directory.items
 
 
-@pytest.mark.parametrize("entry", QUESTIONS, ids=_id)
+@pytest.mark.parametrize("entry", PINNED, ids=_id)
 def test_question(entry: dict[str, Any], directory: Directory) -> None:
     r = route(entry["text"], directory, SETTINGS)
     assert (r.kind, r.intent) == (entry["kind"], entry["intent"])
@@ -94,7 +104,7 @@ def test_question(entry: dict[str, Any], directory: Directory) -> None:
         assert r.reason is None and r.message is None and r.calls and not r.options
 
 
-@pytest.mark.parametrize("entry", [e for e in QUESTIONS if e.get("options")], ids=_id)
+@pytest.mark.parametrize("entry", [e for e in PINNED if e.get("options")], ids=_id)
 def test_every_option_routes_to_an_answer(entry: dict[str, Any], directory: Directory) -> None:
     for option in route(entry["text"], directory, SETTINGS).options:
         answered = route(option, directory, SETTINGS)
@@ -119,10 +129,18 @@ def test_no_message_contains_a_digit(directory: Directory) -> None:
         assert r.message is None or not DIGIT.search(r.message), (text, r.message)
 
 
-# Share right and share missed (asked back or refused though answerable) the rules reach on each part.
+# Share right and share missed (asked back or refused though answerable) the rules reach on each part, of the
+# questions labelled with their route (PINNED): what the rules reach; a change may only raise it.
 BOUNDS = {"tuned": (0.99, 0.01), "held-out": (0.94, 0.06)}
+# The voices files (labelled with what is right; a wrong route there is measured, not forbidden): right at least,
+# missed at most, wrong at most. Measured once, before any rule was written from them (embedded PostgreSQL 18):
+# tuned 397 questions, 72.8 % right / 21.4 % missed / 5.8 % wrong; held-out 189, 65.6 % / 27.0 % / 7.4 %. Over all
+# the files of a part the old bounds no longer hold: tuned 95.6 % right / 3.5 % missed, held-out 88.6 % / 9.8 %.
+VOICE_BOUNDS = {"tuned": (0.72, 0.22, 0.06), "held-out": (0.65, 0.28, 0.08)}
 FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
             "multi_clause", "refusals", "ambiguous")
+VOICES_OF_THE_SET = ("plain", "tool", "german", "denglish", "dates", "terse", "chat", "email", "docnum", "multi", "counts",
+                     "balance", "rankings", "refusals")
 
 
 def test_question_file_covers_every_intent_and_reason() -> None:
@@ -147,54 +165,97 @@ def test_question_file_covers_every_intent_and_reason() -> None:
             assert entry["status"] == "refused" and entry["reason"] in REFUSALS
 
 
+def test_the_voices_set_is_labelled_and_split_by_the_held_out_rule() -> None:
+    """The voices files: every question names its voice, each label is a route (calls of catalog operations, or a
+    question back or refusal with no call), and the held-out file holds exactly the questions of the hash rule."""
+    assert len(VOICES) >= 450
+    assert set(Counter(e["voice"] for e in VOICES)) <= set(VOICES_OF_THE_SET)
+    assert set(Counter(e["family"] for e in VOICES)) == set(FAMILIES)
+    operations = {c["operation"] for e in PINNED for c in e["calls"]}
+    for entry in VOICES:
+        held = int(hashlib.sha1(entry["text"].encode("utf-8")).hexdigest(), 16) % 10 < 3
+        assert held == (entry["part"] == "held-out"), entry["text"]
+        assert not {"answerable", "want", "want_intent", "want_reason", "options"} & set(entry), entry["text"]
+        if entry["kind"] in ("clarification", "refusal"):
+            assert entry["intent"] == entry["reason"] and not entry["calls"], entry["text"]
+        else:
+            assert entry["calls"] and {c["operation"] for c in entry["calls"]} <= operations, entry["text"]
+
+
 def _outcome(entry: dict[str, Any], r: Route) -> str:
     """How the router did on one question of the file: answered (as expected, and the whole system verifies it),
     asked back or refused as it should, missed (asked back or refused though an answer exists: answerable), or
-    wrong (an answer to a different question than the one the file expects, or no answer where one is expected)."""
+    wrong (an answer to a different question than the one the file expects, or no answer where one is expected).
+    A question of the voices files is labelled with what is right: a route asking back or refusing where the label
+    answers is missed; any other difference (another answer, an answer where the label asks back or refuses, or
+    another reason for asking back or refusing) is wrong."""
     expected = (entry["kind"], entry["intent"], entry["calls"])
     if (r.kind, r.intent, _calls(r)) != expected:
+        if (entry["file"] in MEASURED and entry["kind"] not in ("clarification", "refusal")
+                and r.kind in ("clarification", "refusal")):
+            return "missed"
         return "wrong"
     if r.kind in ("clarification", "refusal"):
         return "missed" if entry.get("answerable") else "asked back or refused"
     return "answered" if entry["status"] in ("verified", "partially_verified") else "asked back or refused"
 
 
+def _table(title: str, entries: list[dict[str, Any]], outcomes: list[str]) -> tuple[str, Counter[str]]:
+    columns = ("answered", "asked back or refused", "missed", "wrong")
+    rows = {f: Counter[str]() for f in FAMILIES}
+    for entry, outcome in zip(entries, outcomes, strict=True):
+        rows[entry["family"]][outcome] += 1
+    lines = [title, f"  {'family':<13} {'questions':>9} " + " ".join(f"{c:>10.10}" for c in columns)
+             + f" {'right':>7}"]
+    total = sum(rows.values(), Counter[str]())
+    for family, counts in [*rows.items(), ("all", total)]:
+        n = sum(counts.values())
+        right = counts["answered"] + counts["asked back or refused"]
+        lines.append(f"  {family:<13} {n:>9} " + " ".join(f"{counts[c]:>10}" for c in columns)
+                     + f" {100 * right / max(n, 1):>6.1f}%")
+    return "\n".join(lines), total
+
+
+def _shares(total: Counter[str]) -> tuple[float, float, float]:
+    n = max(sum(total.values()), 1)
+    return (total["answered"] + total["asked back or refused"]) / n, total["missed"] / n, total["wrong"] / n
+
+
 def test_share_answered_right_per_family(request: pytest.FixtureRequest, server: pgservers.Server,
                                          directory: Directory) -> None:
-    """The per-family tables, of the tuned and of the held-out questions (printed at the end of the run); no
-    question gets an answer to a different question."""
-    columns = ("answered", "asked back or refused", "missed", "wrong")
+    """The per-family tables of the tuned and of the held-out part (printed at the end of the run), of all their
+    files and of the voices files alone; no question labelled with its route gets an answer to a different
+    question, and the voices files stay within what the rules reach."""
     wrong = []
-    shares = {}
+    reports = request.config.stash.setdefault(REPORTS, [])
     for part in PARTS:
-        rows = {f: Counter[str]() for f in FAMILIES}
-        for entry in (e for e in QUESTIONS if e["part"] == part):
-            outcome = _outcome(entry, route(entry["text"], directory, SETTINGS))
-            rows[entry["family"]][outcome] += 1
-            if outcome == "wrong":
-                wrong.append(entry["text"])
-        lines = [f"[{server.name}] question file, {part} part: share right per family "
-                 "(right = answered + rightly asked back or refused)",
-                 f"  {'family':<13} {'questions':>9} " + " ".join(f"{c:>10.10}" for c in columns) + f" {'right':>7}"]
-        for family, counts in [*rows.items(), ("all", sum(rows.values(), Counter[str]()))]:
-            n = sum(counts.values())
-            right = counts["answered"] + counts["asked back or refused"]
-            lines.append(f"  {family:<13} {n:>9} " + " ".join(f"{counts[c]:>10}" for c in columns)
-                         + f" {100 * right / max(n, 1):>6.1f}%")
-        request.config.stash.setdefault(REPORTS, []).append("\n".join(lines))
-        total = sum(rows.values(), Counter[str]())
-        n = sum(total.values())
-        shares[part] = ((total["answered"] + total["asked back or refused"]) / n, total["missed"] / n)
-    assert not wrong, wrong
-    for part, (right, missed) in shares.items():       # what the rules reach; a change may only raise it
+        entries = [e for e in QUESTIONS if e["part"] == part]
+        outcomes = [_outcome(e, route(e["text"], directory, SETTINGS)) for e in entries]
+        wrong += [e["text"] for e, o in zip(entries, outcomes, strict=True) if o == "wrong" and e in PINNED]
+        heading = "(right = answered + rightly asked back or refused)"
+        report, _ = _table(f"[{server.name}] question files, {part} part: share right per family {heading}",
+                           entries, outcomes)
+        reports.append(report)
+        pinned = [(e, o) for e, o in zip(entries, outcomes, strict=True) if e["file"] not in MEASURED]
+        voices = [(e, o) for e, o in zip(entries, outcomes, strict=True) if e["file"] in MEASURED]
+        _, pinned_total = _table("", [e for e, _ in pinned], [o for _, o in pinned])
+        report, voices_total = _table(
+            f"[{server.name}] voices file, {part} part (labelled with what is right) {heading}",
+            [e for e, _ in voices], [o for _, o in voices])
+        reports.append(report)
+        right, missed, _ = _shares(pinned_total)       # what the rules reach; a change may only raise it
         assert right >= BOUNDS[part][0] and missed <= BOUNDS[part][1], (part, right, missed)
+        right, missed, wrongly = _shares(voices_total)
+        low_right, high_missed, high_wrong = VOICE_BOUNDS[part]
+        assert right >= low_right and missed <= high_missed and wrongly <= high_wrong, (part, right, missed, wrongly)
+    assert not wrong, wrong
 
 
 def test_a_missed_question_states_its_right_interpretation() -> None:
     """An answerable question the router still asks back names the calls that answer it, with catalog operations;
     a question asked back that should be refused names the refusal."""
     operations = {c["operation"] for e in QUESTIONS for c in e["calls"]}
-    for entry in QUESTIONS:
+    for entry in PINNED:
         if "want" in entry or "want_intent" in entry:
             assert entry.get("answerable") and entry["kind"] in ("clarification", "refusal"), entry["text"]
             assert entry["want"] and {c["operation"] for c in entry["want"]} <= operations, entry["text"]
@@ -206,7 +267,7 @@ def test_a_missed_question_states_its_right_interpretation() -> None:
 def test_every_answer_accounts_for_every_content_word(directory: Directory) -> None:
     """The property over the whole file: an answered question's calls use every content word, period, day and
     name it holds (the route would otherwise be a refusal naming the words left over)."""
-    for entry in QUESTIONS:
+    for entry in PINNED:
         r = route(entry["text"], directory, SETTINGS)
         if r.kind in ("clarification", "refusal"):
             continue
@@ -216,7 +277,7 @@ def test_every_answer_accounts_for_every_content_word(directory: Directory) -> N
 
 
 def test_clauses_are_each_accounted(directory: Directory) -> None:
-    combined = [e for e in QUESTIONS if e["intent"] == "combined"]
+    combined = [e for e in PINNED if e["intent"] == "combined"]
     assert len(combined) >= 15
     for entry in combined:
         r = route(entry["text"], directory, SETTINGS)
@@ -285,7 +346,7 @@ def test_any_text_gets_a_route(directory: Directory, text: str) -> None:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[FIXTURE])
-@given(st.sampled_from([e["text"] for e in QUESTIONS]), st.sampled_from(VARIANTS))
+@given(st.sampled_from([e["text"] for e in PINNED]), st.sampled_from(VARIANTS))
 def test_case_and_punctuation_keep_the_route(directory: Directory, text: str, how: str) -> None:
     variant = {"lower": text.lower(), "upper": text.upper(), "strip": text.rstrip("?.!") + " "}[how]
     original = route(text, directory, SETTINGS)
