@@ -397,7 +397,7 @@ _RANK_OPEN = _rx(r"\b(?:outstanding|open\s+balances?|receivables?|balances?|debt
 _ALL_OVERDUE = _rx(r"\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"
                    r"|\b(?:total|sum)\s+(?:amount\s+)?of\s+all\s+(?:the\s+)?(?:overdue|past[\s-]+due)\s+invoices\b"
                    r"|\b(?:for|across)\s+(?:the\s+)?whole\s+(?:company|business|firm)\b|\bcompany[\s-]wide\b"
-                   r"|\bacross\s+all\s+customers\b"
+                   r"|\bacross\s+all\s+customers\b|\b(?:overdue|past[\s-]+due)\b[^?.!]{0,40}\ball\s+(?:our\s+)?customers\b"
                    r"|\b(?:overall|total|combined)\s+(?:amount\s+)?(?:overdue|past[\s-]+due|in\s+arrears)\b"
                    r"|\b(?:overdue|past[\s-]+due)\s+(?:in\s+)?total\b|\btotal\s+(?:receivables|ar|a/r)\b"
                    r"|\bhow\s+much\s+is\s+(?:overdue|past[\s-]+due)\b(?!\s+(?:for|from|with|at|by))"
