@@ -130,13 +130,15 @@ def test_no_message_contains_a_digit(directory: Directory) -> None:
 
 
 # Share right and share missed (asked back or refused though answerable) the rules reach on each part, of the
-# questions labelled with their route (PINNED): what the rules reach; a change may only raise it.
-BOUNDS = {"tuned": (0.99, 0.01), "held-out": (0.94, 0.06)}
+# questions labelled with their route (PINNED): what the rules reach; a change may only raise it. Measured: tuned
+# 99.5 % right / 0.5 % missed, held-out 96.1 % / 3.9 % (embedded PostgreSQL 18).
+BOUNDS = {"tuned": (0.994, 0.006), "held-out": (0.96, 0.04)}
 # The voices files (labelled with what is right; a wrong route there is measured, not forbidden): right at least,
-# missed at most, wrong at most. Measured once, before any rule was written from them (embedded PostgreSQL 18):
-# tuned 397 questions, 72.8 % right / 21.4 % missed / 5.8 % wrong; held-out 189, 65.6 % / 27.0 % / 7.4 %. Over all
-# the files of a part the old bounds no longer hold: tuned 95.6 % right / 3.5 % missed, held-out 88.6 % / 9.8 %.
-VOICE_BOUNDS = {"tuned": (0.72, 0.22, 0.06), "held-out": (0.65, 0.28, 0.08)}
+# missed at most, wrong at most. Measured once, before any rule was written from them: tuned 397 questions, 72.8 %
+# right / 21.4 % missed / 5.8 % wrong; held-out 189, 65.6 % / 27.0 % / 7.4 %. After rules written from the tuned
+# part's misses only (the held-out part counted, never read): tuned 98.7 % / 1.3 % / 0 %, held-out 74.1 % / 20.1 % /
+# 5.8 %.
+VOICE_BOUNDS = {"tuned": (0.98, 0.02, 0.005), "held-out": (0.74, 0.21, 0.06)}
 FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
             "multi_clause", "refusals", "ambiguous")
 VOICES_OF_THE_SET = ("plain", "tool", "german", "denglish", "dates", "terse", "chat", "email", "docnum", "multi", "counts",
