@@ -95,8 +95,10 @@ _DATABASE = _rx(
 _COMMAND = _rx(
     r"(?:^|[.;!?:,]\s+)(?:(?:please|pls|kindly|can\s+you|could\s+you|bitte)\s+)*(?:delete|remove|erase|wipe|purge|drop|modify|overwrite|mark|void"
     r"|insert|create|rename|reset|edit|update|set|change|cancel|add|order|book|post|enter|register|record"
-    r"|lösche|storniere|ändere|lege|bestelle|buche)\b"
-    r"(?!\s+(?:in|of|on|me|to|over|between|up)\b)")
+    r"|lösche|storniere|ändere|lege|bestelle|buche|increase|decrease|raise|reduce|lower)\b"
+    r"(?!\s+(?:in|of|on|me|to|over|between|up)\b)"
+    r"|\b(?:stornieren|löschen|ändern|anlegen|buchen|erhöhen|senken|freigeben|sperren|entsperren|ausbuchen"
+    r"|abschreiben)\s*[?.!]*$")
 _CURRENCY = _rx(
     r"\b(?:(?:in|into|to|as)\s+(?:us\s+|american\s+|canadian\s+|australian\s+)?(?:dollars?|usd|gbp"
     r"|chf|jpy|cny|sek|dkk|nok|pln|czk|huf|yen|yuan|pounds?(?:\s+sterling)?|sterling|swiss\s+francs?"
@@ -113,7 +115,9 @@ _ADVICE = _rx(
     r"(?:improve|increase|grow|boost|reduce|cut|get|fix|collect|make|win|keep)|\bis\s+it\s+(?:a\s+)?"
     r"(?:good|bad|wise|smart)\s+(?:idea|move)|\bwrite\s+(?:it\s+|them\s+)?off|\bnegotiat"
     r"|\bcut\s+(?:them\s+|it\s+)?off\b|\bstop\s+(?:delivering|supplying|selling|shipping|working)"
-    r"|\bcollections?\s+agency|\bbest\s+way\s+to|\bopinion\b|\bwhat\s+do\s+you\s+think")
+    r"|\bcollections?\s+agency|\bbest\s+way\s+to|\bopinion\b|\bwhat\s+do\s+you\s+think"
+    r"|\bis\s+it\s+(?:wise|smart|sensible|worth\s+it)\b|\bworth\s+(?:keeping|it)\b|\blohnt\s+(?:sich|es\s+sich)\b"
+    r"|\bsinnvoll\b|\bempfehlenswert\b")
 _SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve|accept|trust"
                    r"|worry|be\s+(?:worried|concerned|careful|nervous)|be\s+paying)\b"
                    r"|\bshould\s+(?:we|i)\s+(?:[\w.&'-]+\s+){1,5}pay\b")
