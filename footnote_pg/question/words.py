@@ -45,8 +45,11 @@ NOT_COMPUTED: tuple[NotComputed, ...] = tuple(
     for entry in _DATA["not_computed"])
 _ANY_NOT_COMPUTED = re.compile("|".join(f"(?:{entry.pattern.pattern})" for entry in NOT_COMPUTED))
 
-_REWRITES = tuple((re.compile(e["pattern"], re.IGNORECASE), e["replace"])
+# each with the words (any of them, lower case) without which it cannot match: the others are not run
+_REWRITES = tuple((re.compile(e["pattern"], re.IGNORECASE), e["replace"], tuple(e["when"]))
                   for e in _DATA.get("rewrite", []))
+_SIGN_GATE = re.compile(r"thank|thx|cheers|regard|best|\bbr\b|tia|\bty\b|danke|gr[uü](?:ß|ss|e)|\blg\b|\bvg\b|mfg|sent\s"
+                        r"|appreciat|have\s+a|talk\s+soon|wishes|\n\s*--", re.IGNORECASE)
 _GREETING = re.compile(_DATA["letter"]["greeting"], re.IGNORECASE)
 _SIGNOFF = re.compile(_DATA["letter"]["signoff"], re.IGNORECASE)
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
@@ -71,7 +74,8 @@ def unwrapped(question: str) -> str:
     """The question without the greeting, subject label and sign-off of a message around it ("Hi team, ...
     Thanks, Anna"); the question as it is when nothing would be left."""
     text = _GREETING.sub("", question, count=1)
-    text = _SIGNOFF.sub("", text, count=1)
+    if _SIGN_GATE.search(text):
+        text = _SIGNOFF.sub("", text, count=1)
     return text if text.strip(" \n,.!?") else question
 
 
@@ -87,7 +91,10 @@ def body(question: str) -> str | None:
 def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
     """The question with the words of read_as replaced (the replacements returned, as typed -> read)."""
     changes: dict[str, str] = {}
-    for pattern, replace in _REWRITES:
+    low = question.lower()
+    for pattern, replace, when in _REWRITES:
+        if not any(w in low for w in when):
+            continue
         question = pattern.sub(lambda m, r=replace: changes.setdefault(
             m.group(0), re.sub(r"\s{2,}", " ", m.expand(r))), question)
     if _PURPOSE_WORD.search(question) is not None:
