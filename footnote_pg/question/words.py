@@ -48,6 +48,9 @@ _ANY_NOT_COMPUTED = re.compile("|".join(f"(?:{entry.pattern.pattern})" for entry
 # each with the words (any of them, lower case) without which it cannot match: the others are not run
 _REWRITES = tuple((re.compile(e["pattern"], re.IGNORECASE), e["replace"], tuple(e["when"]))
                   for e in _DATA.get("rewrite", []))
+_WHEN: tuple[tuple[str, tuple[int, ...]], ...] = tuple(
+    (w, tuple(i for i, (_p, _r, when) in enumerate(_REWRITES) if w in when))
+    for w in dict.fromkeys(w for _p, _r, when in _REWRITES for w in when))
 _SIGN_GATE = re.compile(r"thank|thx|cheers|regard|best|\bbr\b|tia|\bty\b|danke|gr[uü](?:ß|ss|e)|\blg\b|\bvg\b|mfg|sent\s"
                         r"|appreciat|have\s+a|talk\s+soon|wishes|\n\s*--", re.IGNORECASE)
 _GREETING = re.compile(_DATA["letter"]["greeting"], re.IGNORECASE)
@@ -92,8 +95,9 @@ def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
     """The question with the words of read_as replaced (the replacements returned, as typed -> read)."""
     changes: dict[str, str] = {}
     low = question.lower()
-    for pattern, replace, when in _REWRITES:
-        if not any(w in low for w in when):
+    due = {i for w, ids in _WHEN if w in low for i in ids}
+    for i, (pattern, replace, _when) in enumerate(_REWRITES):
+        if i not in due:
             continue
         question = pattern.sub(lambda m, r=replace: changes.setdefault(
             m.group(0), re.sub(r"\s{2,}", " ", m.expand(r))), question)
