@@ -54,7 +54,7 @@ _CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\
                      r"|(?:,|\s+&)\s+(?=(?:overdue|tickets|open\s+tickets|risk|aging|dso|revenue|sales|payments"
                      r"|payment\s+history|profile|credit\s+notes|open\s+balance|payment\s+terms"
                      r"|(?:last\s+)?payments?|credit\s+limit)\b)"
-                     r"|\s+as\s+well\s+as\s+|\?\s+|\s+\+\s+"
+                     r"|\s+as\s+well\s+as\s+|\?\s+|\s+\+\s+|(?<=[^\W\d_]{3})\.\s+(?=[A-ZÄÖÜ])"
                      r"|,\s+(?=(?:their|its|his|her|what|how|is|are|do|does|did|when|who|which)\b))"
                      r"(?=\S)", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|this\s+customer|that\s+customer"
@@ -200,6 +200,16 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
         routes = [(t, _UNRESOLVED if _THEY.search(t) and not _asked_back(r) and _subject(r) is None else r)
                   for t, r in routes]
     answered = [(t, r) for t, r in routes if r.kind not in ("refusal", "clarification")]
+    if answered:       # "... ? They are chasing us.", "Lindqvist Elteknik, Malmö.": context, not a question
+        sentences = {x.strip(" ,;?.!") for x in _SENTENCE.split(question)}
+        kept = [(t, r) for (t, r), part, (_, r0) in zip(routes, parts, first, strict=True)
+                if not (_asked_back(r) and part.strip(" ,;?.!") in sentences and _context(part, r0))]
+        if len(kept) < len(routes):
+            if len(kept) == 1:
+                r = kept[0][1]
+                return Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason,
+                             message=r.message, notes={**r.notes, "context": "left out"})
+            routes = kept
     if len(answered) == len(routes):
         calls = tuple(c for _, r in routes for c in r.calls)
         notes: dict[str, str] = {}
@@ -232,6 +242,27 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     return None
 
 
+_STATEMENT = re.compile(r"^\s*(?:asking|because|since|fyi|background|context|note|i|i'm|i've|i'd|i'll|we|we're|we've|we'll|they|they're|they've|he|she|it|it's|this|that"
+                        r"|these|those|the|our|my|their|his|her|ich|wir|sie|er|es|das|der|die|unser|unsere|mein|meine)\b",
+                        re.IGNORECASE)
+_ASKING = re.compile(r"\b(?:what|how|who|whom|which|when|where|why|whether|can\s+you|could\s+you|would\s+you|please|pls"
+                     r"|show|give|list|tell|need\s+to\s+know|want\s+to\s+know|wie|was|wer|welche|bitte)\b", re.IGNORECASE)
+
+
+_SENTENCE = re.compile(r"(?<=[?!])\s+|(?<=[^\W\d_]{3})\.\s+(?=[A-ZÄÖÜ])")
+
+
+def _context(text: str, r: Route) -> bool:
+    """A sentence of a message that tells rather than asks ("The customer wants 200 pcs.", "They are chasing us",
+    a customer's name and city under the question): context of the question, never a part of it."""
+    if r.reason in _FINAL or r.reason in ("instruction", "database_command", "forecast", "advice"):
+        return False
+    if r.notes.get("rule") == "about_a_customer":
+        return True
+    return (r.notes.get("rule") in ("nothing_matched", "action", "coverage", "not_covered")
+            and bool(_STATEMENT.match(text)) and not _ASKING.search(text))
+
+
 def _keys(r: Route) -> set[str]:
     return {f"{c.operation} {sorted(c.arguments.items())}" for c in r.calls}
 
@@ -247,6 +278,13 @@ def _tool_call(call: toolcall.Call, directory: Directory, settings: RouterSettin
 
 
 def _route(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
+    if depth == 0:
+        body = words.body(question)               # "Subject: ...\n<the message>": the message alone, when answered
+        if body is not None:
+            routed = _route(body, directory, settings, depth)
+            if not _asked_back(routed):
+                return routed
+        question = words.unwrapped(question)      # "Hi team, ... Thanks, Anna": the question in the message
     call = toolcall.parse(question) if depth == 0 else None
     if call is not None:
         if toolcall.unknown_keys(call):
@@ -264,6 +302,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
                 (parts.intent == "combined" and (whole.kind in ("refusal", "clarification")
                                                  or not _keys(whole) >= _keys(parts)))
                 or (parts.kind == "clarification" and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))
+                or ("context" in parts.notes and whole.kind in ("refusal", "clarification"))
                 or parts.reason in _FINAL):
             r = parts
     if call is not None:
@@ -280,6 +319,7 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
 def unanswered_words(question: str, r: Route, directory: Directory, settings: RouterSettings) -> list[str]:
     """The content words, periods, days and names of the question that route r does not use (none for a route
     that route() returned as an answer, unless it combines clauses)."""
+    question = words.unwrapped(question)
     call = toolcall.parse(question)
     if call is not None and not toolcall.unknown_keys(call):
         question = toolcall.question(call)     # a tool call: the question it asks

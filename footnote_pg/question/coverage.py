@@ -54,8 +54,10 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "dso": (cue._DSO, cue._DSO_WINDOW),
     "compare_dso": (cue._DSO, cue._DSO_WINDOW, cue._NOW_VS, cue._COMPARE, cue._CHANGE),
     "revenue": (cue._REVENUE, cue._COMPARE),
-    "revenue_change": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._QOQ, cue._BASE_BEFORE, cue._COMPARE),
-    "revenue_why": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._WHY, cue._BASE_BEFORE, cue._COMPARE),
+    "revenue_change": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._QOQ, cue._BASE_BEFORE, cue._COMPARE, cue._DOWN_WORDS,
+                       cue._UP_WORDS),
+    "revenue_why": (cue._REVENUE, cue._CHANGE, cue._YOY, cue._WHY, cue._BASE_BEFORE, cue._COMPARE, cue._DOWN_WORDS,
+                    cue._UP_WORDS),
     "compare_revenue": (cue._REVENUE, cue._CHANGE, cue._COMPARE),
     "compare_top": (cue._TOP, cue._TOP_LIMIT, cue._TOP_SINGLE, cue._REVENUE, cue._RANK_ASC, cue._CHANGE, cue._COMPARE),
     "revenue_drivers": (cue._DRIVER_ASK, cue._DOWN_WORDS, cue._UP_WORDS, cue._REVENUE, cue._CHANGE, cue._WHY,
@@ -67,7 +69,7 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "supplier_payment": (cue._BANK_CHANGE, cue._SHOULD_PAY, cue._PAY, cue._PAYMENTS),
     "list_customers": (cue._LIST, cue._LIST_LIMIT, cue._COUNTRY, cue._DEMONYM, cue._LIST_SCOPE, cue._IN_COUNTRY),
     "list_suppliers": (cue._LIST_SUPPLIERS,),
-    "payables": (cue._PAYABLES, cue._OVERDUE, cue._AGING_STRICT),
+    "payables": (cue._PAYABLES, cue._OVERDUE, cue._AGING_STRICT, cue._OVER_AGE),
     "list_items": (cue._LIST_ITEMS,),
     "payments": (cue._PAYMENTS, cue._PAY, cue._DSO),
     "profile": (cue._PROFILE,),
@@ -98,7 +100,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
                 "coming",
     "stock": "level levels left hand units reorder point below enough",
     "supplier_payment": "phone number numbers file verified new asked change changed legitimate legit genuine real "
-                        "safe request requested details bank "
+                        "safe request requested details bank pending changes updated update verify confirmed "
                         "account iban transfer wire email fraud phishing scam suspicious release approve",
     "list_customers": "name names named called starting start starts beginning begins containing contains letter "
                       "managed manage manages owned own owns handled handle looked after served",
@@ -114,7 +116,8 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
     "ranking": "payments payment behind with everything open included including incl",
     "invoice": "paid settled vat tax days late overdue",
-    "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically",
+    "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically make made "
+                "receive received",
 }.items()}
 INTENT_CUES["breakdown"], INTENT_WORDS["breakdown"] = breakdown.CUES, breakdown.WORDS
 GENERAL_WORDS = frozenset("compared compare comparison between against versus".split())

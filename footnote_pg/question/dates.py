@@ -231,6 +231,16 @@ _MONTH_DAY = re.compile(
     rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:days?|weeks?|months?|-day))"
     rf"(?:,?\s+({_YEAR})\b)?")
 _YESTERDAY = re.compile(r"\byesterday\b")
+# "prior year YTD", "YTD last year": the same days of the year before; "the same quarter last year" (named alone):
+# this quarter (month, half) a year earlier.
+_YTD_YEAR_AGO = re.compile(r"\b(?:(?:prior|last|previous)\s+year(?:'s)?\s+(?:ytd|year[\s-]to[\s-]date)|(?:ytd|year[\s-]to[\s-]date)"
+                           r"\s+(?:of\s+)?(?:the\s+)?(?:prior|last|previous)\s+year)\b")
+_SAME_YEAR_AGO = re.compile(r"\b(?:the\s+)?same\s+(quarter|month|half)(?:[\s-]year)?\s+(?:of\s+|in\s+)?(?:last|the\s+previous"
+                            r"|previous|prior|a)\s+year(?:\s+ago)?\b")
+# "last Friday", "this past Monday": the latest such weekday before the reference day.
+_LAST_WEEKDAY = re.compile(r"\b(?:last|previous|this\s+past|past)\s+(monday|tuesday|wednesday|thursday|friday|saturday"
+                           r"|sunday)\b")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DIGIT = re.compile(r"\d")
 
 _UNCLEAR = re.compile(
@@ -277,6 +287,8 @@ _YTD = re.compile(rf"\b(?:(?:fy\s*)?(?P<year4>{_YEAR})\s+(?:ytd|year[\s-]to[\s-]
                   rf"(?:fy\s*)?(?P<year3>{_YEAR})"
                   r"|year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+)?year|(?:this\s+year|(?:fy\s*)?"
                   rf"(?P<year>{_YEAR}))\s+(?:so\s+far|to\s+date)|so\s+far\s+in\s+(?P<year2>{_YEAR}))\b")
+# A month so far ("Aug 2026 so far", "August to date"): that month up to the reference day.
+_MONTH_SO_FAR = re.compile(rf"\b({_MONTH_RE})\b\.?(?:\s+({_YEAR}))?\s+(?:so\s+far|to\s+date)\b")
 _RELATIVE = re.compile(r"\b(?:the\s+)?(last|previous|prior|past|this|current|present)\s+"
                        r"(fiscal\s+year|financial\s+year|fy|month|quarter|year)\b")
 _FY = re.compile(rf"\b(?:fy|fiscal\s+year|financial\s+year|fiscal)\s*'?({_YEAR}|\d{{2}})\b")
@@ -303,6 +315,6 @@ _RANGE_OPEN = re.compile(r"\b(?:from|between)\s+(?:the\s+)?$")
 _RANGE_JOIN = re.compile(r"\s*(?:to|and|until|till|through|-)\s*(?:the\s+)?")
 _COMPARING = re.compile(r"\b(?:compar\w*|chang\w*|differ\w*|vs|versus|growth|grew|gr[eo]w\w*|rose|ris\w*|fell|fall\w*"
                         r"|increas\w*|decreas\w*|drop\w*|declin\w*|against|each|develop\w*|evolv\w*|trend\w*|better"
-                        r"|worse|higher|lower)\b")
+                        r"|worse|higher|lower|gain\w*|loss\w*|lost|shr[ia]nk\w*|jump\w*|decliners?|losers?|winners?|movers?|up|down)\b")
 _AS_OF_BEFORE = re.compile(r"(?:as\s+of|as\s+at)\s+(?:the\s+)?$")
 _END_AFTER = re.compile(r"^[\s-]*end\b")

@@ -78,7 +78,8 @@ _INSTRUCTION = _rx(
     r"|\bdan\s+mode|\bfrom\s+now\s+on\b|\bnew\s+instructions?\b|\bdo\s+anything\s+now\b"
     r"|\brole[\s-]?play\b|\bmake\s+up\s+(?:a\s+)?(?:number|figure|answer)|\binvent\s+(?:a\s+)?"
     r"(?:number|figure)|\bjust\s+(?:guess|make\s+it\s+up)\b|\bwithout\s+(?:any\s+)?(?:citations?"
-    r"|sources?|evidence)\b")
+    r"|sources?|evidence)\b|^\s*(?:system|admin|developer)\s*:|\byou\s+(?:may|can|are\s+allowed\s+to)\s+now\b"
+    r"|\b(?:estimate|guess|approximate)\s+(?:the\s+)?(?:numbers|figures)\b")
 _DATABASE = _rx(
     r"\b(?:(?:drop|truncate)\s+(?:table|schema|database|view|role|user|function|index|sequence)\b"
     r"|truncate\b|delete\s+from\b|update\s+[\w.\"]+\s+set\b|insert\s+into\b"
@@ -92,9 +93,12 @@ _DATABASE = _rx(
     r"|;\s*--")
 # An imperative to change data, at the start of a sentence ("Delete invoice 8812").
 _COMMAND = _rx(
-    r"(?:^|[.;!?]\s+)(?:please\s+)?(?:delete|remove|erase|wipe|purge|drop|modify|overwrite|mark|void"
-    r"|insert|create|rename|reset|edit|update|set|change|cancel)\b"
-    r"(?!\s+(?:in|of|on|me|to|over|between)\b)")
+    r"(?:^|[.;!?:,]\s+)(?:(?:please|pls|kindly|can\s+you|could\s+you|bitte)\s+)*(?:delete|remove|erase|wipe|purge|drop|modify|overwrite|mark|void"
+    r"|insert|create|rename|reset|edit|update|set|change|cancel|add|order|book|post|enter|register|record"
+    r"|lösche|storniere|ändere|lege|bestelle|buche|increase|decrease|raise|reduce|lower)\b"
+    r"(?!\s+(?:in|of|on|me|to|over|between|up)\b)"
+    r"|\b(?:stornieren|löschen|ändern|anlegen|buchen|erhöhen|senken|freigeben|sperren|entsperren|ausbuchen"
+    r"|abschreiben)\s*[?.!]*$")
 _CURRENCY = _rx(
     r"\b(?:(?:in|into|to|as)\s+(?:us\s+|american\s+|canadian\s+|australian\s+)?(?:dollars?|usd|gbp"
     r"|chf|jpy|cny|sek|dkk|nok|pln|czk|huf|yen|yuan|pounds?(?:\s+sterling)?|sterling|swiss\s+francs?"
@@ -111,7 +115,9 @@ _ADVICE = _rx(
     r"(?:improve|increase|grow|boost|reduce|cut|get|fix|collect|make|win|keep)|\bis\s+it\s+(?:a\s+)?"
     r"(?:good|bad|wise|smart)\s+(?:idea|move)|\bwrite\s+(?:it\s+|them\s+)?off|\bnegotiat"
     r"|\bcut\s+(?:them\s+|it\s+)?off\b|\bstop\s+(?:delivering|supplying|selling|shipping|working)"
-    r"|\bcollections?\s+agency|\bbest\s+way\s+to|\bopinion\b|\bwhat\s+do\s+you\s+think")
+    r"|\bcollections?\s+agency|\bbest\s+way\s+to|\bopinion\b|\bwhat\s+do\s+you\s+think"
+    r"|\bis\s+it\s+(?:wise|smart|sensible|worth\s+it)\b|\bworth\s+(?:keeping|it)\b|\blohnt\s+(?:sich|es\s+sich)\b"
+    r"|\bsinnvoll\b|\bempfehlenswert\b")
 _SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve|accept|trust"
                    r"|worry|be\s+(?:worried|concerned|careful|nervous)|be\s+paying)\b"
                    r"|\bshould\s+(?:we|i)\s+(?:[\w.&'-]+\s+){1,5}pay\b")
@@ -256,7 +262,8 @@ _LIST_FILTER = _rxi(
     r"(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+letter\s+|an?\s+)?['\"]?(.+?)['\"]?\s*[?.!]*$"
     r"|(?:named|called|containing|contains?)\s+['\"]?(.+?)['\"]?\s*[?.!]*$"
     r"|\bwith\s+['\"]?(.+?)['\"]?\s+in\s+(?:the|their)\s+names?")
-_LIST_LIMIT = _rx(rf"\b(?:first|top|only)\s+{_NUM}\s+customers\b|\b{_NUM}\s+customers\b")
+_LIST_LIMIT = _rx(rf"\b(?:first|top|only)\s+{_NUM}\s+customers\b|\b{_NUM}\s+customers\b"
+                  rf"|\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed)?\s+to|limit)\s+{_NUM}\b")
 _LIST_SCOPE = _rx(r"\bcustomers?\s+(?:in|from|based\s+in|located\s+in)\s+[a-z]")
 
 _STRONG_METRIC = _rx(
@@ -285,7 +292,7 @@ _CHANGE = _rx(
 _YOY = _rx(
     r"\byear[\s-]+(?:over|on)[\s-]+year\b|\byoy\b|\by/y\b|\b(?:compared?\s+(?:to|with)|vs\.?|versus|than"
     r"|against)\s+(?:the\s+)?(?:same\s+\w+\s+(?:of\s+)?)?(?:last|previous|prior|a)\s+year\b"
-    r"|\bsame\s+(?:period|quarter|month)\s+(?:last|of\s+the\s+previous|of\s+last|a)\s+year\b")
+    r"|\bsame\s+period\s+(?:last|of\s+the\s+previous|of\s+last|a)\s+year\b")
 _QOQ = _rx(r"\bqoq\b|\bq/q\b|\bquarter[\s-]+(?:over|on)[\s-]+quarter\b|\bsequential(?:ly)?\b")
 _BASE_BEFORE = _rx(r"(?:compared?\s+(?:to|with)|vs\.?|versus|than|from|since|against)\s+"
                    r"(?:the\s+)?$")
@@ -392,6 +399,9 @@ _RANK_OLDEST = _rx(r"\b(?:oldest|longest|worst|slowest)\b|\bdays\s+overdue\b|\bl
                    r"|\bmost\s+overdue\s+(?:invoices|customers|accounts|clients)\b")
 _RANK_OPEN = _rx(r"\b(?:outstanding|open\s+balances?|receivables?|balances?|debt|debtors)\b")
 _ALL_OVERDUE = _rx(r"\btotal\s+overdue\s+(?:across|of|for)\s+(?:all\s+)?(?:our\s+)?customers\b"
+                   r"|\b(?:total|sum)\s+(?:amount\s+)?of\s+all\s+(?:the\s+)?(?:overdue|past[\s-]+due)\s+invoices\b"
+                   r"|\b(?:for|across)\s+(?:the\s+)?whole\s+(?:company|business|firm)\b|\bcompany[\s-]wide\b"
+                   r"|\bacross\s+all\s+customers\b|\b(?:overdue|past[\s-]+due)\b[^?.!]{0,40}\ball\s+(?:our\s+)?customers\b"
                    r"|\b(?:overall|total|combined)\s+(?:amount\s+)?(?:overdue|past[\s-]+due|in\s+arrears)\b"
                    r"|\b(?:overdue|past[\s-]+due)\s+(?:in\s+)?total\b|\btotal\s+(?:receivables|ar|a/r)\b"
                    r"|\bhow\s+much\s+is\s+(?:overdue|past[\s-]+due)\b(?!\s+(?:for|from|with|at|by))"
@@ -442,7 +452,8 @@ _STOCK_VALUE = _rx(r"\b(?:inventory|stock)\s+(?:value|valuation|worth)\b|\bvalue
                    r"|the\s+)?(?:inventory|stock)\b"
                    r"|\bworth\s+of\s+(?:our\s+)?(?:stock|inventory)\b|\bhow\s+much\s+is\s+(?:our\s+)?(?:inventory"
                    r"|stock)\s+worth\b")
-_DRIVER_ASK = _rx(r"\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,40}"
+_DRIVER_ASK = _rx(r"\b(?:top|biggest|largest|\d{1,2})\s+(?:\d{1,2}\s+)?(?:decliners|gainers|losers|winners|movers|fallers|risers)\b"
+                  r"|\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,40}"
                   r"\b(?:biggest|largest|most|greatest|sharpest|worst)\b[^?.!]{0,30}\b(?:drop|decline|decrease|fall"
                   r"|increase"
                   r"|growth|rise|change|gain|loss)\b|\b(?:biggest|largest)\s+(?:revenue\s+)?(?:drops?|declines?"
@@ -452,8 +463,9 @@ _DRIVER_ASK = _rx(r"\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\
                   r"|increased|gained"
                   r"|declined|dropped|fell|decreased|shrank|lost|changed)\b[^?.!]{0,20}\bmost\b")
 _DOWN_WORDS = _rx(r"\b(?:drops?|dropped|declines?|declined|decreases?|decreased|falls?|fell|loss|losses|lost|shrank"
-                  r"|worst)\b")
-_UP_WORDS = _rx(r"\b(?:increases?|increased|growth|grew|rises?|rose|gains?|gained|jump|jumped)\b")
+                  r"|worst|down|decliners?|losers?|shrinkers?|fallers?|draggers?)\b")
+_UP_WORDS = _rx(r"\b(?:increases?|increased|growth|grew|rises?|rose|gains?|gained|jump|jumped|up|gainers?|winners?"
+                r"|growers?|risers?)\b")
 _NOW_VS = _rx(r"\band\s+(?:now|today|currently|at\s+present)\s*[?.!]*$"
               r"|\b(?:now|today|currently|at\s+present)\b[^?.!]{0,80}\b(?:compare|compared|vs\.?|versus|than|against"
               r"|and)\b"

@@ -92,6 +92,11 @@ meble maison ateliers officine talleres hermanos sohne sons company
 
 # =========================================================================== name index
 
+_SHORT_FORM = 3       # letters a short form of a name's word has at least ("Emb." for Embalajes)
+FILLER_WORDS = frozenset("""
+the and for from with our your their about what how much many does did show give tell list all any
+""".split())
+
 @dataclass(frozen=True)
 class _Named:
     name: str
@@ -119,6 +124,7 @@ class _NameIndex:
         self.entries: list[_Named] = []
         self.exact: dict[str, list[tuple[int, int]]] = {}
         self.deletes: dict[str, set[str]] = {}
+        self.prefixes: dict[str, list[tuple[int, int]]] = {}     # "bergm", "emb": short forms of a name's words
         for order, name in enumerate(names):
             core = _LEGAL_TAIL.sub("", name) or name
             words = _TOKEN.findall(core)
@@ -132,6 +138,9 @@ class _NameIndex:
                     if len(v) >= 5:
                         for key in _deletions(v) | {v}:
                             self.deletes.setdefault(key, set()).add(v)
+                    for n in range(_SHORT_FORM, len(v) - 1):
+                        if (order, ti) not in self.prefixes.setdefault(v[:n], []):
+                            self.prefixes[v[:n]].append((order, ti))
 
     def lookup(self, word: str, fuzzy: bool) -> tuple[list[tuple[int, int]], bool]:
         hits = self.exact.get(word)
@@ -149,6 +158,10 @@ class _NameIndex:
             out.extend(self.exact[cand])
         return out, bool(out)
 
+    def short_form(self, word: str) -> list[tuple[int, int]]:
+        """The name words a word is the beginning of ("Bergm." for Bergmann, "Emb." for Embalajes)."""
+        return [] if word in self.exact else self.prefixes.get(word, [])
+
     def find(self, q: _Question) -> list[Mention]:
         """Every name mentioned in the question, best reading per place, ties kept as candidates."""
         cached = q.found.get(id(self))
@@ -158,17 +171,26 @@ class _NameIndex:
 
     def _find(self, q: _Question) -> list[Mention]:
         per_entry: dict[int, list[tuple[int, int, bool]]] = {}
+        weak: set[tuple[int, int]] = set()       # (entry, position) of a short form without its dot
+        short: set[int] = set()                  # positions of short forms
         for pos, tok in enumerate(q.tokens):
             if q.consumed(tok):
                 continue
             may_fuzz = tok.fold not in VOCABULARY and not tok.fold.isdigit()
             found, fuzzy = self.lookup(tok.fold, may_fuzz)
+            if not found and may_fuzz and tok.fold.isalpha() and tok.fold not in FILLER_WORDS:
+                found, fuzzy = self.short_form(tok.fold), True
+                short.add(pos)
+                if not q.text.startswith(".", tok.end):
+                    weak.update((entry, pos) for entry, _ in found)
             for entry, ti in found:
                 per_entry.setdefault(entry, []).append((pos, ti, fuzzy))
         clusters: list[tuple[tuple[int, int, int], int, tuple[int, ...], bool]] = []
         for entry, hits in per_entry.items():
             named = self.entries[entry]
             for group in _groups(sorted(hits)):
+                if all((entry, p) in weak for p, _, _ in group):
+                    continue                      # a short form without a dot counts only beside the name's words
                 matched = {ti for _, ti, _ in group}
                 if not any(named.tokens[ti] in named.distinctive for ti in matched):
                     continue
@@ -193,6 +215,8 @@ class _NameIndex:
         for _, pos_set, entries, fuzzy in chosen:
             start = q.tokens[min(pos_set)].start
             end = q.tokens[max(pos_set)].end
+            if max(pos_set) in short and q.text.startswith(".", end):
+                end += 1                          # "Bergm.": the dot is the short form's
             tail = _LEGAL_AFTER.match(q.text[end:])
             if tail:
                 end += tail.end()

@@ -68,6 +68,11 @@ from footnote_pg.question.dates import (
     _YEAR_SUFFIX,
     _YESTERDAY,
     _YTD,
+    _YTD_YEAR_AGO,
+    _SAME_YEAR_AGO,
+    _LAST_WEEKDAY,
+    WEEKDAYS,
+    _MONTH_SO_FAR,
     Calendar,
     DateMention,
     Period,
@@ -86,6 +91,10 @@ _MONTH_NEXT = re.compile(r"\s*(?:-|\u2013|to|until|till|through|thru)\s*"
 _RANGE_UNTIL = re.compile(r"\s*(?:to|until|till|through|thru|-|\u2013)\s*(?:the\s+)?")
 
 __all__ = ["Calendar", "DateMention", "Period", "PeriodMention", "TimeInfo", "Unclear", "_months_back", "scan"]
+_OTHER_PERIOD = re.compile(r"\b(?:q[1-4]|h[12]|quarter|month|half|(?:19|20)\d\d|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*"
+                           r"|jul\w*|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*|ytd|mtd|qtd)\b")
+
+
 class _Scanner:
     def __init__(self, text: str, cal: Calendar, source: str) -> None:
         self.text = text
@@ -170,6 +179,24 @@ class _Scanner:
             return True
         return self.add(Period.days(d, d), m.start(), m.end())
 
+    def ytd_year_ago(self, m: re.Match[str]) -> bool:
+        fy = self.cal.current("fy")
+        return self.add(Period.days(fy.start(), self.cal.as_of).year_ago(), m.start(), m.end())
+
+    def same_year_ago(self, m: re.Match[str]) -> bool:
+        if _OTHER_PERIOD.search(self.masked[:m.start()] + " " + self.masked[m.end():]):
+            return False                 # "Q2 and the same quarter last year": the same as which? left unread
+        return self.add(self.cal.current(m.group(1)).year_ago(), m.start(), m.end())
+
+    def last_weekday(self, m: re.Match[str]) -> bool:
+        """"last Friday": the latest such day before the reference day, as a point in time or as that one day."""
+        back = (self.cal.as_of.weekday() - WEEKDAYS.index(m.group(1))) % 7 or 7
+        d = self.cal.as_of - dt.timedelta(days=back)
+        if _POINT_BEFORE.search(self.masked[:m.start()], max(0, m.start() - 12)):
+            self.dates.append(DateMention(d, m.start(), m.end(), self.say(m.start(), m.end())))
+            return True
+        return self.add(Period.days(d, d), m.start(), m.end())
+
     # -- periods -------------------------------------------------------------
     def add(self, period: Period, start: int, end: int, last_year: bool = False) -> bool:
         """A period mention, or a day when "end of" / "as of" precedes it or "end" follows it."""
@@ -222,6 +249,15 @@ class _Scanner:
         if year and int(year) != fy.year:   # "2025 so far": that year is over, so all of it
             return self.add(self.cal.year_period(int(year)), m.start(), m.end())
         return self.add(Period.days(fy.start(), self.cal.as_of), m.start(), m.end())
+
+    def month_so_far(self, m: re.Match[str]) -> bool:
+        """A month so far: up to the reference day when it is running, all of it when it is over."""
+        month = Period("month", int(m.group(2)) if m.group(2) else self.cal.as_of.year, _MONTHS[m.group(1)])
+        if month.start() > self.cal.as_of:
+            return False
+        if month.end() >= self.cal.as_of:
+            month = Period.days(month.start(), self.cal.as_of)
+        return self.add(month, m.start(), m.end())
 
     def to_date(self, m: re.Match[str]) -> bool:
         unit = (m.group(1) or m.group(3) or ("month" if m.group(2) == "mtd" else "quarter"))
@@ -441,7 +477,14 @@ class _Scanner:
             self.each(_MONTH_DAY, self.month_day)
         if "yesterday" in text:
             self.each(_YESTERDAY, self.yesterday)
+        if "day" in text:
+            self.each(_LAST_WEEKDAY, self.last_weekday)
         self.each(_FUTURE, self.future_phrase)
+        if "far" in text or "date" in text:
+            self.each(_MONTH_SO_FAR, self.month_so_far)
+        if "year" in text:
+            self.each(_YTD_YEAR_AGO, self.ytd_year_ago)
+            self.each(_SAME_YEAR_AGO, self.same_year_ago)
         if "ytd" in text or "far" in text or "date" in text:
             self.each(_YTD, self.ytd)
         if "td" in text or "date" in text or "far" in text:

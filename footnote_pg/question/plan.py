@@ -450,6 +450,20 @@ def _balance_route(q: _Question, directory: Directory) -> Route:
                     options)
 
 
+_ON_BEFORE = re.compile(r"\bon\s+(?:the\s+)?$")
+_POINT_WORDS = re.compile(r"(?:as\s+(?:of|at)|end\s+of|ende|per|by|until|till|through|since|from|to|stand)\s+(?:the\s+)?$")
+_FULL_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _one_day(q: _Question, d: DateMention) -> bool:
+    """Whether a day a question names is the span asked ("on 30 June", a date written with its year), not the end of
+    a period ("as of 30 June", "Ende Q2") or a day that may be a month ("June 26")."""
+    before = q.low[max(0, d.start - 16):d.start]
+    if _ON_BEFORE.search(before):
+        return True
+    return bool(_FULL_YEAR.search(d.phrase)) and not _POINT_WORDS.search(before)
+
+
 def _revenue_route(q: _Question, directory: Directory) -> Route:
     mentions = _customer_mentions(q, directory, required=False)
     for m in mentions:
@@ -483,6 +497,11 @@ def _revenue_route(q: _Question, directory: Directory) -> Route:
         calls = [_call("revenue", period=m.period.catalog(), customer=customer)
                  for m in dict((m.period, m) for m in ordered).values()]
         return _answer("compare_revenue", calls, notes)
+    if not q.time.periods and len(q.time.dates) == 1 and q.time.dates[0].day <= q.cal.as_of \
+            and _one_day(q, q.time.dates[0]):
+        d = q.time.dates[0]              # "revenue on 30 June 2026", "Umsatz am 31.07.2026": that one day
+        return _answer("revenue", [_call("revenue", period=Period.days(d.day, d.day).catalog(), customer=customer)],
+                       {**notes, "period": d.phrase})
     if not q.time.periods:
         return _unclear_period(q)
     p = q.time.periods[0]

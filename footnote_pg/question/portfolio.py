@@ -13,7 +13,9 @@ from footnote_pg.question.lexicon import (
     _COUNTRY,
     _DEMONYM,
     _DOWN_WORDS,
+    _HOW_MANY,
     _IN_COUNTRY,
+    _LIST_LIMIT,
     _LIST_FILTER,
     _OPEN_TOTAL,
     _OWNER,
@@ -161,6 +163,8 @@ def payables_route(q: _Question, directory: Directory) -> Route:
     for m in mentions:
         if len(m.candidates) > 1:
             return _ambiguous(q, m, "supplier")
+    if not mentions and _ONE_SUPPLIER.search(q.masked):       # "what do we owe the supplier": which one?
+        return _clarify("missing_entity", "Which supplier do you mean? Please name one.")
     as_of, notes = _as_of(q)
     calls = [_call("accounts_payable", supplier=m.candidates[0], as_of=as_of) for m in mentions] or [
         _call("accounts_payable", as_of=as_of)]
@@ -186,6 +190,8 @@ def name_list_route(q: _Question, operation: str) -> Route:
     return _answer(operation, [_call(operation, name_contains=name)])
 
 
+_ONE_SUPPLIER = re.compile(r"\b(?:the|this|that|this\s+one|our)\s+(?:supplier|vendor)\b(?!s)", re.IGNORECASE)
+_TITLE = re.compile(r"^(?:frau|herrn?|mrs?|ms|miss|dr)\.?\s+", re.IGNORECASE)
 _IN_CODE = re.compile(r"\b(?:in|from)\s+(?:the\s+)?([A-Z]{2})\b")
 _CODES = frozenset(COUNTRIES.values())
 
@@ -201,8 +207,9 @@ def owner_or_country(q: _Question, directory: Directory) -> Route | None:
         owner = named[0]
     elif m:
         typed = re.split(r"\s+(?:in|from|with|and|based|located|who|that)\b", next(g for g in m.groups() if g))[0]
-        typed = typed.strip(" '\"")
-        known = [o for o in directory.owners if fold(o) == fold(typed) or fold(o).split()[0] == fold(typed)]
+        typed = _TITLE.sub("", typed.strip(" '\""))            # "Frau Rossi", "Ms Rossi": the surname
+        known = [o for o in directory.owners if fold(o) == fold(typed) or fold(o).split()[0] == fold(typed)
+                 or fold(o).split()[-1] == fold(typed)]
         if len(known) > 1:
             return _clarify("ambiguous_entity", "Several account owners match that name; which one do you mean?",
                             [q.text.replace(typed, o) for o in known])
@@ -223,7 +230,9 @@ def owner_or_country(q: _Question, directory: Directory) -> Route | None:
             return _refuse("not_covered")
     if owner is None and country is None:
         return None
-    return _answer("list_customers", [_call("list_customers", owner=owner, country=country)])
+    lm = _LIST_LIMIT.search(q.masked)
+    limit = _number(next(g for g in lm.groups() if g)) if lm and not q.has(_HOW_MANY) else None
+    return _answer("list_customers", [_call("list_customers", owner=owner, country=country, limit=limit)])
 
 
 def drivers_route(q: _Question, directory: Directory) -> Route:

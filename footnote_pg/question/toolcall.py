@@ -76,7 +76,8 @@ _VERB = re.compile(r"^\s*(?:(?:call|run|invoke|use|exec|execute)\s+|tool\s*:\s*)
 _NAMED = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b")
 _PAIR = re.compile(r"""\s*([A-Za-z][\w-]*)\s*[=:]\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
 _KEY_TOKEN = re.compile(r"^(?:--([A-Za-z][\w-]*)(?:=(.*))?|([A-Za-z][\w-]*)=(.*)|([A-Za-z][\w-]*):)$", re.DOTALL)
-_OP_KEYS = ("op", "tool", "operation", "name", "function", "method", "action", "call")
+_OP_KEYS = ("op", "tool", "operation", "name", "function", "method", "action", "call", "tool_name", "function_name",
+            "endpoint", "intent", "query", "question", "request", "task", "prompt")
 _ARG_KEYS = ("arguments", "args", "params", "parameters", "input")
 
 
@@ -89,7 +90,7 @@ def _snake(name: str) -> str:
 
 
 def _lookup(head: str) -> Operation | None:
-    name = _snake(head)
+    name = _snake(head.rsplit(".", 1)[-1])          # tools.customer_overdue, api.getRevenue: the last part
     return _NAMES.get(name) or _NAMES.get(_PREFIX.sub("", name))
 
 
@@ -110,6 +111,9 @@ def _from_json(text: str) -> Call | None:
     if not isinstance(data, dict):
         return None
     data = {str(k).casefold(): v for k, v in data.items()}
+    if isinstance(data.get("params"), dict) and isinstance(data["params"].get("name"), str) \
+            and str(data.get("method", "")).casefold() in ("tools/call", "call_tool", "tool_call", "call"):
+        data = {str(k).casefold(): v for k, v in data["params"].items()}     # an MCP request: tools/call
     if isinstance(data.get("function"), dict):      # {"function": {"name": ..., "arguments": "{...}"}}
         data = {str(k).casefold(): v for k, v in data["function"].items()}
     for k in _ARG_KEYS:
@@ -129,11 +133,75 @@ def _from_json(text: str) -> Call | None:
             args.update({_key(str(a)): _value(b) for a, b in v.items()})
         else:
             args[_key(str(k))] = _value(v)
-    return Call(head, _lookup(head), args, "")
+    return _call(head, args, "")
+
+
+def _call(head: str, args: dict[str, str], free: str) -> Call:
+    op = _lookup(head)
+    return Call(head, op, _composed(op, args) if op is not None else args, free)
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_PARTS = ("year", "fiscal_year", "fy", "quarter", "month", "week", "calendar_week", "kw", "half", "half_year")
+_STARTS = ("period_from", "start", "start_date", "from_date", "date_from", "since", "begin", "begin_date", "von")
+_ENDS = ("period_to", "end", "end_date", "to_date", "date_to", "until", "till", "bis")
+
+
+def _composed(op: Operation, args: dict[str, str]) -> dict[str, str]:
+    """Arguments of a period given in parts ("quarter": "Q2", "year": 2026; "start_date" and "end_date";
+    "fiscal_year": 2025) as the one period the operation takes, written as a question would name it."""
+    if "period" not in op.keys or "period" in args:
+        return args
+    out = dict(args)
+    parts = {k: out.pop(k) for k in _PARTS if k in out and out[k]}
+    start = next((out.pop(k) for k in _STARTS if k in out and "period_from" not in op.keys), None)
+    end = next((out.pop(k) for k in _ENDS if k in out and "period_to" not in op.keys), None)
+    words: list[str] = []
+    year = parts.get("year") or ""
+    if fy := parts.get("fiscal_year") or parts.get("fy"):
+        words.append(f"FY{fy}" if fy.isdigit() else fy)
+    if quarter := parts.get("quarter"):
+        words.append(f"Q{quarter}" if quarter.isdigit() else quarter)
+    if half := parts.get("half") or parts.get("half_year"):
+        words.append(f"H{half}" if half.isdigit() else half)
+    if month := parts.get("month"):
+        words.append(_MONTHS[int(month) - 1] if month.isdigit() and 1 <= int(month) <= 12 else month)
+    if week := parts.get("week") or parts.get("calendar_week") or parts.get("kw"):
+        words.append(f"calendar week {week}/{year}" if year else f"calendar week {week}")
+        year = ""
+    if year and not (words and any(c.isdigit() for c in words[-1][-4:]) and not words[-1].startswith("Q")
+                     and not words[-1].startswith("H")):
+        words.append(year)
+    if start and end:
+        words.append(f"from {start} to {end}")
+    elif start:
+        words.append(f"since {start}")
+    elif end:
+        words.append(f"until {end}")
+    if not words:
+        return args
+    out["period"] = " ".join(words)
+    return out
+
+
+_INVOKER = frozenset({"call", "call_tool", "calltool", "invoke", "run", "run_tool", "execute", "exec", "tool", "use"})
+_FIRST_NAME = re.compile(r"""^\s*(?:name\s*=\s*)?["']([A-Za-z][\w.-]*)["']\s*(?:,\s*|$)""")
 
 
 def _from_function(m: re.Match[str]) -> Call:
     head, body = m.group(1), m.group(2).strip()
+    first = _FIRST_NAME.match(body)
+    if first and _snake(head.rsplit(".", 1)[-1]) in _INVOKER:   # fn.call("customer_overdue", customer="Roux")
+        head, body = first.group(1), body[first.end():].strip()
+    if body.startswith("{") and body.endswith("}"):      # getRevenue({period: 'QTD'}): an object of arguments
+        try:
+            data = json.loads(body)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            return _call(head, {_key(str(k)): _value(v) for k, v in data.items()}, "")
+        body = body[1:-1].strip()
     args: dict[str, str] = {}
     free = ""
     if body and not re.match(r"^\s*[A-Za-z][\w-]*\s*[=:]", body):
@@ -142,7 +210,7 @@ def _from_function(m: re.Match[str]) -> Call:
         for pair in _PAIR.finditer(body):
             if pair.group(1):
                 args[_key(pair.group(1))] = _value(pair.group(2))
-    return Call(head, _lookup(head), args, free)
+    return _call(head, args, free)
 
 
 def _from_command(head: str, rest: str) -> Call | None:
@@ -171,17 +239,37 @@ def _from_command(head: str, rest: str) -> Call | None:
             args[key] = f"{args[key]} {token}".strip()
     if not args and "_" not in _snake(head):
         return None
-    return Call(head, _lookup(head), args, " ".join(free))
+    return _call(head, args, " ".join(free))
+
+
+_WRAPPER = re.compile(r"^\s*(?:```\w*\s*|<(?:tool_call|function_call|tool|call)>\s*)(.*?)\s*(?:```|</(?:tool_call|function_call|tool|call)>)\s*$",
+                      re.DOTALL | re.IGNORECASE)
+_CALL_PREFIX = re.compile(r"^\s*(?:tools/call|tool_call|call_tool|function_call)\s*:?\s+(?=[A-Za-z])", re.IGNORECASE)
+_NAMED_JSON = re.compile(r"^\s*([A-Za-z][\w.-]*)\s*:?\s+(\{.*\})\s*$", re.DOTALL)
+_REACT = re.compile(r"^\s*(?:thought\s*:.*?\n\s*)?action\s*:\s*([A-Za-z][\w.-]*)\s*\n\s*action[\s_]+input\s*:\s*(.*)$",
+                    re.DOTALL | re.IGNORECASE)
 
 
 def parse(text: str) -> Call | None:
     """The request as a tool call, or None when it is written as a question."""
+    wrapped = _WRAPPER.match(text)            # <tool_call>{...}</tool_call>, a fenced block
+    if wrapped:
+        text = wrapped.group(1)
+    text = _CALL_PREFIX.sub("", text, count=1)  # "tools/call ar_aging {...}"
+    named_json = _NAMED_JSON.match(text)      # "ar_aging {"as_of": ...}": an operation and its JSON arguments
+    if named_json:
+        text = f"{named_json.group(1)}({named_json.group(2)})"
+    react = _REACT.match(text)                # "Action: get_revenue\nAction Input: {...}"
+    if react:
+        body = react.group(2).strip()
+        text = f"{react.group(1)}({body})" if body.startswith("{") or not body else f"{react.group(1)} {body}"
     if _CUE.search(text) is None:
         return None
     if _JSON.match(text):
         return _from_json(text)
     m = _FUNCTION.match(text)
-    if m and (_lookup(m.group(1)) is not None or "_" in m.group(1)):
+    if m and (_lookup(m.group(1)) is not None or "_" in m.group(1)
+              or (_snake(m.group(1).rsplit(".", 1)[-1]) in _INVOKER and _FIRST_NAME.match(m.group(2)))):
         return _from_function(m)
     m = _COMMAND.match(text)
     if m is None:

@@ -45,6 +45,16 @@ NOT_COMPUTED: tuple[NotComputed, ...] = tuple(
     for entry in _DATA["not_computed"])
 _ANY_NOT_COMPUTED = re.compile("|".join(f"(?:{entry.pattern.pattern})" for entry in NOT_COMPUTED))
 
+# each with the words (any of them, lower case) without which it cannot match: the others are not run
+_REWRITES = tuple((re.compile(e["pattern"], re.IGNORECASE), e["replace"], tuple(e["when"]))
+                  for e in _DATA.get("rewrite", []))
+_WHEN: tuple[tuple[str, tuple[int, ...]], ...] = tuple(
+    (w, tuple(i for i, (_p, _r, when) in enumerate(_REWRITES) if w in when))
+    for w in dict.fromkeys(w for _p, _r, when in _REWRITES for w in when))
+_SIGN_GATE = re.compile(r"thank|thx|cheers|regard|best|\bbr\b|tia|\bty\b|danke|gr[uü](?:ß|ss|e)|\blg\b|\bvg\b|mfg|sent\s"
+                        r"|appreciat|have\s+a|talk\s+soon|wishes|\n\s*--", re.IGNORECASE)
+_GREETING = re.compile(_DATA["letter"]["greeting"], re.IGNORECASE)
+_SIGNOFF = re.compile(_DATA["letter"]["signoff"], re.IGNORECASE)
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
 _PURPOSE_WORD = re.compile(r"\b(?:for|in|before|after)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s"
                            r"|\b(?:meeting|call|visit)\s+(?:tomorrow|today|later|this|next)\b"
@@ -63,9 +73,34 @@ _PHRASE = re.compile(r"(?<![\w#/])(?:" + "|".join(re.escape(k) for k in sorted(_
                      + r")(?![\w/])", re.IGNORECASE)
 
 
+def unwrapped(question: str) -> str:
+    """The question without the greeting, subject label and sign-off of a message around it ("Hi team, ...
+    Thanks, Anna"); the question as it is when nothing would be left."""
+    text = _GREETING.sub("", question, count=1)
+    if _SIGN_GATE.search(text):
+        text = _SIGNOFF.sub("", text, count=1)
+    return text if text.strip(" \n,.!?") else question
+
+
+_SUBJECT_LINE = re.compile(r"^\s*(?:subject|betreff|re|aw|fwd?|wg)\s*:[^\n]*\n+(?=\S)", re.IGNORECASE)
+
+
+def body(question: str) -> str | None:
+    """The message under a subject line ("Subject: Overdue Fischer\nHow much ..."), or None."""
+    m = _SUBJECT_LINE.match(question)
+    return question[m.end():] if m else None
+
+
 def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
     """The question with the words of read_as replaced (the replacements returned, as typed -> read)."""
     changes: dict[str, str] = {}
+    low = question.lower()
+    due = {i for w, ids in _WHEN if w in low for i in ids}
+    for i, (pattern, replace, _when) in enumerate(_REWRITES):
+        if i not in due:
+            continue
+        question = pattern.sub(lambda m, r=replace: changes.setdefault(
+            m.group(0), re.sub(r"\s{2,}", " ", m.expand(r))), question)
     if _PURPOSE_WORD.search(question) is not None:
         question = _PURPOSE.sub(lambda m: changes.setdefault(m.group(0), m.group("keep") or "") or "", question)
     present = _KEYS_OF.keys() & set(_TOKEN.findall(question.lower()))
