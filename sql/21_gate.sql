@@ -300,13 +300,13 @@ BEGIN
                     AND l.phrase <> lower(split_part(sl->>'text', ' ', 2))
                     AND (g.sep = ' ' OR l.phrase ~ '^[a-zäöüß]+$')) AS x;
         END IF;
-        -- a period written as a range may take the range's other spellings: "01.01.2026–14.08.2026" as
-        -- "01.01.2026 to 14.08.2026", "01.01.2026 - 14.08.2026", "01.01.2026 bis 14.08.2026"
-        IF footnote._plain(sl->>'text') ~ '^[0-9][0-9.]*[0-9] ?- ?[0-9][0-9.]*[0-9]$' THEN
+        -- a range (a period, a bucket) may take its other spellings: "01.01.2026–14.08.2026" as "01.01.2026 to
+        -- 14.08.2026", "01.01.2026 - 14.08.2026" or "01.01.2026 bis 14.08.2026", "31-60" as "31 to 60"
+        IF footnote._plain(sl->>'text') ~ '^[0-9]([0-9.]*[0-9])? ?- ?[0-9]([0-9.]*[0-9])?$' THEN
             SELECT vs || array_agg(x.v), fs || array_agg('range'::text) INTO vs, fs
             FROM (SELECT DISTINCT m[1] || sep || m[2] AS v
-                  FROM regexp_match(footnote._plain(sl->>'text'), '^([0-9][0-9.]*[0-9]) ?- ?([0-9][0-9.]*[0-9])$') AS m,
-                       unnest(ARRAY[' to ', ' - ', '-', ' until ', ' through ', ' bis ', ' thru ']) AS sep
+                  FROM regexp_match(footnote._plain(sl->>'text'), '^([0-9](?:[0-9.]*[0-9])?) ?- ?([0-9](?:[0-9.]*[0-9])?)$') AS r(m),
+                       unnest(ARRAY[' to ', ' - ', '-', ' until ', ' through ', ' bis ', ' thru ']) AS u(sep)
                   WHERE m[1] || sep || m[2] <> footnote._plain(sl->>'text')) AS x;
         END IF;
         FOR k IN 1..cardinality(vs) LOOP
