@@ -291,7 +291,7 @@ BEGIN
             -- "Vidal: 0 open tickets": a 0 that no figure took, written before a content word, says "no" ("no open
             -- tickets"); before a unit, a currency or a scale ("0 days", "0 €") it stays a number
             IF k[i] = 'digits' AND kt[i] = '0' AND i < nt AND k[i + 1] = 'word' AND NOT kg[i + 1]
-               AND (i = 1 OR NOT kg[i] OR k[i - 1] = 'break')
+               AND (i = 1 OR NOT kg[i] OR k[i - 1] = 'break' OR (k[i - 1] = 'punct' AND kt[i - 1] IN ('(', '[', '*', '"')))
                AND coalesce(lex->lower(kt[i + 1])->>0, 'word') = 'word' THEN
                 out := out || ROW(ks[i], ke[i], 'word', kt[i], 'negator', 'no', false, NULL, kg[i], true,
                                   NULL)::footnote._lexeme;
