@@ -275,6 +275,8 @@ SELECT w, 'modifier' FROM unnest(ARRAY[
     'some', 'over', 'under', 'more than', 'less than', 'fewer than', 'at least', 'at most', 'up to',
     'no more than', 'no less than', 'in excess of', 'upwards of', 'just over', 'just under', 'only', 'exactly',
     'precisely', 'an estimated', 'estimated', 'est', 'about the same as', '~', '≈', '<', '>', '≤', '≥', '±',
+    'über', 'mehr als', 'weniger als', 'rund', 'etwa', 'ungefähr', 'knapp', 'beinahe',
+    'mindestens', 'höchstens', 'bis zu', 'zirka',
     'well over', 'well under', 'barely', 'merely', 'as much as', 'as little as', 'even', 'likely', 'probably',
     'possibly', 'perhaps', 'maybe', 'might', 'may', 'could', 'would', 'should', 'will', 'must', 'can',
     'expected to', 'projected', 'forecast', 'estimate', 'or more', 'or less', 'and above', 'and below', 'and up',

@@ -300,6 +300,15 @@ BEGIN
                     AND l.phrase <> lower(split_part(sl->>'text', ' ', 2))
                     AND (g.sep = ' ' OR l.phrase ~ '^[a-zäöüß]+$')) AS x;
         END IF;
+        -- a range (a period, a bucket) may take its other spellings: "01.01.2026–14.08.2026" as "01.01.2026 to
+        -- 14.08.2026", "01.01.2026 - 14.08.2026" or "01.01.2026 bis 14.08.2026", "31-60" as "31 to 60"
+        IF footnote._plain(sl->>'text') ~ '^[0-9]([0-9.]*[0-9])? ?- ?[0-9]([0-9.]*[0-9])?$' THEN
+            SELECT vs || array_agg(x.v), fs || array_agg('range'::text) INTO vs, fs
+            FROM (SELECT DISTINCT m[1] || sep || m[2] AS v
+                  FROM regexp_match(footnote._plain(sl->>'text'), '^([0-9](?:[0-9.]*[0-9])?) ?- ?([0-9](?:[0-9.]*[0-9])?)$') AS r(m),
+                       unnest(ARRAY[' to ', ' - ', '-', ' until ', ' through ', ' bis ', ' thru ']) AS u(sep)
+                  WHERE m[1] || sep || m[2] <> footnote._plain(sl->>'text')) AS x;
+        END IF;
         FOR k IN 1..cardinality(vs) LOOP
             v := vs[k];
             CONTINUE WHEN coalesce(v, '') = '';
@@ -684,7 +693,8 @@ $$;
 
 -- A text's sentences (footnote._read) with every sentence that merges statements ("X owes A, while Y owes B";
 -- "1 supplier matches: Hansa Stahlhandel GmbH") read again clause by clause: cut at commas, semicolons,
--- colons, dashes, parentheses, "and / while / whereas / but" and before "as of", then joined again from the left as long as
+-- colons, dashes, parentheses, "and / while / whereas / but / vs" (German "und / sowie / während / aber") and before
+-- "as of", then joined again from the left as long as
 -- one unit holds the figures of the joined clauses. A clause that fits no unit stays what it is (and blocks).
 CREATE FUNCTION footnote._clauses(t text, figs jsonb, nread jsonb, tc jsonb)
 RETURNS jsonb
@@ -722,7 +732,7 @@ BEGIN
         cuts := '{}';
         p := 1;
         LOOP
-            p := regexp_instr(txt, '(, |; |: | [-—–] |\(| and | while | whereas | but | as of )', p);
+            p := regexp_instr(txt, '(, |; |: | [-—–] |\(| and | while | whereas | but | as of | vs\.? | versus | und | sowie | während | aber )', p);
             EXIT WHEN p = 0;
             cuts := cuts || (s0 + p - 1);
             p := p + 1;
