@@ -486,6 +486,17 @@ SELECT w, 'word', c, n FROM (VALUES
     ('eine interpretation', 'interpretation', false), ('als interpretation', 'interpretation', false),
     ('empfehlung', 'interpretation', false), ('prognose', 'forecast', false), ('prognosen', 'forecast', false),
     ('ja', 'yes', false),
+    -- the words of a payment decision in German, with the canons of the English words the template says
+    ('konto', 'account', false), ('kontos', 'account', false), ('bankkonto', 'account', false),
+    ('neue', 'new', false), ('neues', 'new', false), ('neuen', 'new', false), ('neu', 'new', false),
+    ('alle', 'all', false), ('endung', 'ending', false), ('endend auf', 'ending', false),
+    ('telefonnummer', 'phone', false), ('hinterlegte', 'on file', false), ('hinterlegten', 'on file', false),
+    ('zurückrufen', 'call', false), ('anrufen', 'call', false), ('bevor', 'before', false), ('vor', 'before', false),
+    ('bankdaten', 'bank', false), ('bankverbindung', 'bank', false), ('geändert', 'change', false),
+    ('ändern', 'change', false), ('geänderte', 'change', false), ('anfrage', 'request', false),
+    ('verlangt', 'request', false), ('fordert', 'request', false), ('absender', 'sender', false),
+    ('absenders', 'sender', false), ('registriert', 'registered', false), ('halten', 'hold', false),
+    ('zurückhalten', 'hold', false), ('anhalten', 'hold', false), ('e mail', 'email', false), ('mail', 'email', false),
     -- superlatives and orderings, checked against the rows of the calls (footnote._ordering_holds)
     ('newest', 'newest', false), ('latest', 'newest', false), ('most recent', 'newest', false),
     ('older', 'oldest', false), ('the older one', 'oldest', false), ('newer', 'newest', false),

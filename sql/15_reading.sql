@@ -277,8 +277,10 @@ BEGIN
                                                    'customer', 'supplier', 'line', 'item', 'ticket')
                AND cardinality(out) > 0
                AND (out[cardinality(out)].kind = 'figure'
-                    OR (out[cardinality(out)].kind = 'word' AND cardinality(out) > 1
-                        AND out[cardinality(out) - 1].kind = 'figure')) THEN
+                    -- one word between: the amount's own measure ("overdue", "überfällig"), not a word that
+                    -- already says across ("across over 12 invoices" is "more than 12")
+                    OR (out[cardinality(out)].kind = 'word' AND out[cardinality(out)].class = 'word'
+                        AND cardinality(out) > 1 AND out[cardinality(out) - 1].kind = 'figure')) THEN
                 cls := 'neutral';
             END IF;
             out := out || ROW(ks[i], ke[best], 'word', substr(t, ks[i] + 1, ke[best] - ks[i]), cls,

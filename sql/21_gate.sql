@@ -581,6 +581,9 @@ BEGIN
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
              UNION ALL SELECT x FROM unnest(extra) AS x LOOP
         CONTINUE WHEN tinfo->'words' ? w;
+        -- a noun that names the kind of the statement's subject ("the customer", "our largest customer",
+        -- "Kunde", "the supplier") refers to the subject the figures name, and says nothing more
+        CONTINUE WHEN left(w, 1) <> '!' AND split_part(tu->>'subject', ':', 1) = replace(w, ' ', '_');
         -- "Yes —" opening a statement whose negation is the statement's own ("Yes — X is at risk of not paying")
         CONTINUE WHEN w = 'yes' AND (coalesce((tinfo->>'negations')::integer, 0) > 0
                                      OR EXISTS (SELECT FROM jsonb_array_elements_text(tinfo->'words') AS x WHERE left(x, 1) = '!'));
@@ -782,8 +785,17 @@ BEGIN
                 ok := false;
             END IF;
             -- and each clause states its statement whole (an as-of date, period or party may be shared, a rank
-            -- left out): a part of one statement next to a part of another is a swap, not a merge
+            -- left out): a part of one statement next to a part of another is a swap, not a merge; a row of a
+            -- list (a detail a summary may state in part) named by its own figure ("…, and the largest,
+            -- INV-2026-8812, has 18.450,00 € outstanding") may be stated in part, every figure of the clause its own
             IF NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
+                           WHERE EXISTS (SELECT FROM unnest(pfig) AS q(fi) WHERE figs->q.fi->>'text' ~ '[A-Z\u00C0-\u00DE]'
+                                           AND EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
+                                                       WHERE tq->>'unit' = h.key AND tq->>'text' = figs->q.fi->>'text'))
+                             AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
+                                             WHERE tq->>'unit' = h.key AND tq->>'value' !~ '^rows\['
+                                               AND tq->>'kind' NOT IN ('date', 'period')))
+               AND NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
                            WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
                                              WHERE tq->>'unit' = h.key AND tq->>'kind' NOT IN ('date', 'period')
                                                AND tq->>'value' !~ '\.(customer|supplier|rank)$'
