@@ -838,6 +838,137 @@ BEGIN
 END
 $$;
 
+-- What is wrong with reading sentence ns (of footnote._read) as template unit u: the offences, and the
+-- template claim each figure of the sentence stands for (NULL where none of the unit's does).
+--   figs: the figures of the text; tc: the template's claims; tu: the unit; tinfo: what the template
+--   says in the unit ({"words", "marks", "negations", "figures": {claim index: {left, right, touch_*}}}).
+CREATE OR REPLACE FUNCTION footnote._judge(ns jsonb, figs jsonb, tc jsonb, tu jsonb, tinfo jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    off     jsonb := '[]';
+    assign  jsonb := '[]';
+    f       jsonb;
+    fig     jsonb;
+    c       integer;
+    used    integer[] := '{}';
+    w       text;
+    extra   text[] := '{}';
+    info    jsonb;
+BEGIN
+    -- which claim of the unit each figure stands for
+    FOR f IN SELECT x FROM jsonb_array_elements(ns->'figures') AS x LOOP
+        fig := figs->((f->>'figure')::integer);
+        SELECT x.c INTO c
+        FROM jsonb_array_elements_text(tu->'claims') WITH ORDINALITY AS k(c_text, o), LATERAL (SELECT k.c_text::integer AS c) AS x
+        WHERE tc->(x.c)->>'text' = fig->>'text'
+          AND (fig->>'call_id' IS NULL OR tc->(x.c)->>'call_id' = fig->>'call_id')
+        ORDER BY x.c = ANY (used),
+                 NOT (f->>'left' = tinfo->'figures'->(x.c::text)->>'left' OR f->>'right' = tinfo->'figures'->(x.c::text)->>'right'),
+                 k.o
+        LIMIT 1;
+        assign := assign || coalesce(to_jsonb(c), 'null'::jsonb);
+        IF c IS NULL THEN
+            IF EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2)
+                       WHERE footnote._shared_period(fig->>'text', tc->(o.c2::integer), tc)) THEN
+                NULL;  -- the statement's own as-of date or period, which the template states once for all
+            ELSIF fig->>'text' !~ '[0-9]' AND fig->>'text' !~ '[A-Z\u00C0-\u00DE]' THEN
+                -- a value written in plain words ("high", "open"): read it as those words
+                extra := extra || ARRAY(SELECT CASE WHEN (f->>'negated')::boolean THEN '!' ELSE '' END || footnote._stem(x)
+                                        FROM regexp_split_to_table(lower(fig->>'written'), '[^a-z]+') AS x WHERE x <> '');
+            ELSE
+                off := off || jsonb_build_array(jsonb_build_object('code', 'crosses_units', 'figure', f->'figure',
+                    'text', fig->>'written'));
+            END IF;
+            CONTINUE;
+        END IF;
+        IF c = ANY (used) THEN
+            -- a figure said twice where the statement says it once stands in for another one of the statement
+            off := off || jsonb_build_array(jsonb_build_object('code', 'crosses_units', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
+        used := used || c;
+        info := tinfo->'figures'->(c::text);
+        IF (f->>'negated')::boolean THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'negated_figure', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
+        IF EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2), LATERAL (VALUES ('left'), ('right')) AS sd(side)
+                   WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
+                     AND f->>sd.side IS NOT NULL AND left(f->>sd.side, 1) NOT IN ('~', '#')
+                     AND f->>sd.side = tinfo->'figures'->(o.c2)->>sd.side
+                     AND NOT coalesce(info->'near', '[]') ? (f->>sd.side)) THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
+                'text', fig->>'written'));
+        END IF;
+        -- parentheses make a negative amount, not a name, period, date or number of days in brackets
+        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' THEN
+            f := f || jsonb_build_object(
+                'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
+                'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
+        END IF;
+        -- a sign that agrees with the value's own ("+326.455,00 €" for a rise, "−85.726,17 €" for a fall)
+        IF f->>'touch_left' ~ '^sign:' AND (info->>'touch_left' IS NULL OR info->>'touch_left' = 'paren:()')
+           AND tc->c->>'value' ~ '\.(change|change_percent)$'
+           AND ((f->>'touch_left' IN ('sign:+', 'sign:plus') AND tinfo->'words' ? 'up' AND NOT tinfo->'words' ? 'down')
+                OR (f->>'touch_left' IN ('sign:-', 'sign:−', 'sign:–', 'sign:minus') AND tinfo->'words' ? 'down'
+                    AND NOT tinfo->'words' ? 'up')) THEN
+            f := f || '{"touch_left": null}';
+        END IF;
+        IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
+           OR (f->>'touch_right' IS NOT NULL AND f->>'touch_right' IS DISTINCT FROM info->>'touch_right') THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'figure_modifier', 'figure', f->'figure',
+                'text', fig->>'written',
+                'modifier', split_part(coalesce(nullif(f->>'touch_left', info->>'touch_left'),
+                                                f->>'touch_right'), ':', 2)));
+        END IF;
+    END LOOP;
+
+    -- figures of one kind must keep the template's order, unless each is anchored by its own context word
+    off := off || footnote._order_offences(
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('c', x::integer, 'f', ns->'figures'->(o::integer - 1),
+                                                      'written', figs->((ns->'figures'->(o::integer - 1)->>'figure')::integer)->>'written')
+                                   ORDER BY o), '[]')
+         FROM jsonb_array_elements_text(assign) WITH ORDINALITY AS a(x, o) WHERE x IS NOT NULL), tc, tu, tinfo);
+
+    -- words: each must be one the unit says, with the same polarity
+    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
+             UNION ALL SELECT x FROM unnest(extra) AS x LOOP
+        CONTINUE WHEN tinfo->'words' ? w;
+        -- "Yes —" opening a statement whose negation is the statement's own ("Yes — X is at risk of not paying")
+        CONTINUE WHEN w = 'yes' AND (coalesce((tinfo->>'negations')::integer, 0) > 0
+                                     OR EXISTS (SELECT FROM jsonb_array_elements_text(tinfo->'words') AS x WHERE left(x, 1) = '!'));
+        off := off || jsonb_build_array(jsonb_build_object(
+            'code', CASE WHEN tinfo->'words' ? (CASE WHEN left(w, 1) = '!' THEN substr(w, 2) ELSE '!' || w END)
+                           OR footnote._opposes(ltrim(w, '!'), tinfo->'words') THEN 'contradicts'
+                         ELSE 'unsupported_words' END,
+            'text', w));
+    END LOOP;
+    SELECT string_agg(substr(x, 8), ' ') INTO w FROM jsonb_array_elements_text(ns->'marks') AS x
+    WHERE x LIKE 'digits:%' AND NOT tinfo->'marks' ? x;
+    IF w IS NOT NULL THEN
+        off := off || jsonb_build_array(jsonb_build_object('code', 'unsupported_digits', 'text', w));
+    END IF;
+    FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'marks') AS x WHERE x NOT LIKE 'digits:%' LOOP
+        CONTINUE WHEN tinfo->'marks' ? w;
+        -- the unit of a figure of the sentence named again ("| Days past due | 104 |", "Overdue (EUR) 43.805,00")
+        CONTINUE WHEN split_part(w, ':', 1) IN ('unit', 'currency') AND EXISTS (
+            SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+            WHERE right(figs->((f2->>'figure')::integer)->>'text', length(substr(w, strpos(w, ':') + 1)) + 1)
+                  = ' ' || substr(w, strpos(w, ':') + 1));
+        off := off || jsonb_build_array(jsonb_build_object(
+            'code', CASE split_part(w, ':', 1) WHEN 'numeral' THEN 'number_words' WHEN 'scale' THEN 'number_words' ELSE 'unit_words' END,
+            'text', substr(w, strpos(w, ':') + 1)));
+    END LOOP;
+    IF (ns->>'negations')::integer > coalesce((tinfo->>'negations')::integer, 0) THEN
+        off := off || jsonb_build_array(jsonb_build_object('code', 'negation', 'text', 'a negation'));
+    END IF;
+    RETURN jsonb_build_object('offences', off, 'claims', assign);
+END
+$$;
+
 -- A text's sentences (footnote._read) with every sentence that merges statements ("X owes A, while Y owes B";
 -- "1 supplier matches: Hansa Stahlhandel GmbH") read again clause by clause: cut at commas, semicolons,
 -- colons, dashes, parentheses, "and / while / whereas / but" and before "as of", then joined again from the left as long as
