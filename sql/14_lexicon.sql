@@ -510,6 +510,9 @@ SELECT w, 'word', c, n FROM (VALUES
     ('expect', 'predicted', false), ('expects', 'predicted', false), ('to beat', 'predicted', false),
     ('beat', 'predicted', false), ('outperform', 'predicted', false), ('will be', 'predicted', false),
     ('is going to', 'predicted', false), ('are going to', 'predicted', false),
+    ('voraussichtlich', 'predicted', false), ('vermutlich', 'predicted', false), ('wahrscheinlich', 'predicted', false),
+    ('erwarten', 'predicted', false), ('lohnt sich', 'judged', false), ('lohnt', 'judged', false),
+    ('lieber', 'judged', false), ('besser', 'judged', false), ('sinnvoll', 'judged', false), ('ratsam', 'judged', false),
     ('mehr', 'more', false), ('weniger', 'less', false),
     -- a majority is a share, not the largest one: not checked against the rows, so it blocks
     ('most of them', 'majority', false), ('most of it', 'majority', false), ('most of', 'majority', false),

@@ -1100,7 +1100,7 @@ BEGIN
                                       'numeral:various', 'numeral:few', 'numeral:a few')
                       UNION ALL
                       SELECT ltrim(w, '!') FROM jsonb_array_elements_text(ns->'words') AS w
-                      WHERE ltrim(w, '!') = ANY (footnote._stance_words()) OR w IN ('yes', 'judged', 'predicted')
+                      WHERE ltrim(w, '!') = ANY (footnote._stance_words()) OR ltrim(w, '!') IN ('yes', 'judged', 'predicted')
                       UNION ALL  -- advice or a prediction: what a refusal declines to give
                       SELECT substr(x, 10) FROM jsonb_array_elements_text(ns->'marks') AS x
                       WHERE x IN ('modifier:should', 'modifier:must', 'modifier:will', 'modifier:would',

@@ -470,6 +470,9 @@ SELECT w, 'word', c, n FROM (VALUES
     ('expect', 'predicted', false), ('expects', 'predicted', false), ('to beat', 'predicted', false),
     ('beat', 'predicted', false), ('outperform', 'predicted', false), ('will be', 'predicted', false),
     ('is going to', 'predicted', false), ('are going to', 'predicted', false),
+    ('voraussichtlich', 'predicted', false), ('vermutlich', 'predicted', false), ('wahrscheinlich', 'predicted', false),
+    ('erwarten', 'predicted', false), ('lohnt sich', 'judged', false), ('lohnt', 'judged', false),
+    ('lieber', 'judged', false), ('besser', 'judged', false), ('sinnvoll', 'judged', false), ('ratsam', 'judged', false),
     ('mehr', 'more', false), ('weniger', 'less', false),
     -- a majority is a share, not the largest one: not checked against the rows, so it blocks
     ('most of them', 'majority', false), ('most of it', 'majority', false), ('most of', 'majority', false),
@@ -1112,6 +1115,665 @@ BEGIN
     END LOOP;
     RETURN (SELECT coalesce(jsonb_agg(x || jsonb_build_object('sentence', n - 1) ORDER BY n), '[]')
             FROM jsonb_array_elements(out) WITH ORDINALITY AS y(x, n));
+END
+$$;
+
+-- Grade a text against the template of its calls: the gate's reading of every sentence.
+--   answer: the text; claims: the caller's claims, or NULL to let the gate find the figures itself;
+--   idx: footnote._call_index of the calls; tpl: footnote._layout of their template; outcome: answer,
+--   clarification or refusal.
+-- Returns {status, claims, findings, sentences, evidence}.
+CREATE OR REPLACE FUNCTION footnote._grade(answer text, claims jsonb, idx jsonb, tpl jsonb, outcome text)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    calls    jsonb := idx->'calls';
+    tc       jsonb := coalesce(tpl->'claims', '[]');
+    tus      jsonb := coalesce(tpl->'units', '[]');
+    findings jsonb := '[]';
+    graded   jsonb := '[]';
+    figs     jsonb := '[]';
+    sents    jsonb := '[]';
+    claim    jsonb;
+    cid      text;
+    ev_ids   text[];
+    span_s   integer;
+    span_e   integer;
+    verdict  text;
+    reason   text;
+    i        integer := 0;
+    last_end integer := -1;
+    slots    jsonb;
+    nread    jsonb;
+    tread    jsonb;
+    aread    jsonb;
+    tinfo    jsonb := '{}';
+    ns       jsonb;
+    u        integer;
+    cands    integer[];
+    best     jsonb;
+    bestu    integer;
+    j        jsonb;
+    f        jsonb;
+    fig      jsonb;
+    unit_of  integer[];      -- per sentence: the template unit it was read as
+    judged   jsonb[];        -- per sentence: footnote._judge's result
+    nsent    integer;
+    k        integer;
+    kt       integer;
+    covered  jsonb := '{}';  -- template claim index -> true
+    touched  jsonb := '{}';  -- template unit -> words the text says in it
+    names    jsonb := '{}';
+    o        jsonb;
+    sv       text;
+    evidence jsonb;
+    cited    text[] := '{}';
+    status   text;
+    missing  text;
+    fast     boolean;
+    hard     boolean;
+    detail   boolean;
+    first    integer;
+    signed   integer;
+    in_order boolean;
+BEGIN
+    outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
+    PERFORM footnote._text_arg('answer', answer, true, 20000, true);
+    IF claims IS NOT NULL THEN
+        claims := footnote._array_arg('claims', claims, 500);
+    END IF;
+    SELECT coalesce(jsonb_agg(jsonb_build_object(
+               'code', 'unknown_call', 'severity', 'blocking', 'call_id', x.id,
+               'message', format('call %s was never made', x.id))), '[]')
+    INTO findings FROM jsonb_array_elements_text(idx->'unknown') AS x(id);
+
+    -- the template's own text, with its own claims (or none): every statement holds by construction
+    fast := outcome = 'answer' AND answer = tpl->>'answer' AND (claims IS NULL OR
+        (SELECT coalesce(jsonb_agg(jsonb_build_array(c->>'text', c->'span', c->>'call_id', c->'evidence') ORDER BY n), '[]')
+         FROM jsonb_array_elements(claims) WITH ORDINALITY AS x(c, n))
+        = (SELECT coalesce(jsonb_agg(jsonb_build_array(c->>'text', c->'span', c->>'call_id', c->'evidence') ORDER BY n), '[]')
+           FROM jsonb_array_elements(tc) WITH ORDINALITY AS x(c, n)));
+
+    -- the figures: the caller's claims, checked, or the values of the template found in the text
+    IF claims IS NOT NULL AND NOT fast THEN
+        FOR claim IN SELECT value FROM jsonb_array_elements(claims) LOOP
+            i := i + 1;
+            IF jsonb_typeof(claim) <> 'object' OR jsonb_typeof(claim->'text') IS DISTINCT FROM 'string'
+               OR jsonb_typeof(claim->'span') IS DISTINCT FROM 'object'
+               OR jsonb_typeof(claim->'span'->'start') IS DISTINCT FROM 'number'
+               OR jsonb_typeof(claim->'span'->'end') IS DISTINCT FROM 'number'
+               OR (claim->'span'->>'start') !~ '^\d{1,9}$' OR (claim->'span'->>'end') !~ '^\d{1,9}$'
+               OR jsonb_typeof(claim->'call_id') IS DISTINCT FROM 'string'
+               OR coalesce(jsonb_typeof(claim->'evidence'), 'array') <> 'array'
+               OR coalesce(claim->>'origin', 'structured') NOT IN ('structured', 'generated', 'found') THEN
+                PERFORM footnote._invalid(format('claims[%s]', i - 1),
+                    'must be {"text": string, "span": {"start": int, "end": int}, "call_id": string, '
+                    || '"evidence": [string], "origin": "structured" | "generated"}', left(claim::text, 200));
+            END IF;
+            span_s := (claim->'span'->>'start')::integer;
+            span_e := (claim->'span'->>'end')::integer;
+            cid := claim->>'call_id';
+            ev_ids := ARRAY(SELECT jsonb_array_elements_text(coalesce(claim->'evidence', '[]')));
+            verdict := 'grounded';
+            reason := NULL;
+            IF NOT calls ? cid THEN
+                verdict := 'fabricated'; reason := 'call_not_listed';
+            ELSIF NOT (calls->cid->>'made')::boolean THEN
+                verdict := 'fabricated'; reason := 'call_not_made';
+            ELSIF EXISTS (SELECT FROM unnest(ev_ids) AS e(id) WHERE NOT calls->cid->'evidence' ? e.id) THEN
+                verdict := 'fabricated'; reason := 'evidence_not_read';
+            ELSIF span_e <= span_s OR span_e > length(answer)
+                  OR substr(answer, span_s + 1, span_e - span_s) IS DISTINCT FROM claim->>'text' THEN
+                verdict := 'unverified'; reason := 'span_mismatch';
+            ELSIF NOT footnote._edge_ok(footnote._plain(answer), span_s, span_e) THEN
+                verdict := 'unverified'; reason := 'span_boundary';
+            ELSIF span_s < last_end THEN
+                verdict := 'unverified'; reason := 'span_overlap';
+            ELSIF NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS t
+                              WHERE t->>'text' = claim->>'text' AND t->>'call_id' = cid) THEN
+                verdict := 'unverified'; reason := 'value_mismatch';
+            END IF;
+            IF reason IS NULL THEN
+                last_end := span_e;
+                figs := figs || jsonb_build_array(jsonb_build_object(
+                    'start', span_s, 'end', span_e, 'text', claim->>'text', 'written', claim->>'text',
+                    'form', 'claimed', 'call_id', cid, 'evidence', to_jsonb(ev_ids), 'claim', i - 1,
+                    'origin', coalesce(claim->>'origin', 'structured')));
+            ELSE
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', reason, 'claim', i - 1, 'severity', 'blocking',
+                    'message', format('claim %s (%s): %s', i - 1, left(claim->>'text', 60), replace(reason, '_', ' '))));
+            END IF;
+            graded := graded || jsonb_build_array(jsonb_build_object(
+                'text', claim->>'text', 'span', jsonb_build_object('start', span_s, 'end', span_e),
+                'call_id', cid, 'evidence', to_jsonb(ev_ids), 'origin', coalesce(claim->>'origin', 'structured'),
+                'verdict', verdict, 'reason', reason, 'value', NULL));
+        END LOOP;
+        SELECT coalesce(jsonb_agg(x ORDER BY (x->>'start')::integer), '[]') INTO figs FROM jsonb_array_elements(figs) AS x;
+    ELSIF NOT fast AND outcome = 'answer' THEN
+        SELECT coalesce(jsonb_agg(jsonb_build_object('text', x.text, 'name', x.name)), '[]') INTO slots
+        FROM (SELECT t->>'text' AS text,
+                     bool_or(t->>'kind' = 'text' AND t->>'value' ~ '\.(customer|supplier|item|name)$') AS name
+              FROM jsonb_array_elements(tc) AS t GROUP BY t->>'text') AS x;
+        figs := footnote._find_figures(answer, slots, NOT EXISTS (
+            SELECT FROM jsonb_array_elements(tc) AS t
+            WHERE t->>'text' ~ '^[0-9]{1,2}$'
+              AND substr(tpl->>'answer', 1, (t->'span'->>'start')::integer) ~ '(^|\n)[ \t]*$'
+              AND substr(tpl->>'answer', (t->'span'->>'end')::integer + 1, 2) ~ '^[.)] '));
+    END IF;
+
+    IF outcome <> 'answer' THEN
+        -- clarifications and refusals are recorded as what they are; one offered as text (a model's or an
+        -- agent's, without claims) states no figure and no fact: no number (a period such as Q2 2026 or
+        -- FY2025 aside), no number word, scale, currency or sign, no direction, party, state, level or
+        -- comparison, no yes, no advice or prediction (should, will, likely, ...), no proper name that is not
+        -- one of a customer, supplier or item
+        IF claims IS NULL THEN
+            FOR ns IN SELECT x FROM jsonb_array_elements(footnote._read(
+                          regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'g'), '[]', NULL)) AS x LOOP
+                SELECT string_agg(DISTINCT m, ', ') INTO missing
+                FROM (SELECT substr(x, strpos(x, ':') + 1) AS m FROM jsonb_array_elements_text(ns->'marks') AS x
+                      WHERE split_part(x, ':', 1) IN ('numeral', 'scale', 'currency', 'sign', 'digits')
+                        AND x NOT IN ('currency:currency', 'numeral:several', 'numeral:many', 'numeral:multiple',
+                                      'numeral:various', 'numeral:few', 'numeral:a few')
+                      UNION ALL
+                      SELECT ltrim(w, '!') FROM jsonb_array_elements_text(ns->'words') AS w
+                      WHERE ltrim(w, '!') = ANY (footnote._stance_words()) OR ltrim(w, '!') IN ('yes', 'judged', 'predicted')
+                      UNION ALL  -- advice or a prediction: what a refusal declines to give
+                      SELECT substr(x, 10) FROM jsonb_array_elements_text(ns->'marks') AS x
+                      WHERE x IN ('modifier:should', 'modifier:must', 'modifier:will', 'modifier:would',
+                                  'modifier:likely', 'modifier:probably', 'modifier:expected to', 'modifier:projected')
+                      UNION ALL  -- the advice a refusal declines, given anyway
+                      SELECT footnote._advice_given(ns->>'text', tpl->>'question')
+                      UNION ALL  -- a proper name no customer, supplier or item bears: a fact about something else
+                      SELECT c FROM jsonb_array_elements_text(ns->'capitalised') AS c
+                      WHERE position(c IN ns->>'text') > 1 AND cardinality(footnote._names_of(c)) = 0) AS y;
+                IF missing IS NOT NULL THEN
+                    findings := findings || jsonb_build_array(jsonb_build_object(
+                        'code', 'unsupported_statement', 'severity', 'blocking', 'sentence', ns->'sentence',
+                        'message', format('sentence %s (“%s”): a %s states “%s”, which no call supports',
+                                          (ns->>'sentence')::integer + 1, left(ns->>'text', 60),
+                                          CASE outcome WHEN 'refusal' THEN 'refusal' ELSE 'clarification' END, missing)));
+                END IF;
+            END LOOP;
+        END IF;
+    ELSIF fast THEN
+        graded := '[]';
+        FOR claim IN SELECT value FROM jsonb_array_elements(tc) LOOP
+            reason := CASE WHEN EXISTS (SELECT FROM jsonb_array_elements_text(claim->'evidence') AS e(id)
+                                        WHERE (calls->(claim->>'call_id')->'evidence'->(e.id)->>'verified')::boolean IS FALSE)
+                           THEN 'source_unverified' END;
+            graded := graded || jsonb_build_array(claim || jsonb_build_object(
+                'verdict', CASE WHEN reason IS NULL THEN 'grounded' ELSE 'unverified' END, 'reason', reason,
+                'sentence', claim->'unit'));
+        END LOOP;
+        SELECT coalesce(jsonb_agg(jsonb_build_object(
+                   'sentence', n - 1, 'start', t->'start', 'end', t->'end',
+                   'text', substr(answer, (t->>'start')::integer + 1, (t->>'end')::integer - (t->>'start')::integer),
+                   'verdict', 'grounded', 'reasons', '[]'::jsonb, 'unit', n - 1, 'claims', t->'claims') ORDER BY n), '[]')
+        INTO sents FROM jsonb_array_elements(tus) WITH ORDINALITY AS x(t, n);
+    ELSE
+        -- the template, unit by unit: its words, marks, negations and the context of each of its figures
+        tread := footnote._read(tpl->>'answer',
+            (SELECT coalesce(jsonb_agg(t->'span' ORDER BY n), '[]') FROM jsonb_array_elements(tc) WITH ORDINALITY AS x(t, n)),
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('start', t->'start', 'end', t->'end') ORDER BY n), '[]')
+             FROM jsonb_array_elements(tus) WITH ORDINALITY AS x(t, n)));
+        aread := (SELECT coalesce(jsonb_object_agg(r->>'sentence', r), '{}')
+                  FROM (SELECT string_agg(coalesce(t->>'also', ''), E'\n' ORDER BY n) AS txt,
+                               jsonb_agg(jsonb_build_object('start', a0, 'end', a0 + length(coalesce(t->>'also', '')))
+                                         ORDER BY n) AS spans
+                        FROM (SELECT t, n, sum(length(coalesce(t->>'also', '')) + 1) OVER (ORDER BY n)
+                                           - length(coalesce(t->>'also', '')) - 1 AS a0
+                              FROM jsonb_array_elements(tus) WITH ORDINALITY AS x(t, n)) AS y) AS a,
+                       LATERAL jsonb_array_elements(footnote._read(a.txt, '[]', a.spans)) AS r);
+        FOR ns IN SELECT x FROM jsonb_array_elements(tread) AS x LOOP
+            tinfo := tinfo || jsonb_build_object(ns->>'sentence', jsonb_build_object(
+                'words', (ns->'words') || coalesce(aread->(ns->>'sentence')->'words', '[]'),
+                'marks', (ns->'marks') || coalesce(aread->(ns->>'sentence')->'marks', '[]'),
+                'negations', ns->'negations',
+                'figures', (SELECT coalesce(jsonb_object_agg(x->>'figure', x), '{}') FROM jsonb_array_elements(ns->'figures') AS x)));
+        END LOOP;
+
+        -- the text, sentence by sentence
+        nread := footnote._read(answer, figs, NULL);
+        -- an answer that holds an interpretation says so wherever the text likes ("This is an interpretation:",
+        -- "My assessment:", "(interpretation)"): the marker words belong to no statement, and without one
+        -- the interpretation would read as a fact
+        IF EXISTS (SELECT FROM jsonb_array_elements(tus) AS t WHERE t->>'role' = 'inference') THEN
+            IF NOT EXISTS (SELECT FROM jsonb_array_elements(nread) AS x, jsonb_array_elements_text(x->'words') AS w
+                           WHERE w = 'interpretation') THEN
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', 'marker_missing', 'severity', 'blocking',
+                    'message', 'the answer states an interpretation without saying that it is one (“This is an interpretation”)'));
+            END IF;
+            -- a Yes or No would answer the decision or judgement itself, which no call makes ("Should we pay?" "Yes."),
+            -- unless the interpretation is a state the calls' facts are judged to show (a risk), stated as one, and
+            -- the Yes or No agrees with it ("Yes — in our interpretation X is at high risk ...")
+            IF EXISTS (SELECT FROM jsonb_array_elements(nread) AS x
+                       WHERE x->>'text' ~* '^\W*(yes|yeah|yep|no|nope|ja|nein)\s*[-—–,.:;!]'
+                         AND (EXISTS (SELECT FROM jsonb_array_elements(tus) AS t
+                                      WHERE t->>'role' = 'inference' AND t->>'operation' <> 'customer_risk')
+                              -- a risk is affirmed unless the interpretation finds none ("shows no sign of ...")
+                              OR (x->>'text' ~* '^\W*(yes|yeah|yep|ja)\M') <> NOT EXISTS (
+                                     SELECT FROM jsonb_array_elements(tus) AS t2
+                                     WHERE t2->>'role' = 'inference'
+                                       AND substr(tpl->>'answer', (t2->>'start')::integer + 1,
+                                                  (t2->>'end')::integer - (t2->>'start')::integer) ~* '\mno\M'))) THEN
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', 'unsupported_words', 'severity', 'blocking',
+                    'message', 'a Yes or No answers an interpretation the calls do not make; state the interpretation as one'));
+            END IF;
+            SELECT coalesce(jsonb_agg(jsonb_set(x, '{words}', (
+                       SELECT coalesce(jsonb_agg(w), '[]') FROM jsonb_array_elements_text(x->'words') AS w
+                       WHERE w NOT IN ('interpretation', 'underlying'))) ORDER BY n), '[]')
+            INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
+        END IF;
+        nread := footnote._clauses(answer, figs, nread, tc);
+        IF EXISTS (SELECT FROM jsonb_array_elements(tus) AS t WHERE t->>'role' = 'inference') THEN
+            -- the marker read again in clauses belongs to no statement either
+            SELECT coalesce(jsonb_agg(jsonb_set(x, '{words}', (
+                       SELECT coalesce(jsonb_agg(w), '[]') FROM jsonb_array_elements_text(x->'words') AS w
+                       WHERE w NOT IN ('interpretation', 'underlying'))) ORDER BY n), '[]')
+            INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
+        END IF;
+        nsent := jsonb_array_length(nread);
+        unit_of := array_fill(NULL::integer, ARRAY[greatest(nsent, 1)]);
+        judged := array_fill(NULL::jsonb, ARRAY[greatest(nsent, 1)]);
+        FOR k IN 1..nsent LOOP
+            ns := nread->(k - 1);
+            -- the units that hold every figure of the sentence written with a digit or a capital letter
+            -- (values in plain words, "high", "open", count only when the sentence has no other figure)
+            hard := EXISTS (SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+                            WHERE figs->((f2->>'figure')::integer)->>'text' ~ '[0-9A-Z\u00C0-\u00DE]');
+            SELECT array_agg(u2 ORDER BY u2) INTO cands
+            FROM generate_series(0, jsonb_array_length(tus) - 1) AS u2
+            WHERE jsonb_array_length(ns->'figures') > 0 AND NOT EXISTS (
+                SELECT FROM jsonb_array_elements(ns->'figures') AS f2, LATERAL (SELECT figs->((f2->>'figure')::integer) AS g) AS x
+                WHERE (NOT hard OR x.g->>'text' ~ '[0-9A-Z\u00C0-\u00DE]')
+                  AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS t
+                                  WHERE (t->>'unit')::integer = u2
+                                    AND (t->>'text' = x.g->>'text' OR footnote._shared_period(x.g->>'text', t, tc))
+                                    AND (x.g->>'call_id' IS NULL OR t->>'call_id' = x.g->>'call_id')));
+            best := NULL;
+            bestu := NULL;
+            FOREACH u IN ARRAY coalesce(cands, '{}') LOOP
+                j := footnote._judge(ns, figs, tc, tus->u, tinfo->(u::text));
+                IF best IS NULL OR jsonb_array_length(j->'offences') < jsonb_array_length(best->'offences')
+                   OR (jsonb_array_length(j->'offences') = jsonb_array_length(best->'offences')
+                       AND NOT touched ? (u::text) AND touched ? (bestu::text)) THEN
+                    best := j;
+                    bestu := u;
+                END IF;
+            END LOOP;
+            IF bestu IS NULL AND jsonb_array_length(ns->'figures') > 0 THEN
+                best := jsonb_build_object('offences', jsonb_build_array(jsonb_build_object(
+                    'code', 'crosses_units', 'text', (SELECT string_agg(figs->((f2->>'figure')::integer)->>'written', ', ')
+                                                      FROM jsonb_array_elements(ns->'figures') AS f2))),
+                    'claims', (SELECT jsonb_agg(NULL::integer) FROM jsonb_array_elements(ns->'figures')));
+            END IF;
+            unit_of[k] := bestu;
+            judged[k] := best;
+            IF bestu IS NOT NULL THEN
+                touched := touched || jsonb_build_object(bestu::text, coalesce(touched->(bestu::text), '[]') || (ns->'words'));
+            END IF;
+        END LOOP;
+        -- superlatives and orderings of a row ("the largest is ...", "just ahead of ..."): checked against the
+        -- rows the call returned; true ones are supported, false ones contradict the rows
+        FOR k IN 1..nsent LOOP
+            CONTINUE WHEN unit_of[k] IS NULL OR NOT EXISTS (
+                SELECT FROM jsonb_array_elements(judged[k]->'offences') AS x
+                WHERE x->>'code' = 'unsupported_words' AND x->>'text' IN ('largest', 'smallest', 'oldest', 'newest', 'ahead of', 'behind'));
+            SELECT coalesce(jsonb_agg(CASE
+                       WHEN x->>'code' <> 'unsupported_words' OR x->>'text' NOT IN ('largest', 'smallest', 'oldest', 'newest', 'ahead of', 'behind') THEN x
+                       WHEN footnote._ordering_holds(x->>'text', tus->unit_of[k], CASE WHEN k > 1 THEN tus->unit_of[k - 1] END,
+                                                     judged[k]->'claims', tc, idx) THEN NULL
+                       WHEN footnote._ordering_holds(x->>'text', tus->unit_of[k], CASE WHEN k > 1 THEN tus->unit_of[k - 1] END,
+                                                     judged[k]->'claims', tc, idx) IS FALSE THEN x || '{"code": "contradicts"}'
+                       ELSE x END) FILTER (WHERE x IS NOT NULL), '[]')
+            INTO o FROM jsonb_array_elements(judged[k]->'offences') AS x;
+            judged[k] := jsonb_set(judged[k], '{offences}', (SELECT coalesce(jsonb_agg(y), '[]') FROM jsonb_array_elements(o) AS y WHERE y <> 'null'));
+        END LOOP;
+        -- a letter's sign-off ("Best regards,"): the lines after it are its signature
+        signed := (SELECT min(x.n2) FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
+                   WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'words') = 0
+                     AND jsonb_array_length(s2->'marks') = 0 AND s2->>'text' ~* footnote._signoff_re());
+        -- sentences without figures: discourse, or a part of the statement next to them
+        FOR k IN 1..nsent LOOP
+            ns := nread->(k - 1);
+            CONTINUE WHEN jsonb_array_length(ns->'figures') > 0;
+            IF jsonb_array_length(ns->'words') = 0 AND jsonb_array_length(ns->'marks') = 0
+               AND (ns->>'negations')::integer = 0 THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            -- a salutation ("Hi Anna,", "Dear Mr Weber,") names whom the text is for, and a signature under a
+            -- sign-off ("Jonas", "Credit Control") who wrote it: neither states anything
+            IF jsonb_array_length(ns->'marks') = 0 AND (ns->>'negations')::integer = 0
+               AND ((ns->>'text' ~* footnote._salutation_re()
+                     AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w WHERE NOT ns->'unknown' ? w))
+                    OR (k > coalesce(signed, nsent) AND ns->>'text' ~ '^\s*[A-Z\u00C0-\u00DE][[:alpha:]&.-]*( [[:alpha:]&.-]+){0,3}\s*$')) THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            -- the question itself, restated above the answer ("Q: How much does Bergmann Logistik owe?", a quoted
+            -- "> Does Vidal have open tickets?"): a question asserts nothing when every word it says is a word of
+            -- the question asked (a word of its own, "Is Bergmann at risk of insolvency?", still has to be supported)
+            IF ns->>'text' ~ '\?\W*$' AND (ns->>'negations')::integer = 0 AND coalesce(tpl->>'question', '') <> ''
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'marks') AS x
+                               WHERE x <> 'unit:>' OR ns->>'text' !~ '^\s*>')
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w
+                               WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(footnote._read(tpl->>'question', '[]', NULL)) AS q,
+                                                             jsonb_array_elements_text(q->'words') AS qw
+                                                 WHERE qw = w)) THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            -- an offer or a closer ("Let me know if you'd like it by month") states nothing unless it holds a
+            -- number or takes a side
+            IF ns->>'text' ~* '^\W*(let me know|if you''d like|if you want|would you like|do you want|want me to|shall i|i can|i could|happy to|feel free|just ask|sag bescheid|wenn du|wenn sie)'
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'marks') AS x
+                               WHERE split_part(x, ':', 1) IN ('digits', 'numeral', 'scale', 'currency', 'sign'))
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w
+                               WHERE ltrim(w, '!') = ANY (footnote._stance_words()))
+               AND (ns->>'negations')::integer = 0 THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            -- a markdown table's header row names what its rows state: each of its words is one the statement
+            -- of some row of the table says (units and what a column of names names aside)
+            IF left(ns->>'text', 1) = '|' THEN
+                cands := '{}';
+                FOR kt IN k + 1..nsent LOOP
+                    EXIT WHEN left(nread->(kt - 1)->>'text', 1) <> '|';
+                    IF unit_of[kt] IS NOT NULL AND NOT unit_of[kt] = ANY (cands) THEN
+                        cands := cands || unit_of[kt];
+                    END IF;
+                END LOOP;
+                missing := NULL;
+                IF cardinality(cands) > 0 THEN
+                    SELECT string_agg(o.t, ', ') INTO missing
+                    FROM (SELECT DISTINCT x->>'code' || ':' || coalesce(x->>'text', '') AS t
+                          FROM unnest(cands) AS c2(u2),
+                               LATERAL jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c2.u2, tinfo->(c2.u2::text))->'offences') AS x
+                          WHERE x->>'code' <> 'unit_words'
+                            -- a column of names is headed by what they name
+                            AND NOT (x->>'code' = 'unsupported_words'
+                                     AND x->>'text' IN ('customer', 'supplier', 'invoice', 'item', 'purchase order',
+                                                        'warehouse', 'credit note', 'ticket', 'payment', 'account'))) AS o
+                    WHERE (SELECT count(*) FROM unnest(cands) AS c3(u3)
+                           WHERE EXISTS (SELECT FROM jsonb_array_elements(footnote._judge(ns, figs, tc, tus->c3.u3, tinfo->(c3.u3::text))->'offences') AS x3
+                                         WHERE x3->>'code' || ':' || coalesce(x3->>'text', '') = o.t)) = cardinality(cands);
+                    IF missing IS NULL THEN
+                        judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                        CONTINUE;
+                    END IF;
+                END IF;
+            END IF;
+            best := NULL;
+            bestu := NULL;
+            FOREACH u IN ARRAY ARRAY[CASE WHEN k > 1 THEN unit_of[k - 1] END, CASE WHEN k < nsent THEN unit_of[k + 1] END]
+                                || ARRAY(SELECT (t->>'sentence')::integer FROM jsonb_array_elements(tread) AS t
+                                         WHERE jsonb_array_length(t->'figures') = 0) LOOP
+                CONTINUE WHEN u IS NULL;
+                j := footnote._judge(ns, figs, tc, tus->u, tinfo->(u::text));
+                IF best IS NULL OR jsonb_array_length(j->'offences') < jsonb_array_length(best->'offences') THEN
+                    best := j;
+                    bestu := u;
+                END IF;
+            END LOOP;
+            IF best IS NULL THEN
+                best := jsonb_build_object('offences', jsonb_build_array(jsonb_build_object('code', 'unsupported_statement')),
+                                           'claims', '[]'::jsonb);
+            ELSIF jsonb_array_length(best->'offences') > 0 AND unit_of[k] IS NULL
+                  AND NOT EXISTS (SELECT FROM jsonb_array_elements(tread) AS t
+                                  WHERE (t->>'sentence')::integer = bestu AND jsonb_array_length(t->'figures') = 0) THEN
+                best := jsonb_set(best, '{offences}', (best->'offences')
+                                  || jsonb_build_array(jsonb_build_object('code', 'unsupported_statement')));
+            END IF;
+            IF jsonb_array_length(best->'offences') = 0 THEN
+                unit_of[k] := bestu;
+                touched := touched || jsonb_build_object(bestu::text, coalesce(touched->(bestu::text), '[]') || (ns->'words'));
+            END IF;
+            judged[k] := best;
+        END LOOP;
+
+        -- figures of one unit stated across several sentences keep its order too
+        FOR u IN SELECT DISTINCT x FROM unnest(unit_of) AS x WHERE x IS NOT NULL LOOP
+            CONTINUE WHEN (SELECT count(*) FROM unnest(unit_of) AS x WHERE x = u) < 2;
+            o := footnote._order_offences(
+                (SELECT coalesce(jsonb_agg(jsonb_build_object('c', a.c::integer, 'f', nread->(k2 - 1)->'figures'->(a.o::integer - 1),
+                                                              'written', figs->((nread->(k2 - 1)->'figures'->(a.o::integer - 1)->>'figure')::integer)->>'written')
+                                           ORDER BY k2, a.o), '[]')
+                 FROM generate_series(1, nsent) AS k2,
+                      jsonb_array_elements_text(judged[k2]->'claims') WITH ORDINALITY AS a(c, o)
+                 WHERE unit_of[k2] = u AND a.c IS NOT NULL), tc, tus->u, tinfo->(u::text));
+            CONTINUE WHEN jsonb_array_length(o) = 0;
+            FOR k IN 1..nsent LOOP
+                IF unit_of[k] = u AND NOT EXISTS (SELECT FROM jsonb_array_elements(judged[k]->'offences') AS x
+                                                   WHERE x->>'code' = 'order') THEN
+                    judged[k] := jsonb_set(judged[k], '{offences}', (judged[k]->'offences') || o);
+                END IF;
+            END LOOP;
+        END LOOP;
+
+        -- per sentence: names of other entities, short names that are not unique, claims, verdict
+        FOR k IN 1..nsent LOOP
+            ns := nread->(k - 1);
+            best := judged[k];
+            FOR f IN SELECT x FROM jsonb_array_elements(ns->'figures') AS x LOOP
+                fig := figs->((f->>'figure')::integer);
+                IF fig->>'form' = 'short' THEN
+                    IF NOT names ? (fig->>'written') THEN
+                        names := names || jsonb_build_object(fig->>'written', to_jsonb(footnote._names_of(fig->>'written')));
+                    END IF;
+                    -- a short name that could mean several names means the one the calls are about, when only
+                    -- one of them is ("Bergmann" in an answer about Bergmann Logistik GmbH)
+                    IF names->(fig->>'written') <> jsonb_build_array(fig->>'text')
+                       AND (SELECT count(*) FROM jsonb_array_elements_text(names->(fig->>'written')) AS nm
+                            WHERE EXISTS (SELECT FROM jsonb_array_elements(tc) AS t WHERE t->>'text' = nm)) <> 1 THEN
+                        best := jsonb_set(best, '{offences}', (best->'offences') || jsonb_build_array(jsonb_build_object(
+                            'code', 'ambiguous_name', 'text', fig->>'written',
+                            'names', (SELECT string_agg(x, ' or ') FROM jsonb_array_elements_text(names->(fig->>'written')) AS x))));
+                    END IF;
+                END IF;
+            END LOOP;
+            IF jsonb_array_length(ns->'capitalised') > 0 AND jsonb_array_length(best->'offences') > 0 THEN
+                SELECT string_agg(n, ', ') INTO missing FROM (
+                    SELECT DISTINCT e.name AS n FROM jsonb_array_elements_text(ns->'capitalised') AS c(w),
+                           LATERAL unnest(footnote._names_of(c.w)) AS e(name)
+                    WHERE length(c.w) >= 3 AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS t WHERE t->>'text' = e.name)
+                    ORDER BY 1 LIMIT 3) AS x;
+                IF missing IS NOT NULL THEN
+                    best := jsonb_set(best, '{offences}', (best->'offences') || jsonb_build_array(jsonb_build_object(
+                        'code', 'other_entity', 'text', missing)));
+                END IF;
+            END IF;
+            judged[k] := best;
+            sv := CASE WHEN (best->>'discourse')::boolean THEN 'discourse'
+                       WHEN EXISTS (SELECT FROM jsonb_array_elements(best->'offences') AS x
+                                    WHERE footnote._offence_verdict(x->>'code') = 'fabricated') THEN 'fabricated'
+                       WHEN EXISTS (SELECT FROM jsonb_array_elements(best->'offences') AS x
+                                    WHERE footnote._offence_verdict(x->>'code') = 'unverified') THEN 'unverified'
+                       WHEN jsonb_array_length(best->'offences') > 0 THEN 'unsupported'
+                       ELSE 'grounded' END;
+            -- the claims of the sentence's figures
+            FOR i IN 0..jsonb_array_length(ns->'figures') - 1 LOOP
+                f := ns->'figures'->i;
+                fig := figs->((f->>'figure')::integer);
+                u := (best->'claims'->>i)::integer;
+                IF u IS NULL AND unit_of[k] IS NOT NULL THEN
+                    -- an as-of date or period the template states once for all its statements
+                    u := (SELECT d.n - 1 FROM jsonb_array_elements(tc) WITH ORDINALITY AS d(t, n)
+                          WHERE d.t->>'text' = fig->>'text' AND d.t->>'kind' IN ('date', 'period')
+                            AND d.t->>'call_id' = tus->unit_of[k]->>'call_id'
+                            AND EXISTS (SELECT FROM jsonb_array_elements_text(tus->unit_of[k]->'claims') AS o2(c2)
+                                        WHERE footnote._shared_period(fig->>'text', tc->(o2.c2::integer), tc))
+                          ORDER BY d.n LIMIT 1)::integer;
+                END IF;
+                o := (SELECT x FROM jsonb_array_elements(best->'offences') AS x WHERE x->'figure' = f->'figure' LIMIT 1);
+                IF o IS NULL THEN
+                    o := (SELECT x FROM jsonb_array_elements(best->'offences') AS x WHERE x->>'code' = 'order'
+                          AND x->>'kind' = tc->u->>'kind' LIMIT 1);
+                END IF;
+                reason := CASE WHEN o IS NOT NULL THEN o->>'code'
+                               WHEN u IS NULL THEN 'crosses_units'
+                               WHEN EXISTS (SELECT FROM jsonb_array_elements_text(tc->u->'evidence') AS e(id)
+                                            WHERE (calls->(tc->u->>'call_id')->'evidence'->(e.id)->>'verified')::boolean IS FALSE)
+                                   THEN 'source_unverified' END;
+                IF u IS NOT NULL AND (reason IS NULL OR reason = 'source_unverified') AND NOT covered ? (u::text) THEN
+                    covered := covered || jsonb_build_object(u::text, k - 1);
+                END IF;
+                claim := jsonb_build_object(
+                    'text', fig->>'written', 'span', jsonb_build_object('start', fig->'start', 'end', fig->'end'),
+                    'call_id', coalesce(fig->>'call_id', tc->u->>'call_id'),
+                    'evidence', coalesce(fig->'evidence', tc->u->'evidence', '[]'),
+                    'origin', coalesce(fig->>'origin', 'found'), 'kind', tc->u->'kind', 'value', tc->u->'value',
+                    'verdict', CASE WHEN reason IS NULL THEN 'grounded' ELSE 'unverified' END, 'reason', reason,
+                    'statement', tc->u->'statement', 'sentence', k - 1);
+                IF fig ? 'claim' THEN
+                    graded := jsonb_set(graded, ARRAY[fig->>'claim'], (graded->((fig->>'claim')::integer)) || (claim - 'text' - 'span' - 'evidence' - 'origin'));
+                ELSE
+                    graded := graded || jsonb_build_array(claim);
+                END IF;
+            END LOOP;
+            sents := sents || jsonb_build_array(jsonb_build_object(
+                'sentence', k - 1, 'start', ns->'start', 'end', ns->'end', 'text', ns->'text', 'verdict', sv,
+                'unit', unit_of[k],
+                'reasons', (SELECT coalesce(jsonb_agg(DISTINCT x->>'code'), '[]') FROM jsonb_array_elements(best->'offences') AS x)));
+            FOR o IN SELECT x FROM jsonb_array_elements(best->'offences') AS x LOOP
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', o->>'code', 'severity', 'blocking', 'sentence', k - 1,
+                    'message', format('sentence %s (“%s”): %s', k, left(ns->>'text', 60), footnote._offence_message(o)))
+                    || CASE WHEN o->>'code' = 'unsupported_digits' THEN jsonb_build_object('positions', (
+                           SELECT coalesce(jsonb_agg(jsonb_build_object('position', p - 1, 'character', substr(answer, p, 1))
+                                                     ORDER BY p), '[]')
+                           FROM generate_series((ns->>'start')::integer + 1, (ns->>'end')::integer) AS p
+                           WHERE substr(answer, p, 1) ~ '[^\x01-\x2f\x3a-\x7f]' AND footnote._has_numeral(substr(answer, p, 1))
+                             AND NOT EXISTS (SELECT FROM jsonb_array_elements(figs) AS g
+                                             WHERE p - 1 >= (g->>'start')::integer AND p - 1 < (g->>'end')::integer)))
+                       ELSE '{}' END);
+            END LOOP;
+        END LOOP;
+
+        -- every statement the template must make, complete (a row of a list and a fact under an interpretation
+        -- are detail a summary may leave out, or state in part, unless the template says it with a negation: a
+        -- caveat), and no negation of a statement the text touches dropped
+        -- whether the rows the text states come in the order of the template's (a list ranked by its order)
+        in_order := NOT EXISTS (
+            SELECT FROM (SELECT z.uu, min(z.o) AS p FROM unnest(unit_of) WITH ORDINALITY AS z(uu, o)
+                         WHERE z.uu IS NOT NULL AND tus->(z.uu)->>'row' IS NOT NULL GROUP BY z.uu) AS a,
+                        (SELECT z.uu, min(z.o) AS p FROM unnest(unit_of) WITH ORDINALITY AS z(uu, o)
+                         WHERE z.uu IS NOT NULL AND tus->(z.uu)->>'row' IS NOT NULL GROUP BY z.uu) AS b
+            WHERE a.uu < b.uu AND a.p > b.p AND tus->(a.uu)->>'call_id' = tus->(b.uu)->>'call_id')
+            -- a numbered list says its ranks itself
+            AND answer !~ '(^|\n)[ \t]*[0-9]+[.)][ \t]';
+        FOR k IN 0..jsonb_array_length(tus) - 1 LOOP
+            detail := NOT (tus->k->>'required')::boolean
+                OR ((tus->k->>'row' IS NOT NULL OR tus->k->>'role' = 'fact')
+                    AND NOT EXISTS (SELECT FROM jsonb_array_elements(tread) AS t
+                                    WHERE (t->>'sentence')::integer = k
+                                      AND ((t->>'negations')::integer > 0
+                                           OR EXISTS (SELECT FROM jsonb_array_elements_text(t->'words') AS w
+                                                      WHERE left(w, 1) = '!'))));
+            CONTINUE WHEN NOT touched ? (k::text) AND detail;
+            -- an as-of date or party stated once above covers every statement after it that has the same one
+            -- ("As of 14.08.2026:" or "Accounts payable to Northwind Supply:" above a list)
+            first := (SELECT min(z.o) - 1 FROM unnest(unit_of) WITH ORDINALITY AS z(uu, o) WHERE z.uu = k);
+            SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
+            FROM jsonb_array_elements_text(tus->k->'claims') AS c
+            WHERE NOT covered ? c
+              -- a gloss of the statement (a figure in parentheses, an explanation after its measure and a colon)
+              -- left out whole: no other figure of the gloss stated, no empty brackets left where one stood
+              AND NOT (touched ? (k::text) AND answer !~ '\(\s*[,;]?\s*\)|\(\s*[,;]|[,;]\s*\)'
+                       AND footnote._gloss(tpl->>'answer', tc, tus->k, c::integer) IS NOT NULL
+                       AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(tus->k->'claims') AS g(c3)
+                                       WHERE covered ? g.c3
+                                         AND footnote._gloss(tpl->>'answer', tc, tus->k, g.c3::integer)
+                                             = footnote._gloss(tpl->>'answer', tc, tus->k, c::integer)))
+              -- an as-of date or a period the text states on its own, for everything it says ("Both as of
+              -- 14.08.2026.", a table's "As of 14.08.2026." under it)
+              AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|period)$'
+                       AND EXISTS (SELECT FROM jsonb_array_elements(nread) AS x
+                                   WHERE jsonb_array_length(x->'figures') > 0
+                                     AND NOT EXISTS (SELECT FROM jsonb_array_elements(x->'figures') AS f3
+                                                     WHERE figs->((f3->>'figure')::integer)->>'text'
+                                                           IS DISTINCT FROM tc->(c::integer)->>'text')))
+              AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|customer|supplier)$'
+                       AND EXISTS (SELECT FROM jsonb_each(covered) AS d
+                                   WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
+                                     AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
+                                     AND (d.value)::text::integer < coalesce(first, 0)));
+            IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
+                missing := 'its words';
+            ELSIF detail THEN
+                -- a detail stated in part still says when (its as-of date or period) and, in a ranking, which rank
+                -- (unless the text states the ranked rows in their order)
+                SELECT string_agg(tc->(c::integer)->>'text', ', ' ORDER BY c::integer) INTO missing
+                FROM jsonb_array_elements_text(tus->k->'claims') AS c
+                WHERE NOT covered ? c AND tc->(c::integer)->>'value' ~ '\.(as_of|period|period_from|period_to|rank)$'
+                  AND NOT (tc->(c::integer)->>'value' ~ '\.rank$' AND in_order)
+                  AND NOT EXISTS (SELECT FROM jsonb_each(covered) AS d
+                                  WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
+                                    AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
+                                    AND tc->(c::integer)->>'value' !~ '\.rank$'
+                                    AND (d.value)::text::integer < coalesce(first, 0));
+            END IF;
+            IF missing IS NOT NULL THEN
+                findings := findings || jsonb_build_array(jsonb_build_object(
+                    'code', 'statement_missing', 'severity', 'blocking', 'unit', k,
+                    'message', format('the answer does not state %s (“%s”)', missing,
+                                      left(substr(tpl->>'answer', (tus->k->>'start')::integer + 1,
+                                                  (tus->k->>'end')::integer - (tus->k->>'start')::integer), 80))));
+            ELSIF touched ? (k::text) THEN
+                SELECT string_agg(substr(w, 2), ', ') INTO missing
+                FROM jsonb_array_elements(tread) AS t, jsonb_array_elements_text(t->'words') AS x(w)
+                WHERE (t->>'sentence')::integer = k AND left(w, 1) = '!' AND NOT touched->(k::text) ? w;
+                IF missing IS NOT NULL THEN
+                    findings := findings || jsonb_build_array(jsonb_build_object(
+                        'code', 'negation_dropped', 'severity', 'blocking', 'unit', k,
+                        'message', format('the answer leaves out that it is not %s', missing)));
+                END IF;
+            END IF;
+        END LOOP;
+        IF nsent = 0 THEN
+            findings := findings || jsonb_build_array(jsonb_build_object(
+                'code', 'statement_missing', 'severity', 'blocking', 'message', 'the answer states nothing'));
+        END IF;
+    END IF;
+
+    -- advisory: figures read faithfully from facts the source itself flags as unverified
+    FOR claim IN SELECT x FROM jsonb_array_elements(graded) AS x WHERE x->>'reason' = 'source_unverified' LOOP
+        findings := findings || jsonb_build_array(jsonb_build_object(
+            'code', 'source_unverified', 'severity', 'advisory', 'claim', claim->'value',
+            'message', format('%s rests on a fact the source marks unverified', claim->>'text')));
+    END LOOP;
+
+    SELECT array_agg(DISTINCT e) INTO cited
+    FROM jsonb_array_elements(graded) AS c, jsonb_array_elements_text(c->'evidence') AS e
+    WHERE c->>'verdict' <> 'fabricated';
+    SELECT coalesce(jsonb_agg(x.row ORDER BY x.id), '[]') INTO evidence
+    FROM (SELECT DISTINCT ON (e.key) e.key AS id, e.value AS row
+          FROM jsonb_each(calls) AS k2, jsonb_each(k2.value->'evidence') AS e
+          WHERE e.key = ANY (coalesce(cited, '{}'))
+          ORDER BY e.key) AS x;
+
+    status := CASE
+        WHEN outcome = 'refusal' AND jsonb_array_length(findings) = 0 THEN 'refused'
+        WHEN outcome = 'clarification' AND jsonb_array_length(findings) = 0 THEN 'ambiguous'
+        WHEN EXISTS (SELECT FROM jsonb_array_elements(findings) AS x WHERE x->>'severity' = 'blocking')
+            THEN 'insufficient_evidence'
+        WHEN jsonb_array_length(tc) = 0 THEN 'insufficient_evidence'
+        WHEN jsonb_array_length(findings) > 0 THEN 'partially_verified'
+        ELSE 'verified' END;
+    IF outcome = 'answer' AND jsonb_array_length(tc) = 0 THEN
+        findings := findings || jsonb_build_array(jsonb_build_object(
+            'code', 'no_statements', 'severity', 'blocking',
+            'message', 'the calls support no statement the gate can read'));
+    END IF;
+    RETURN jsonb_build_object('status', status, 'claims', graded, 'findings', findings, 'sentences', sents,
+                              'evidence', evidence);
 END
 $$;
 
