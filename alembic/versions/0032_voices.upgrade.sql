@@ -1084,17 +1084,8 @@ BEGIN
                 ok := false;
             END IF;
             -- and each clause states its statement whole (an as-of date, period or party may be shared, a rank
-            -- left out): a part of one statement next to a part of another is a swap, not a merge; a row of a
-            -- list (a detail a summary may state in part) named by its own figure ("…, and the largest,
-            -- INV-2026-8812, has 18.450,00 € outstanding") may be stated in part, every figure of the clause its own
+            -- left out): a part of one statement next to a part of another is a swap, not a merge
             IF NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
-                           WHERE EXISTS (SELECT FROM unnest(pfig) AS q(fi) WHERE figs->q.fi->>'text' ~ '[A-Z\u00C0-\u00DE]'
-                                           AND EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
-                                                       WHERE tq->>'unit' = h.key AND tq->>'text' = figs->q.fi->>'text'))
-                             AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
-                                             WHERE tq->>'unit' = h.key AND tq->>'value' !~ '^rows\['
-                                               AND tq->>'kind' NOT IN ('date', 'period')))
-               AND NOT EXISTS (SELECT FROM jsonb_each_text(hold) AS h
                            WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
                                              WHERE tq->>'unit' = h.key AND tq->>'kind' NOT IN ('date', 'period')
                                                AND tq->>'value' !~ '\.(customer|supplier|rank)$'
