@@ -268,6 +268,21 @@ BEGIN
                     cls := 'neutral';
                 END IF;
             END IF;
+            -- "43.805,00 € overdue over 4 invoices", "2.812.279,42 € über 321 Rechnungen": right after an amount (a
+            -- figure, or one word after it) and before a count of documents, over / über says across how many the
+            -- amount is spread, not "more than" ("owes over 43.805,00 €", "overdue over 104 days" stay modifiers)
+            IF cls = 'modifier' AND bestkey IN ('over', 'über') AND best + 2 <= nt AND k[best + 1] = 'figure'
+               AND k[best + 2] = 'word' AND NOT kg[best + 1]
+               AND lex->lower(kt[best + 2])->>1 IN ('invoice', 'credit note', 'purchase order', 'order', 'payment',
+                                                   'customer', 'supplier', 'line', 'item', 'ticket')
+               AND cardinality(out) > 0
+               AND (out[cardinality(out)].kind = 'figure'
+                    -- one word between: the amount's own measure ("overdue", "überfällig"), not a word that
+                    -- already says across ("across over 12 invoices" is "more than 12")
+                    OR (out[cardinality(out)].kind = 'word' AND out[cardinality(out)].class = 'word'
+                        AND cardinality(out) > 1 AND out[cardinality(out) - 1].kind = 'figure')) THEN
+                cls := 'neutral';
+            END IF;
             out := out || ROW(ks[i], ke[best], 'word', substr(t, ks[i] + 1, ke[best] - ks[i]), cls,
                               CASE WHEN cls = 'word' THEN coalesce(entry->>1, footnote._stem(kt[i]))
                                    ELSE coalesce(entry->>1, bestkey, lower(kt[i])) END,
@@ -275,6 +290,16 @@ BEGIN
                               NULL)::footnote._lexeme;
             i := best + 1;
         ELSE
+            -- "Vidal: 0 open tickets": a 0 that no figure took, written before a content word, says "no" ("no open
+            -- tickets"); before a unit, a currency or a scale ("0 days", "0 €") it stays a number
+            IF k[i] = 'digits' AND kt[i] = '0' AND i < nt AND k[i + 1] = 'word' AND NOT kg[i + 1]
+               AND (i = 1 OR NOT kg[i] OR k[i - 1] = 'break' OR (k[i - 1] = 'punct' AND kt[i - 1] IN ('(', '[', '*', '"')))
+               AND coalesce(lex->lower(kt[i + 1])->>0, 'word') = 'word' THEN
+                out := out || ROW(ks[i], ke[i], 'word', kt[i], 'negator', 'no', false, NULL, kg[i], true,
+                                  NULL)::footnote._lexeme;
+                i := i + 1;
+                CONTINUE;
+            END IF;
             IF k[i] = 'punct' AND lex ? kt[i] THEN
                 out := out || ROW(ks[i], ke[i], 'word', kt[i], lex->kt[i]->>0, kt[i], false, NULL, kg[i], true,
                                   NULL)::footnote._lexeme;

@@ -300,6 +300,15 @@ BEGIN
                     AND l.phrase <> lower(split_part(sl->>'text', ' ', 2))
                     AND (g.sep = ' ' OR l.phrase ~ '^[a-zäöüß]+$')) AS x;
         END IF;
+        -- a range (a period, a bucket) may take its other spellings: "01.01.2026–14.08.2026" as "01.01.2026 to
+        -- 14.08.2026", "01.01.2026 - 14.08.2026" or "01.01.2026 bis 14.08.2026", "31-60" as "31 to 60"
+        IF footnote._plain(sl->>'text') ~ '^[0-9]([0-9.]*[0-9])? ?- ?[0-9]([0-9.]*[0-9])?$' THEN
+            SELECT vs || array_agg(x.v), fs || array_agg('range'::text) INTO vs, fs
+            FROM (SELECT DISTINCT m[1] || sep || m[2] AS v
+                  FROM regexp_match(footnote._plain(sl->>'text'), '^([0-9](?:[0-9.]*[0-9])?) ?- ?([0-9](?:[0-9.]*[0-9])?)$') AS r(m),
+                       unnest(ARRAY[' to ', ' - ', '-', ' until ', ' through ', ' bis ', ' thru ']) AS u(sep)
+                  WHERE m[1] || sep || m[2] <> footnote._plain(sl->>'text')) AS x;
+        END IF;
         FOR k IN 1..cardinality(vs) LOOP
             v := vs[k];
             CONTINUE WHEN coalesce(v, '') = '';
@@ -572,6 +581,9 @@ BEGIN
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
              UNION ALL SELECT x FROM unnest(extra) AS x LOOP
         CONTINUE WHEN tinfo->'words' ? w;
+        -- a noun that names the kind of the statement's subject ("the customer", "our largest customer",
+        -- "Kunde", "the supplier") refers to the subject the figures name, and says nothing more
+        CONTINUE WHEN left(w, 1) <> '!' AND split_part(tu->>'subject', ':', 1) = replace(w, ' ', '_');
         -- "Yes —" opening a statement whose negation is the statement's own ("Yes — X is at risk of not paying")
         CONTINUE WHEN w = 'yes' AND (coalesce((tinfo->>'negations')::integer, 0) > 0
                                      OR EXISTS (SELECT FROM jsonb_array_elements_text(tinfo->'words') AS x WHERE left(x, 1) = '!'));
@@ -684,7 +696,8 @@ $$;
 
 -- A text's sentences (footnote._read) with every sentence that merges statements ("X owes A, while Y owes B";
 -- "1 supplier matches: Hansa Stahlhandel GmbH") read again clause by clause: cut at commas, semicolons,
--- colons, dashes, parentheses, "and / while / whereas / but" and before "as of", then joined again from the left as long as
+-- colons, dashes, parentheses, "and / while / whereas / but / vs" (German "und / sowie / während / aber") and before
+-- "as of", then joined again from the left as long as
 -- one unit holds the figures of the joined clauses. A clause that fits no unit stays what it is (and blocks).
 CREATE FUNCTION footnote._clauses(t text, figs jsonb, nread jsonb, tc jsonb)
 RETURNS jsonb
@@ -722,7 +735,7 @@ BEGIN
         cuts := '{}';
         p := 1;
         LOOP
-            p := regexp_instr(txt, '(, |; |: | [-—–] |\(| and | while | whereas | but | as of )', p);
+            p := regexp_instr(txt, '(, |; |: | [-—–] |\(| and | while | whereas | but | as of | vs\.? | versus | und | sowie | während | aber )', p);
             EXIT WHEN p = 0;
             cuts := cuts || (s0 + p - 1);
             p := p + 1;
@@ -1078,7 +1091,7 @@ BEGIN
                                       'numeral:various', 'numeral:few', 'numeral:a few')
                       UNION ALL
                       SELECT ltrim(w, '!') FROM jsonb_array_elements_text(ns->'words') AS w
-                      WHERE ltrim(w, '!') = ANY (footnote._stance_words()) OR w IN ('yes', 'judged', 'predicted')
+                      WHERE ltrim(w, '!') = ANY (footnote._stance_words()) OR ltrim(w, '!') IN ('yes', 'judged', 'predicted')
                       UNION ALL  -- advice or a prediction: what a refusal declines to give
                       SELECT substr(x, 10) FROM jsonb_array_elements_text(ns->'marks') AS x
                       WHERE x IN ('modifier:should', 'modifier:must', 'modifier:will', 'modifier:would',

@@ -22,12 +22,13 @@ from tests import pgservers, restatements
 from tests.conftest import TestDatabase, tally
 
 MAX_FAITHFUL_BLOCKED = 0.02  # the target
-# what the gate reaches today in each part (tuned and held-out texts together); the corpus gained emails, chat,
-# notes, tables, German, records and letters (restatements_voices_*.txt) and every kind of answer again in the
-# voices people write (restatements_wild_*.txt, 71 % of its faithful texts blocked before revision 0030_voices,
-# 52 % after in the tuned part, 62 % -> 42 % held out, texts as written); all texts, framed ones included: 49,9 %
-# tuned, 45,8 % held out (48,6 % together); the part that blocks most (the fourth, by question) 55,7 %
-FAITHFUL_BLOCKED_BOUND = 0.56
+# what the gate reaches today in each part (tuned and held-out texts together, framed ones included); the corpus gained
+# emails, chat, notes, tables, German, records and letters (restatements_voices_*.txt), every kind of answer again in
+# the voices people write (restatements_wild_*.txt: 71 % of its faithful texts blocked before revision 0030_voices,
+# 49,5 % tuned / 42,7 % held out before this pass of 0035_voices, 47,8 % / 42,7 % after, texts as written), and voices
+# no rule was tuned on (restatements_wild2_*.txt: 79 % blocked in both parts); the part that blocks most (the
+# fourth, by question) about 60 % as written
+FAITHFUL_BLOCKED_BOUND = 0.63
 PASSING = ("verified", "partially_verified")
 
 
