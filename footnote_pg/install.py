@@ -133,15 +133,20 @@ def upgrade(url: str, revision: str = "head") -> None:
         command.upgrade(_config(url), revision)
 
 
+def _listed(known: list[str]) -> str:
+    """The revisions for an error line a person reads: all of them, or the first, the last and how many."""
+    listed = ", ".join(known)
+    if len(listed) > 400:
+        listed = f"{known[0]} to {known[-1]}, {len(known)} revisions numbered in order"
+    return listed
+
+
 def stamp(url: str, revision: str) -> None:
     """Record ``revision`` as installed without running anything (for a schema installed from the SQL script)."""
     known = revisions()
     if revision not in known:
-        listed = ", ".join(known)
-        if len(listed) > 400:  # one line a person reads: the first, the last and how many
-            listed = f"{known[0]} to {known[-1]}, {len(known)} revisions numbered in order"
         raise errors.InvalidArgument(f"invalid argument stamp: {revision[:60]!r} is not a revision; "
-                                     f"they are {listed}", {"argument": "stamp"})
+                                     f"they are {_listed(known)}", {"argument": "stamp"})
     with _mapped_errors(), _host_run_kept():
         command.stamp(_config(url), revision)
 
@@ -261,7 +266,7 @@ def offline_script(revision: str = "head", from_revision: str | None = None) -> 
         return squashed_script()
     if from_revision not in known:
         raise errors.InvalidArgument(f"invalid argument from: {from_revision[:60]!r} is not a revision; "
-                                     f"they are {', '.join(known)}", {"argument": "from"})
+                                     f"they are {_listed(known)}", {"argument": "from"})
     buffer = io.StringIO()
     command.upgrade(_config(output_buffer=buffer), f"{from_revision}:{revision}", sql=True)
     return buffer.getvalue()
