@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from footnote_pg import Footnote
@@ -349,6 +349,7 @@ def test_any_text_gets_a_route(directory: Directory, text: str) -> None:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[FIXTURE])
 @given(st.sampled_from([e["text"] for e in PINNED]), st.sampled_from(VARIANTS))
+@example("Fischer profile and credit limit", "upper")  # capitals in a text all in capitals name nothing
 def test_case_and_punctuation_keep_the_route(directory: Directory, text: str, how: str) -> None:
     variant = {"lower": text.lower(), "upper": text.upper(), "strip": text.rstrip("?.!") + " "}[how]
     original = route(text, directory, SETTINGS)

@@ -148,14 +148,15 @@ def _leftover_runs(q: _Question, taken: Sequence[Mention]) -> list[tuple[int, in
 
 
 def _in_slot(q: _Question, start: int, end: int, strict: bool) -> bool:
-    """A run of unknown words where a name belongs: after 'for', 'does', ...; or capitalised."""
+    """A run of unknown words where a name belongs: after 'for', 'does', ...; or capitalised (in a text that is not
+    all capitals, where a capital says nothing)."""
     before = [t for t in q.tokens if t.end <= start]
     prev = next((t.fold for t in reversed(before) if t.fold not in _ARTICLES), None)
     if prev in (_SLOT_PREP if strict else _SLOT_BEFORE):
         return True
     if _POSSESSIVE_ENTITY.match(q.text[end:end + 3]):
         return True
-    return not strict and (not before or q.text[start].isupper())
+    return not strict and (not before or (q.text[start].isupper() and not q.text.isupper()))
 
 
 def _entities(q: _Question, index: _NameIndex, required: bool) -> list[Mention]:
