@@ -142,9 +142,9 @@ BOUNDS = {"tuned": (0.994, 0.006), "held-out": (0.96, 0.04)}
 # 5.8 %.
 # The second set (questions_voices2*.toml: 420 questions in other wrappings and words, written without looking at the
 # rules or at the first set's held-out file; 300 tuned, 120 held out), measured once, before any rule was written
-# from it: MEASURING.
+# from it: tuned 65.0 % right / 25.3 % missed / 9.7 % wrong; held-out 72.5 % / 21.7 % / 5.8 %. The bounds state that.
 VOICE_BOUNDS = {("voices", "tuned"): (0.98, 0.02, 0.005), ("voices", "held-out"): (0.74, 0.21, 0.06),
-                ("voices2", "tuned"): (0.0, 1.0, 1.0), ("voices2", "held-out"): (0.0, 1.0, 1.0)}
+                ("voices2", "tuned"): (0.649, 0.254, 0.097), ("voices2", "held-out"): (0.724, 0.217, 0.059)}
 FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
             "multi_clause", "refusals", "ambiguous")
 VOICES_OF_THE_SET = ("plain", "tool", "german", "denglish", "dates", "terse", "chat", "email", "docnum", "multi", "counts",
