@@ -21,12 +21,14 @@ from tests import pgservers
 from tests.conftest import LOGIN_ROLES, REPORTS, TEST_PASSWORD
 
 # held-out: set aside before tuning. A part may have several files; its report is per part, and per file set.
-PARTS = {"tuned": ("questions.toml", "questions_voices.toml"),
-         "held-out": ("questions_heldout.toml", "questions_voices_heldout.toml")}
+PARTS = {"tuned": ("questions.toml", "questions_voices.toml", "questions_voices2.toml"),
+         "held-out": ("questions_heldout.toml", "questions_voices_heldout.toml", "questions_voices2_heldout.toml")}
 # The voices files label each question with what is RIGHT (the calls a careful analyst would run, or the right
 # question back or refusal), not with the route the rules give: they are measured (right, missed, wrong), never
-# pinned question by question.
-MEASURED = frozenset({"questions_voices.toml", "questions_voices_heldout.toml"})
+# pinned question by question. Each set of them (its tuned file and its held-out file) is reported and bounded alone.
+VOICE_SETS = {"voices": ("questions_voices.toml", "questions_voices_heldout.toml"),
+              "voices2": ("questions_voices2.toml", "questions_voices2_heldout.toml")}
+MEASURED = frozenset(name for names in VOICE_SETS.values() for name in names)
 QUESTIONS: list[dict[str, Any]] = [
     {**entry, "part": part, "file": name}
     for part, names in PARTS.items()
@@ -138,7 +140,11 @@ BOUNDS = {"tuned": (0.994, 0.006), "held-out": (0.96, 0.04)}
 # right / 21.4 % missed / 5.8 % wrong; held-out 189, 65.6 % / 27.0 % / 7.4 %. After rules written from the tuned
 # part's misses only (the held-out part counted, never read): tuned 98.7 % / 1.3 % / 0 %, held-out 74.1 % / 20.1 % /
 # 5.8 %.
-VOICE_BOUNDS = {"tuned": (0.98, 0.02, 0.005), "held-out": (0.74, 0.21, 0.06)}
+# The second set (questions_voices2*.toml: 420 questions in other wrappings and words, written without looking at the
+# rules or at the first set's held-out file; 300 tuned, 120 held out), measured once, before any rule was written
+# from it: tuned 65.0 % right / 25.3 % missed / 9.7 % wrong; held-out 72.5 % / 21.7 % / 5.8 %. The bounds state that.
+VOICE_BOUNDS = {("voices", "tuned"): (0.98, 0.02, 0.005), ("voices", "held-out"): (0.74, 0.21, 0.06),
+                ("voices2", "tuned"): (0.649, 0.254, 0.097), ("voices2", "held-out"): (0.724, 0.217, 0.059)}
 FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
             "multi_clause", "refusals", "ambiguous")
 VOICES_OF_THE_SET = ("plain", "tool", "german", "denglish", "dates", "terse", "chat", "email", "docnum", "multi", "counts",
@@ -171,6 +177,7 @@ def test_the_voices_set_is_labelled_and_split_by_the_held_out_rule() -> None:
     """The voices files: every question names its voice, each label is a route (calls of catalog operations, or a
     question back or refusal with no call), and the held-out file holds exactly the questions of the hash rule."""
     assert len(VOICES) >= 450
+    assert all(len([e for e in VOICES if e["file"] in names]) >= 350 for names in VOICE_SETS.values())
     assert set(Counter(e["voice"] for e in VOICES)) <= set(VOICES_OF_THE_SET)
     assert set(Counter(e["family"] for e in VOICES)) == set(FAMILIES)
     operations = {c["operation"] for e in PINNED for c in e["calls"]}
@@ -239,17 +246,19 @@ def test_share_answered_right_per_family(request: pytest.FixtureRequest, server:
                            entries, outcomes)
         reports.append(report)
         pinned = [(e, o) for e, o in zip(entries, outcomes, strict=True) if e["file"] not in MEASURED]
-        voices = [(e, o) for e, o in zip(entries, outcomes, strict=True) if e["file"] in MEASURED]
         _, pinned_total = _table("", [e for e, _ in pinned], [o for _, o in pinned])
-        report, voices_total = _table(
-            f"[{server.name}] voices file, {part} part (labelled with what is right) {heading}",
-            [e for e, _ in voices], [o for _, o in voices])
-        reports.append(report)
         right, missed, _ = _shares(pinned_total)       # what the rules reach; a change may only raise it
         assert right >= BOUNDS[part][0] and missed <= BOUNDS[part][1], (part, right, missed)
-        right, missed, wrongly = _shares(voices_total)
-        low_right, high_missed, high_wrong = VOICE_BOUNDS[part]
-        assert right >= low_right and missed <= high_missed and wrongly <= high_wrong, (part, right, missed, wrongly)
+        for voice_set, names in VOICE_SETS.items():
+            voices = [(e, o) for e, o in zip(entries, outcomes, strict=True) if e["file"] in names]
+            report, voices_total = _table(
+                f"[{server.name}] {voice_set} files, {part} part (labelled with what is right) {heading}",
+                [e for e, _ in voices], [o for _, o in voices])
+            reports.append(report)
+            right, missed, wrongly = _shares(voices_total)
+            low_right, high_missed, high_wrong = VOICE_BOUNDS[voice_set, part]
+            assert right >= low_right and missed <= high_missed and wrongly <= high_wrong, (
+                voice_set, part, right, missed, wrongly)
     assert not wrong, wrong
 
 
