@@ -659,7 +659,7 @@ FROM unnest(ARRAY[
     'größer', 'kleiner', 'schlechter', 'gleich', 'gleiche', 'ähnlich', 'verglichen', 'im vergleich',
     'vergleich', 'übertrifft', 'übertroffen', 'halbiert', 'verdoppelt', 'rekord', 'höchststand', 'tiefststand',
     -- causation and consequence
-    'because', 'because of', 'owing to', 'as a result', 'as a result of', 'result of',
+    'because', 'because of', 'reason', 'motive', 'waiting', 'wait', 'waits', 'waiting for', 'owing to', 'as a result', 'as a result of', 'result of',
     'resulting', 'resulted', 'caused', 'causes', 'cause', 'causing', 'driven by', 'drove', 'driver', 'drivers',
     'drive', 'led to', 'lead to', 'leads to', 'thanks to', 'therefore', 'thus', 'hence', 'consequently',
     'consequence', 'so that', 'which means', 'explains', 'explained', 'explanation', 'attributable',

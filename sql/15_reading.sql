@@ -548,7 +548,8 @@ $$;
 --    "unknown": [...]                   canons of the words the lexicon does not know
 --    "capitalised": [...]               those of them written with a capital (names of other entities?)
 --    "loose": [...]                     canons of the words the lexicon does not know that stand only in
---                                       clauses holding no figure and no number, not negated: discourse
+--                                       clauses holding no figure, no number and no word for a party (a
+--                                       pronoun, "the company"), not negated: discourse
 --                                       (footnote._grade drops them, unless one names an entity)
 --    "loose_capitalised": [...]         those of them written with a capital, as written}
 -- figs: the figures' spans, sorted and disjoint; spans: the units of a template, or NULL for sentences.
@@ -592,8 +593,18 @@ BEGIN
             cur := x.sentence;
         END IF;
         cl := cl || ncl;
+        -- a figure or a number, or a word that refers to a party (a pronoun, "the company", "the customer"):
+        -- what the clause says is about someone, and read strictly
         IF x.kind IN ('figure', 'digits')
-           OR (x.kind = 'word' AND x.class IN ('digits', 'numeral', 'scale', 'currency', 'sign')) THEN
+           OR (x.kind = 'word' AND x.class IN ('digits', 'numeral', 'scale', 'currency', 'sign'))
+           OR (x.kind = 'word' AND lower(x.text) IN (
+                   'they', 'them', 'their', 'theirs', 'themselves', 'they''re', 'they''ve', 'they''d', 'they''ll',
+                   'he', 'she', 'him', 'his', 'her', 'he''s', 'she''s', 'it', 'its', 'it''s', 'itself', 'we', 'us',
+                   'our', 'ours', 'we''re', 'we''ve', 'we''d', 'we''ll', 'company', 'companies', 'firm', 'business',
+                   'customer', 'customers', 'client', 'clients', 'supplier', 'suppliers', 'vendor', 'vendors',
+                   'account', 'sie', 'er', 'es', 'ihr', 'ihre', 'ihren', 'ihrem', 'ihrer', 'wir', 'uns', 'unser',
+                   'unsere', 'unseren', 'unserem', 'unserer', 'firma', 'unternehmen', 'kunde', 'kunden',
+                   'lieferant', 'lieferanten')) THEN
             clfig[ncl] := true;
         END IF;
     END LOOP;
