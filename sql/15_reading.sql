@@ -578,7 +578,7 @@ DECLARE
     clfig boolean[] := '{}';   -- per clause: it holds a figure or a number
     ncl   integer := 0;
     cand  jsonb;               -- canons of unknown words in clauses without a figure
-    strict jsonb;              -- canons of words anywhere else
+    firm  jsonb;               -- canons of words anywhere else
     lcaps jsonb;
 BEGIN
     -- the clauses of each sentence, and which of them hold a figure or a number
@@ -620,9 +620,9 @@ BEGIN
                     'sentence', cur, 'start', s, 'end', e, 'text', substr(t, s + 1, e - s), 'figures', fg,
                     'words', words, 'marks', marks, 'negations', neg, 'unknown', unk, 'capitalised', caps,
                     'loose', (SELECT coalesce(jsonb_agg(c), '[]') FROM jsonb_array_elements_text(cand) AS c
-                              WHERE NOT strict ? c),
+                              WHERE NOT firm ? c),
                     'loose_capitalised', (SELECT coalesce(jsonb_agg(c->>1), '[]') FROM jsonb_array_elements(lcaps) AS c
-                                          WHERE NOT strict ? (c->>0))));
+                                          WHERE NOT firm ? (c->>0))));
             END IF;
             EXIT WHEN i > n;
             cur := x.sentence;
@@ -634,7 +634,7 @@ BEGIN
             unk := '[]';
             caps := '[]';
             cand := '[]';
-            strict := '[]';
+            firm := '[]';
             lcaps := '[]';
         END IF;
         e := x.e;
@@ -652,8 +652,8 @@ BEGIN
                     IF x.text ~ '^[A-Z\u00C0-\u00DE]' THEN
                         lcaps := lcaps || jsonb_build_array(jsonb_build_array(x.canon, x.text));
                     END IF;
-                ELSIF NOT strict ? x.canon THEN
-                    strict := strict || to_jsonb(x.canon);
+                ELSIF NOT firm ? x.canon THEN
+                    firm := firm || to_jsonb(x.canon);
                 END IF;
                 IF NOT words ? (CASE WHEN x.negated THEN '!' ELSE '' END || x.canon) THEN
                     words := words || to_jsonb(CASE WHEN x.negated THEN '!' ELSE '' END || x.canon);

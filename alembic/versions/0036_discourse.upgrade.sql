@@ -576,7 +576,14 @@ FROM unnest(ARRAY[
     'deteriorating', 'deterioration', 'worsened', 'worsening', 'recovered', 'recovering', 'recovery',
     'on track', 'behind schedule', 'ahead of schedule', 'under control', 'out of control', 'in good shape',
     'in bad shape', 'a concern', 'red flag', 'red flags', 'warning sign', 'warning', 'caution', 'careful',
-    'cautious', 'vigilant', 'attention', 'watch', 'watchlist', 'watch list', 'hot', 'cold',
+    'cautious', 'vigilant', 'attention', 'watch', 'watchlist', 'watch list', 'hot', 'cold', 'record',
+    'overstocked', 'understocked', 'overstock', 'overstocking', 'excess', 'shortfall', 'out of stock',
+    'sold out', 'backordered', 'backorder', 'overdrawn', 'overextended', 'overleveraged', 'overexposed',
+    'underperforming', 'outperforming', 'overloaded', 'stretched', 'tight', 'comfortable', 'sufficient',
+    'insufficient', 'enough', 'plenty of', 'too much', 'too little', 'too many', 'too few', 'too high',
+    'too low', 'ideal', 'optimal', 'perfect', 'impressive', 'disappointing', 'remarkable', 'notable',
+    'noteworthy', 'exceptional', 'outstanding performance', 'strongest ever', 'all time', 'historic',
+    'überbestand', 'zu viel', 'zu wenig', 'ausreichend', 'knapp bemessen', 'ausverkauft', 'lieferrückstand',
     'gut', 'gute', 'guter', 'gutes', 'guten', 'schlecht', 'schlechte', 'schlechtes', 'gesund',
     'gesunde', 'ungesund', 'kritisch', 'kritische', 'kritischer', 'bedenklich', 'besorgniserregend', 'besorgt',
     'sorge', 'sorgen', 'gefährlich', 'gefahr', 'sicher', 'sichere', 'unsicher', 'stark', 'starke', 'schwach',
@@ -711,7 +718,7 @@ DECLARE
     clfig boolean[] := '{}';   -- per clause: it holds a figure or a number
     ncl   integer := 0;
     cand  jsonb;               -- canons of unknown words in clauses without a figure
-    strict jsonb;              -- canons of words anywhere else
+    firm  jsonb;               -- canons of words anywhere else
     lcaps jsonb;
 BEGIN
     -- the clauses of each sentence, and which of them hold a figure or a number
@@ -753,9 +760,9 @@ BEGIN
                     'sentence', cur, 'start', s, 'end', e, 'text', substr(t, s + 1, e - s), 'figures', fg,
                     'words', words, 'marks', marks, 'negations', neg, 'unknown', unk, 'capitalised', caps,
                     'loose', (SELECT coalesce(jsonb_agg(c), '[]') FROM jsonb_array_elements_text(cand) AS c
-                              WHERE NOT strict ? c),
+                              WHERE NOT firm ? c),
                     'loose_capitalised', (SELECT coalesce(jsonb_agg(c->>1), '[]') FROM jsonb_array_elements(lcaps) AS c
-                                          WHERE NOT strict ? (c->>0))));
+                                          WHERE NOT firm ? (c->>0))));
             END IF;
             EXIT WHEN i > n;
             cur := x.sentence;
@@ -767,7 +774,7 @@ BEGIN
             unk := '[]';
             caps := '[]';
             cand := '[]';
-            strict := '[]';
+            firm := '[]';
             lcaps := '[]';
         END IF;
         e := x.e;
@@ -785,8 +792,8 @@ BEGIN
                     IF x.text ~ '^[A-Z\u00C0-\u00DE]' THEN
                         lcaps := lcaps || jsonb_build_array(jsonb_build_array(x.canon, x.text));
                     END IF;
-                ELSIF NOT strict ? x.canon THEN
-                    strict := strict || to_jsonb(x.canon);
+                ELSIF NOT firm ? x.canon THEN
+                    firm := firm || to_jsonb(x.canon);
                 END IF;
                 IF NOT words ? (CASE WHEN x.negated THEN '!' ELSE '' END || x.canon) THEN
                     words := words || to_jsonb(CASE WHEN x.negated THEN '!' ELSE '' END || x.canon);
