@@ -633,6 +633,11 @@ FROM unnest(ARRAY[
     'wichtig', 'ungewöhnlich', 'erheblich', 'erhebliche', 'deutlich', 'deutliche', 'groß', 'große',
     'großer', 'klein', 'kleine', 'akzeptabel', 'unproblematisch', 'unkritisch', 'zuverlässig', 'unzuverlässig',
     'verbessert', 'verschlechtert', 'verschlechterung', 'warnsignal', 'vorsicht', 'vorsichtig',
+    -- assurance: what was done to the figures
+    'audited', 'audit', 'unaudited', 'reviewed', 'certified', 'reconciled', 'double-checked', 'double checked',
+    'signed off', 'accurate', 'final', 'preliminary', 'provisional', 'official', 'complete', 'incomplete',
+    'estimated', 'approximate', 'rounded', 'exact', 'geprüft', 'testiert', 'abgestimmt', 'vorläufig',
+    'endgültig', 'vollständig geprüft', 'gerundet', 'unknown', 'unbekannt',
     -- modality, certainty and prediction
     'unlikely', 'certain', 'certainty', 'uncertain', 'definitely', 'surely', 'clearly', 'obviously', 'evidently',
     'apparently', 'presumably', 'seems', 'seem', 'seemed', 'seemingly', 'appears', 'appear', 'appeared',

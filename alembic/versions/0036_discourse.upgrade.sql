@@ -593,6 +593,11 @@ FROM unnest(ARRAY[
     'wichtig', 'ungewöhnlich', 'erheblich', 'erhebliche', 'deutlich', 'deutliche', 'groß', 'große',
     'großer', 'klein', 'kleine', 'akzeptabel', 'unproblematisch', 'unkritisch', 'zuverlässig', 'unzuverlässig',
     'verbessert', 'verschlechtert', 'verschlechterung', 'warnsignal', 'vorsicht', 'vorsichtig',
+    -- assurance: what was done to the figures
+    'audited', 'audit', 'unaudited', 'reviewed', 'certified', 'reconciled', 'double-checked', 'double checked',
+    'signed off', 'accurate', 'final', 'preliminary', 'provisional', 'official', 'complete', 'incomplete',
+    'estimated', 'approximate', 'rounded', 'exact', 'geprüft', 'testiert', 'abgestimmt', 'vorläufig',
+    'endgültig', 'vollständig geprüft', 'gerundet', 'unknown', 'unbekannt',
     -- modality, certainty and prediction
     'unlikely', 'certain', 'certainty', 'uncertain', 'definitely', 'surely', 'clearly', 'obviously', 'evidently',
     'apparently', 'presumably', 'seems', 'seem', 'seemed', 'seemingly', 'appears', 'appear', 'appeared',
@@ -688,8 +693,9 @@ WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
 --    "unknown": [...]                   canons of the words the lexicon does not know
 --    "capitalised": [...]               those of them written with a capital (names of other entities?)
 --    "loose": [...]                     canons of the words the lexicon does not know that stand only in
---                                       clauses holding no figure, no number and no word for a party (a
---                                       pronoun, "the company"), not negated: discourse
+--                                       clauses holding no figure, no number, no content word the lexicon
+--                                       knows and no word for a party (a pronoun, "this", "the company"),
+--                                       not negated: discourse
 --                                       (footnote._grade drops them, unless one names an entity)
 --    "loose_capitalised": [...]         those of them written with a capital, as written}
 -- figs: the figures' spans, sorted and disjoint; spans: the units of a template, or NULL for sentences.
@@ -736,8 +742,10 @@ BEGIN
         -- a figure or a number, or a word that refers to a party (a pronoun, "the company", "the customer"):
         -- what the clause says is about someone, and read strictly
         IF x.kind IN ('figure', 'digits')
-           OR (x.kind = 'word' AND x.class IN ('digits', 'numeral', 'scale', 'currency', 'sign'))
-           OR (x.kind = 'word' AND lower(x.text) IN (
+           OR (x.kind = 'word' AND x.class IN ('digits', 'numeral', 'scale', 'currency', 'sign', 'modifier', 'unit'))
+           -- a content word the lexicon knows: the clause states something, and the unknown words in it qualify it
+           OR (x.kind = 'word' AND x.class = 'word' AND x.known)
+           OR (x.kind = 'word' AND lower(x.text) IN ('this', 'these', 'those',
                    'they', 'them', 'their', 'theirs', 'themselves', 'they''re', 'they''ve', 'they''d', 'they''ll',
                    'he', 'she', 'him', 'his', 'her', 'he''s', 'she''s', 'it', 'its', 'it''s', 'itself', 'we', 'us',
                    'our', 'ours', 'we''re', 'we''ve', 'we''d', 'we''ll', 'company', 'companies', 'firm', 'business',
