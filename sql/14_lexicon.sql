@@ -415,7 +415,7 @@ INSERT INTO footnote.lexicon (phrase, class)
 SELECT DISTINCT w, 'neutral' FROM unnest(ARRAY[
     'spread over', 'verteilt auf', 'verteilt', 'summe', 'zusammen', 'gesamt', 'bis', 'bis zu diesem tag',
     'zu diesem tag', 'gegenüber', 'liegen', 'lagen', 'lag', 'liegt', 'betrug', 'beträgt', 'gemacht', 'machen',
-    'also', 'rund um', 'je', 'jede', 'jeder', 'sich', 'noch', 'bereits', 'schon', 'nur', 'of which', 'right now',
+    'also', 'rund um', 'je', 'jede', 'jeder', 'sich', 'noch', 'bereits', 'schon', 'of which', 'right now',
     'that''s', 'so', 'i.e.', 'per', 'each', 'one each', 'vs', 'vs.', 'versus', 'against', '→', '->', '/', 'of the two',
     'the two', 'of them', 'between them', 'respectively', 'then', 'after that', 'remaining', 'remains',
     'still', 'on your account', 'on the account of', 'with us', 'on account of', 'from us'
@@ -546,7 +546,7 @@ WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
 INSERT INTO footnote.lexicon (phrase, class)
 SELECT DISTINCT w, 'neutral' FROM unnest(ARRAY[
     'brought in', 'bring in', 'brings in', 'came to', 'landed at', 'closed at', 'closed out at', 'ended at',
-    'bucket', 'buckets', 'aging bucket', 'age bucket', 'band', 'bracket', 'zum', 'zur', 'ob', 'dass', 'weil',
+    'bucket', 'buckets', 'aging bucket', 'age bucket', 'band', 'bracket', 'zum', 'zur', 'ob', 'dass',
     'sowie', 'bzw.', 'beziehungsweise', 'jeweils', 'circa der', 'welche', 'welcher', 'welches', 'dessen', 'deren'
 ]) AS w
 WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
@@ -574,4 +574,152 @@ SELECT w, 'word', c, n FROM (VALUES
 
 INSERT INTO footnote.lexicon (phrase, class)
 SELECT w, 'neutral' FROM unnest(ARRAY['es gibt', 'gibt', 'gab', 'es gab']) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+-- The words that can change what a statement means, English and German, as content words (each its own canon,
+-- so that it must be one the statement says, as any word the lexicon does not know): quantifiers, evaluatives,
+-- modality and prediction, direction and collection, comparison, causation, advice and action, and the states
+-- and events of a credit relationship (dispute, fraud, insolvency). footnote._grade reads a word the lexicon does
+-- not know as discourse when it stands outside every clause holding a figure; a word listed here blocks anywhere.
+INSERT INTO footnote.lexicon (phrase, class, canon)
+SELECT DISTINCT w, 'word', CASE WHEN w ~ '''s$' THEN left(w, -2)
+                                WHEN length(w) > 3 AND w ~ '[^s]s$' AND w !~ '(us|is|ss)$' THEN left(w, -1)
+                                ELSE w END
+FROM unnest(ARRAY[
+    -- quantifiers and frequency
+    'all', 'all of', 'all of them', 'every', 'everything', 'everyone', 'everybody', 'entire', 'entirely', 'whole',
+    'wholly', 'mostly', 'mainly', 'largely', 'primarily', 'predominantly', 'chiefly', 'partly', 'partially',
+    'fully', 'completely', 'totally', 'always', 'usually', 'often', 'frequently', 'rarely', 'seldom', 'sometimes',
+    'occasionally', 'generally', 'typically', 'normally', 'constantly', 'repeatedly', 'regularly', 'consistently',
+    'again', 'exclusively', 'solely', 'alone', 'sole', 'nearly all', 'almost all', 'hardly any', 'virtually',
+    'sämtliche', 'sämtlich', 'gesamte', 'gesamten', 'ganz', 'ganze', 'ganzen', 'immer', 'meist', 'meistens',
+    'überwiegend', 'hauptsächlich', 'größtenteils', 'teilweise', 'vollständig', 'komplett', 'stets', 'oft',
+    'häufig', 'selten', 'manchmal', 'regelmäßig', 'wieder', 'erneut', 'ausschließlich', 'allein', 'lediglich',
+    'jedes mal', 'immer wieder',
+    -- evaluatives and judgements
+    'good', 'bad', 'great', 'poor', 'poorly', 'fine', 'excellent', 'terrible', 'awful', 'healthy', 'unhealthy',
+    'strong', 'weak', 'solid', 'sound', 'robust', 'fragile', 'shaky', 'critical', 'critically', 'concerning',
+    'concern', 'concerns', 'concerned', 'worrying', 'worrisome', 'worried', 'worry', 'alarming', 'alarm',
+    'troubling', 'troubled', 'problematic', 'problem', 'problems', 'dangerous', 'danger', 'safe', 'safely',
+    'unsafe', 'secure', 'insecure', 'reliable', 'unreliable', 'trustworthy', 'untrustworthy', 'trusted', 'trust',
+    'reputable', 'suspicious', 'suspect', 'dubious', 'questionable', 'fishy', 'fraud', 'fraudulent',
+    'fraudster', 'scam', 'phishing', 'fake', 'forged', 'genuine', 'legitimate', 'illegitimate', 'compromised',
+    'hacked', 'impersonation', 'insolvent', 'insolvency', 'bankrupt', 'bankruptcy', 'default', 'defaulted',
+    'defaulting', 'struggling', 'struggle', 'distressed', 'distress', 'liquidity', 'cash flow', 'cashflow',
+    'solvent', 'creditworthy', 'creditworthiness', 'credit risk', 'credit limit', 'limit', 'exposure', 'exposed',
+    'significant', 'significantly', 'substantial', 'substantially', 'considerable', 'considerably', 'huge',
+    'massive', 'enormous', 'large', 'big', 'small', 'tiny', 'modest', 'negligible', 'material', 'immaterial',
+    'marginal', 'minimal', 'acceptable', 'unacceptable', 'reasonable', 'unreasonable', 'normal', 'abnormal',
+    'unusual', 'usual', 'typical', 'atypical', 'unexpected', 'surprising', 'surprisingly',
+    'excessive', 'urgent', 'urgently', 'important', 'importantly', 'crucial', 'vital', 'essential',
+    'worse', 'worst', 'better', 'improved', 'improving', 'improvement', 'deteriorated',
+    'deteriorating', 'deterioration', 'worsened', 'worsening', 'recovered', 'recovering', 'recovery',
+    'on track', 'behind schedule', 'ahead of schedule', 'under control', 'out of control', 'in good shape',
+    'in bad shape', 'a concern', 'red flag', 'red flags', 'warning sign', 'warning', 'caution', 'careful',
+    'cautious', 'vigilant', 'attention', 'watch', 'watchlist', 'watch list', 'hot', 'cold', 'record',
+    'overstocked', 'understocked', 'overstock', 'overstocking', 'excess', 'shortfall', 'out of stock',
+    'sold out', 'backordered', 'backorder', 'overdrawn', 'overextended', 'overleveraged', 'overexposed',
+    'underperforming', 'outperforming', 'overloaded', 'stretched', 'tight', 'comfortable', 'sufficient',
+    'insufficient', 'enough', 'plenty of', 'too much', 'too little', 'too many', 'too few', 'too high',
+    'too low', 'ideal', 'optimal', 'perfect', 'impressive', 'disappointing', 'remarkable', 'notable',
+    'noteworthy', 'exceptional', 'outstanding performance', 'strongest ever', 'all time', 'historic',
+    'überbestand', 'zu viel', 'zu wenig', 'ausreichend', 'knapp bemessen', 'ausverkauft', 'lieferrückstand',
+    'gut', 'gute', 'guter', 'gutes', 'guten', 'schlecht', 'schlechte', 'schlechtes', 'gesund',
+    'gesunde', 'ungesund', 'kritisch', 'kritische', 'kritischer', 'bedenklich', 'besorgniserregend', 'besorgt',
+    'sorge', 'sorgen', 'gefährlich', 'gefahr', 'sicher', 'sichere', 'unsicher', 'stark', 'starke', 'schwach',
+    'schwache', 'solide', 'problematisch', 'probleme', 'auffällig', 'verdächtig', 'betrug',
+    'betrügerisch', 'gefälscht', 'echt', 'seriös', 'unseriös', 'insolvenz', 'zahlungsunfähig',
+    'pleite', 'konkurs', 'zahlungsausfall', 'ausfall', 'bonität', 'kreditlimit', 'dringend',
+    'wichtig', 'ungewöhnlich', 'erheblich', 'erhebliche', 'deutlich', 'deutliche', 'groß', 'große',
+    'großer', 'klein', 'kleine', 'akzeptabel', 'unproblematisch', 'unkritisch', 'zuverlässig', 'unzuverlässig',
+    'verbessert', 'verschlechtert', 'verschlechterung', 'warnsignal', 'vorsicht', 'vorsichtig',
+    -- assurance: what was done to the figures
+    'audited', 'audit', 'unaudited', 'reviewed', 'certified', 'reconciled', 'double-checked', 'double checked',
+    'signed off', 'accurate', 'final', 'preliminary', 'provisional', 'official', 'complete', 'incomplete',
+    'estimated', 'approximate', 'rounded', 'exact', 'geprüft', 'testiert', 'abgestimmt', 'vorläufig',
+    'endgültig', 'vollständig geprüft', 'gerundet', 'unknown', 'unbekannt',
+    -- modality, certainty and prediction
+    'unlikely', 'certain', 'certainty', 'uncertain', 'definitely', 'surely', 'clearly', 'obviously', 'evidently',
+    'apparently', 'presumably', 'seems', 'seem', 'seemed', 'seemingly', 'appears', 'appear', 'appeared',
+    'suggests', 'suggest', 'suggested', 'indicates', 'indicate', 'indicated', 'indication', 'implies', 'imply',
+    'signals', 'signal', 'means', 'meaning', 'predict', 'predicts', 'predicted', 'prediction', 'projection',
+    'projections', 'anticipate', 'anticipated', 'going to', 'gonna', 'shall', 'ought', 'ought to', 'bound to',
+    'guaranteed', 'guarantee', 'assume', 'assumed', 'assumption', 'believe', 'believed', 'think', 'thinks',
+    'doubt', 'doubtful', 'hopefully', 'promised', 'promise', 'promises', 'committed', 'commitment', 'intends',
+    'intend', 'plans', 'planned', 'plan', 'soll', 'sollte', 'sollten', 'sollen', 'muss', 'müssen', 'müsste',
+    'könnte', 'könnten', 'kann', 'können', 'dürfte', 'dürften', 'wohl', 'sicherlich', 'bestimmt', 'offenbar',
+    'offensichtlich', 'anscheinend', 'scheint', 'scheinen', 'deutet', 'deuten', 'hindeutet', 'möglicherweise',
+    'eventuell', 'vielleicht', 'wahrscheinlichkeit', 'zugesagt', 'versprochen', 'geplant', 'glaube', 'denke',
+    -- direction, payment and collection
+    'due to', 'receive', 'received', 'receiving', 'collect', 'collected', 'collecting', 'collection',
+    'collections', 'collectible', 'uncollectible', 'recoverable', 'unrecoverable', 'refund', 'refunded',
+    'refunds', 'reimburse', 'reimbursed', 'charge', 'charged', 'charges', 'write off', 'written off',
+    'write-off', 'writeoff', 'bad debt', 'lend', 'lent', 'borrow', 'borrowed', 'loan', 'debt', 'debts',
+    'debtor', 'debtors', 'creditor', 'creditors', 'in our favour', 'in our favor', 'in their favour',
+    'in their favor', 'prepaid', 'prepayment', 'advance', 'deposit', 'transfer', 'transferred', 'wire', 'wired',
+    'remit', 'remitted', 'remittance', 'settle', 'pays', 'pays us', 'pays late', 'refused',
+    'refuses', 'refuse', 'failed', 'fails', 'fail', 'failure', 'missed', 'miss', 'withheld', 'withholding',
+    'schuldig', 'bezahlen', 'zahlen', 'zahlt', 'zahlte', 'zahlten', 'erhalten', 'eingegangen', 'einziehen',
+    'eingezogen', 'mahnung', 'mahnungen', 'gemahnt', 'inkasso', 'abschreiben', 'abgeschrieben', 'abschreibung',
+    'forderung', 'erstattet', 'erstattung', 'überwiesen', 'überweisung', 'gutgeschrieben', 'zahlungsverzug',
+    'verzug', 'im verzug', 'verweigert', 'säumig',
+    -- comparison
+    'less', 'fewer', 'greater', 'compared', 'compared to', 'compared with', 'comparison', 'relative to',
+    'exceed', 'exceeded', 'outpaced', 'outpace', 'lag', 'lags', 'lagging', 'trails', 'trailing', 'ahead',
+    'similar', 'similarly', 'different', 'differs', 'equal', 'equals', 'equally', 'equivalent', 'halved',
+    'outperformed', 'underperformed', 'beats', 'beaten', 'record high', 'record low', 'peak', 'peaked',
+    'größer', 'kleiner', 'schlechter', 'gleich', 'gleiche', 'ähnlich', 'verglichen', 'im vergleich',
+    'vergleich', 'übertrifft', 'übertroffen', 'halbiert', 'verdoppelt', 'rekord', 'höchststand', 'tiefststand',
+    -- causation and consequence
+    'because', 'because of', 'reason', 'motive', 'waiting', 'wait', 'waits', 'waiting for', 'owing to', 'as a result', 'as a result of', 'result of',
+    'resulting', 'resulted', 'caused', 'causes', 'cause', 'causing', 'driven by', 'drove', 'driver', 'drivers',
+    'drive', 'led to', 'lead to', 'leads to', 'thanks to', 'therefore', 'thus', 'hence', 'consequently',
+    'consequence', 'so that', 'which means', 'explains', 'explained', 'explanation', 'attributable',
+    'attributed', 'stems from', 'stem from', 'reflects', 'reflecting', 'reflected', 'contributed', 'contributes',
+    'contribution', 'impact', 'impacted', 'affected', 'effect', 'weil', 'wegen', 'aufgrund', 'auf grund',
+    'deshalb', 'daher', 'deswegen', 'darum', 'folglich', 'somit', 'dadurch', 'verursacht', 'ursache', 'grund',
+    'getrieben', 'zurückzuführen', 'infolge', 'dank', 'liegt an', 'führt', 'führte', 'geführt',
+    -- what a cause or an explanation names: events and states of a business
+    'trouble', 'troubles', 'difficulty', 'difficulties', 'crisis', 'issues', 'pressure', 'strain', 'headwind',
+    'headwinds', 'tailwind', 'tailwinds', 'threat', 'opportunity', 'success', 'successful', 'profit', 'profits',
+    'profitable', 'unprofitable', 'margin', 'margins', 'cost', 'costs', 'expense', 'expenses', 'spending',
+    'budget', 'target', 'targets', 'goal', 'strategy', 'campaign', 'promotion', 'price', 'prices', 'pricing',
+    'surcharge', 'demand', 'market', 'competitor', 'competitors', 'competition', 'season', 'seasonal',
+    'seasonality', 'holiday', 'holidays', 'migration', 'delivery', 'deliveries', 'shipment', 'shipments',
+    'quality', 'defect', 'defects', 'defective', 'return', 'returns', 'returned', 'cancellation', 'churn',
+    'lost', 'losing', 'lose', 'win', 'won', 'winning', 'slump', 'boom', 'recession', 'inflation', 'economy',
+    'economic', 'restructuring', 'merger', 'acquisition', 'acquired', 'takeover', 'layoffs', 'strike',
+    'shortage', 'shortages', 'bottleneck', 'outage', 'error', 'errors', 'mistake', 'mistakes', 'wrong',
+    'incorrect', 'correctly', 'accurate', 'inaccurate', 'missing', 'duplicate', 'duplicated', 'overpaid',
+    'underpaid', 'overcharged', 'switched', 'switch', 'moved', 'moving', 'closing', 'opened',
+    'preis', 'preise', 'preiserhöhung', 'kosten', 'gewinn', 'marge', 'nachfrage', 'markt', 'wettbewerber',
+    'konkurrenz', 'saison', 'saisonal', 'urlaub', 'ferien', 'lieferung', 'lieferungen', 'qualität', 'mangel',
+    'mängel', 'fehler', 'falsch', 'krise', 'schwierigkeiten', 'verloren', 'verlieren', 'gewonnen', 'umstellung',
+    'kampagne', 'aktion', 'streik', 'engpass', 'wartet', 'warten',
+    -- advice, recommendation and action
+    'recommend', 'recommends', 'recommended', 'recommending', 'advise', 'advises', 'advised', 'advice',
+    'propose', 'proposed', 'proposal', 'consider', 'considering', 'urge', 'urged', 'escalate', 'escalated',
+    'escalation', 'chase', 'chased', 'chasing', 'follow up', 'remind', 'reminded', 'reminder', 'reminders',
+    'contact', 'contacted', 'call', 'called', 'calling', 'hold', 'on hold', 'stop', 'stopped', 'block',
+    'blocked', 'freeze', 'frozen', 'suspend', 'suspended', 'cancel', 'cancelled', 'canceled', 'terminate',
+    'terminated', 'sue', 'sued', 'lawsuit', 'litigation', 'legal', 'legal action', 'lawyer', 'lawyers',
+    'court', 'dispute', 'disputed', 'disputes', 'contested', 'complaint', 'complaints', 'complained', 'claim',
+    'claims', 'claimed', 'alleged', 'prioritise', 'prioritize', 'prioritised', 'prioritized', 'focus', 'avoid',
+    'ensure', 'require', 'required', 'requires', 'approve', 'approved', 'approval', 'reject', 'rejected',
+    'deny', 'denied', 'accept', 'accepted', 'release', 'released', 'delay', 'delayed', 'postpone', 'postponed',
+    'renegotiate', 'negotiate', 'negotiated', 'penalty', 'penalties', 'interest', 'fee', 'fees', 'discount',
+    'discounted', 'waive', 'waived', 'empfehlen', 'empfehle', 'empfiehlt', 'empfohlen', 'raten', 'rate', 'rät',
+    'vorschlagen', 'vorschlag', 'eskalieren', 'eskaliert', 'nachfassen', 'erinnern', 'erinnerung', 'kontaktieren',
+    'sperren', 'gesperrt', 'stoppen', 'gestoppt', 'klagen', 'klage', 'verklagen', 'anwalt', 'gericht',
+    'rechtlich', 'streit', 'strittig', 'reklamation', 'beschwerde', 'priorisieren', 'freigeben', 'freigegeben',
+    'ablehnen', 'abgelehnt', 'verzögert', 'mahngebühr', 'zinsen', 'gebühr', 'rabatt', 'skonto'
+]) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'negator' FROM unnest(ARRAY['nie', 'niemals', 'hardly', 'scarcely', 'kaum', 'weder']) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, 'modifier' FROM unnest(ARRAY['nur']) AS w
 WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);

@@ -1182,6 +1182,16 @@ BEGIN
             INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
         END IF;
         nread := footnote._clauses(answer, figs, nread, tc);
+        -- a word the lexicon does not know, in a clause that holds no figure and no number and not negated, is
+        -- discourse ("Quick heads-up before the call", a heading "Receivables snapshot"): the words that can carry
+        -- a claim there (quantifiers, judgements, modality, direction, comparison, cause, advice) are lexicon
+        -- rows and stay; so does a capitalised word that names a customer, supplier or item
+        SELECT coalesce(jsonb_agg(CASE WHEN jsonb_array_length(x->'loose') = 0 THEN x ELSE jsonb_set(x, '{words}', (
+                   SELECT coalesce(jsonb_agg(w), '[]') FROM jsonb_array_elements_text(x->'words') AS w
+                   WHERE NOT (x->'loose' ? w AND NOT EXISTS (
+                       SELECT FROM jsonb_array_elements_text(x->'loose_capitalised') AS c
+                       WHERE footnote._stem(c) = w AND cardinality(footnote._names_of(c)) > 0)))) END ORDER BY n), '[]')
+        INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
         IF EXISTS (SELECT FROM jsonb_array_elements(tus) AS t WHERE t->>'role' = 'inference') THEN
             -- the marker read again in clauses belongs to no statement either
             SELECT coalesce(jsonb_agg(jsonb_set(x, '{words}', (
