@@ -1141,15 +1141,14 @@ def prune(
                 outcome |= {"bundle": str(bundle), "checkpoint_file": str(digest_file)}
         row = plan
         if not dry_run:
-            with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
-                row = dict(zip(columns, conn.execute(sql, (False, when, plan["cut"] if plan["cut"] is not None or export_dir is None
-                                                        else 0)).fetchone() or (),
-                               strict=True))
-            if row["record_id"] is not None:
-                with psycopg.connect(url, autocommit=True) as conn:
+            up_to = plan["cut"] if plan["cut"] is not None or export_dir is None else 0
+            with psycopg.connect(url, autocommit=True) as conn:
+                with conn.transaction():
+                    row = dict(zip(columns, conn.execute(sql, (False, when, up_to)).fetchone() or (), strict=True))
+                if row["record_id"] is not None:  # sealed at commit: its place in the chain, on the same connection
                     found = conn.execute("SELECT seq FROM footnote.ledger WHERE id = %s",
                                          (row["record_id"],)).fetchone()
-                outcome["seq"] = found[0] if found else None
+                    outcome["seq"] = found[0] if found else None
     except psycopg.errors.InsufficientPrivilege as exc:
         raise errors.FootnoteError(
             f"{exc.diag.message_primary or exc}: a prune is run by a login of footnote_redactor that is not a "
