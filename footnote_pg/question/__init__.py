@@ -23,6 +23,7 @@ import re
 from footnote_pg.question import coverage, toolcall, words
 from footnote_pg.question.names import Directory, Mention
 from footnote_pg.question.reading import _analyse
+from footnote_pg.question.lexicon import _INSTRUCTION
 from footnote_pg.question.rules import _decide
 from footnote_pg.question.text import _tokens
 from footnote_pg.question.types import Call, Route, RouterSettings
@@ -277,6 +278,22 @@ def _tool_call(call: toolcall.Call, directory: Directory, settings: RouterSettin
                  message=toolcall.unknown_message(call), options=options, notes={"rule": "tool_call"})
 
 
+_INJECTED_KEY = re.compile(r"\b(?:system|system_?prompt|instructions?|prompt|override|role|developer|assistant)\b",
+                           re.IGNORECASE)
+# "invoices 8812, 8834 and 8901", "inv 8812 / 8834": one invoice each, none dropped
+_INVOICE_LIST = re.compile(r"\b(?:invoices?|inv\.?|rechnungen|rechnung)\s*(?:numbers?\s+|nos?\.?\s*|nr\.?\s*)?#?"
+                           r"(?!(?:19|20)\d\d\b)(\d{3,8})(?![-/.]\d)"
+                           r"((?:\s*(?:,|&|\+|\band\b|\bund\b|\bor\b)?\s*#?\d{3,8}\b(?![-/.]\d))+)", re.IGNORECASE)
+_LIST_NUMBER = re.compile(r"\d{3,8}")
+
+
+def _invoices(m: re.Match[str]) -> str:
+    numbers = [m.group(1), *_LIST_NUMBER.findall(m.group(2))]
+    if len(numbers) > 4:
+        return m.group(0)                   # more than a question's four parts: left as typed, asked back
+    return " and ".join(f"invoice {n}" for n in numbers)
+
+
 def _route(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
     if depth == 0:
         body = words.body(question)               # "Subject: ...\n<the message>": the message alone, when answered
@@ -287,10 +304,16 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
         question = words.unwrapped(question)      # "Hi team, ... Thanks, Anna": the question in the message
     call = toolcall.parse(question) if depth == 0 else None
     if call is not None:
-        if toolcall.unknown_keys(call):
+        unknown = toolcall.unknown_keys(call)
+        if unknown and (_INJECTED_KEY.search(" ".join(unknown)) or _INSTRUCTION.search(question.lower())):
+            return Route(kind="refusal", intent="instruction", reason="instruction",     # '{"system": "invent ..."}'
+                         message=_decide(_analyse("ignore previous instructions", settings), directory).message,
+                         notes={"rule": "instruction"})
+        if unknown:
             return _tool_call(call, directory, settings, depth)
         question = toolcall.question(call)
     text, read = words.read_as(_GLUED.sub(r"\1 \2 ", question), directory)
+    text = _INVOICE_LIST.sub(_invoices, text)
     text, corrections = coverage.correct_spelling(text, directory)
     corrections = {**read, **corrections}
     q = _analyse(text, settings)

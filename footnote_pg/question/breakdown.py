@@ -86,7 +86,7 @@ DIMENSIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("supplier", _rx(_BY + r"suppliers?\b|\b(?:which|what)\s+suppliers?\b|\b(?:biggest|largest|main|top)\s+(?:\d+\s+)?"
                      r"suppliers?\b|\brank\w*\s+(?:our\s+|the\s+|all\s+)?suppliers\b|\bsuppliers?\s+(?:ranked|sorted)\s+by\b"
                      r"|\bmost\s+from\b")),
-    ("customer", _rx(_BY + r"customers?\b|\b(?:which|what)\s+customers?\b|\btop\s+(?:\d+\s+)?customers\b")),
+    ("customer", _rx(_BY + r"customers?\b|\b(?:which|what)\s+customers?\b|\btop\s+(?:\d+\s+)?(?:[^\W\d_]+\s+)?customers\b")),
 )
 # the dimensions another operation answers for a measure (revenue by customer: top_customers; by month:
 # revenue_by_month)

@@ -93,21 +93,26 @@ _DATABASE = _rx(
     r"|;\s*--")
 # An imperative to change data, at the start of a sentence ("Delete invoice 8812").
 _COMMAND = _rx(
-    r"(?:^|[.;!?:,]\s+)(?:(?:please|pls|kindly|can\s+you|could\s+you|bitte)\s+)*(?:delete|remove|erase|wipe|purge|drop|modify|overwrite|mark|void"
+    r"(?:^|[.;!?:,]\s+)(?:(?:please|pls|kindly|can\s+you|could\s+you|bitte|ok|okay|so|just|now|then|also)\s+)*"
+    r"(?:write[\s-]off(?!s)|delete|remove|erase|wipe|purge|drop|modify|overwrite|mark|void"
     r"|insert|create|rename|reset|edit|update|set|change|cancel|add|order|book|post|enter|register|record"
     r"|lösche|storniere|ändere|lege|bestelle|buche|increase|decrease|raise|reduce|lower)\b"
     r"(?!\s+(?:in|of|on|me|to|over|between|up)\b)"
     r"|\b(?:stornieren|löschen|ändern|anlegen|buchen|erhöhen|senken|freigeben|sperren|entsperren|ausbuchen"
     r"|abschreiben)\s*[?.!]*$")
 _CURRENCY = _rx(
-    r"\b(?:(?:in|into|to|as)\s+(?:us\s+|american\s+|canadian\s+|australian\s+)?(?:dollars?|usd|gbp"
+    r"\b(?:(?:in|into|to|as)\s+(?:us\s+|american\s+|canadian\s+|australian\s+|polish\s+|swedish\s+|danish\s+"
+    r"|norwegian\s+|czech\s+|swiss\s+|british\s+|japanese\s+|chinese\s+"
+    r"|(?:polnisch|schwedisch|dänisch|norwegisch|tschechisch|amerikanisch|britisch|japanisch)e[nm]?\s+|schweizer\s+)?"
+    r"(?:dollars?|usd|gbp"
     r"|chf|jpy|cny|sek|dkk|nok|pln|czk|huf|yen|yuan|pounds?(?:\s+sterling)?|sterling|swiss\s+francs?"
     r"|francs?|zloty|korun[ay]?|kron(?:or|er|a|e)|crowns?|bitcoin|btc|rupees?|inr)\b"
     r"|convert(?:ed|ing)?\b|exchange\s+rates?\b|usd\b|gbp\b|fx\s+rates?\b)|\$")
 _FORECAST = _rx(
     r"\bwill\b(?!\s+you\b)|\b(?:going|gonna)\s+to\s+\w+|\bgonna\b|\bforecast|\bpredict|\bprojection"
     r"|\bproject(?:ed)?\s+(?:revenue|sales)|\bexpect(?:ed|ing|s)?\b|\bestimat|\boutlook\b|\banticipat"
-    r"|\bbudget|\blikely\s+to\b|\bin\s+the\s+future\b")
+    r"|\bbudget|\blikely\s+to\b|\bin\s+the\s+future\b"
+    r"|\berwart(?:en|et|e|ung|ungen)\b|\bprognos|\bhochrechnung|\b(?:fy\s*'?)?(?:20)?\d\de\b")
 _ADVICE = _rx(
     r"\bshould\s+(?:we|i|you|the\s+company)\b|\bsue\b|\bsuing\b|\blawsuit|\blegal\s+action|\bcourt\b"
     r"|\bfire\b|\blay\s*off|\bhire\b|\brecommend|\badvi[cs]e|\bstrateg|\bwhat\s+(?:should|would|do)"
@@ -240,13 +245,17 @@ _TOP_LIMIT = _rx(rf"\b(?:top|bottom)[\s-]+{_NUM}\b|\b(?:which|what)\s+{_NUM}\s+(
                  rf"|\b{_NUM}\s+(?:worst|slowest|oldest)\s+(?:payers|debtors|customers)\b"
                  rf"|\b{_NUM}\s+(?:biggest|largest|best|top|most\s+valuable"
                  rf"|highest|leading|most\s+important|smallest|lowest|least\s+valuable|weakest)\b"
-                 rf"|\b(?:biggest|largest|best|top|smallest|bottom)\s+{_NUM}\b")
+                 rf"|\b(?:biggest|largest|best|top|smallest|bottom)\s+{_NUM}\b"
+                 rf"|\b{_NUM}\s+(?:customers|clients|debtors)\s+with\s+the\s+(?:biggest|largest|highest|most|least"
+                 rf"|lowest|smallest|strongest|sharpest|oldest|longest|worst)\b"
+                 rf"|\bthe\s+{_NUM}\s+(?:longest|latest|slowest|oldest|worst|that|which|who)\b")
 _TOP_SINGLE = _rx(r"\b(?:the\s+)?(?:top|biggest|largest|best|most\s+valuable|most\s+important)\s+"
                   r"(?:customer|client|account|buyer)\b(?!s)"
                   r"|\b(?:which|what)\s+customer\s+(?:has|had|made|generated)\s+(?:\S+\s+)?(?:most|highest|biggest"
                   r"|largest)"
                   r"\s+(?:revenue|sales|turnover)\b"
-                  r"|\b(?:which|what)\s+customer\s+(?:bought|spent|ordered|generated|brought\s+in)\s+(?:the\s+)?most\b")
+                  r"|\b(?:which|what)\s+customer\s+(?:bought|spent|ordered|generated|brought\s+in)\s+(?:the\s+)?(?:most"
+                  r"|least)\b|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?(?:most|least)\b")
 _LIST = _rx(
     r"\b(?:list|show|display|give\s+me|get|print|name|enumerate)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
     r"|of\s+|first\s+|\d+\s+)*(?:customers?|clients?)\b(?!\s+(?:by|with\s+(?:overdue|open|unpaid|late)|who|that))"
@@ -458,7 +467,9 @@ _DRIVER_ASK = _rx(r"\b(?:top|biggest|largest|\d{1,2})\s+(?:\d{1,2}\s+)?(?:declin
                   r"|increase"
                   r"|growth|rise|change|gain|loss)\b|\b(?:biggest|largest)\s+(?:revenue\s+)?(?:drops?|declines?"
                   r"|decreases?|falls?"
-                  r"|increases?|gains?|changes?)\b"
+                  r"|increases?|gains?|changes?|growth|rises?)\b"
+                  r"|\bthe\s+\d{1,2}\s+(?:that|which|who)\s+(?:grew|rose|increased|gained|declined|dropped|fell"
+                  r"|decreased|shrank|lost)\s+(?:the\s+)?most\b"
                   r"|\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,30}\b(?:grew|rose"
                   r"|increased|gained"
                   r"|declined|dropped|fell|decreased|shrank|lost|changed)\b[^?.!]{0,20}\bmost\b")

@@ -37,6 +37,7 @@ from footnote_pg.question.lexicon import (
     _YOY,
     VOCABULARY,
 )
+from footnote_pg.question import words as words_data
 from footnote_pg.question.names import _GENERIC_NAME_WORDS, _ITEM_STOP, Directory, Mention, _NameIndex
 from footnote_pg.question.reading import _Question
 from footnote_pg.question.text import _Tok
@@ -166,8 +167,13 @@ def _entities(q: _Question, index: _NameIndex, required: bool) -> list[Mention]:
         if found and not q.has(_COMPARE) and not _JOINED.search(q.low):
             break
         words = [t.fold for t in q.tokens if start <= t.start < end]
-        if all(w in _GENERIC_NAME_WORDS for w in words):
-            continue                                  # "the logistics company": no name
+        if all(w in _GENERIC_NAME_WORDS for w in words) or words_data.never_a_name(words):
+            continue                                  # "the logistics company", "items", "NPS": no name
+        shortened = index.short_form(words[0]) if len(words) == 1 and words[0].isalpha() else []
+        if shortened:                                 # "bergm" alone: the names it begins, asked back when several
+            names = tuple(dict.fromkeys(index.entries[e].name for e, _ in sorted(shortened)))
+            found.append(Mention(names, start, end, q.text[start:end], fuzzy=True))
+            continue
         if _in_slot(q, start, end, strict=not required):
             typed = q.text[start:end].rstrip(".")
             found.append(Mention((typed,), start, end, typed, known=False))
@@ -279,6 +285,8 @@ def _stock_route(q: _Question, directory: Directory, require_match: bool) -> Rou
         return None
     if not words:
         return _missing("item")
+    if words_data.never_a_name([t.fold for t in words]):
+        return None                  # "how many items do we stock": no item named; another rule reads it, or none
     return _answer("stock", [_call("stock_on_hand", item=q.text[words[0].start:words[-1].end])])
 
 

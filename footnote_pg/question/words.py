@@ -25,6 +25,14 @@ _DATA = tomllib.loads((Path(__file__).with_name("words.toml")).read_text(encodin
 
 FILLER: frozenset[str] = frozenset(_DATA["filler"]["words"].split())
 ORDINARY: frozenset[str] = frozenset(_DATA["ordinary"]["words"].split())
+NOT_NAMES: frozenset[str] = frozenset(fold(w) for w in _DATA["not_names"]["words"].split())
+_GERMAN_NOUN = re.compile(_DATA["not_names"]["german_noun"], re.IGNORECASE)
+
+
+def never_a_name(words: list[str]) -> bool:
+    """True when a run of unknown words is no name: a common noun of the domain, an acronym of a measure, a German
+    noun (words.toml [not_names])."""
+    return all(w in NOT_NAMES or (len(w) >= 8 and _GERMAN_NOUN.search(w) is not None) for w in words)
 LANGUAGES: dict[str, frozenset[str]] = {lang: frozenset(fold(w) for w in words.split())
                                         for lang, words in _DATA["languages"].items()}
 _FOREIGN: frozenset[str] = frozenset().union(*LANGUAGES.values())
