@@ -289,7 +289,7 @@ _LIST_NUMBER = re.compile(r"\d{3,8}")
 
 def _invoices(m: re.Match[str]) -> str:
     numbers = [m.group(1), *_LIST_NUMBER.findall(m.group(2))]
-    if len(numbers) > 4:
+    if len(numbers) > 4 or len({len(n) for n in numbers}) > 1 or any(n.startswith("0") for n in numbers):
         return m.group(0)                   # more than a question's four parts: left as typed, asked back
     return " and ".join(f"invoice {n}" for n in numbers)
 

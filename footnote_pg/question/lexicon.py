@@ -255,7 +255,7 @@ _TOP_SINGLE = _rx(r"\b(?:the\s+)?(?:top|biggest|largest|best|most\s+valuable|mos
                   r"|largest)"
                   r"\s+(?:revenue|sales|turnover)\b"
                   r"|\b(?:which|what)\s+customer\s+(?:bought|spent|ordered|generated|brought\s+in)\s+(?:the\s+)?(?:most"
-                  r"|least)\b|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?(?:most|least)\b")
+                  r"|least)\b|\bwho\s+(?:bought|spent|ordered)\s+(?:the\s+)?least\b")
 _LIST = _rx(
     r"\b(?:list|show|display|give\s+me|get|print|name|enumerate)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
     r"|of\s+|first\s+|\d+\s+)*(?:customers?|clients?)\b(?!\s+(?:by|with\s+(?:overdue|open|unpaid|late)|who|that))"

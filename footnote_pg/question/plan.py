@@ -9,6 +9,7 @@ from typing import Any
 
 from footnote_pg.question.dates import _SINCE_YEAR, DateMention, Period, Unclear, _months_back
 from footnote_pg.question.lexicon import (
+    _LIST_ITEMS,
     _ARTICLES,
     _BASE_BEFORE,
     _CHANGE,
@@ -286,7 +287,7 @@ def _stock_route(q: _Question, directory: Directory, require_match: bool) -> Rou
     if not words:
         return _missing("item")
     if words_data.never_a_name([t.fold for t in words]):
-        return None                  # "how many items do we stock": no item named; another rule reads it, or none
+        return None if q.has(_LIST_ITEMS) else _missing("item")   # "how many items do we stock": no item named
     return _answer("stock", [_call("stock_on_hand", item=q.text[words[0].start:words[-1].end])])
 
 
