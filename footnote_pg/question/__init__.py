@@ -324,7 +324,8 @@ def _route(question: str, directory: Directory, settings: RouterSettings, depth:
         if parts is not None and (
                 (parts.intent == "combined" and (whole.kind in ("refusal", "clarification")
                                                  or not _keys(whole) >= _keys(parts)))
-                or (parts.kind == "clarification" and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))
+                or (parts.kind == "clarification" and whole.reason != "currency_conversion"
+                    and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))
                 or ("context" in parts.notes and whole.kind in ("refusal", "clarification"))
                 or parts.reason in _FINAL):
             r = parts

@@ -32,7 +32,7 @@ _GERMAN_NOUN = re.compile(_DATA["not_names"]["german_noun"], re.IGNORECASE)
 def never_a_name(words: list[str]) -> bool:
     """True when a run of unknown words is no name: a common noun of the domain, an acronym of a measure, a German
     noun (words.toml [not_names])."""
-    return all(w in NOT_NAMES or (len(w) >= 8 and _GERMAN_NOUN.search(w) is not None) for w in words)
+    return all(w in NOT_NAMES or w in FILLER or (len(w) >= 8 and _GERMAN_NOUN.search(w) is not None) for w in words)
 LANGUAGES: dict[str, frozenset[str]] = {lang: frozenset(fold(w) for w in words.split())
                                         for lang, words in _DATA["languages"].items()}
 _FOREIGN: frozenset[str] = frozenset().union(*LANGUAGES.values())
