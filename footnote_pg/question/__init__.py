@@ -19,6 +19,7 @@ question into clauses and routes each.
 from __future__ import annotations
 
 import re
+import threading
 
 from footnote_pg.question import coverage, toolcall, words
 from footnote_pg.question.names import Directory, Mention
@@ -294,7 +295,20 @@ def _invoices(m: re.Match[str]) -> str:
     return " and ".join(f"invoice {n}" for n in numbers)
 
 
+_SEEN = threading.local()     # the routes of one question's clauses and options, each worked out once
+
+
 def _route(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
+    memo: dict[tuple[str, int], Route] | None = getattr(_SEEN, "memo", None)
+    if memo is None:
+        return _routed(question, directory, settings, depth)
+    key = (question, depth)
+    if key not in memo:
+        memo[key] = _routed(question, directory, settings, depth)
+    return memo[key]
+
+
+def _routed(question: str, directory: Directory, settings: RouterSettings, depth: int) -> Route:
     if depth == 0:
         body = words.body(question)               # "Subject: ...\n<the message>": the message alone, when answered
         if body is not None:
@@ -355,5 +369,11 @@ def unanswered_words(question: str, r: Route, directory: Directory, settings: Ro
 
 def route(question: str, directory: Directory, settings: RouterSettings) -> Route:
     """Map a question to catalog calls, a clarification or a refusal. Pure and deterministic."""
-    return _route(question, directory, settings, 0)
+    if getattr(_SEEN, "memo", None) is not None:
+        return _route(question, directory, settings, 0)
+    _SEEN.memo = {}
+    try:
+        return _route(question, directory, settings, 0)
+    finally:
+        _SEEN.memo = None
 

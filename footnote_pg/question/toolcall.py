@@ -15,6 +15,7 @@ import json
 import re
 import shlex
 import tomllib
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,7 @@ _KEY_TOKEN = re.compile(r"^(?:--([A-Za-z][\w-]*)(?:=(.*))?|([A-Za-z][\w-]*)=(.*)
 _OP_KEYS = ("op", "tool", "operation", "name", "function", "method", "action", "call", "tool_name", "function_name",
             "endpoint", "intent", "query", "question", "request", "task", "prompt")
 _ARG_KEYS = ("arguments", "args", "params", "parameters", "input")
+_ENVELOPE = ("type", "id", "call_id", "tool_call_id", "index", "jsonrpc")
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -114,8 +116,16 @@ def _from_json(text: str) -> Call | None:
     if isinstance(data.get("params"), dict) and isinstance(data["params"].get("name"), str) \
             and str(data.get("method", "")).casefold() in ("tools/call", "call_tool", "tool_call", "call"):
         data = {str(k).casefold(): v for k, v in data["params"].items()}     # an MCP request: tools/call
-    if isinstance(data.get("function"), dict):      # {"function": {"name": ..., "arguments": "{...}"}}
-        data = {str(k).casefold(): v for k, v in data["function"].items()}
+    calls = data.get("tool_calls") or data.get("toolcalls") or data.get("calls")
+    if isinstance(calls, list) and len(calls) == 1 and isinstance(calls[0], dict):   # {"tool_calls": [{...}]}
+        data = {str(k).casefold(): v for k, v in calls[0].items()}
+    for wrapper in ("function", "functioncall", "function_call", "tool_call", "toolcall", "tool_use"):
+        if isinstance(data.get(wrapper), dict):      # {"function": {"name": ..., "arguments": "{...}"}}
+            data = {str(k).casefold(): v for k, v in data[wrapper].items()}
+            break
+    for k in _ENVELOPE:                             # {"type": "tool_use", "id": ..., "name": ..., "input": {...}}
+        if k in data and not isinstance(data[k], dict) and any(a in data for a in _ARG_KEYS):
+            del data[k]
     for k in _ARG_KEYS:
         if isinstance(data.get(k), str) and data[k].lstrip().startswith("{"):
             try:
@@ -250,11 +260,39 @@ _REACT = re.compile(r"^\s*(?:thought\s*:.*?\n\s*)?action\s*:\s*([A-Za-z][\w.-]*)
                     re.DOTALL | re.IGNORECASE)
 
 
+_REST = re.compile(r"^\s*(?:GET|POST)\s+(?:https?://[^/\s]+)?/(?:api/)?(?:v\d+/)?([A-Za-z][\w-]*)/?(?:\?(\S*))?\s*$",
+                   re.IGNORECASE)
+_YAML_LINE = re.compile(r"^\s*([A-Za-z][\w-]*)\s*:\s*(.+?)\s*$")
+_XML_INVOKE = re.compile(r"^\s*<invoke\s+name=[\"']([\w.-]+)[\"']\s*>(.*)</invoke>\s*$", re.DOTALL | re.IGNORECASE)
+_XML_PARAMETER = re.compile(r"<parameter\s+name=[\"']([\w.-]+)[\"']\s*>(.*?)</parameter>", re.DOTALL | re.IGNORECASE)
+_OUR_CLI = re.compile(r"^\s*footnote(?:-pg|_pg)?\s+(?:call|run|ask)?\s*(?=[A-Za-z])", re.IGNORECASE)
+
+
+def _structured(text: str) -> str | None:
+    """A REST path, YAML lines or an XML invoke as the JSON object of the same request, or None."""
+    if (m := _REST.match(text)) is not None:         # GET /api/revenue?period=2026-Q1&customer=Lindqvist
+        args = dict(urllib.parse.parse_qsl(m.group(2) or ""))
+        return json.dumps({"op": m.group(1), "arguments": args})
+    if (m := _XML_INVOKE.match(text)) is not None:   # <invoke name="..."><parameter name="...">...</parameter>
+        return json.dumps({"op": m.group(1), "arguments": {k: v.strip() for k, v in _XML_PARAMETER.findall(m.group(2))}})
+    lines = [line for line in text.splitlines() if line.strip()]
+    pairs = [_YAML_LINE.match(line) for line in lines]
+    if len(lines) >= 2 and all(pairs):                # op: ar_aging \n customer: X \n as_of: 2026-06-30
+        data = {p.group(1): p.group(2).strip("'\"") for p in pairs if p is not None}
+        if any(k.casefold() in _OP_KEYS for k in data):
+            return json.dumps(data)
+    return None
+
+
 def parse(text: str) -> Call | None:
     """The request as a tool call, or None when it is written as a question."""
     wrapped = _WRAPPER.match(text)            # <tool_call>{...}</tool_call>, a fenced block
     if wrapped:
         text = wrapped.group(1)
+    text = _OUR_CLI.sub("", text, count=1)     # footnote-pg call customer_overdue --customer X
+    structured = _structured(text)
+    if structured is not None:
+        text = structured
     text = _CALL_PREFIX.sub("", text, count=1)  # "tools/call ar_aging {...}"
     named_json = _NAMED_JSON.match(text)      # "ar_aging {"as_of": ...}": an operation and its JSON arguments
     if named_json:
