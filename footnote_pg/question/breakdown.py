@@ -56,7 +56,8 @@ MEASURES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("supplier_payments", _rx(
         r"\b(?:paid|payments?\s+to|pay)\s+(?:our\s+|the\s+|all\s+)?suppliers\b|\bsupplier\s+payments\b")),
     ("cash_collected", _rx(
-        r"\b(?:cash|money|payments?)\s+(?:did\s+we\s+|have\s+we\s+|we\s+|was\s+|were\s+)?"
+        r"\b(?:which|what)\s+customers?\s+paid\s+(?:us\s+)?(?:the\s+)?most\b"
+        r"|\b(?:cash|money|payments?)\s+(?:did\s+we\s+|have\s+we\s+|we\s+|was\s+|were\s+)?"
         r"(?:collected|collect|received|receive|came\s+in|come\s+in)\b"
         r"|\btotal\s+payments\b|\bcash\s+collect(?:ed|ion|ions)\b|\bcollections\b"
         r"|\bhow\s+much\s+(?:cash|money)\s+(?:did|have)\s+we\s+(?:collect|receive)"
@@ -69,7 +70,8 @@ MEASURES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("revenue", _REVENUE),
 )
 # tickets by severity of a period (not the open ones): the tickets opened in it
-_TICKETS_OF_PERIOD = _rx(r"^(?![^?.!]*\bopen\s+tickets)[^?.!]*\btickets?\s+(?:by|per)\s+(?:severity|priority)\b")
+_TICKETS_OF_PERIOD = _rx(r"^(?![^?.!]*\bopen\s+tickets)[^?.!]*(?:\btickets?\s+(?:by|per)\s+(?:severity|priority)\b"
+                         r"|\b(?:customers?|clients?)\s+by\s+(?:the\s+)?(?:number|count)\s+of\s+(?:support\s+)?tickets\b)")
 _SUPPLIER_MEASURES = ("purchase_volume", "supplier_payments")
 # measures no other operation computes: answered with or without a dimension
 _OWN = ("tickets_opened", "average_invoice", "purchase_volume", "supplier_payments", "cash_collected")
@@ -78,9 +80,11 @@ DIMENSIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("supplier_country", _rx(_BY + r"supplier(?:'?s)?\s+countr(?:y|ies)\b"
                              r"|\bsuppliers?\b[^?.!]*" + _BY + r"countr(?:y|ies)\b")),
     ("account_owner", _rx(_BY + r"(?:account\s+(?:owners?|managers?)|owners?|sales\s*(?:reps?|persons?|people)"
-                          r"|key\s+account\s+managers?)\b")),
+                          r"|key\s+account\s+managers?)\b"
+                          r"|\b(?:which|what)\s+(?:account\s+(?:owners?|managers?)|sales\s*(?:reps?|persons?))\b")),
     ("severity", _rx(_BY + r"(?:severity|severities|priority|priorities)\b")),
-    ("country", _rx(_BY + r"(?:customer(?:'?s)?\s+)?countr(?:y|ies)\b")),
+    ("country", _rx(_BY + r"(?:customer(?:'?s)?\s+)?countr(?:y|ies)\b"
+                    r"|\b(?:ranking|rank|list)\s+of\s+(?:the\s+)?countries\b|\bcountries\s+(?:ranked|sorted)\s+by\b")),
     ("quarter", _rx(_BY + r"quarters?\b|\bquarterly\b|\bquarter[\s-](?:by|over)[\s-]quarter\b")),
     ("month", _MONTHLY),
     ("supplier", _rx(_BY + r"suppliers?\b|\b(?:which|what)\s+suppliers?\b|\b(?:biggest|largest|main|top)\s+(?:\d+\s+)?"
@@ -99,6 +103,7 @@ _NO_SPLIT = _rx(_BY + r"(?:products?|product\s+(?:lines?|groups?|categor(?:y|ies
 _OWED = _rx(r"\bowe[ds]?\b|\bowing\b|\bpayables?\b|\bunpaid\b|\boutstanding\b|\bopen\s+(?:invoices|balances?)\b")
 # "the top customers and their <measure>": the top customers are those by revenue, not by that measure
 _TOP_AND_THEIR = _rx(r"\btop\s+(?:\d+\s+)?customers\b.*\btheir\b")
+_ONE_OWNER = _rx(r"\b(?:which|what)\s+(?:account\s+(?:owner|manager)|sales\s*(?:rep|person))\b(?!s)")
 _ONE_SUPPLIER = _rx(r"\b(?:which|what)\s+supplier\b(?!s)|\bwho\s+(?:do|did)\s+we\s+buy\b")
 
 # what the route accounts for (footnote_pg.question.coverage): its cue patterns and the words that qualify them
@@ -145,7 +150,7 @@ def _limit(q: _Question) -> int | None:
     m = _TOP_LIMIT.search(q.masked)
     if m:
         return _number(next(g for g in m.groups() if g))
-    return 1 if _ONE_SUPPLIER.search(q.masked) else None
+    return 1 if _ONE_SUPPLIER.search(q.masked) or _ONE_OWNER.search(q.masked) else None
 
 
 def route(q: _Question, d: Directory) -> Route | None:

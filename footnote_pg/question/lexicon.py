@@ -468,6 +468,7 @@ _DRIVER_ASK = _rx(r"\b(?:top|biggest|largest|\d{1,2})\s+(?:\d{1,2}\s+)?(?:declin
                   r"|growth|rise|change|gain|loss)\b|\b(?:biggest|largest)\s+(?:revenue\s+)?(?:drops?|declines?"
                   r"|decreases?|falls?"
                   r"|increases?|gains?|changes?|growth|rises?)\b"
+                  r"|\bwho\s+(?:lost|gained|grew|dropped|declined)\s+(?:the\s+)?most\b"
                   r"|\bthe\s+\d{1,2}\s+(?:that|which|who)\s+(?:grew|rose|increased|gained|declined|dropped|fell"
                   r"|decreased|shrank|lost)\s+(?:the\s+)?most\b"
                   r"|\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,30}\b(?:grew|rose"

@@ -60,7 +60,7 @@ def _limit(q: _Question, default: int | None = None) -> int | None:
     return default
 
 
-_ONE_WHO = re.compile(r"\bwho\s+(?:owes|has)\b|\b(?:which|what)\s+(?:customer|client)\b(?!s)")
+_ONE_WHO = re.compile(r"\bwho\s+(?:owes|has|lost|gained|grew|dropped|declined)\b|\b(?:which|what)\s+(?:customer|client)\b(?!s)")
 _PLURAL_OWED = re.compile(r"\b(?:customers|clients|balances|amounts|invoices|accounts|debts)\b")
 
 
