@@ -288,6 +288,8 @@ _YTD = re.compile(rf"\b(?:(?:fy\s*)?(?P<year4>{_YEAR})\s+(?:ytd|year[\s-]to[\s-]
                   r"|year[\s-]to[\s-]date|ytd|so\s+far\s+this\s+(?:fiscal\s+)?year|(?:this\s+year|(?:fy\s*)?"
                   rf"(?P<year>{_YEAR}))\s+(?:so\s+far|to\s+date)|so\s+far\s+in\s+(?P<year2>{_YEAR}))\b")
 # A month so far ("Aug 2026 so far", "August to date"): that month up to the reference day.
+_QUARTER_SO_FAR = re.compile(r"\b(?:q([1-4])(?:\s*[/'-]\s*|\s+)?((?:19|20)?\d\d)?|(?:the\s+)?(first|second|third|fourth|1st|2nd"
+                             r"|3rd|4th)\s+quarter(?:\s+((?:19|20)\d\d))?)\s+(?:so\s+far|to\s+date)\b")
 _MONTH_SO_FAR = re.compile(rf"\b({_MONTH_RE})\b\.?(?:\s+({_YEAR}))?\s+(?:so\s+far|to\s+date)\b")
 _RELATIVE = re.compile(r"\b(?:the\s+)?(last|previous|prior|past|this|current|present)\s+"
                        r"(fiscal\s+year|financial\s+year|fy|month|quarter|year)\b")

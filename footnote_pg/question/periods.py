@@ -73,6 +73,7 @@ from footnote_pg.question.dates import (
     _LAST_WEEKDAY,
     WEEKDAYS,
     _MONTH_SO_FAR,
+    _QUARTER_SO_FAR,
     Calendar,
     DateMention,
     Period,
@@ -258,6 +259,20 @@ class _Scanner:
         if month.end() >= self.cal.as_of:
             month = Period.days(month.start(), self.cal.as_of)
         return self.add(month, m.start(), m.end())
+
+    def quarter_so_far(self, m: re.Match[str]) -> bool:
+        """A quarter so far ("Q3/26 so far", "the third quarter to date"): up to the reference day when it is running,
+        all of it when it is over."""
+        index = int(m.group(1)) if m.group(1) else {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3,
+                                                    "fourth": 4, "4th": 4}[m.group(3)]
+        y = m.group(2) or m.group(4)
+        year = (int(y) + 2000 if int(y) < 100 else int(y)) if y else self.cal.as_of.year
+        quarter = Period("quarter", year, index)
+        if quarter.start() > self.cal.as_of:
+            return False
+        if quarter.end() >= self.cal.as_of:
+            quarter = Period.days(quarter.start(), self.cal.as_of)
+        return self.add(quarter, m.start(), m.end())
 
     def to_date(self, m: re.Match[str]) -> bool:
         unit = (m.group(1) or m.group(3) or ("month" if m.group(2) == "mtd" else "quarter"))
@@ -482,6 +497,7 @@ class _Scanner:
         self.each(_FUTURE, self.future_phrase)
         if "far" in text or "date" in text:
             self.each(_MONTH_SO_FAR, self.month_so_far)
+            self.each(_QUARTER_SO_FAR, self.quarter_so_far)
         if "year" in text:
             self.each(_YTD_YEAR_AGO, self.ytd_year_ago)
             self.each(_SAME_YEAR_AGO, self.same_year_ago)
