@@ -61,6 +61,7 @@ MEASURES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"(?:collected|collect|received|receive|came\s+in|come\s+in)\b"
         r"|\btotal\s+payments\b|\bcash\s+collect(?:ed|ion|ions)\b|\bcollections\b"
         r"|\bhow\s+much\s+(?:cash|money)\s+(?:did|have)\s+we\s+(?:collect|receive)"
+        r"|\bhow\s+much\s+(?:did|have)\s+we\s+(?:collect(?:ed)?|take\s+in|taken\s+in)\b(?!\s+from)"
         r"|^\W*(?:all\s+|total\s+|our\s+)?(?:customer\s+|incoming\s+)?payments?(?:\s+(?:received|in|during|for|since"
         r"|of))*\s*[?.!]*$")),
     ("credit_notes", _rx(r"\bcredit\s+(?:notes?|memos?)\b")),
