@@ -65,7 +65,7 @@ _GREETING = re.compile(_DATA["letter"]["greeting"], re.IGNORECASE)
 _SIGNOFF = re.compile(_DATA["letter"]["signoff"], re.IGNORECASE)
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
 _PURPOSE_WORD = re.compile(r"\b(?:for|in|before|after)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s"
-                           r"|\b(?:meeting|call|visit)\s+(?:tomorrow|today|later|this|next)\b"
+                           r"|\b(?:meeting|call|visit)\s+(?:tomorrow|tmrw|today|later|this|next)\b"
                            r"|\b(?:meeting|seeing|visiting|calling)\b",
                            re.IGNORECASE)
 # lower, not casefold: ß stays ß (and is also read as ss: GRÖSSTEN, the Swiss spelling)
