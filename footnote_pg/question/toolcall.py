@@ -78,7 +78,7 @@ _NAMED = re.compile(r"\b[A-Za-z]+_[A-Za-z_]+\b")
 _PAIR = re.compile(r"""\s*([A-Za-z][\w-]*)\s*[=:]\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
 _KEY_TOKEN = re.compile(r"^(?:--([A-Za-z][\w-]*)(?:=(.*))?|([A-Za-z][\w-]*)=(.*)|([A-Za-z][\w-]*):)$", re.DOTALL)
 _OP_KEYS = ("op", "tool", "operation", "name", "function", "method", "action", "call", "tool_name", "function_name",
-            "endpoint", "intent", "query", "question", "request", "task", "prompt")
+            "endpoint", "intent", "query", "question", "request", "task", "prompt", "recipient_name", "tool_id")
 _ARG_KEYS = ("arguments", "args", "params", "parameters", "input")
 _ENVELOPE = ("type", "id", "call_id", "tool_call_id", "index", "jsonrpc")
 
@@ -260,21 +260,34 @@ _REACT = re.compile(r"^\s*(?:thought\s*:.*?\n\s*)?action\s*:\s*([A-Za-z][\w.-]*)
                     re.DOTALL | re.IGNORECASE)
 
 
-_REST = re.compile(r"^\s*(?:GET|POST)\s+(?:https?://[^/\s]+)?/(?:api/)?(?:v\d+/)?([A-Za-z][\w-]*)/?(?:\?(\S*))?\s*$",
-                   re.IGNORECASE)
+_REST = re.compile(r"^\s*(?:GET|POST)\s+(?:https?://[^/\s]+)?/(?:api/)?(?:v\d+/)?(?:tools?/|operations?/|functions?/)?"
+                   r"([A-Za-z][\w-]*)/?(?:\?(\S*))?\s*(\{.*\})?\s*$", re.IGNORECASE | re.DOTALL)
 _YAML_LINE = re.compile(r"^\s*([A-Za-z][\w-]*)\s*:\s*(.+?)\s*$")
-_XML_INVOKE = re.compile(r"^\s*<invoke\s+name=[\"']([\w.-]+)[\"']\s*>(.*)</invoke>\s*$", re.DOTALL | re.IGNORECASE)
-_XML_PARAMETER = re.compile(r"<parameter\s+name=[\"']([\w.-]+)[\"']\s*>(.*?)</parameter>", re.DOTALL | re.IGNORECASE)
+_XML_INVOKE = re.compile(r"^\s*<(invoke|tool_use|tool_call|function_call|function|tool)\s+name=[\"']([\w.-]+)[\"']\s*>(.*)"
+                         r"</\1>\s*$", re.DOTALL | re.IGNORECASE)
+_XML_PARAMETER = re.compile(r"<parameter\s+name=[\"']([\w.-]+)[\"']\s*>(.*?)</parameter>|<([A-Za-z][\w-]*)>([^<]*)</\3>",
+                            re.DOTALL | re.IGNORECASE)
+_SQL_CALL = re.compile(r"^\s*select\s+(?:\*\s+from\s+)?(?:footnote\.)?([a-z_]+)\s*\((.*)\)\s*;?\s*$", re.DOTALL | re.IGNORECASE)
+_ASK = re.compile(r"^\s*footnote(?:-pg|_pg)?\s+ask\s+([\"'])(.+)\1\s*$", re.DOTALL | re.IGNORECASE)
 _OUR_CLI = re.compile(r"^\s*footnote(?:-pg|_pg)?\s+(?:call|run|ask)?\s*(?=[A-Za-z])", re.IGNORECASE)
 
 
 def _structured(text: str) -> str | None:
     """A REST path, YAML lines or an XML invoke as the JSON object of the same request, or None."""
     if (m := _REST.match(text)) is not None:         # GET /api/revenue?period=2026-Q1&customer=Lindqvist
-        args = dict(urllib.parse.parse_qsl(m.group(2) or ""))
+        args: dict[str, Any] = dict(urllib.parse.parse_qsl(m.group(2) or ""))
+        if m.group(3):                               # POST /tools/revenue {"period": "2026-Q1"}: the body's arguments
+            try:
+                body = json.loads(m.group(3))
+            except ValueError:
+                return None
+            if not isinstance(body, dict):
+                return None
+            args.update(body.get("arguments", body) if isinstance(body.get("arguments", body), dict) else body)
         return json.dumps({"op": m.group(1), "arguments": args})
     if (m := _XML_INVOKE.match(text)) is not None:   # <invoke name="..."><parameter name="...">...</parameter>
-        return json.dumps({"op": m.group(1), "arguments": {k: v.strip() for k, v in _XML_PARAMETER.findall(m.group(2))}})
+        return json.dumps({"op": m.group(2), "arguments": {(a or c): (b or d).strip()
+                                                            for a, b, c, d in _XML_PARAMETER.findall(m.group(3))}})
     lines = [line for line in text.splitlines() if line.strip()]
     pairs = [_YAML_LINE.match(line) for line in lines]
     if len(lines) >= 2 and all(pairs):                # op: ar_aging \n customer: X \n as_of: 2026-06-30
@@ -289,6 +302,12 @@ def parse(text: str) -> Call | None:
     wrapped = _WRAPPER.match(text)            # <tool_call>{...}</tool_call>, a fenced block
     if wrapped:
         text = wrapped.group(1)
+    asked = _ASK.match(text)                  # footnote-pg ask "how much does X owe": that question
+    if asked:
+        return Call(asked.group(2).strip(), None, {}, "")
+    sql = _SQL_CALL.match(text)               # select footnote.revenue('2026-Q2'): the catalog's own function
+    if sql and _lookup(sql.group(1)) is not None:
+        text = f"{sql.group(1)}({sql.group(2)})"
     text = _OUR_CLI.sub("", text, count=1)     # footnote-pg call customer_overdue --customer X
     structured = _structured(text)
     if structured is not None:
