@@ -219,6 +219,9 @@ def _change_periods(q: _Question) -> tuple[Period, Period, dict[str, str]] | Non
     return before, after, notes
 
 
+_RELATIVE = re.compile(r"\b(?:previous|prior|last|before|preceding|vor\w*)\b", re.IGNORECASE)
+
+
 def _two_periods(q: _Question) -> tuple[Period, Period, dict[str, str]] | None:
     mentions = list(q.time.periods)
     cal = q.cal
@@ -240,6 +243,8 @@ def _two_periods(q: _Question) -> tuple[Period, Period, dict[str, str]] | None:
             base = b if a.last_year else a
             return base.period.year_ago(), base.period, {"period": base.phrase}
         first, second = sorted((a, b), key=lambda m: (m.period.start(), m.start))
+        if first.period == second.period and any(_RELATIVE.search(m.phrase) for m in (a, b)):
+            return a.period.previous(), a.period, {"period": a.phrase}   # "July vs previous month": June and July
         notes = {"period_from": first.phrase, "period_to": second.phrase}
         return first.period, second.period, notes
     if len(mentions) == 1 and _SINCE_YEAR.match(mentions[0].phrase.lower()):
