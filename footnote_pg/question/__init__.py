@@ -62,6 +62,8 @@ _CLAUSE = re.compile(r"\s*(?:;\s*(?:also\s+|and\s+|plus\s+)?|,?\s+and\s+(?:also\
 _PRONOUN = re.compile(r"\b(?:they|them|their|theirs|it|its|he|she|his|her|this\s+customer|that\s+customer"
                       r"|the\s+same\s+customer)\b", re.IGNORECASE)
 _SUBJECT_ARGS = ("customer", "supplier", "item")
+_PERIOD_PRONOUN = re.compile(r"\s*\b(?:of|in|for|during|from)\s+(?:that|this|the\s+same)\s+(?:quarter|month|year|period|week"
+                             r"|half(?:[\s-]year)?|time)\b|\s*\b(?:in\s+)?the\s+same\s+period\b", re.IGNORECASE)
 _THEY = re.compile(r"\b(?:they|them|their|theirs)\b", re.IGNORECASE)
 _UNRESOLVED = Route(kind="clarification", intent="missing_entity", reason="missing_entity",
                     message="Which customer do you mean? Please name one.")
@@ -104,7 +106,8 @@ def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None,
             text, r = attempt, routed    # "X's overdue and their DSO": no DSO of X; never the DSO overall instead
     if period and (r.reason == "unclear_period" or ("period_from" in r.notes and "period_to" not in r.notes
                                                      and r.notes["period_from"] != period)):
-        attempt = f"{text.rstrip('?')} in {period}?"
+        attempt = (_PERIOD_PRONOUN.sub(f" in {period}", text.rstrip("?"), count=1) + "?"
+                   if _PERIOD_PRONOUN.search(text) else f"{text.rstrip('?')} in {period}?")   # "... of that quarter"
         routed = _route(attempt, directory, settings, depth + 1)
         if not _asked_back(routed) or _asked_back(r):
             text, r = attempt, routed
