@@ -215,6 +215,11 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
                 return Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason,
                              message=r.message, notes={**r.notes, "context": "left out"})
             routes = kept
+    if not answered:      # "how much does Bergmann owe? The CEO asked.": the one question asked back, the rest context
+        asking = [(t, r) for (t, r), part, (_, r0) in zip(routes, parts, first, strict=True)
+                  if not (_asked_back(r) and _context(part, r0))]
+        if len(asking) == 1 and asking[0][1].kind == "clarification" and len(routes) > 1:
+            return asking[0][1]
     if len(answered) == len(routes):
         calls = tuple(c for _, r in routes for c in r.calls)
         notes: dict[str, str] = {}

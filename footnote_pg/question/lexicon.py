@@ -146,6 +146,7 @@ _NOT_COVERED = _rx(
     r"\b(?:salary|salaries|payroll|wages?|weather|employees?|headcount|staff|ceo|cfo|coo"
     r"|stock\s+(?:price|market)|share\s+price|shares|dividends?|vat|tax(?:es)?|interest\s+rates?"
     r"|competitors?|market\s+share|news|joke|poem|recipe|capital\s+of|costs?|expenses?|spend(?:ing)?"
+    r"|(?:customer\s+)?lifetime\s+value|ltv|clv|nps|net\s+promoter\s+score"
     r"|bank\s+balances?|cash\s+balances?|balances?\s+(?:in|at)\s+the\s+bank|cash\s+(?:in\s+the\s+bank|on\s+hand"
     r"|at\s+bank))\b")
 # A minus sign before a count, a limit or a number of days ("top -5", "over -5 days", "a -30 day window"), or zero.

@@ -455,6 +455,8 @@ def _metric_options(q: _Question, directory: Directory, cash: bool) -> list[str]
 
 def _balance_route(q: _Question, directory: Directory) -> Route:
     mentions = _customer_mentions(q, directory, True)
+    if mentions and len(mentions[0].candidates) > 1:
+        return _ambiguous(q, mentions[0], "customer")   # "balance for Bergmann": which Bergmann first
     options: list[str] = []
     for m in mentions[:1]:
         for name in m.candidates:
