@@ -69,7 +69,7 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
     "supplier_payment": (cue._BANK_CHANGE, cue._SHOULD_PAY, cue._PAY, cue._PAYMENTS),
     "list_customers": (cue._LIST, cue._LIST_LIMIT, cue._COUNTRY, cue._DEMONYM, cue._LIST_SCOPE, cue._IN_COUNTRY),
     "list_suppliers": (cue._LIST_SUPPLIERS,),
-    "payables": (cue._PAYABLES, cue._OVERDUE, cue._AGING_STRICT, cue._OVER_AGE),
+    "payables": (cue._PAYABLES, cue._OVERDUE, cue._AGING_STRICT, cue._OVER_AGE, cue._SUPPLIER_DOC),
     "list_items": (cue._LIST_ITEMS,),
     "payments": (cue._PAYMENTS, cue._PAY, cue._DSO),
     "profile": (cue._PROFILE,),
@@ -89,7 +89,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "credit_notes": "issue issued raised given granted sent",
     "revenue_monthly": "net issue issued",
     "payables": "open unpaid supplier suppliers invoice invoices bill bills due overdue outstanding total ap "
-                "received",
+                "received when",
     "profile": "manager owner terms payment country located based city limit credit number",
     "tickets": "unresolved pending active open opened support cases case raised complaints complaint issues issue "
                "severity high critical "

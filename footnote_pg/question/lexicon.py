@@ -163,6 +163,8 @@ _INVOICE_NO = _rx(r"\binv[\s_-]?((?:19|20)\d\d)[\s/_-](\d{1,7})\b"
                   r"|\binvoices?\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?((?:19|20)\d\d)[-/](\d{1,8})\b")
 _INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)\s*#?\s*(\d{3,8})\b"
                     r"|\binvoice\s*#?\s*(\d{3,8})\b|\binvoices\s+#?\s*(?!(?:19|20)\d\d\b)(\d{3,8})\b")
+# a supplier's document number as suppliers write it (26-0882, NW-26-0688): no invoice of ours
+_SUPPLIER_DOC = _rx(r"\b(?:[a-z]{1,4}-)?\d{2}-\d{3,4}\b(?![-/.]\d)")
 _INVOICE_URI = _rx(r"\berp://invoice/\d+")
 # a document number as an ERP writes it: INV/2026/0032, CN/2026/0002, RE-2026-00123 (not a PO or SKU number)
 _DOCUMENT_NO = _rx(r"\b(?!po\b|sku\b)[a-z]{1,5}(?:/(?:19|20)\d\d/\d{2,8}|-(?:19|20)\d\d-\d{3,8})\b")

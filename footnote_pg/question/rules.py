@@ -17,6 +17,7 @@ from footnote_pg.question import breakdown, portfolio, words
 from footnote_pg.question.text import fold
 from footnote_pg.question.lexicon import (
     _ACTION,
+    _SUPPLIER_DOC,
     _ADVICE,
     _AGING,
     _AGING_STRICT,
@@ -177,6 +178,16 @@ def payables(q: _Question, d: Directory) -> Route | None:
     if q.has(_PAYABLES) and not q.has(_SHOULD_PAY) and not q.has(_BANK_CHANGE):
         return portfolio.payables_route(q, d)
     return None
+
+
+def supplier_invoice(q: _Question, d: Directory) -> Route | None:
+    """A supplier's invoice by its number ("supplier invoice 26-0882 Nordisk Kullager paid?", "Northwind NW-26-0688 due
+    when?"): what we owe that supplier, invoice by invoice (an invoice no longer listed is paid)."""
+    if q.invoice or q.customer_ref or not q.has(_SUPPLIER_DOC):
+        return None
+    if not d.supplier_index.find(q) or d.customer_index.find(q):
+        return None
+    return portfolio.payables_route(q, d)
 
 
 def invalid_day(q: _Question, d: Directory) -> Route | None:
@@ -392,7 +403,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
     ("negative_count", negative_count), ("breakdown", breakdown.route), ("not_computed", not_computed),
     ("not_covered", not_covered), ("invalid_day", invalid_day), ("invalid_period", invalid_period),
     ("dangling_end", dangling_end),
-    ("payables", payables), ("invoice", invoice),
+    ("payables", payables), ("supplier_invoice", supplier_invoice), ("invoice", invoice),
     ("purchase_order", purchase_order), ("below_reorder", below_reorder), ("stock", stock),
     ("supplier_payment", supplier_payment), ("purchase_orders", purchase_orders), ("payments", payments),
     ("dso", dso), ("all_overdue", all_overdue), ("drivers", drivers), ("ranking", ranking), ("aging", aging),
