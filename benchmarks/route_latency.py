@@ -1,6 +1,6 @@
-"""Latency of footnote_pg.question.route over tests/questions.toml.
+"""Latency of footnote_pg.question.route over every question file (tests/questions*.toml).
 
-    .venv/bin/python benchmarks/route_latency.py [--rounds 200]
+    .venv/bin/python benchmarks/route_latency.py [--rounds 200] [--questions FILE ...]
 
 The directory comes from the database when DATABASE_URL is set (list_customers,
 list_suppliers, list_items as the service would call them), else from the
@@ -58,12 +58,14 @@ def database_directory(url: str) -> Directory:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200)
-    parser.add_argument("--questions", type=Path, default=ROOT / "tests" / "questions.toml")
+    parser.add_argument("--questions", type=Path, nargs="+",
+                        default=sorted((ROOT / "tests").glob("questions*.toml")))
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL")
     directory = database_directory(url) if url else sample_directory()
     settings = RouterSettings(as_of=dt.date(2026, 8, 14))
-    questions = [q["text"] for q in tomllib.loads(args.questions.read_text(encoding="utf-8"))["q"]]
+    questions = [q["text"] for path in args.questions
+                 for q in tomllib.loads(path.read_text(encoding="utf-8"))["q"]]
     for text in questions:                      # warm-up: build the indexes, compile nothing later
         route(text, directory, settings)
     samples: list[float] = []

@@ -133,8 +133,8 @@ def test_no_message_contains_a_digit(directory: Directory) -> None:
 
 # Share right and share missed (asked back or refused though answerable) the rules reach on each part, of the
 # questions labelled with their route (PINNED): what the rules reach; a change may only raise it. Measured: tuned
-# 99.5 % right / 0.5 % missed, held-out 96.3 % / 3.7 % (embedded PostgreSQL 18).
-BOUNDS = {"tuned": (0.994, 0.006), "held-out": (0.962, 0.038)}
+# 99.5 % right / 0.5 % missed, held-out 96.6 % / 3.4 % (embedded PostgreSQL 18).
+BOUNDS = {"tuned": (0.994, 0.006), "held-out": (0.965, 0.035)}
 # The voices files (labelled with what is right; a wrong route there is measured, not forbidden): right at least,
 # missed at most, wrong at most. Measured once, before any rule was written from them: tuned 397 questions, 72.8 %
 # right / 21.4 % missed / 5.8 % wrong; held-out 189, 65.6 % / 27.0 % / 7.4 %. After rules written from the tuned
@@ -144,9 +144,9 @@ BOUNDS = {"tuned": (0.994, 0.006), "held-out": (0.962, 0.038)}
 # rules or at the first set's held-out file; 300 tuned, 120 held out), measured once, before any rule was written
 # from it: tuned 65.0 % right / 25.3 % missed / 9.7 % wrong; held-out 72.5 % / 21.7 % / 5.8 %. The bounds state that.
 # After the fourth pass (rules and vocabulary written from the voices2 tuned part's wrong and missed answers only):
-# voices held-out 75.7 / 19.0 / 5.3, voices2 tuned 78.7 / 18.0 / 3.3, voices2 held-out 73.3 / 21.7 / 5.0.
-VOICE_BOUNDS = {("voices", "tuned"): (0.98, 0.02, 0.005), ("voices", "held-out"): (0.756, 0.191, 0.053),
-                ("voices2", "tuned"): (0.786, 0.181, 0.034), ("voices2", "held-out"): (0.733, 0.217, 0.051)}
+# voices tuned 99.0 / 1.0 / 0, held-out 76.7 / 18.0 / 5.3; voices2 tuned 89.3 / 9.0 / 1.7, held-out 73.3 / 21.7 / 5.0.
+VOICE_BOUNDS = {("voices", "tuned"): (0.989, 0.011, 0.005), ("voices", "held-out"): (0.766, 0.181, 0.053),
+                ("voices2", "tuned"): (0.893, 0.091, 0.017), ("voices2", "held-out"): (0.733, 0.217, 0.051)}
 FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
             "multi_clause", "refusals", "ambiguous")
 VOICES_OF_THE_SET = ("plain", "tool", "german", "denglish", "dates", "terse", "chat", "email", "docnum", "multi", "counts",
