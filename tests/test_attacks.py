@@ -873,7 +873,7 @@ def test_a_view_giving_other_rows_on_a_second_read_gives_no_figure(history: Test
     before = _evidence(history)
     with history.connect("service") as conn:
         with pytest.raises(psycopg.Error) as caught:
-            conn.execute("SELECT footnote.call('rank_customers', '{\"measure\": \"overdue\", \"limit\": 20}')")
+            conn.execute("SELECT footnote.call('rank_customers', '{\"measure\": \"outstanding\", \"limit\": 20}')")
     assert caught.value.sqlstate == "FN105", caught.value
     assert "other rows on a second read" in str(caught.value)
     assert _evidence(history) == before
