@@ -17,11 +17,14 @@ AS $$
     FROM (SELECT pg_catalog.round(pg_catalog.abs(v), decimals)::text AS t) s
 $$;
 
--- Format a raw value (as text) of the given kind for a locale (default: the locale setting).
+-- Format a raw value (as text) of the given kind for a locale (default: the locale setting). A raw date is read in
+-- ISO form (2026-05-02) whatever the session's date style: the function pins it, so that what the session (or the
+-- mapping's code running in it) set before cannot change how a figure is read (docs/threat-model.md).
 CREATE FUNCTION footnote.format(kind text, raw text, locale text DEFAULT NULL)
 RETURNS text
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
+SET DateStyle = 'ISO, YMD'
 AS $$
 DECLARE
     loc  text := coalesce(locale, footnote.setting('locale'), 'de-DE');

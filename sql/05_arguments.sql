@@ -372,7 +372,8 @@ BEGIN
             PERFORM footnote._invalid(argument, format('%s ends before it starts', value), value);
         END IF;
         p.kind := 'range';
-        p.label := footnote.format('date', p.starts::text) || '–' || footnote.format('date', (p.ends - 1)::text);
+        p.label := footnote.format('date', to_char(p.starts, 'YYYY-MM-DD')) || '–'
+            || footnote.format('date', to_char(p.ends - 1, 'YYYY-MM-DD'));
         RETURN footnote._period_range(argument, value, p);
     END IF;
     m := regexp_match(v, '^FY ?(\d{4})$');

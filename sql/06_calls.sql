@@ -78,14 +78,18 @@ BEGIN
 END
 $$;
 
--- One figure of a result: raw value (as text), formatted text, kind and the evidence ids behind it.
+-- One figure of a result: raw value (as text), formatted text, kind and the evidence ids behind it. A date's raw
+-- value is written in ISO form (2026-05-02): a computation writes it as date::text, in the session's date style,
+-- which is read back here in that same style; what the call logs does not depend on the session's settings.
 CREATE FUNCTION footnote._value(kind text, raw text, evidence text[], extra jsonb DEFAULT '{}')
 RETURNS jsonb
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT jsonb_build_object('kind', kind, 'raw', raw, 'text', footnote.format(kind, raw),
+    SELECT jsonb_build_object('kind', kind, 'raw', r.raw, 'text', footnote.format(kind, r.raw),
                               'evidence', to_jsonb(coalesce(evidence, '{}'::text[]))) || coalesce(extra, '{}')
+    FROM (SELECT CASE WHEN kind = 'date' AND raw IS NOT NULL THEN to_char(raw::date, 'YYYY-MM-DD') ELSE raw END
+                 AS raw) AS r
 $$;
 
 -- Whether this ERP records a concept: not when the not_recorded setting names it, nor, for a concept that is a
@@ -168,6 +172,22 @@ BEGIN
                              replace(src, '_', ' '), src),
             DETAIL = jsonb_build_object('view', 'footnote_src.' || src)::text;
     END IF;
+END
+$$;
+
+-- FN105: a computation that read the source views twice (a figure from one read, its evidence from another) and got
+-- other rows the second time: a view whose rows change within one computation (a volatile function, a table the
+-- mapping's code writes) gives no figure. what: what was read, each time.
+CREATE FUNCTION footnote._read_again(operation text, what text)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RAISE EXCEPTION USING ERRCODE = 'FN105',
+        MESSAGE = format('%s: the source views gave other rows on a second read within one computation (%s): refused '
+                         '(a figure and its evidence must come from the same rows)', operation, what),
+        DETAIL = jsonb_build_object('operation', operation, 'read', what)::text;
 END
 $$;
 
@@ -322,6 +342,35 @@ BEGIN
     END IF;
     RETURN true;
 END
+$$;
+
+-- NULL when every figure of a computed result (its values and its rows' values) is what the one formatter writes for
+-- its raw value in the session's locale and currency now, with a date's raw value in ISO form; else the first that
+-- is not. The mapping's code runs inside a computation and could switch the locale (footnote.locale), the currency
+-- or the locale setting (rows of footnote.settings) only while some figures are formatted, and put them back
+-- before the computation returns: the session would say the same before and after (footnote._session_kept), and
+-- the logged texts would be written under another locale or currency than the record states. Pinned like the
+-- formatter, so that it reads the same whatever the session's settings.
+CREATE FUNCTION footnote._misformatted(doc jsonb)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+SET DateStyle = 'ISO, YMD'
+AS $$
+    SELECT CASE WHEN doc->>'locale' IS DISTINCT FROM footnote.setting('locale')
+                THEN format('locale %s, not the session''s %s', doc->>'locale', footnote.setting('locale'))
+           ELSE (SELECT format('%s: %s', v.path, v.val->>'text')
+                 FROM (SELECT x.key AS path, x.value AS val FROM jsonb_each(coalesce(doc->'values', '{}')) AS x
+                       UNION ALL
+                       SELECT format('rows[%s].%s', r.n - 1, x.key), x.value
+                       FROM jsonb_array_elements(coalesce(doc->'rows', '[]')) WITH ORDINALITY AS r(row, n),
+                            jsonb_each(CASE WHEN jsonb_typeof(r.row) = 'object' THEN r.row ELSE '{}' END) AS x) AS v
+                 WHERE jsonb_typeof(v.val) = 'object' AND v.val->>'raw' IS NOT NULL
+                   AND v.val->>'kind' NOT IN ('text', 'period')
+                   AND (v.val->>'kind' = 'date' AND v.val->>'raw' !~ '^\d{4}-\d{2}-\d{2}$'
+                        OR v.val->>'text' IS DISTINCT FROM footnote.format(v.val->>'kind', v.val->>'raw',
+                                                                          doc->>'locale'))
+                 LIMIT 1) END
 $$;
 
 -- Before the ledger's role runs code footnote_owner owns (a computation footnote._op_*, the gate's name reader

@@ -194,6 +194,7 @@ DECLARE
     ids     text[];
     listed  text[] := '{}';
     ranked  bigint := 0;
+    again   numeric;  -- the figure read again with its evidence
     pack    jsonb;
     es      jsonb;
     kind    text := CASE WHEN m = 'oldest_overdue' THEN 'days' ELSE 'amount' END;
@@ -205,19 +206,29 @@ BEGIN
                             dir, footnote._query('customer_rankings'), dir) USING d, m, lim LOOP
         ranked := r.ranked;
         ids := '{}';
+        again := CASE WHEN m = 'overdue' THEN 0 END;
         IF m = 'outstanding' THEN
+            again := 0;
             FOR x IN EXECUTE footnote._query('open_invoices_aged') USING d, r.customer_id LOOP
+                again := again + x.outstanding;
                 ids := ids || ('invoice:' || x.invoice_id);
                 ev := ev || footnote._row_evidence('invoice', 'invoice_id', to_jsonb(x), ARRAY['number', 'customer_id',
                     'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
             END LOOP;
         ELSE  -- overdue invoices, oldest due first: the first is the one an "oldest overdue" ranking cites
             FOR x IN EXECUTE footnote._query('overdue_invoices') USING r.customer_id, d LOOP
+                again := CASE WHEN m = 'overdue' THEN again + x.overdue ELSE greatest(again, x.days_past_due) END;
                 ids := ids || ('invoice:' || x.invoice_id);
                 ev := ev || footnote._row_evidence('invoice', 'invoice_id',
                     to_jsonb(x) || jsonb_build_object('customer_id', r.customer_id), ARRAY['number', 'customer_id',
                     'issue_date', 'due_date', 'gross', 'paid', 'credited', 'outstanding', 'days_past_due']);
             END LOOP;
+        END IF;
+        -- the figure (from the ranking's read) and its evidence (from this one) must say the same: a mapping that
+        -- gives other rows on a second read gives no figure (footnote._read_again)
+        IF again IS DISTINCT FROM r.value OR cardinality(ids) <> r.invoice_count THEN
+            PERFORM footnote._read_again('rank_customers', format('customer %s: %s %s of %s invoices, then %s of %s',
+                r.customer_id, m, r.value, r.invoice_count, again, cardinality(ids)));
         END IF;
         ev := ev || footnote._row_evidence('customer', 'customer_id', to_jsonb(r), ARRAY['name', 'customer_number']);
         listed := listed || ('customer:' || r.customer_id);
@@ -232,6 +243,10 @@ BEGIN
         EXECUTE format('WITH r AS (%s), ev AS (%s) SELECT %s', footnote._query('customer_rankings'),
                        footnote._evidence_query('ranked_customers'), footnote._evidence_pack('$3'))
         INTO pack USING d, m, 0;
+        IF (pack->>'rows')::bigint IS DISTINCT FROM ranked THEN
+            PERFORM footnote._read_again('rank_customers', format('%s customers ranked, then %s', ranked,
+                                                                  pack->>'rows'));
+        END IF;
         es := footnote._evidence_set('ranked_customers', jsonb_build_array(d, m), pack);
         ev := ev || es;
     END IF;

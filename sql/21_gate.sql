@@ -1598,15 +1598,54 @@ BEGIN
 END
 $$;
 
--- The notes an agent's answer is graded with, from its question: a relative period it names ("last quarter",
--- "this year") when it is the period a call answered for, as of the as-of date, as the router would have noted
--- it (so an agent's "Q2 2026 (last quarter)" is read as the narrator's is).
-CREATE FUNCTION footnote._question_notes(question text, results jsonb)
+-- The settings the gate grades with: the as-of date (the as_of setting, or today in the session's time zone) and
+-- the fiscal year's first month. Read once, when the gate begins, before it runs any code of the mapping's (the
+-- gate's name reader): the mapping's code could change the settings' rows (footnote_owner edits them) while an
+-- answer is graded and put them back. The record names them (details.gate.settings), and verification grades it
+-- again with them.
+CREATE FUNCTION footnote._gate_settings()
 RETURNS jsonb
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    WITH d AS (SELECT s.as_of AS t FROM footnote.client_settings() AS s)
+    SELECT jsonb_build_object('as_of', to_char(s.as_of, 'YYYY-MM-DD'),
+                              'fiscal_year_start_month', s.fiscal_year_start_month)
+    FROM footnote.client_settings() AS s
+$$;
+
+-- FN105 when the settings the gate reads (footnote._gate_settings) are not what they were when it began: changed
+-- while it graded.
+CREATE FUNCTION footnote._gate_settings_kept(began jsonb)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    now_read jsonb := footnote._gate_settings();
+    changed  text;
+BEGIN
+    IF now_read IS DISTINCT FROM began THEN
+        SELECT string_agg(k, ', ' ORDER BY k) INTO changed
+        FROM jsonb_object_keys(now_read) AS k WHERE now_read->k IS DISTINCT FROM began->k;
+        RAISE EXCEPTION USING ERRCODE = 'FN105',
+            MESSAGE = format('the settings the gate reads changed while it graded (%s): refused (the mapping''s code '
+                             'may not change what an answer is graded with)', changed),
+            DETAIL = jsonb_build_object('settings', changed, 'began', began, 'now', now_read)::text;
+    END IF;
+END
+$$;
+
+-- The notes an agent's answer is graded with, from its question: a relative period it names ("last quarter",
+-- "this year") when it is the period a call answered for, as of the as-of date, as the router would have noted
+-- it (so an agent's "Q2 2026 (last quarter)" is read as the narrator's is).
+-- settings: what footnote._gate_settings read when the gate began (NULL: read them now).
+CREATE FUNCTION footnote._question_notes(question text, results jsonb, settings jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    WITH d AS (SELECT (coalesce(settings, footnote._gate_settings())->>'as_of')::date AS t,
+                      (coalesce(settings, footnote._gate_settings())->>'fiscal_year_start_month')::integer AS fsm)
     SELECT jsonb_build_object('period', p.phrase)
     FROM d, LATERAL (VALUES
         ('last quarter', format('Q%s %s', extract(quarter FROM d.t - interval '3 months'), extract(year FROM d.t - interval '3 months'))),
@@ -1618,15 +1657,17 @@ AS $$
         ('last year', 'FY' || (extract(year FROM d.t) - 1)),
         ('this year', 'FY' || extract(year FROM d.t))) AS p(phrase, label)
     WHERE strpos(lower(coalesce(question, '')), p.phrase) > 0
-      AND coalesce(footnote.setting('fiscal_year_start_month')::integer, 1) = 1
+      AND d.fsm = 1
       AND EXISTS (SELECT FROM jsonb_array_elements(results) AS r
                   WHERE p.label IN (r->'values'->'period'->>'text', r->'values'->'period_to'->>'text'))
     LIMIT 1
 $$;
 
 -- The template an answer is graded against: {"intent", "notes"} as footnote.compose takes them; without a
--- template (an agent's answer), the notes its question gives (footnote._question_notes).
-CREATE FUNCTION footnote._template_of(template jsonb, question text, idx jsonb, call_ids uuid[], complete boolean)
+-- template (an agent's answer), the notes its question gives (footnote._question_notes), with the settings the gate
+-- read when it began (NULL: read them now).
+CREATE FUNCTION footnote._template_of(template jsonb, question text, idx jsonb, call_ids uuid[], complete boolean,
+                                      settings jsonb DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -1654,7 +1695,7 @@ BEGIN
                                                      CASE WHEN jsonb_typeof(template->'notes') = 'object'
                                                           THEN template->'notes'
                                                           WHEN template IS NULL AND results <> '[]'
-                                                              THEN footnote._question_notes(question, results)
+                                                              THEN footnote._question_notes(question, results, settings)
                                                      END, question, complete))
            || jsonb_build_object('question', question);
 END
@@ -1669,6 +1710,7 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    gs  jsonb := footnote._gate_settings();  -- before any code of the mapping's runs
     idx jsonb;
     g   jsonb;
 BEGIN
@@ -1676,7 +1718,8 @@ BEGIN
     call_ids := footnote._uuids_arg('call_ids', call_ids, false);
     idx := footnote._call_index(call_ids, false);
     g := footnote._grade(CASE WHEN claims IS NULL THEN footnote._normal_text(answer) ELSE answer END, claims, idx,
-                         footnote._template_of(template, question, idx, call_ids, false), outcome);
+                         footnote._template_of(template, question, idx, call_ids, false, gs), outcome);
+    PERFORM footnote._gate_settings_kept(gs);
     RETURN jsonb_build_object('status', g->'status', 'claims', g->'claims', 'findings', g->'findings',
                               'sentences', g->'sentences');
 END
@@ -1737,6 +1780,7 @@ LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    gs        jsonb := footnote._gate_settings();  -- before any code of the mapping's runs
     idx       jsonb;
     tpl       jsonb;
     g         jsonb;
@@ -1757,7 +1801,7 @@ BEGIN
         answer := footnote._normal_text(answer);
     END IF;
     idx := footnote._call_index(call_ids, true);
-    tpl := footnote._template_of(template, question, idx, call_ids, false);
+    tpl := footnote._template_of(template, question, idx, call_ids, false, gs);
     g := footnote._grade(answer, claims, idx, tpl, outcome);
     IF narration IS NOT NULL AND outcome = 'answer' THEN
         gn := footnote._grade(narration, NULL, idx, tpl, 'answer');
@@ -1770,12 +1814,13 @@ BEGIN
                                      'findings', gn->'findings', 'sentences', gn->'sentences');
         END IF;
     END IF;
+    PERFORM footnote._gate_settings_kept(gs);
     g := g || jsonb_build_object('operations', idx->'operations');
     -- the gate's inputs beside its verdict, so that verification can grade the record again (footnote._regrade)
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, recorded, g, NULL,
         coalesce(details, '{}') || jsonb_build_object('outcome', outcome)
         || CASE WHEN nd IS NULL THEN '{}' ELSE jsonb_build_object('narration', nd) END
-        || jsonb_build_object('gate', jsonb_build_object('template', template, 'claims', claims))
+        || jsonb_build_object('gate', jsonb_build_object('template', template, 'claims', claims, 'settings', gs))
         || footnote._earlier_attempts(call_ids));
     IF record_id IS NULL THEN
         PERFORM footnote._replayed(g);
@@ -1794,6 +1839,7 @@ LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    gs        jsonb := footnote._gate_settings();  -- before any code of the mapping's runs
     idx       jsonb;
     g         jsonb;
     fb        jsonb;
@@ -1808,11 +1854,13 @@ BEGIN
     IF jsonb_array_length(idx->'unknown') > 0 THEN
         PERFORM footnote._invalid('call_ids', format('call %s was never made', idx->'unknown'->>0), idx->'unknown'->>0);
     END IF;
-    g := footnote._grade(answer, NULL, idx, footnote._template_of(NULL, question, idx, call_ids, true), 'answer');
-    fb := footnote._template_of(NULL, question, idx, call_ids, false);
+    g := footnote._grade(answer, NULL, idx, footnote._template_of(NULL, question, idx, call_ids, true, gs), 'answer');
+    fb := footnote._template_of(NULL, question, idx, call_ids, false, gs);
+    PERFORM footnote._gate_settings_kept(gs);
     g := g || jsonb_build_object('operations', idx->'operations');
     record_id := footnote._queue_record(gen_random_uuid(), footnote._actor(), 'answer', question, answer, g, NULL,
         coalesce(details, '{}') || jsonb_build_object('outcome', 'answer', 'origin', 'agent', 'fallback', fb->'answer')
+        || jsonb_build_object('gate', jsonb_build_object('settings', gs))
         || footnote._earlier_attempts(call_ids));
     IF record_id IS NULL THEN
         PERFORM footnote._replayed(g);

@@ -276,6 +276,8 @@ DECLARE
     ids uuid[] := ARRAY(SELECT (o->>'call_id')::uuid FROM jsonb_array_elements(l.operations) WITH ORDINALITY AS x(o, n)
                         ORDER BY x.n);
     tpl jsonb := CASE WHEN jsonb_typeof(l.details->'gate'->'template') = 'object' THEN l.details->'gate'->'template' END;
+    -- the settings the gate graded with (records from before revision 0037 name none: those of today)
+    gs  jsonb := CASE WHEN jsonb_typeof(l.details->'gate'->'settings') = 'object' THEN l.details->'gate'->'settings' END;
     idx jsonb;
     g   jsonb;
 BEGIN
@@ -284,14 +286,14 @@ BEGIN
     END IF;
     idx := footnote._call_index(ids, NULL);
     IF l.details->>'origin' = 'agent' THEN
-        g := footnote._grade(l.answer, NULL, idx, footnote._template_of(NULL, l.question, idx, ids, true), 'answer');
+        g := footnote._grade(l.answer, NULL, idx, footnote._template_of(NULL, l.question, idx, ids, true, gs), 'answer');
     ELSIF (l.details->'narration'->>'kept')::boolean IS TRUE THEN
         g := footnote._grade(l.answer, NULL, idx,
-                             footnote._template_of(tpl, l.question, idx, ids, false), 'answer');
+                             footnote._template_of(tpl, l.question, idx, ids, false, gs), 'answer');
     ELSE
         g := footnote._grade(l.answer, CASE WHEN jsonb_typeof(l.details->'gate'->'claims') = 'array'
                                             THEN l.details->'gate'->'claims' END, idx,
-                             footnote._template_of(tpl, l.question, idx, ids, false),
+                             footnote._template_of(tpl, l.question, idx, ids, false, gs),
                              coalesce(l.details->>'outcome', 'answer'));
     END IF;
     RETURN CASE WHEN g->>'status' IS DISTINCT FROM l.status

@@ -24,6 +24,7 @@ DECLARE
     links   jsonb := doc->'ui_links';
     called  timestamptz := (doc->>'called_at')::timestamptz;
     hash    text;
+    bad     text;
 BEGIN
     -- what the session said before the computation ran (footnote._owner_code): it must say the same now
     IF said IS NOT NULL THEN
@@ -37,6 +38,18 @@ BEGIN
                              'may not speak for the application)', operation),
             DETAIL = jsonb_build_object('operation', operation, 'result_actor', doc->'actor',
                                         'session_actor', footnote._actor())::text;
+    END IF;
+    -- and every figure must be written as the formatter writes it in the session's locale and currency now: the
+    -- mapping's code could have switched them only while some were formatted (footnote._misformatted)
+    IF said IS NOT NULL THEN
+        bad := footnote._misformatted(doc);
+        IF bad IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'FN105',
+                MESSAGE = format('the result of %s has figures formatted under another locale or currency than the '
+                                 'session''s (%s): refused (the mapping''s code may not change how figures are written)',
+                                 operation, footnote._shown(bad)),
+                DETAIL = jsonb_build_object('operation', operation, 'figure', bad)::text;
+        END IF;
     END IF;
     doc := doc - 'ui_links';
     IF doc->>'operation' IS DISTINCT FROM operation OR called IS NULL OR called < statement_timestamp()

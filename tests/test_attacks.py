@@ -794,3 +794,127 @@ def test_the_mappings_code_cannot_change_how_the_session_reads_sql(history: Test
         assert conn.execute("SHOW standard_conforming_strings").fetchone() == ("on",)
     assert _evidence(history) == before
     _intact(history)
+
+
+# The mapping's code changes a setting only for a while within one computation: the payments' view is read twice by
+# customer_payments, first for the payments (whose rows it formats at once), then for the invoices they settled. The
+# first read switches the setting, the second puts it back, so the session says the same before and after the
+# computation (footnote._session_kept sees nothing): the payments' rows were formatted under the other setting.
+# (Which read is which: the rows footnote_src.reads holds under the statement's snapshot.)
+PAYMENTS = "SELECT footnote.call('customer_payments', '{\"customer\": \"Bergmann Logistik\"}')"
+FLIP = ("CREATE FUNCTION footnote_src.evil(later boolean) RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN {switch}; "
+        "INSERT INTO footnote_src.reads VALUES (1); RETURN true; END $f$")
+SWITCH = ("IF NOT later AND current_setting('fn_evil.kept', true) IS NULL THEN PERFORM set_config('fn_evil.kept', "
+          "current_setting('{name}'), false); END IF; PERFORM set_config('{name}', CASE WHEN later THEN "
+          "current_setting('fn_evil.kept') ELSE '{value}' END, false)")
+TWO_READS = [
+    "CREATE TABLE footnote_src.reads (n integer)", "GRANT ALL ON footnote_src.reads TO footnote_owner",
+    "DO $d$ BEGIN EXECUTE format('CREATE OR REPLACE VIEW footnote_src.{view} AS SELECT x.* FROM (%s) AS x WHERE {qual}',"
+    " rtrim(pg_get_viewdef('footnote_src.{view}'::regclass), ';')); END $d$"]
+
+
+@pytest.mark.parametrize("switch", [
+    SWITCH.format(name="DateStyle", value="SQL, DMY"),
+    SWITCH.format(name="footnote.locale", value="en-US"),
+    "UPDATE footnote.settings SET value = CASE WHEN later THEN 'EUR' ELSE 'USD' END WHERE key = 'currency'",
+], ids=["DateStyle", "locale", "currency"])
+def test_a_setting_changed_only_while_a_view_is_read_formats_no_figure(history: TestDatabase, switch: str) -> None:
+    """Under a date style switched for that while, a payment's raw date would be '15/03/2026' instead of
+    '2026-03-15'; under another locale or currency, its amounts would read '€…' or '… $' in a record that says de-DE
+    and EUR. The formatter pins what it depends on and a raw date is written in ISO form whatever the session's date
+    style (the result is the honest one); a text formatted under another locale or currency than the session has
+    when the result is logged is refused (FN105)."""
+    with history.connect("service") as conn:
+        conn.execute("SET footnote.locale = 'de-DE'")
+        honest = conn.execute(PAYMENTS).fetchone()[0]  # type: ignore[index]
+    with history.connect("owner") as owner:
+        for statement in [FLIP.format(switch=switch), *TWO_READS]:
+            owner.execute(statement.format(view="payments", qual=  # type: ignore[arg-type]
+                                           "footnote_src.evil(EXISTS (SELECT FROM footnote_src.reads))"))
+    before = _evidence(history)
+    with history.connect("service") as conn:
+        conn.execute("SET footnote.locale = 'de-DE'")
+        if "DateStyle" in switch:  # pinned: the same figures, raw values and texts as the honest call
+            flipped = conn.execute(PAYMENTS).fetchone()[0]  # type: ignore[index]
+            assert flipped["rows"] == honest["rows"] and flipped["values"] == honest["values"]
+        else:
+            with pytest.raises(psycopg.Error) as caught:
+                conn.execute(PAYMENTS)
+            assert caught.value.sqlstate == "FN105", caught.value
+            assert "formatted under another locale or currency" in str(caught.value)
+    if "DateStyle" not in switch:
+        assert _evidence(history) == before
+    assert history.scalar("SELECT value FROM footnote.settings WHERE key = 'currency'") == "EUR"
+    _intact(history)
+
+
+def test_a_session_date_style_changes_no_raw_value(history: TestDatabase) -> None:
+    """What a call returns does not depend on how the application's session writes dates."""
+    with history.connect("service") as conn:
+        iso = conn.execute(PAYMENTS).fetchone()[0]  # type: ignore[index]
+        conn.execute("SET DateStyle = 'SQL, DMY'")
+        dmy = conn.execute(PAYMENTS).fetchone()[0]  # type: ignore[index]
+    assert dmy["rows"] == iso["rows"] and dmy["values"] == iso["values"]
+    assert iso["rows"][0]["paid_on"]["raw"][4] == "-"
+
+
+def test_a_view_giving_other_rows_on_a_second_read_gives_no_figure(history: TestDatabase) -> None:
+    """A ranking reads the customers' totals once and each listed customer's invoices again for its evidence. A
+    mapping that returns other rows on the second read (here: Bergmann's rows vanish once the view has been read
+    once in the computation; a volatile function, a table the mapping's code writes) would give a figure whose
+    evidence says something else. The computation compares what it read twice and refuses (FN105)."""
+    with history.connect("owner") as owner:
+        owner.execute("CREATE FUNCTION footnote_src.evil(later boolean) RETURNS boolean LANGUAGE plpgsql AS $f$ "
+                      "BEGIN INSERT INTO footnote_src.reads VALUES (1); RETURN true; END $f$")
+        for statement in TWO_READS:
+            owner.execute(statement.format(view="customers", qual=  # type: ignore[arg-type]
+                                           "footnote_src.evil(false) AND (x.name NOT LIKE ''Bergmann%%'' OR NOT "
+                                           "EXISTS (SELECT FROM footnote_src.reads))"))
+    before = _evidence(history)
+    with history.connect("service") as conn:
+        with pytest.raises(psycopg.Error) as caught:
+            conn.execute("SELECT footnote.call('rank_customers', '{\"measure\": \"outstanding\", \"limit\": 20}')")
+    assert caught.value.sqlstate == "FN105", caught.value
+    assert "other rows on a second read" in str(caught.value)
+    assert _evidence(history) == before
+    _intact(history)
+
+
+# The mapping's code sets the as-of date in the settings while a catalog call reads the ERP (committed with the
+# service's call) and puts it back when the gate reads names for the answer: the gate graded with a setting that
+# the DBA never set and that no one sees afterwards.
+SETTINGS_FLIP = ("CREATE FUNCTION footnote_src.evil() RETURNS boolean LANGUAGE plpgsql AS $f$ BEGIN "
+                 "UPDATE footnote.settings SET value = CASE WHEN current_setting('fn_test.gate', true) = 'on' "
+                 "THEN {kept} ELSE '2026-09-30' END WHERE key = 'as_of'; RETURN true; END $f$")
+
+
+def test_settings_the_gate_reads_changed_while_it_grades_are_refused_and_named(history: TestDatabase) -> None:
+    """The gate reads its settings (the as-of date, the fiscal year's first month) once, before it runs any code of
+    the mapping's; it refuses (FN105) an answer during whose grading they changed, and the record names the settings
+    it was graded with, which verify --regrade grades it again with."""
+    with history.connect("service") as conn:
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        conn.execute("SELECT footnote.submit_answer('How much does Bergmann owe?', "
+                     "'Bergmann owes 43.805,00 € overdue.', ARRAY[%s]::uuid[])", (call_id,))
+    kept = history.scalar("SELECT value FROM footnote.settings WHERE key = 'as_of'")
+    as_of = history.scalar("SELECT as_of::text FROM footnote.client_settings()")
+    with history.connect("owner") as owner:
+        owner.execute(SETTINGS_FLIP.format(kept=sql.Literal(kept).as_string()))  # type: ignore[arg-type]
+        owner.execute(EVIL_AS_LEDGER[-2])  # type: ignore[arg-type]  # the gate's names
+        owner.execute(EVIL_VIEW)  # type: ignore[arg-type]  # the computations' customers
+    with history.connect("service") as conn:
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        assert history.scalar("SELECT value FROM footnote.settings WHERE key = 'as_of'") == "2026-09-30"
+        before = _evidence(history)
+        conn.execute("SET fn_test.gate = on")
+        with pytest.raises(psycopg.Error) as caught:
+            conn.execute("SELECT footnote.submit_answer('How much does Bergmann owe?', "
+                         "'Bergmann owes 43.805,00 € overdue.', ARRAY[%s]::uuid[])", (call_id,))
+    assert caught.value.sqlstate == "FN105", caught.value
+    assert "settings the gate reads changed while it graded (as_of)" in str(caught.value)
+    assert _evidence(history) == before
+    _intact(history)
+    named = history.scalar("SELECT details->'gate'->'settings' FROM footnote.ledger ORDER BY seq DESC LIMIT 1")
+    assert named == {"as_of": as_of, "fiscal_year_start_month": 1}, named
+    # the grading's abort took the putting back with it: the change the mapping's code made stays, for the DBA to see
+    assert history.scalar("SELECT value FROM footnote.settings WHERE key = 'as_of'") == "2026-09-30"
