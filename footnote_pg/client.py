@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-RETRIES = 20  # attempts of one transaction that keeps losing serialization conflicts (about 3 s of waiting)
-RETRY_PAUSE = 0.25  # the longest pause between two attempts, in seconds
+RETRY_BUDGET = 30.0  # seconds a transaction that keeps losing serialization conflicts is tried again (a loaded server)
+RETRY_PAUSE = 0.5  # the longest pause between two attempts, in seconds
 
 
 # libpq's own environment: when any is set, libpq is asked (an empty conninfo), never the embedded sample
@@ -235,19 +235,22 @@ class Footnote:
     def retrying(self, name: str, work: Callable[[], T]) -> T:
         """Run ``work``, one transaction of its own, again when it lost a serialization conflict (40001) or a
         deadlock (40P01) with a concurrent one: nothing of it was kept, so running it again is safe. Gives up
-        after RETRIES attempts with :class:`errors.Conflict`."""
-        for attempt in range(1, RETRIES + 1):
+        with :class:`errors.Conflict` when it still loses after RETRY_BUDGET seconds (a time, not a number of
+        attempts: on a loaded server each attempt takes longer and loses more often)."""
+        deadline = time.monotonic() + RETRY_BUDGET
+        attempt = 0
+        while True:
+            attempt += 1
             try:
                 return work()
             except (psycopg.errors.SerializationFailure, psycopg.errors.DeadlockDetected) as exc:
-                if attempt == RETRIES:
+                if time.monotonic() >= deadline:
                     raise errors.Conflict(
-                        f"{name} lost to concurrent transactions {RETRIES} times in a row ({exc.sqlstate}: "
-                        f"{str(exc).strip().splitlines()[0]}); try again later") from exc
-                log.info("%s: %s, attempt %s of %s", name, exc.sqlstate, attempt, RETRIES)
+                        f"{name} lost to concurrent transactions {attempt} times in a row over {RETRY_BUDGET:g} s "
+                        f"({exc.sqlstate}: {str(exc).strip().splitlines()[0]}); try again later") from exc
+                log.info("%s: %s, attempt %s", name, exc.sqlstate, attempt)
                 # exponential backoff with full jitter: writers that collided spread out instead of colliding again
-                time.sleep(random.uniform(0, min(RETRY_PAUSE, 0.004 * 2 ** attempt)))  # noqa: S311 (jitter only)
-        raise AssertionError("unreachable")
+                time.sleep(random.uniform(0, min(RETRY_PAUSE, 0.004 * 2 ** min(attempt, 16))))  # noqa: S311
 
     # -- catalog ------------------------------------------------------------
     def call(self, operation: str, /, *, actor: str | None = None, **arguments: Any) -> OperationResult:
