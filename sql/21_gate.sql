@@ -854,7 +854,6 @@ DECLARE
     pfig   integer[];
     kinds  jsonb;
     named  jsonb;
-    sole   integer[] := '{}';  -- the figures only one unit holds
 BEGIN
     FOR ns IN SELECT x FROM jsonb_array_elements(nread) AS x ORDER BY (x->>'sentence')::integer LOOP
         ok := jsonb_array_length(ns->'figures') >= 2 AND NOT footnote._fits(
@@ -865,13 +864,11 @@ BEGIN
                         ORDER BY (figs->((f->>'figure')::integer)->>'start')::integer);
             n := cardinality(fl);
             fu := array_fill(NULL::integer, ARRAY[greatest(n, 1)]);
-            sole := '{}';
             -- the figures one unit holds
             FOR i IN 1..n LOOP
                 hold := footnote._holding(ARRAY[fl[i]], figs, tc);
                 IF (SELECT count(*) FROM jsonb_object_keys(hold)) = 1 THEN
                     fu[i] := (SELECT k::integer FROM jsonb_object_keys(hold) AS k);
-                    sole := sole || fl[i];
                 ELSIF hold = '{}' THEN
                     ok := false;
                 END IF;
@@ -932,7 +929,7 @@ BEGIN
                                  AND tq->>'kind' NOT IN ('text', 'date', 'period')) THEN
                     ok := false;
                 END IF;
-                -- its subject named by a capitalised figure of its own unit
+                -- its subject named by a name or label of its own unit
                 IF named ? pu::text
                    AND NOT EXISTS (SELECT FROM unnest(pfig) AS q2(fi), jsonb_array_elements(tc) AS tq
                                    WHERE tq->>'unit' = pu::text AND tq->>'text' = figs->q2.fi->>'text'

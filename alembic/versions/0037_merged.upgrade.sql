@@ -9,15 +9,17 @@ SET ROLE footnote_ledger;
 -- next to it (the run before it, else the one after) when their unit holds it. The sentence is cut between two
 -- figures of different units at the first clause boundary (as footnote._clauses cuts) after the earlier one; each
 -- clause then is read as a sentence of its own. It is read so only when every clause
---   - holds a figure other than an as-of date or period (a date alone is no clause: it would move a date to
---     another statement),
+--   - holds a value of its unit, a figure other than a name, label, as-of date or period (a date or a name
+--     alone is no clause: it would move a date or a name to another statement, "- Bergmann Bau AG (Sjöberg
+--     Bygg AB)"),
 --   - names its subject with a name or label of its own unit (a customer, an invoice number, a bucket such as
 --     "over 90 days"), when that unit has one (a figure cut off from its name could be anyone's: "INV-2026-8812,
 --     11.200,00 €" or "Over 90 days: 96.743,72 €" is a swap, not a merge),
 --   - states its unit whole (an as-of date, period or party aside) unless the unit is a detail (a row, a fact
---     under an interpretation) a summary may state in part,
--- and the figures of one kind come in the template's order across the clauses. Otherwise the sentence is left
--- as it was (its figures cross statements).
+--     under an interpretation) a summary may state in part, or has a name or label the clause states,
+-- and the figures of one kind of units without a name or label (a DSO as of two dates, revenue of two quarters)
+-- come in the template's order across the clauses (named rows may come in any order: each names its own).
+-- Otherwise the sentence is left as it was (its figures cross statements).
 CREATE FUNCTION footnote._bound_clauses(t text, figs jsonb, nread jsonb, tc jsonb, tus jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
@@ -43,6 +45,7 @@ DECLARE
     pu     integer;
     pfig   integer[];
     kinds  jsonb;
+    named  jsonb;
 BEGIN
     FOR ns IN SELECT x FROM jsonb_array_elements(nread) AS x ORDER BY (x->>'sentence')::integer LOOP
         ok := jsonb_array_length(ns->'figures') >= 2 AND NOT footnote._fits(
@@ -103,28 +106,30 @@ BEGIN
         END LOOP;
         spans := spans || jsonb_build_array(jsonb_build_object('start', gs, 'end', s0 + length(txt), 'unit', fu[n]));
         IF ok THEN
+            -- the units that have a name or label of their own
+            SELECT coalesce(jsonb_object_agg(tq->>'unit', true), '{}') INTO named
+            FROM jsonb_array_elements(tc) AS tq
+            WHERE tq->>'kind' = 'text' OR (tq->>'text' ~ '[A-Z\u00C0-\u00DE]' AND tq->>'kind' NOT IN ('date', 'period'));
             FOR part IN SELECT x FROM jsonb_array_elements(spans) AS x LOOP
                 pu := (part->>'unit')::integer;
                 pfig := ARRAY(SELECT fl[j] FROM generate_series(1, n) AS j
                               WHERE (figs->fl[j]->>'start')::integer >= (part->>'start')::integer
                                 AND (figs->fl[j]->>'start')::integer < (part->>'end')::integer);
-                -- a figure other than an as-of date or period
+                -- a value: a figure other than a name, label, as-of date or period
                 IF NOT EXISTS (SELECT FROM unnest(pfig) AS q2(fi), jsonb_array_elements(tc) AS tq
                                WHERE tq->>'unit' = pu::text AND tq->>'text' = figs->q2.fi->>'text'
-                                 AND tq->>'kind' NOT IN ('date', 'period')) THEN
+                                 AND tq->>'kind' NOT IN ('text', 'date', 'period')) THEN
                     ok := false;
                 END IF;
-                -- its subject named by a capitalised figure of its own unit
-                IF EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
-                           WHERE tq->>'unit' = pu::text
-                             AND (tq->>'kind' = 'text' OR (tq->>'text' ~ '[A-Z\u00C0-\u00DE]' AND tq->>'kind' NOT IN ('date', 'period'))))
+                -- its subject named by a name or label of its own unit
+                IF named ? pu::text
                    AND NOT EXISTS (SELECT FROM unnest(pfig) AS q2(fi), jsonb_array_elements(tc) AS tq
                                    WHERE tq->>'unit' = pu::text AND tq->>'text' = figs->q2.fi->>'text'
                                      AND (tq->>'kind' = 'text' OR (tq->>'text' ~ '[A-Z\u00C0-\u00DE]' AND tq->>'kind' NOT IN ('date', 'period')))) THEN
                     ok := false;
                 END IF;
-                -- stated whole, unless a detail
-                IF (tus->pu->>'required')::boolean AND tus->pu->>'row' IS NULL AND tus->pu->>'role' <> 'fact'
+                -- stated whole, unless a detail or named (its other figures may stand in other sentences)
+                IF (tus->pu->>'required')::boolean AND NOT (named ? pu::text) AND tus->pu->>'row' IS NULL AND tus->pu->>'role' <> 'fact'
                    AND EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
                                WHERE tq->>'unit' = pu::text AND tq->>'kind' NOT IN ('date', 'period')
                                  AND tq->>'value' !~ '\.(customer|supplier|rank)$'
@@ -138,7 +143,7 @@ BEGIN
                              WHERE d.tq->>'unit' = fu[j]::text AND d.tq->>'text' = figs->fl[j]->>'text') AS c
                   FROM generate_series(1, n) AS j) AS x;
             IF EXISTS (SELECT FROM generate_series(1, n) AS a, generate_series(1, n) AS b
-                       WHERE a < b AND fu[a] <> fu[b]
+                       WHERE a < b AND fu[a] <> fu[b] AND NOT (named ? fu[a]::text AND named ? fu[b]::text)
                          AND tc->((kinds->>(a - 1))::integer - 1)->>'kind' = tc->((kinds->>(b - 1))::integer - 1)->>'kind'
                          AND (kinds->>(a - 1))::integer > (kinds->>(b - 1))::integer) THEN
                 ok := false;
