@@ -810,6 +810,168 @@ BEGIN
 END
 $$;
 
+-- A text's sentences (footnote._clauses) with every sentence that still merges statements read again by binding:
+-- each figure written with a digit or a capital letter belongs to the one unit of the template that holds its
+-- value ("Bergmann Logistik GmbH owes 43.805,00 € overdue across 4 invoices, and the largest, INV-2026-8812, has
+-- 18.450,00 € outstanding": the headline's figures, then the row's); a value two units hold goes with the figures
+-- next to it (the run before it, else the one after) when their unit holds it. The sentence is cut between two
+-- figures of different units at the first clause boundary (as footnote._clauses cuts) after the earlier one; each
+-- clause then is read as a sentence of its own. It is read so only when every clause
+--   - holds a value of its unit, a figure other than a name, label, as-of date or period (a date or a name
+--     alone is no clause: it would move a date or a name to another statement, "- Bergmann Bau AG (Sjöberg
+--     Bygg AB)"),
+--   - names its subject with a name or label of its own unit (a customer, an invoice number, a bucket such as
+--     "over 90 days"), when that unit has one (a figure cut off from its name could be anyone's: "INV-2026-8812,
+--     11.200,00 €" or "Over 90 days: 96.743,72 €" is a swap, not a merge),
+--   - states its unit whole (an as-of date, period or party aside) unless the unit is a detail (a row, a fact
+--     under an interpretation) a summary may state in part, or has a name or label the clause states,
+-- and the figures of one kind of units without a name or label (a DSO as of two dates, revenue of two quarters)
+-- come in the template's order across the clauses (named rows may come in any order: each names its own).
+-- Otherwise the sentence is left as it was (its figures cross statements).
+CREATE FUNCTION footnote._bound_clauses(t text, figs jsonb, nread jsonb, tc jsonb, tus jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    ns     jsonb;
+    out    jsonb := '[]';
+    txt    text;
+    s0     integer;
+    fl     integer[];        -- the sentence's hard figures, in text order
+    fu     integer[];        -- the unit each is bound to
+    hold   jsonb;
+    i      integer;
+    n      integer;
+    p      integer;
+    q      integer;
+    cut    integer;
+    spans  jsonb;
+    gs     integer;
+    ok     boolean;
+    part   jsonb;
+    pu     integer;
+    pfig   integer[];
+    kinds  jsonb;
+    named  jsonb;
+BEGIN
+    FOR ns IN SELECT x FROM jsonb_array_elements(nread) AS x ORDER BY (x->>'sentence')::integer LOOP
+        ok := jsonb_array_length(ns->'figures') >= 2 AND NOT footnote._fits(
+                  ARRAY(SELECT (f->>'figure')::integer FROM jsonb_array_elements(ns->'figures') AS f), figs, tc);
+        IF ok THEN
+            fl := ARRAY(SELECT (f->>'figure')::integer FROM jsonb_array_elements(ns->'figures') AS f
+                        WHERE figs->((f->>'figure')::integer)->>'text' ~ '[0-9A-Z\u00C0-\u00DE]'
+                        ORDER BY (figs->((f->>'figure')::integer)->>'start')::integer);
+            n := cardinality(fl);
+            fu := array_fill(NULL::integer, ARRAY[greatest(n, 1)]);
+            -- the figures one unit holds
+            FOR i IN 1..n LOOP
+                hold := footnote._holding(ARRAY[fl[i]], figs, tc);
+                IF (SELECT count(*) FROM jsonb_object_keys(hold)) = 1 THEN
+                    fu[i] := (SELECT k::integer FROM jsonb_object_keys(hold) AS k);
+                ELSIF hold = '{}' THEN
+                    ok := false;
+                END IF;
+            END LOOP;
+            -- a value several units hold: the unit of the figure before it, else after it, when that holds it
+            FOR i IN 1..n LOOP
+                EXIT WHEN NOT ok;
+                CONTINUE WHEN fu[i] IS NOT NULL;
+                hold := footnote._holding(ARRAY[fl[i]], figs, tc);
+                pu := (SELECT fu[j] FROM generate_series(i - 1, 1, -1) AS j WHERE fu[j] IS NOT NULL LIMIT 1);
+                IF pu IS NULL OR NOT hold ? pu::text THEN
+                    pu := (SELECT fu[j] FROM generate_series(i + 1, n) AS j WHERE fu[j] IS NOT NULL LIMIT 1);
+                END IF;
+                IF pu IS NULL OR NOT hold ? pu::text THEN
+                    ok := false;
+                ELSE
+                    fu[i] := pu;
+                END IF;
+            END LOOP;
+            ok := ok AND n >= 2 AND EXISTS (SELECT FROM generate_series(2, n) AS j WHERE fu[j] <> fu[j - 1]);
+        END IF;
+        IF NOT ok THEN
+            out := out || jsonb_build_array(ns);
+            CONTINUE;
+        END IF;
+        -- cut between figures of different units, at the first clause boundary after the earlier one
+        txt := ns->>'text';
+        s0 := (ns->>'start')::integer;
+        spans := '[]';
+        gs := s0;
+        FOR i IN 2..n LOOP
+            CONTINUE WHEN fu[i] = fu[i - 1];
+            p := (figs->fl[i - 1]->>'end')::integer - s0;
+            q := (figs->fl[i]->>'start')::integer - s0;
+            cut := regexp_instr(substr(txt, p + 1, q - p),
+                                '(, |; |: | [-—–] |\(| / | and | while | whereas | but | as of | vs\.? | versus | und | sowie | während | aber )');
+            IF cut = 0 THEN
+                ok := false;
+                EXIT;
+            END IF;
+            spans := spans || jsonb_build_array(jsonb_build_object('start', gs, 'end', s0 + p + cut - 1, 'unit', fu[i - 1]));
+            gs := s0 + p + cut - 1;
+        END LOOP;
+        spans := spans || jsonb_build_array(jsonb_build_object('start', gs, 'end', s0 + length(txt), 'unit', fu[n]));
+        IF ok THEN
+            -- the units that have a name or label of their own
+            SELECT coalesce(jsonb_object_agg(tq->>'unit', true), '{}') INTO named
+            FROM jsonb_array_elements(tc) AS tq
+            WHERE tq->>'kind' = 'text' OR (tq->>'text' ~ '[A-Z\u00C0-\u00DE]' AND tq->>'kind' NOT IN ('date', 'period'));
+            FOR part IN SELECT x FROM jsonb_array_elements(spans) AS x LOOP
+                pu := (part->>'unit')::integer;
+                pfig := ARRAY(SELECT fl[j] FROM generate_series(1, n) AS j
+                              WHERE (figs->fl[j]->>'start')::integer >= (part->>'start')::integer
+                                AND (figs->fl[j]->>'start')::integer < (part->>'end')::integer);
+                -- a value: a figure other than a name, label, as-of date or period
+                IF NOT EXISTS (SELECT FROM unnest(pfig) AS q2(fi), jsonb_array_elements(tc) AS tq
+                               WHERE tq->>'unit' = pu::text AND tq->>'text' = figs->q2.fi->>'text'
+                                 AND tq->>'kind' NOT IN ('text', 'date', 'period')) THEN
+                    ok := false;
+                END IF;
+                -- its subject named by a name or label of its own unit
+                IF named ? pu::text
+                   AND NOT EXISTS (SELECT FROM unnest(pfig) AS q2(fi), jsonb_array_elements(tc) AS tq
+                                   WHERE tq->>'unit' = pu::text AND tq->>'text' = figs->q2.fi->>'text'
+                                     AND (tq->>'kind' = 'text' OR (tq->>'text' ~ '[A-Z\u00C0-\u00DE]' AND tq->>'kind' NOT IN ('date', 'period')))) THEN
+                    ok := false;
+                END IF;
+                -- stated whole, unless a detail or named (its other figures may stand in other sentences)
+                IF (tus->pu->>'required')::boolean AND NOT (named ? pu::text) AND tus->pu->>'row' IS NULL AND tus->pu->>'role' <> 'fact'
+                   AND EXISTS (SELECT FROM jsonb_array_elements(tc) AS tq
+                               WHERE tq->>'unit' = pu::text AND tq->>'kind' NOT IN ('date', 'period')
+                                 AND tq->>'value' !~ '\.(customer|supplier|rank)$'
+                                 AND NOT EXISTS (SELECT FROM unnest(pfig) AS q2(fi) WHERE figs->q2.fi->>'text' = tq->>'text')) THEN
+                    ok := false;
+                END IF;
+            END LOOP;
+            -- figures of one kind in the template's order across the clauses
+            SELECT jsonb_agg(c ORDER BY j) INTO kinds
+            FROM (SELECT j, (SELECT min(d.n) FROM jsonb_array_elements(tc) WITH ORDINALITY AS d(tq, n)
+                             WHERE d.tq->>'unit' = fu[j]::text AND d.tq->>'text' = figs->fl[j]->>'text') AS c
+                  FROM generate_series(1, n) AS j) AS x;
+            IF EXISTS (SELECT FROM generate_series(1, n) AS a, generate_series(1, n) AS b
+                       WHERE a < b AND fu[a] <> fu[b] AND NOT (named ? fu[a]::text AND named ? fu[b]::text)
+                         AND tc->((kinds->>(a - 1))::integer - 1)->>'kind' = tc->((kinds->>(b - 1))::integer - 1)->>'kind'
+                         AND (kinds->>(a - 1))::integer > (kinds->>(b - 1))::integer) THEN
+                ok := false;
+            END IF;
+        END IF;
+        IF NOT ok THEN
+            out := out || jsonb_build_array(ns);
+            CONTINUE;
+        END IF;
+        FOR part IN SELECT x FROM jsonb_array_elements(footnote._read(t, figs,
+                        (SELECT jsonb_agg(s - 'unit') FROM jsonb_array_elements(spans) AS s))) AS x
+                    ORDER BY (x->>'sentence')::integer LOOP
+            out := out || jsonb_build_array(part);
+        END LOOP;
+    END LOOP;
+    RETURN (SELECT coalesce(jsonb_agg(x || jsonb_build_object('sentence', n2 - 1) ORDER BY n2), '[]')
+            FROM jsonb_array_elements(out) WITH ORDINALITY AS y(x, n2));
+END
+$$;
+
 -- Whether a superlative or an ordering that a sentence read as row unit u says holds among all the rows its
 -- call returned (not only those the answer shows): "the largest is INV-2026-8812", "the oldest", "the
 -- strongest month", "X, just ahead of Y" (prev: the unit the clause before was read as). The column compared
@@ -1182,6 +1344,7 @@ BEGIN
             INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
         END IF;
         nread := footnote._clauses(answer, figs, nread, tc);
+        nread := footnote._bound_clauses(answer, figs, nread, tc, tus);
         -- a word the lexicon does not know, in a clause that holds no figure and no number and not negated, is
         -- discourse ("Quick heads-up before the call", a heading "Receivables snapshot"): the words that can carry
         -- a claim there (quantifiers, judgements, modality, direction, comparison, cause, advice) are lexicon

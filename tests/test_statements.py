@@ -114,6 +114,26 @@ def test_figures_are_found_on_token_boundaries_longest_first(fn: Footnote) -> No
     assert sum(1 for c in graded["claims"] if c["value"].endswith(".rank")) == 5
 
 
+MERGED = ("As of 14.08.2026 Bergmann Logistik GmbH owes 43.805,00 € overdue across 4 invoices, the oldest 104 days past "
+          "due, and the largest of them, {inv}, has {amount} outstanding.")
+
+
+def test_a_line_that_merges_a_headline_and_a_row_binds_each_figure_to_its_statement(fn: Footnote) -> None:
+    """Each figure goes with the statement that holds its value; one moved to another row or statement blocks."""
+    call_id, _ = _overdue(fn)
+
+    def status(text: str) -> str:
+        graded = fn.check_answer(text, None, [call_id], template={"intent": "overdue"}, question=QUESTION)
+        return str(graded["status"])
+
+    assert status(MERGED.format(inv="INV-2026-8812", amount="18.450,00 €")) == "verified"
+    for inv, amount in (("INV-2026-8812", "11.200,00 €"), ("INV-2026-8834", "18.450,00 €"),
+                        ("INV-2026-8812", "43.805,00 €")):
+        assert status(MERGED.format(inv=inv, amount=amount)) == "insufficient_evidence", (inv, amount)
+    assert status(MERGED.format(inv="INV-2026-8812", amount="18.450,00 €").replace("largest", "smallest")) \
+        == "insufficient_evidence"
+
+
 def test_the_template_cost_path_and_a_rewording_agree(fn: Footnote) -> None:
     call_id, t = _overdue(fn)
     same = fn.check_answer(t["answer"], t["claims"], [call_id], template={"intent": "overdue"})
