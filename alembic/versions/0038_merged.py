@@ -1,10 +1,10 @@
 """The gate reads a sentence that merges statements by binding each figure to the statement that holds its value.
 
-Revision ID: 0037_merged
-Revises: 0036_discourse
+Revision ID: 0038_merged
+Revises: 0037_owner_reads
 Create Date: 2026-12-05
 
-Frozen delta SQL (0037_merged.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/: a sentence
+Frozen delta SQL (0038_merged.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/: a sentence
 whose figures no one statement of the template holds, and that footnote._clauses cannot read clause by clause,
 is read again by footnote._bound_clauses: each figure is bound to the one statement that holds its value (a value
 two statements hold goes with the figures next to it), and the sentence is cut between figures of different
@@ -14,8 +14,8 @@ date, states a headline whole (a detail may be stated in part) and figures of on
 
 from footnote_pg.migration import apply_frozen_sql
 
-revision = "0037_merged"
-down_revision = "0036_discourse"
+revision = "0038_merged"
+down_revision = "0037_owner_reads"
 branch_labels = None
 depends_on = None
 
