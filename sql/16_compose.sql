@@ -184,6 +184,7 @@ DECLARE
                         ELSE ' (' || footnote._note(notes, 'period', question) || ')' END;
     level  text;
     oldest numeric;
+    split  boolean;
     word   text;
     one    text;
     many   text;
@@ -251,8 +252,21 @@ BEGIN
             || ' as of {as_of}: {total_outstanding} open across {invoice_count} '
             || '{invoice_count|invoice|invoices}, {overdue_total} of it overdue across {overdue_invoice_count} '
             || '{overdue_invoice_count|invoice|invoices}.{~aging total in account past due}');
+        -- an invoice in instalments is aged by each due line's own due date (as Tryton's aged balance ages each
+        -- move line by its maturity date), so it may be in two buckets: the buckets then count due lines, which
+        -- add up to the total, and say of how many invoices
+        split := v ? 'due_line_count' AND v->'due_line_count'->>'raw' IS DISTINCT FROM v->'invoice_count'->>'raw';
+        IF split THEN
+            u := u || footnote._unit(r, 'An invoice in instalments falls due in parts, each aged by its own due date: '
+                || 'the {invoice_count} {invoice_count|invoice|invoices} have {due_line_count} open due '
+                || '{due_line_count|line|lines}, {overdue_due_line_count} of them overdue.'
+                || '{~aging bucket buckets past}', NULL, ' ', 'fact', false);
+        END IF;
         FOR i IN 1..nrows LOOP
-            u := u || footnote._unit(r, '{bucket}: {outstanding} ({invoice_count} {invoice_count|invoice|invoices})'
+            u := u || footnote._unit(r, CASE WHEN split
+                    THEN '{bucket}: {outstanding} ({due_line_count} due {due_line_count|line|lines} of {invoice_count} '
+                         || '{invoice_count|invoice|invoices})'
+                    ELSE '{bucket}: {outstanding} ({invoice_count} {invoice_count|invoice|invoices})' END
                 || '{~open outstanding overdue past due bucket in across}', i, E'\n- ', 'fact');
         END LOOP;
         IF v ? 'unapplied_credits' THEN
