@@ -202,10 +202,10 @@ FROM (
 ORDER BY d.issue_date, d.type, d.id$q$),
 
 ('change',
- 'absolute change from $1 to $2 and the change in percent of |$1| (NULL when $1 is 0)',
+ 'absolute change from $1 to $2 and the change in percent of $1 (NULL when $1 is 0 or less: a percentage of no base, or of a negative one, says nothing)',
  '{from_value,to_value}',
  $q$SELECT $2::numeric - $1::numeric AS change,
-       CASE WHEN $1::numeric = 0 THEN NULL
+       CASE WHEN $1::numeric <= 0 THEN NULL
             ELSE round(($2::numeric - $1::numeric) / abs($1::numeric) * 100, 2) END AS change_percent$q$),
 
 ('top_customers',
@@ -279,9 +279,9 @@ WHERE i.issue_date > $1::date - $2::integer AND i.issue_date <= $1
 ORDER BY i.issue_date, i.id$q$),
 
 ('dso',
- 'days sales outstanding: receivables $1 divided by gross sales $2 of the window, times the window $3 in days',
+ 'days sales outstanding: receivables $1 divided by gross sales $2 of the window, times the window $3 in days (NULL when no sales, or less)',
  '{receivables,gross_sales,window_days}',
- $q$SELECT CASE WHEN $2::numeric = 0 THEN NULL
+ $q$SELECT CASE WHEN $2::numeric <= 0 THEN NULL
             ELSE round($1::numeric / $2::numeric * $3::integer, 1) END AS dso$q$),
 
 ('invoice_by_number',

@@ -276,8 +276,9 @@ BEGIN
         END IF;
     WHEN 'days_sales_outstanding' THEN
         IF NOT v ? 'dso' THEN
-            u := u || footnote._unit(r, 'Days sales outstanding cannot be computed as of {as_of}: nothing was '
-                || 'invoiced in the {window} before it.');
+            u := u || footnote._unit(r, 'Days sales outstanding cannot be computed as of {as_of}: receivables were '
+                || '{receivables} and gross sales in the {window} ending that day {gross_sales}, and a ratio over no '
+                || 'sales says nothing.{~window period over with}');
         ELSE
             u := u || footnote._unit(r, 'Days sales outstanding as of {as_of} were {dso}: receivables of '
                 || '{receivables} against gross sales of {gross_sales} in the {window} ending that day.'
@@ -573,7 +574,12 @@ AS $$
                 ELSE CASE WHEN r->'values'->'direction'->>'raw' = 'up' THEN ' rose' ELSE ' fell' END
                      || ' from {revenue_from} in {period_from} to {revenue_to} in {period_to}, by {change}'
                      || CASE WHEN r->'values' ? 'change_percent' THEN ' ({change_percent})' ELSE '' END
-                     || '.{~change compared with versus vs period}' END
+                     || '.{~change compared with versus vs period}'
+                     -- a percentage of no base, or of a negative one, says nothing: say why there is none
+                     || CASE WHEN r->'values' ? 'change_percent' THEN ''
+                             WHEN (r->'values'->'revenue_from'->>'raw')::numeric < 0
+                             THEN ' No change in percent is given: revenue in {^period_from} was negative.'
+                             ELSE ' No change in percent is given: there was no revenue in {^period_from}.' END END
 $$;
 
 -- One line of revenue drivers: a customer's revenue in both periods and the change.

@@ -9,9 +9,19 @@ SET ROLE footnote_owner;
 
 DROP FUNCTION footnote._op_ar_aging(date, text);
 
+DROP FUNCTION footnote._op_revenue_change(text, text, text);
+
 RESET ROLE;
 
 SET ROLE footnote_ledger;
+
+DELETE FROM footnote.evidence_queries;
+
+DELETE FROM footnote.operation_arguments;
+
+DELETE FROM footnote.queries;
+
+DELETE FROM footnote.operations;
 
 -- what footnote_owner owns is changed as footnote_owner
 
@@ -33,6 +43,855 @@ DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END 
 
 DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END $owner_section$;
 
+INSERT INTO footnote.queries (name, description, params, sql) VALUES
+('customers',
+ 'customers whose name contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit}',
+ $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.uri,
+       count(*) OVER () AS matching
+FROM footnote_src.customers_in_scope AS c
+WHERE $1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text)) > 0
+ORDER BY footnote._fold(c.name), c.name COLLATE "C", c.id
+LIMIT $2$q$),
+
+('suppliers',
+ 'suppliers whose name contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit}',
+ $q$SELECT s.id, s.name, s.supplier_number, s.country, s.uri, count(*) OVER () AS matching
+FROM footnote_src.suppliers_in_scope AS s
+WHERE $1::text IS NULL OR strpos(footnote._fold(s.name), footnote._fold($1::text)) > 0
+ORDER BY footnote._fold(s.name), s.name COLLATE "C", s.id
+LIMIT $2$q$),
+
+('items',
+ 'items whose name or SKU contains $1 (ignoring case and accents; all when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit}',
+ $q$SELECT it.id, it.sku, it.name, it.unit, it.uri, count(*) OVER () AS matching
+FROM footnote_src.items_in_scope AS it
+WHERE $1::text IS NULL OR strpos(footnote._fold(it.name), footnote._fold($1::text)) > 0
+   OR strpos(lower(it.sku), lower($1::text)) > 0
+ORDER BY footnote._fold(it.name), it.name COLLATE "C", it.id
+LIMIT $2$q$),
+
+('source_record',
+ 'the record of type $1 with id $2, from its source view: what a deep link erp://<type>/<id> opens',
+ '{type,id}',
+ $q$SELECT 'customer'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.customers_in_scope AS x WHERE $1 = 'customer' AND x.id = $2
+UNION ALL
+SELECT 'invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.invoices_in_scope AS x WHERE $1 = 'invoice' AND x.id = $2
+UNION ALL
+SELECT 'payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.payments_in_scope AS x WHERE $1 = 'payment' AND x.id = $2
+UNION ALL
+SELECT 'credit_note'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.credit_notes_in_scope AS x WHERE $1 = 'credit_note' AND x.id = $2
+UNION ALL
+SELECT 'ticket'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.tickets_in_scope AS x WHERE $1 = 'ticket' AND x.id = $2
+UNION ALL
+SELECT 'supplier'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.suppliers_in_scope AS x WHERE $1 = 'supplier' AND x.id = $2
+UNION ALL
+SELECT 'bank_account'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_bank_accounts_in_scope AS x WHERE $1 = 'bank_account' AND x.id = $2
+UNION ALL
+SELECT 'supplier_payment'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_payments_in_scope AS x WHERE $1 = 'supplier_payment' AND x.id = $2
+UNION ALL
+SELECT 'supplier_invoice'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.supplier_invoices_in_scope AS x WHERE $1 = 'supplier_invoice' AND x.id = $2
+UNION ALL
+SELECT 'bank_change_request'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.bank_change_requests_in_scope AS x WHERE $1 = 'bank_change_request' AND x.id = $2
+UNION ALL
+SELECT 'purchase_order'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.purchase_orders_in_scope AS x WHERE $1 = 'purchase_order' AND x.id = $2
+UNION ALL
+SELECT 'item'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.items_in_scope AS x WHERE $1 = 'item' AND x.id = $2
+UNION ALL
+SELECT 'stock'::text AS type, x.id, x.uri, to_jsonb(x) - 'uri' AS fields FROM footnote_src.stock_in_scope AS x WHERE $1 = 'stock' AND x.id = $2
+ORDER BY 1, 2$q$),
+
+('customer',
+ 'one customer by id',
+ '{customer_id}',
+ $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.credit_limit, c.uri
+FROM footnote_src.customers_in_scope AS c
+WHERE c.id = $1
+ORDER BY c.id$q$),
+
+('overdue_invoices',
+ 'invoices of customer $1 with due lines past due and not settled as of $2 (overdue: their open part), oldest due first, with totals',
+ '{customer_id,as_of}',
+ $q$SELECT b.invoice_id, b.number, b.issue_date, b.due_date, b.gross, b.paid, b.credited, b.outstanding,
+       b.days_past_due, b.uri, b.overdue, b.due_lines, b.next_due,
+       sum(b.overdue) OVER () AS total_outstanding,
+       count(*) OVER () AS invoice_count,
+       max(b.days_past_due) OVER () AS oldest_days_past_due
+FROM footnote_src.invoice_balances($2, $1) AS b
+WHERE b.customer_id = $1 AND b.overdue > 0
+ORDER BY b.next_due, b.invoice_id$q$),
+
+('open_invoices_aged',
+ 'open invoices as of $1 (of customer $2, or all when NULL) in aging buckets by days past due, with bucket totals',
+ '{as_of,customer_id}',
+ $q$SELECT a.invoice_id, a.number, a.customer_id, a.customer_name, a.issue_date, a.due_date, a.gross, a.paid,
+       a.credited, a.outstanding, a.days_past_due, a.uri, a.bucket,
+       sum(a.outstanding) OVER (PARTITION BY a.bucket) AS bucket_total,
+       count(*) OVER (PARTITION BY a.bucket) AS bucket_count,
+       sum(a.outstanding) OVER () AS total_outstanding,
+       count(*) OVER () AS invoice_count
+FROM (
+    -- balances first, then customers: a planner that joins customers into the balance lookups misjudges them
+    WITH b AS MATERIALIZED (
+        SELECT * FROM footnote_src.invoice_balances($1, $2) AS b
+        WHERE b.outstanding > 0 AND ($2::bigint IS NULL OR b.customer_id = $2))
+    SELECT b.invoice_id, b.number, b.customer_id, c.name AS customer_name, b.issue_date, b.due_date, b.gross,
+           b.paid, b.credited, b.outstanding, b.days_past_due, b.uri, b.next_due,
+           CASE WHEN b.days_past_due <= 0 THEN 'current'
+                WHEN b.days_past_due <= 30 THEN '1-30'
+                WHEN b.days_past_due <= 60 THEN '31-60'
+                WHEN b.days_past_due <= 90 THEN '61-90'
+                ELSE 'over_90' END AS bucket
+    FROM b JOIN footnote_src.customers_in_scope AS c ON c.id = b.customer_id AND ($2::bigint IS NULL OR c.id = $2)
+) AS a
+ORDER BY a.next_due, a.invoice_id$q$),
+
+('open_due_lines_aged',
+ 'open due lines of invoices as of $1 (of customer $2, or all when NULL) in aging buckets by days past due, with bucket totals',
+ '{as_of,customer_id}',
+ $q$SELECT a.line_id, a.invoice_id, a.number, a.customer_id, a.customer_name, a.issue_date, a.due_date, a.amount,
+       a.open, a.days_past_due, a.instalment, a.due_lines, a.invoice_due_date, a.gross, a.paid, a.credited,
+       a.outstanding, a.uri, a.bucket,
+       sum(a.open) OVER (PARTITION BY a.bucket) AS bucket_total,
+       sum(a.open) OVER () AS total_outstanding
+FROM (
+    -- open lines first, then customers (as open_invoices_aged)
+    WITH l AS MATERIALIZED (
+        SELECT * FROM footnote_src.due_line_balances($1, $2) AS l
+        WHERE $2::bigint IS NULL OR l.customer_id = $2)
+    SELECT l.*, c.name AS customer_name,
+           CASE WHEN l.days_past_due <= 0 THEN 'current'
+                WHEN l.days_past_due <= 30 THEN '1-30'
+                WHEN l.days_past_due <= 60 THEN '31-60'
+                WHEN l.days_past_due <= 90 THEN '61-90'
+                ELSE 'over_90' END AS bucket
+    FROM l JOIN footnote_src.customers_in_scope AS c ON c.id = l.customer_id AND ($2::bigint IS NULL OR c.id = $2)
+) AS a
+ORDER BY a.due_date, a.invoice_id, a.line_id$q$),
+
+('account_credits',
+ 'credits on the account of customer $2 (or all when NULL) as of $1: payments on account and unapplied credit notes, with the total',
+ '{as_of,customer_id}',
+ $q$SELECT k.type, k.id, k.number, k.customer_id, k.on_date, k.amount, k.uri,
+       sum(k.amount) OVER () AS total_credit,
+       count(*) OVER () AS credit_count
+FROM footnote_src.account_credits($1, $2) AS k
+WHERE $2::bigint IS NULL OR k.customer_id = $2
+ORDER BY k.on_date, k.type, k.id$q$),
+
+('open_tickets',
+ 'tickets of customer $1 open as of $2, most severe first, with counts',
+ '{customer_id,as_of}',
+ $q$SELECT t.id, t.subject, t.severity, t.status, t.opened_on, t.uri,
+       $2 - t.opened_on AS age_days,
+       count(*) OVER () AS open_count,
+       count(*) FILTER (WHERE t.severity IN ('high', 'critical')) OVER () AS high_count
+FROM footnote_src.tickets_in_scope AS t
+WHERE t.customer_id = $1 AND t.opened_on <= $2 AND (t.closed_on IS NULL OR t.closed_on > $2)
+ORDER BY CASE t.severity WHEN 'critical' THEN 1 WHEN 'high' THEN 2 WHEN 'medium' THEN 3 ELSE 4 END,
+         t.opened_on, t.id$q$),
+
+('revenue_documents',
+ 'invoices (net) and credit notes (minus net) issued in [$1, $2), of customer $3 or all when NULL, with totals',
+ '{starts,ends,customer_id}',
+ $q$SELECT d.type, d.id, d.number, d.customer_id, d.issue_date, d.amount, d.uri,
+       sum(d.amount) OVER () AS revenue,
+       count(*) FILTER (WHERE d.type = 'invoice') OVER () AS invoice_count,
+       count(*) FILTER (WHERE d.type = 'credit_note') OVER () AS credit_note_count
+FROM (
+    SELECT 'invoice'::text AS type, i.id, i.number, i.customer_id, i.issue_date, i.net AS amount, i.uri
+    FROM footnote_src.invoices_in_scope AS i
+    WHERE i.issue_date >= $1 AND i.issue_date < $2 AND ($3::bigint IS NULL OR i.customer_id = $3)
+    UNION ALL
+    SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, -n.net, n.uri
+    FROM footnote_src.credit_notes_in_scope AS n
+    WHERE n.issue_date >= $1 AND n.issue_date < $2 AND ($3::bigint IS NULL OR n.customer_id = $3)
+) AS d
+ORDER BY d.issue_date, d.type, d.id$q$),
+
+('change',
+ 'absolute change from $1 to $2 and the change in percent of |$1| (NULL when $1 is 0)',
+ '{from_value,to_value}',
+ $q$SELECT $2::numeric - $1::numeric AS change,
+       CASE WHEN $1::numeric = 0 THEN NULL
+            ELSE round(($2::numeric - $1::numeric) / abs($1::numeric) * 100, 2) END AS change_percent$q$),
+
+('top_customers',
+ 'customers with documents issued in [$1, $2), ranked by revenue (net invoices minus net credit notes), the most first ($4 = desc) or the least ($4 = asc), at most $3',
+ '{starts,ends,limit,direction}',
+ $q$SELECT r.customer_id, c.name, c.uri, r.revenue, r.invoice_count, r.documents,
+       rank() OVER (ORDER BY CASE WHEN $4::text = 'asc' THEN r.revenue ELSE -r.revenue END) AS rank
+FROM (
+    SELECT d.customer_id, sum(d.amount) AS revenue, count(*) FILTER (WHERE d.type = 'invoice') AS invoice_count,
+           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
+    FROM (
+        SELECT 'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
+        FROM footnote_src.invoices_in_scope AS i WHERE i.issue_date >= $1 AND i.issue_date < $2
+        UNION ALL
+        SELECT 'credit_note', n.id, n.customer_id, -n.net
+        FROM footnote_src.credit_notes_in_scope AS n WHERE n.issue_date >= $1 AND n.issue_date < $2
+    ) AS d
+    GROUP BY d.customer_id
+) AS r
+JOIN footnote_src.customers_in_scope AS c ON c.id = r.customer_id
+ORDER BY CASE WHEN $4::text = 'asc' THEN r.revenue ELSE -r.revenue END, r.customer_id
+LIMIT $3$q$),
+
+('revenue_drivers',
+ 'customers whose revenue changed most between [$1, $2) and [$3, $4) (only those whose revenue rose when $6 = up, fell when $6 = down), by absolute change, at most $5',
+ '{from_starts,from_ends,to_starts,to_ends,limit,direction}',
+ $q$SELECT r.customer_id, c.name, c.uri, r.revenue_from, r.revenue_to, r.revenue_to - r.revenue_from AS change,
+       r.documents
+FROM (
+    SELECT d.customer_id,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'from'), 0.00) AS revenue_from,
+           coalesce(sum(d.amount) FILTER (WHERE d.period = 'to'), 0.00) AS revenue_to,
+           array_agg(d.type || ':' || d.id ORDER BY d.type, d.id) AS documents
+    FROM (
+        SELECT CASE WHEN i.issue_date >= $3 AND i.issue_date < $4 THEN 'to' ELSE 'from' END AS period,
+               'invoice'::text AS type, i.id, i.customer_id, i.net AS amount
+        FROM footnote_src.invoices_in_scope AS i
+        WHERE (i.issue_date >= $1 AND i.issue_date < $2) OR (i.issue_date >= $3 AND i.issue_date < $4)
+        UNION ALL
+        SELECT CASE WHEN n.issue_date >= $3 AND n.issue_date < $4 THEN 'to' ELSE 'from' END,
+               'credit_note', n.id, n.customer_id, -n.net
+        FROM footnote_src.credit_notes_in_scope AS n
+        WHERE (n.issue_date >= $1 AND n.issue_date < $2) OR (n.issue_date >= $3 AND n.issue_date < $4)
+    ) AS d
+    GROUP BY d.customer_id
+) AS r
+JOIN footnote_src.customers_in_scope AS c ON c.id = r.customer_id
+WHERE $6::text IS NULL OR CASE WHEN $6::text = 'up' THEN r.revenue_to > r.revenue_from
+                           ELSE r.revenue_to < r.revenue_from END
+ORDER BY abs(r.revenue_to - r.revenue_from) DESC, r.customer_id
+LIMIT $5$q$),
+
+('documents_by_id',
+ 'invoices $1 and credit notes $2 by id, for evidence',
+ '{invoice_ids,credit_note_ids}',
+ $q$SELECT 'invoice'::text AS type, i.id, i.number, i.customer_id, i.issue_date, i.net, i.gross, i.uri
+FROM footnote_src.invoices_in_scope AS i WHERE i.id = ANY ($1::bigint[])
+UNION ALL
+SELECT 'credit_note', n.id, n.number, n.customer_id, n.issue_date, n.net, n.gross, n.uri
+FROM footnote_src.credit_notes_in_scope AS n WHERE n.id = ANY ($2::bigint[])
+ORDER BY 1, 2$q$),
+
+('sales_in_window',
+ 'invoices issued in ($1 - $2 days, $1], gross, with the total: the sales input of days sales outstanding',
+ '{as_of,window_days}',
+ $q$SELECT i.id, i.number, i.customer_id, i.issue_date, i.gross, i.uri,
+       sum(i.gross) OVER () AS gross_sales,
+       count(*) OVER () AS invoice_count
+FROM footnote_src.invoices_in_scope AS i
+WHERE i.issue_date > $1::date - $2::integer AND i.issue_date <= $1
+ORDER BY i.issue_date, i.id$q$),
+
+('dso',
+ 'days sales outstanding: receivables $1 divided by gross sales $2 of the window, times the window $3 in days',
+ '{receivables,gross_sales,window_days}',
+ $q$SELECT CASE WHEN $2::numeric = 0 THEN NULL
+            ELSE round($1::numeric / $2::numeric * $3::integer, 1) END AS dso$q$),
+
+('invoice_by_number',
+ 'the invoice whose number is $1, or whose id is $2',
+ '{number,invoice_id}',
+ $q$SELECT i.id, i.number, i.customer_id, c.name AS customer_name, i.issue_date, i.due_date, i.net, i.tax,
+       i.gross, i.uri, c.uri AS customer_uri
+FROM footnote_src.invoices_in_scope AS i
+JOIN footnote_src.customers_in_scope AS c ON c.id = i.customer_id
+WHERE i.number = $1::text OR i.id = $2::bigint
+ORDER BY i.id$q$),
+
+('invoice_balance',
+ 'balance of invoice $1 as of $2',
+ '{invoice_id,as_of}',
+ $q$SELECT b.invoice_id, b.gross, b.paid, b.credited, b.outstanding, b.days_past_due, b.overdue, b.due_lines
+FROM footnote_src.invoice_balances($2) AS b
+WHERE b.invoice_id = $1
+ORDER BY b.invoice_id$q$),
+
+('invoice_settlements',
+ 'payments and credit notes against invoice $1 on or before $2',
+ '{invoice_id,as_of}',
+ $q$SELECT 'payment'::text AS type, p.id, p.paid_on AS on_date, p.amount, p.method AS detail, p.uri
+FROM footnote_src.payments_in_scope AS p WHERE p.invoice_id = $1 AND p.paid_on <= $2
+UNION ALL
+SELECT 'credit_note', n.id, a.applied_on, a.amount, n.number, n.uri
+FROM footnote_src.credit_applications_in_scope AS a
+JOIN footnote_src.credit_notes_in_scope AS n ON n.id = a.credit_note_id
+WHERE a.invoice_id = $1 AND a.applied_on <= $2
+ORDER BY 3, 1, 2$q$),
+
+('invoices_ending_in',
+ 'invoices whose id is $1, or whose number ends in the digits $1 (leading zeros aside): what bare digits name',
+ '{digits}',
+ $q$SELECT i.id, i.number, i.uri
+FROM footnote_src.invoices_in_scope AS i
+WHERE i.id = ($1::text)::bigint OR ltrim(substring(i.number FROM '(\d+)\D*$'), '0') = ltrim($1::text, '0')
+ORDER BY i.id
+LIMIT 21$q$),
+
+('credit_note_by_number',
+ 'the credit note whose number is $1, with the invoice it credits',
+ '{number}',
+ $q$SELECT n.id, n.number, n.uri, n.invoice_id, i.number AS invoice_number, i.uri AS invoice_uri
+FROM footnote_src.credit_notes_in_scope AS n
+LEFT JOIN footnote_src.invoices_in_scope AS i ON i.id = n.invoice_id
+WHERE upper(n.number) = $1::text
+ORDER BY n.id$q$),
+
+('nearest_invoices',
+ 'up to five invoices whose id is nearest to $1: alternatives for an unknown invoice number',
+ '{invoice_id}',
+ $q$SELECT n.id, n.number, n.uri
+FROM (
+    (SELECT i.id, i.number, i.uri FROM footnote_src.invoices_in_scope AS i WHERE i.id >= $1 ORDER BY i.id LIMIT 3)
+    UNION ALL
+    (SELECT i.id, i.number, i.uri FROM footnote_src.invoices_in_scope AS i WHERE i.id < $1 ORDER BY i.id DESC LIMIT 3)
+) AS n
+ORDER BY abs(n.id - $1), n.id
+LIMIT 5$q$),
+
+('open_purchase_orders',
+ 'purchase orders open or partially received (of supplier $1, or all when NULL; expected from $2 to $3 when given), by expected date',
+ '{supplier_id,expected_from,expected_to}',
+ $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
+       po.net, po.uri
+FROM footnote_src.purchase_orders_in_scope AS po
+JOIN footnote_src.suppliers_in_scope AS s ON s.id = po.supplier_id
+WHERE po.status IN ('open', 'partially_received') AND ($1::bigint IS NULL OR po.supplier_id = $1)
+  AND ($2::date IS NULL OR po.expected_on BETWEEN $2::date AND $3::date)
+ORDER BY po.expected_on, po.id$q$),
+
+('item',
+ 'one item by id',
+ '{item_id}',
+ $q$SELECT it.id, it.sku, it.name, it.unit, it.reorder_level, it.uri
+FROM footnote_src.items_in_scope AS it
+WHERE it.id = $1
+ORDER BY it.id$q$),
+
+('stock_of_item',
+ 'stock of item $1 per warehouse, with the total',
+ '{item_id}',
+ $q$SELECT st.id, st.warehouse, st.quantity, st.counted_on, st.uri,
+       sum(st.quantity) OVER () AS total_quantity,
+       count(*) OVER () AS warehouse_count
+FROM footnote_src.stock_in_scope AS st
+WHERE st.item_id = $1
+ORDER BY st.warehouse, st.id$q$),
+
+('supplier',
+ 'one supplier by id, with the phone number on file',
+ '{supplier_id}',
+ $q$SELECT s.id, s.name, s.supplier_number, s.country, s.phone, s.phone_since, s.phone_verified,
+       s.phone_verification, s.uri
+FROM footnote_src.suppliers_in_scope AS s
+WHERE s.id = $1
+ORDER BY s.id$q$),
+
+('supplier_payments',
+ 'payments to supplier $1 on or before $2, oldest first, with totals',
+ '{supplier_id,as_of}',
+ $q$SELECT sp.id, sp.paid_on, sp.amount, sp.reference, sp.bank_account_id, sp.uri,
+       count(*) OVER () AS payment_count,
+       sum(sp.amount) OVER () AS total_paid,
+       min(sp.paid_on) OVER () AS first_paid_on,
+       max(sp.paid_on) OVER () AS last_paid_on
+FROM footnote_src.supplier_payments_in_scope AS sp
+WHERE sp.supplier_id = $1 AND sp.paid_on <= $2
+ORDER BY sp.paid_on, sp.id$q$),
+
+('supplier_bank_accounts',
+ 'bank accounts of supplier $1 added on or before $2, with the payments made to each',
+ '{supplier_id,as_of}',
+ $q$SELECT ba.id, ba.iban_masked, ba.account_ending, ba.added_on, ba.verified, ba.verification, ba.uri,
+       (SELECT count(*) FROM footnote_src.supplier_payments_in_scope AS sp
+        WHERE sp.bank_account_id = ba.id AND sp.paid_on <= $2) AS payments
+FROM footnote_src.supplier_bank_accounts_in_scope AS ba
+WHERE ba.supplier_id = $1 AND ba.added_on <= $2
+ORDER BY ba.added_on, ba.id$q$),
+
+('bank_change_requests',
+ 'requests to change the bank details of supplier $1 made on or before $2, newest first',
+ '{supplier_id,as_of}',
+ $q$SELECT r.id, r.requested_on, r.channel, r.sender, r.sender_domain, r.domain_registered_on,
+       r.requested_on - r.domain_registered_on AS domain_age_days,
+       r.requested_iban_masked, r.requested_account_ending, r.status, r.verified, r.verification, r.uri
+FROM footnote_src.bank_change_requests_in_scope AS r
+WHERE r.supplier_id = $1 AND r.requested_on <= $2
+ORDER BY r.requested_on DESC, r.id DESC$q$);
+
+-- The queries of sql/17_portfolio.sql and of list_customers' filters.
+INSERT INTO footnote.queries (name, description, params, sql) VALUES
+('customer_payments',
+ 'payments of customer $1 on or before $2 (and in [$3, $4) when given), latest first, with totals',
+ '{customer_id,as_of,starts,ends}',
+ $q$SELECT p.id, p.invoice_id, i.number AS invoice_number, p.paid_on, p.amount, p.method, p.uri,
+       count(*) OVER () AS payment_count, sum(p.amount) OVER () AS total_paid,
+       min(p.paid_on) OVER () AS first_paid_on, max(p.paid_on) OVER () AS last_paid_on
+FROM footnote_src.payments_in_scope AS p
+LEFT JOIN footnote_src.invoices_in_scope AS i ON i.id = p.invoice_id
+WHERE p.customer_id = $1 AND p.paid_on <= $2 AND ($3::date IS NULL OR p.paid_on >= $3)
+  AND ($4::date IS NULL OR p.paid_on < $4)
+ORDER BY p.paid_on DESC, p.id DESC$q$),
+
+('settled_invoices',
+ 'invoices of customer $1 fully settled as of $2 whose last payment is in [$3, $4) (any when NULL): days from issue to settlement, late or not, with the average',
+ '{customer_id,as_of,starts,ends}',
+ $q$SELECT b.invoice_id, b.number, b.issue_date, b.due_date, b.gross, b.uri, s.settled_on,
+       s.settled_on - b.issue_date AS days_to_pay, s.settled_on > b.due_date AS paid_late,
+       count(*) OVER () AS settled_count,
+       round(avg(s.settled_on - b.issue_date) OVER (), 1) AS average_days_to_pay,
+       count(*) FILTER (WHERE s.settled_on > b.due_date) OVER () AS paid_late_count
+FROM footnote_src.invoice_balances($2, $1) AS b
+JOIN LATERAL (SELECT max(p.paid_on) AS settled_on FROM footnote_src.payments_in_scope AS p
+              WHERE p.invoice_id = b.invoice_id AND p.paid_on <= $2) AS s ON true
+WHERE b.customer_id = $1 AND b.outstanding <= 0 AND s.settled_on IS NOT NULL
+  AND ($3::date IS NULL OR s.settled_on >= $3) AND ($4::date IS NULL OR s.settled_on < $4)
+ORDER BY s.settled_on, b.invoice_id$q$),
+
+('customer_rankings',
+ 'per customer as of $1: what it owes of measure $2 (overdue, outstanding: the amount; oldest_overdue: days past due of its oldest overdue invoice), only customers with some, and how many those are',
+ '{as_of,measure}',
+ $q$SELECT c.id AS customer_id, c.name, c.customer_number, c.uri, x.value, x.invoice_count,
+       count(*) OVER () AS ranked
+FROM (
+    SELECT b.customer_id,
+           CASE WHEN $2::text = 'oldest_overdue' THEN max(b.days_past_due)::numeric
+                WHEN $2::text = 'overdue' THEN sum(b.overdue) ELSE sum(b.outstanding) END AS value,
+           count(*) AS invoice_count
+    FROM footnote_src.invoice_balances($1) AS b
+    WHERE b.outstanding > 0 AND ($2::text = 'outstanding' OR b.overdue > 0)
+    GROUP BY b.customer_id
+) AS x
+JOIN footnote_src.customers_in_scope AS c ON c.id = x.customer_id
+ORDER BY c.id$q$),
+
+('credit_notes_in_period',
+ 'credit notes issued in [$1, $2), of customer $3 or all when NULL, by issue date',
+ '{starts,ends,customer_id}',
+ $q$SELECT n.id, n.number, n.customer_id, c.name AS customer_name, n.issue_date, n.net, n.gross,
+       i.number AS invoice_number, n.uri
+FROM footnote_src.credit_notes_in_scope AS n
+JOIN footnote_src.customers_in_scope AS c ON c.id = n.customer_id
+LEFT JOIN footnote_src.invoices_in_scope AS i ON i.id = n.invoice_id
+WHERE n.issue_date >= $1 AND n.issue_date < $2 AND ($3::bigint IS NULL OR n.customer_id = $3)
+ORDER BY n.issue_date, n.id$q$),
+
+('items_below_reorder',
+ 'items whose stock on hand in all warehouses is below their reorder level, by name',
+ '{}',
+ $q$SELECT it.id, it.sku, it.name, it.unit, it.reorder_level, it.uri, s.quantity
+FROM footnote_src.items_in_scope AS it
+JOIN LATERAL (SELECT coalesce(sum(st.quantity), 0) AS quantity FROM footnote_src.stock_in_scope AS st
+              WHERE st.item_id = it.id) AS s ON true
+WHERE it.reorder_level IS NOT NULL AND s.quantity < it.reorder_level
+ORDER BY it.name, it.id$q$),
+
+('purchase_order_by_number',
+ 'one purchase order by number $1 (the caller upper-cases it) or id $2, with its supplier',
+ '{number,purchase_order_id}',
+ $q$SELECT po.id, po.number, po.supplier_id, s.name AS supplier_name, po.ordered_on, po.expected_on, po.status,
+       po.net, po.uri
+FROM footnote_src.purchase_orders_in_scope AS po
+JOIN footnote_src.suppliers_in_scope AS s ON s.id = po.supplier_id
+WHERE po.number = $1::text OR po.id = $2::bigint
+ORDER BY po.id$q$),
+
+('supplier_invoices_open',
+ 'supplier invoices received on or before $2 with some of their gross not settled by then (of supplier $1, or all when NULL): gross, what their payments settled by $2 and what is open, by due date, with days past due, bucket and totals of the open amounts',
+ '{supplier_id,as_of}',
+ $q$SELECT si.id, si.number, si.supplier_id, s.name AS supplier_name, si.invoice_date, si.due_date, si.gross,
+       coalesce(p.paid, 0.00) AS paid, si.gross - coalesce(p.paid, 0.00) AS open, p.payment_count, si.uri,
+       greatest($2::date - si.due_date, 0) AS days_past_due,
+       CASE WHEN si.due_date >= $2::date THEN 'current' WHEN $2::date - si.due_date <= 30 THEN '1-30'
+            WHEN $2::date - si.due_date <= 60 THEN '31-60' WHEN $2::date - si.due_date <= 90 THEN '61-90'
+            ELSE 'over_90' END AS bucket,
+       sum(si.gross - coalesce(p.paid, 0.00)) OVER () AS open_total, count(*) OVER () AS open_count
+FROM footnote_src.supplier_invoices_in_scope AS si
+JOIN footnote_src.suppliers_in_scope AS s ON s.id = si.supplier_id
+LEFT JOIN (SELECT sp.supplier_invoice_id, sum(sp.amount) AS paid, count(*) AS payment_count
+           FROM footnote_src.supplier_invoice_payments_in_scope AS sp
+           WHERE sp.paid_on <= $2::date AND ($1::bigint IS NULL OR sp.supplier_id = $1)
+           GROUP BY sp.supplier_invoice_id) AS p ON p.supplier_invoice_id = si.id
+WHERE ($1::bigint IS NULL OR si.supplier_id = $1) AND si.invoice_date <= $2::date
+  AND si.gross - coalesce(p.paid, 0.00) > 0
+ORDER BY si.due_date, si.id$q$),
+
+('nearest_purchase_orders',
+ 'up to five purchase orders whose id is nearest to $1: alternatives for an unknown number',
+ '{purchase_order_id}',
+ $q$SELECT n.id, n.number, n.uri
+FROM (
+    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders_in_scope AS po WHERE po.id >= $1 ORDER BY po.id LIMIT 3)
+    UNION ALL
+    (SELECT po.id, po.number, po.uri FROM footnote_src.purchase_orders_in_scope AS po WHERE po.id < $1 ORDER BY po.id DESC LIMIT 3)
+) AS n
+ORDER BY abs(n.id - $1), n.id
+LIMIT 5$q$),
+
+('customers_filtered',
+ 'customers whose name contains $1, whose account owner is $3 and whose country is $4 (each ignored when NULL), by folded name, name and id, at most $2',
+ '{name_contains,limit,owner,country}',
+ $q$SELECT c.id, c.name, c.customer_number, c.country, c.city, c.payment_terms_days, c.account_owner, c.uri,
+       count(*) OVER () AS matching
+FROM footnote_src.customers_in_scope AS c
+WHERE ($1::text IS NULL OR strpos(footnote._fold(c.name), footnote._fold($1::text)) > 0)
+  AND ($3::text IS NULL OR footnote._fold(c.account_owner) = footnote._fold($3::text))
+  AND ($4::text IS NULL OR c.country = upper($4::text))
+ORDER BY footnote._fold(c.name), c.name COLLATE "C", c.id
+LIMIT $2$q$),
+
+('account_owners',
+ 'the account owners of customers, with how many customers each has, by name',
+ '{}',
+ $q$SELECT c.account_owner AS name, count(*) AS customers, min(c.id) AS first_customer_id
+FROM footnote_src.customers_in_scope AS c
+WHERE c.account_owner IS NOT NULL
+GROUP BY c.account_owner
+ORDER BY c.account_owner, first_customer_id$q$);
+
+INSERT INTO footnote.evidence_queries (name, base_query, row_type, param_types, description, sql) VALUES
+('aging_invoices', 'open_due_lines_aged', 'invoice', '{date,bigint}',
+ 'the open invoices of the aging, each once (one in instalments with its open lines), by next due date and id',
+ $q$SELECT row_number() OVER (ORDER BY inv.due_date, inv.invoice_id) AS n,
+       jsonb_build_object('id', 'invoice:' || inv.invoice_id, 'type', 'invoice', 'record_id', inv.invoice_id::text,
+           'uri', inv.uri, 'verified', true, 'fields', jsonb_build_object(
+               'number', inv.number, 'customer_id', inv.customer_id::text, 'customer_name', inv.customer_name,
+               'issue_date', inv.issue_date, 'due_date', inv.invoice_due_date, 'gross', inv.gross::text,
+               'paid', inv.paid::text, 'credited', inv.credited::text, 'outstanding', inv.outstanding::text,
+               'days_past_due', inv.days_past_due::text, 'bucket', inv.bucket)
+           || CASE WHEN inv.due_lines > 1 THEN jsonb_build_object('next_due', inv.due_date,
+                                                                  'instalments', inv.instalments)
+                   ELSE '{}'::jsonb END) AS e
+FROM (SELECT DISTINCT ON (r.invoice_id) r.*, p.instalments
+      FROM r LEFT JOIN (SELECT r.invoice_id,
+                               jsonb_agg(jsonb_build_object('due_date', r.due_date, 'amount', r.amount::text,
+                                                            'open', r.open::text, 'bucket', r.bucket)
+                                         ORDER BY r.due_date, r.line_id) AS instalments
+                        FROM r WHERE r.due_lines > 1 GROUP BY r.invoice_id) AS p ON p.invoice_id = r.invoice_id
+      ORDER BY r.invoice_id, r.due_date, r.line_id) AS inv
+ORDER BY n$q$),
+
+('receivable_invoices', 'open_invoices_aged', 'invoice', '{date,bigint}',
+ 'the open invoices behind the receivables of days sales outstanding, by due date and id',
+ $q$SELECT row_number() OVER (ORDER BY r.due_date, r.invoice_id) AS n,
+       jsonb_build_object('id', 'invoice:' || r.invoice_id, 'type', 'invoice', 'record_id', r.invoice_id::text,
+           'uri', r.uri, 'verified', true, 'fields', jsonb_build_object(
+               'number', r.number, 'customer_id', r.customer_id::text, 'issue_date', r.issue_date,
+               'due_date', r.due_date, 'gross', r.gross::text, 'paid', r.paid::text, 'credited', r.credited::text,
+               'outstanding', r.outstanding::text)) AS e
+FROM r
+ORDER BY n$q$),
+
+('sales_invoices', 'sales_in_window', 'invoice', '{date,integer}',
+ 'the invoices behind the gross sales of days sales outstanding, by issue date and id',
+ $q$SELECT row_number() OVER (ORDER BY r.issue_date, r.id) AS n,
+       jsonb_build_object('id', 'invoice:' || r.id, 'type', 'invoice', 'record_id', r.id::text, 'uri', r.uri,
+           'verified', true, 'fields', jsonb_build_object(
+               'number', r.number, 'customer_id', r.customer_id::text, 'issue_date', r.issue_date,
+               'gross', r.gross::text)) AS e
+FROM r
+ORDER BY n$q$),
+
+('account_credits', 'account_credits', 'payment or credit_note', '{date,bigint}',
+ 'the credits on account (payments on account, credit notes not applied) that lower the net receivable, by date, type and id',
+ $q$SELECT row_number() OVER (ORDER BY r.on_date, r.type, r.id) AS n,
+       jsonb_build_object('id', r.type || ':' || r.id, 'type', r.type, 'record_id', r.id::text, 'uri', r.uri,
+           'verified', true, 'fields', jsonb_strip_nulls(jsonb_build_object(
+               'number', r.number, 'customer_id', r.customer_id::text, 'on_date', r.on_date,
+               'open_credit', r.amount::text))) AS e
+FROM r
+ORDER BY n$q$),
+
+('revenue_documents', 'revenue_documents', 'invoice or credit_note', '{date,date,bigint}',
+ 'the invoices and credit notes behind a revenue figure, by issue date, type and id',
+ $q$SELECT row_number() OVER (ORDER BY r.issue_date, r.type, r.id) AS n,
+       jsonb_build_object('id', r.type || ':' || r.id, 'type', r.type, 'record_id', r.id::text, 'uri', r.uri,
+           'verified', true, 'fields', jsonb_build_object(
+               'number', r.number, 'customer_id', r.customer_id::text, 'issue_date', r.issue_date,
+               'amount', r.amount::text)) AS e
+FROM r
+ORDER BY n$q$),
+
+('period_credit_notes', 'credit_notes_in_period', 'credit_note', '{date,date,bigint}',
+ 'the credit notes issued in a period, by issue date and id',
+ $q$SELECT row_number() OVER (ORDER BY r.issue_date, r.id) AS n,
+       jsonb_build_object('id', 'credit_note:' || r.id, 'type', 'credit_note', 'record_id', r.id::text, 'uri', r.uri,
+           'verified', true, 'fields', jsonb_build_object(
+               'number', r.number, 'customer_id', r.customer_id::text, 'customer_name', r.customer_name,
+               'invoice_number', r.invoice_number, 'issue_date', r.issue_date, 'net', r.net::text,
+               'gross', r.gross::text)) AS e
+FROM r
+ORDER BY n$q$),
+
+('ranked_customers', 'customer_rankings', 'customer', '{date,text}',
+ 'the customers a ranking ranks (each with some of its measure), by id',
+ $q$SELECT row_number() OVER (ORDER BY r.customer_id) AS n,
+       jsonb_build_object('id', 'customer:' || r.customer_id, 'type', 'customer', 'record_id', r.customer_id::text,
+           'uri', r.uri, 'verified', true, 'fields', jsonb_build_object(
+               'name', r.name, 'customer_number', r.customer_number, 'value', r.value::text,
+               'invoice_count', r.invoice_count::text)) AS e
+FROM r
+ORDER BY n$q$),
+
+('open_purchase_orders', 'open_purchase_orders', 'purchase_order', '{bigint,date,date}',
+ 'the open or partially received purchase orders, by expected date and id',
+ $q$SELECT row_number() OVER (ORDER BY r.expected_on, r.id) AS n,
+       jsonb_build_object('id', 'purchase_order:' || r.id, 'type', 'purchase_order', 'record_id', r.id::text,
+           'uri', r.uri, 'verified', true, 'fields', jsonb_build_object(
+               'number', r.number, 'supplier_id', r.supplier_id::text, 'supplier_name', r.supplier_name,
+               'ordered_on', r.ordered_on, 'expected_on', r.expected_on, 'status', r.status,
+               'net', r.net::text)) AS e
+FROM r
+ORDER BY n$q$);
+
+INSERT INTO footnote.queries (name, description, params, sql) VALUES
+('breakdown_records',
+ 'the records of measure $1 dated in [$3, $4) (revenue: invoices net and credit notes minus net, by issue date; invoiced: invoices gross; invoice_count, average_invoice: invoices net; cash_collected: payments received; credit_notes: credit notes net; tickets_opened: tickets by opened day; purchase_volume: supplier invoices gross; supplier_payments: payments to suppliers), of customers (suppliers) in country $5, with account owner $6, customer $7, supplier $8 (all when NULL), with their group by dimension $2 (only group $9 when given), by group, day, type (byte order) and id',
+ '{measure,by,starts,ends,country,owner,customer_id,supplier_id,group}',
+ $q$SELECT d.type, d.id, d.number, d.party_id, d.party_name, d.party_uri, d.on_date, d.amount, d.uri, d.grp, d.label
+FROM (
+    SELECT x.*,
+           CASE $2::text WHEN 'customer' THEN x.party_id::text WHEN 'supplier' THEN x.party_id::text
+                WHEN 'country' THEN coalesce(x.country, '') WHEN 'supplier_country' THEN coalesce(x.country, '')
+                WHEN 'account_owner' THEN coalesce(x.owner, '') WHEN 'severity' THEN coalesce(x.severity, '')
+                WHEN 'month' THEN to_char(x.on_date, 'YYYY-MM') WHEN 'quarter' THEN to_char(x.on_date, 'YYYY-"Q"Q')
+                ELSE '' END AS grp,
+           CASE $2::text WHEN 'customer' THEN x.party_name WHEN 'supplier' THEN x.party_name
+                WHEN 'country' THEN coalesce(x.country, 'no country') WHEN 'supplier_country' THEN coalesce(x.country, 'no country')
+                WHEN 'account_owner' THEN coalesce(x.owner, 'no account owner')
+                WHEN 'severity' THEN coalesce(x.severity, 'no severity')
+                WHEN 'month' THEN to_char(x.on_date, 'FMMonth YYYY') WHEN 'quarter' THEN to_char(x.on_date, '"Q"Q YYYY')
+                END AS label
+    FROM (
+        SELECT 'invoice'::text AS type, i.id, i.number, c.id AS party_id, c.name AS party_name, c.uri AS party_uri,
+               c.country, c.account_owner AS owner, NULL::text AS severity, i.issue_date AS on_date,
+               CASE WHEN $1::text = 'invoiced' THEN i.gross ELSE i.net END AS amount, i.uri
+        FROM footnote_src.invoices_in_scope AS i JOIN footnote_src.customers_in_scope AS c ON c.id = i.customer_id
+        WHERE $1::text IN ('revenue', 'invoiced', 'invoice_count', 'average_invoice')
+          AND i.issue_date >= $3 AND i.issue_date < $4
+        UNION ALL
+        SELECT 'credit_note', n.id, n.number, c.id, c.name, c.uri, c.country, c.account_owner, NULL, n.issue_date,
+               CASE WHEN $1::text = 'revenue' THEN -n.net ELSE n.net END, n.uri
+        FROM footnote_src.credit_notes_in_scope AS n JOIN footnote_src.customers_in_scope AS c ON c.id = n.customer_id
+        WHERE $1::text IN ('revenue', 'credit_notes') AND n.issue_date >= $3 AND n.issue_date < $4
+        UNION ALL
+        SELECT 'payment', p.id, NULL, c.id, c.name, c.uri, c.country, c.account_owner, NULL, p.paid_on, p.amount, p.uri
+        FROM footnote_src.payments_in_scope AS p JOIN footnote_src.customers_in_scope AS c ON c.id = p.customer_id
+        WHERE $1::text = 'cash_collected' AND p.paid_on >= $3 AND p.paid_on < $4
+        UNION ALL
+        SELECT 'ticket', t.id, NULL, c.id, c.name, c.uri, c.country, c.account_owner, t.severity, t.opened_on, NULL,
+               t.uri
+        FROM footnote_src.tickets_in_scope AS t JOIN footnote_src.customers_in_scope AS c ON c.id = t.customer_id
+        WHERE $1::text = 'tickets_opened' AND t.opened_on >= $3 AND t.opened_on < $4
+        UNION ALL
+        SELECT 'supplier_invoice', si.id, si.number, s.id, s.name, s.uri, s.country, NULL, NULL, si.invoice_date,
+               si.gross, si.uri
+        FROM footnote_src.supplier_invoices_in_scope AS si JOIN footnote_src.suppliers_in_scope AS s ON s.id = si.supplier_id
+        WHERE $1::text = 'purchase_volume' AND si.invoice_date >= $3 AND si.invoice_date < $4
+        UNION ALL
+        SELECT 'supplier_payment', sp.id, sp.reference, s.id, s.name, s.uri, s.country, NULL, NULL, sp.paid_on,
+               sp.amount, sp.uri
+        FROM footnote_src.supplier_payments_in_scope AS sp JOIN footnote_src.suppliers_in_scope AS s ON s.id = sp.supplier_id
+        WHERE $1::text = 'supplier_payments' AND sp.paid_on >= $3 AND sp.paid_on < $4
+    ) AS x
+    WHERE ($5::text IS NULL OR x.country = $5) AND ($6::text IS NULL OR x.owner = $6)
+      AND ($7::bigint IS NULL OR x.party_id = $7) AND ($8::bigint IS NULL OR x.party_id = $8)
+) AS d
+WHERE $9::text IS NULL OR d.grp = $9
+ORDER BY d.grp COLLATE "C", d.on_date, d.type COLLATE "C", d.id$q$);
+
+INSERT INTO footnote.evidence_queries (name, base_query, row_type, param_types, description, sql) VALUES
+('breakdown_records', 'breakdown_records', 'record of the measure', '{text,text,date,date,text,text,bigint,bigint,text}',
+ 'the records behind a breakdown figure (of every group, or of one), by group, day, type and id',
+ $q$SELECT row_number() OVER (ORDER BY r.grp COLLATE "C", r.on_date, r.type COLLATE "C", r.id) AS n,
+       jsonb_build_object('id', r.type || ':' || r.id, 'type', r.type, 'record_id', r.id::text, 'uri', r.uri,
+           'verified', true, 'fields', jsonb_strip_nulls(jsonb_build_object(
+               'number', r.number,
+               CASE WHEN r.type LIKE 'supplier%' THEN 'supplier_id' ELSE 'customer_id' END, r.party_id::text,
+               'on_date', r.on_date, 'amount', r.amount::text, 'group', r.grp))) AS e
+FROM r
+ORDER BY n$q$);
+
+INSERT INTO footnote.operations (name, title, description, returns) VALUES
+('list_customers', 'List customers',
+ 'Lists customers by name (then id), optionally only those whose name contains a text. Use it to find the exact name of a customer.',
+ 'values: listed, matching (counts); rows: name, customer_number, payment_terms, account_owner'),
+('list_suppliers', 'List suppliers',
+ 'Lists suppliers by name (then id), optionally only those whose name contains a text. Use it to find the exact name of a supplier.',
+ 'values: listed, matching (counts); rows: name, supplier_number, country'),
+('list_items', 'List items',
+ 'Lists items (products, materials) by name (then id), optionally only those whose name or SKU contains a text. Use it to find an item''s exact name or SKU.',
+ 'values: listed, matching (counts); rows: name, sku, unit'),
+('customer_overdue', 'Overdue invoices of a customer',
+ 'Invoices of one customer that are past their due date and not fully settled as of a date: the overdue total, how many invoices, the oldest days past due, and one row per invoice (oldest due first). Answers "how much does X owe", "what is overdue for X".',
+ 'values: customer, as_of, overdue_total, invoice_count, oldest_days_past_due; rows: number, due_date, outstanding, days_past_due'),
+('ar_aging', 'Accounts-receivable aging',
+ 'Open receivables as of a date, of all customers or one, in aging buckets by days past due: current (not yet due), 1-30, 31-60, 61-90 and over 90 days.',
+ 'values: as_of, total_outstanding, invoice_count; rows (one per bucket, in that order): bucket, outstanding, invoice_count'),
+('customer_risk', 'Customer risk facts',
+ 'The facts behind a customer''s risk as of a date: overdue balance and invoices, oldest days past due, open support tickets and how many are high or critical severity, agreed payment terms and the account owner. It states facts, not a conclusion.',
+ 'values: customer, as_of, overdue_total, overdue_invoice_count, oldest_days_past_due, open_ticket_count, high_severity_ticket_count, payment_terms, account_owner'),
+('open_tickets', 'Open support tickets of a customer',
+ 'Support tickets of one customer that are open as of a date, most severe first, with the number open and the number of high or critical severity.',
+ 'values: customer, as_of, open_count, high_severity_count; rows: subject, severity, opened_on, age'),
+('revenue', 'Revenue for a period',
+ 'Revenue of a month, quarter, fiscal year or calendar year, of all customers or one: net amount of invoices issued in the period minus net amount of credit notes issued in it.',
+ 'values: period, revenue, invoice_count, credit_note_count'),
+('revenue_change', 'Revenue change between two periods',
+ 'Revenue of two periods and the change between them, absolute and in percent of the first period, computed in the database; of all customers or one.',
+ 'values: period_from, period_to, revenue_from, revenue_to, change (absolute, unsigned), direction (up, down, unchanged), change_percent (unsigned)'),
+('revenue_drivers', 'What drove a revenue change',
+ 'The customers whose revenue changed most between two periods (largest absolute change first), with each one''s revenue in both periods and the change: the facts behind "why did revenue fall/rise".',
+ 'values: period_from, period_to, listed; rows: customer, revenue_from, revenue_to, change (unsigned), direction'),
+('top_customers', 'Top customers by revenue',
+ 'Customers ranked by revenue in a period (net invoices minus net credit notes), highest first; ties share a rank.',
+ 'values: period, listed; rows: rank, customer, revenue, invoice_count'),
+('days_sales_outstanding', 'Days sales outstanding',
+ 'Days sales outstanding (DSO) as of a date: receivables outstanding on that day divided by gross sales invoiced in the window ending that day, times the days in the window (default 90). Both inputs are returned and cited.',
+ 'values: as_of, window, receivables, gross_sales, dso'),
+('invoice', 'One invoice',
+ 'One invoice by its number (INV-2026-8812), id or deep link, with amounts, due date, and its balance as of a date: paid, credited, outstanding, days past due, and the payments and credit notes that settled it.',
+ 'values: number, customer, issue_date, due_date, net, tax, gross, paid, credited, outstanding, days_past_due; rows: type, date, amount'),
+('source_record', 'Open a deep link',
+ 'The record behind a deep link such as erp://invoice/8812 (types: customer, invoice, payment, credit_note, ticket, supplier, bank_account, supplier_payment, supplier_invoice, bank_change_request, purchase_order, item, stock), with every field of its source view.',
+ 'values: type, uri; evidence: the record with its fields'),
+('open_purchase_orders', 'Open purchase orders',
+ 'Purchase orders that are open or partially received, of all suppliers or one, by expected delivery date, with their count and net total.',
+ 'values: open_count, open_total; rows: number, supplier, expected_on, status, net'),
+('stock_on_hand', 'Stock on hand of an item',
+ 'Stock of one item (by name or SKU) per warehouse and in total, and whether it is below its reorder level.',
+ 'values: item, sku, unit, quantity, reorder_level, below_reorder_level, warehouse_count; rows: warehouse, quantity, counted_on'),
+('supplier_payment_facts', 'Supplier payment facts',
+ 'Facts for deciding whether to pay a supplier: payment history (count, total, first and last payment), bank accounts on file and paid, pending requests to change bank details (channel, requested account, age of the sender''s domain), and the phone number on file. Every fact says whether it was verified and how.',
+ 'values: supplier, payment_count, total_paid, first_payment_on, last_payment_on, paid_account_ending, pending_change_count, pending_account_ending, pending_channel, pending_domain_age, phone, phone_unchanged_since; rows: bank accounts and change requests, each with verified');
+
+INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
+('list_customers', 1, 'name_contains', 'text', false, 'only customers whose name contains this text, ignoring case', 'Bergmann'),
+('list_customers', 2, 'limit', 'integer', false, 'at most this many customers, 1 to 1000 (default 100)', '20'),
+('list_suppliers', 1, 'name_contains', 'text', false, 'only suppliers whose name contains this text, ignoring case', 'Northwind'),
+('list_suppliers', 2, 'limit', 'integer', false, 'at most this many suppliers, 1 to 1000 (default 100)', '20'),
+('list_items', 1, 'name_contains', 'text', false, 'only items whose name or SKU contains this text, ignoring case', NULL),
+('list_items', 2, 'limit', 'integer', false, 'at most this many items, 1 to 1000 (default 100)', '20'),
+('customer_overdue', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_overdue', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('ar_aging', 1, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('ar_aging', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('customer_risk', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_risk', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('open_tickets', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('open_tickets', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('revenue', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a fiscal year FY2026 or a calendar year 2026', '2026-Q2'),
+('revenue', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('revenue_change', 1, 'period_from', 'period', true, 'the earlier period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q1'),
+('revenue_change', 2, 'period_to', 'period', true, 'the later period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q2'),
+('revenue_change', 3, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('revenue_drivers', 1, 'period_from', 'period', true, 'the earlier period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q1'),
+('revenue_drivers', 2, 'period_to', 'period', true, 'the later period: 2026-07, 2026-Q2, FY2026 or 2026', '2026-Q2'),
+('revenue_drivers', 3, 'limit', 'integer', false, 'how many customers, 1 to 100 (default 3)', '3'),
+('top_customers', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a fiscal year FY2026 or a calendar year 2026', 'FY2025'),
+('top_customers', 2, 'limit', 'integer', false, 'how many customers, 1 to 100 (default 5)', '5'),
+('days_sales_outstanding', 1, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('days_sales_outstanding', 2, 'window_days', 'integer', false, 'days of sales in the denominator, 1 to 3660 (default: the dso_window_days setting, 90)', '90'),
+('invoice', 1, 'number', 'text', true, 'invoice number such as INV-2026-8812, its id, or erp://invoice/<id>', 'INV-2026-8812'),
+('invoice', 2, 'as_of', 'date', false, 'the day the balance is evaluated, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('source_record', 1, 'uri', 'text', true, 'a deep link erp://<type>/<id>, as evidence rows cite them', 'erp://invoice/8812'),
+('open_purchase_orders', 1, 'supplier', 'text', false, 'only this supplier (name, supplier number, id or erp:// link)', 'Northwind Supply'),
+('stock_on_hand', 1, 'item', 'text', true, 'item name (or the start of each word of it), SKU, id or erp://item/<id>', NULL),
+('supplier_payment_facts', 1, 'supplier', 'text', true, 'supplier name (or the start of each word of it), supplier number, id or erp://supplier/<id>', 'Northwind Supply'),
+('supplier_payment_facts', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14');
+
+-- Operations added with sql/17_portfolio.sql, and the filters of list_customers.
+INSERT INTO footnote.operations (name, title, description, returns) VALUES
+('customer_payments', 'Payments received from a customer',
+ 'Payments one customer made up to a date, or in a period: how many, the total, the first and last payment, and for the invoices those payments settled the average days from issue to payment and how many were paid after their due date. Answers "how much has X paid us", "when did X last pay", "how long does X take to pay", "does X pay late".',
+ 'values: customer, as_of, period, payment_count, total_paid, first_payment_on, last_payment_on, settled_invoice_count, average_days_to_pay, paid_late_count; rows (latest first, at most 20): paid_on, amount, invoice, method'),
+('customer_profile', 'Customer profile',
+ 'One customer at a glance as of a date: customer number, city, country, payment terms, account owner, credit limit, open balance and open invoices, the overdue part of it, open support tickets.',
+ 'values: customer, customer_number, city, country, payment_terms, account_owner, credit_limit, as_of, open_balance, open_invoice_count, overdue_total, open_ticket_count'),
+('rank_customers', 'Customers ranked by what they owe',
+ 'Customers ranked as of a date by overdue amount, outstanding amount (all open invoices) or oldest overdue invoice (days past due), largest first (desc) or smallest first (asc); only customers with something of that measure are ranked, ties share a rank. Answers "who owes us the most", "which customers have the oldest overdue invoices", "smallest overdue balances".',
+ 'values: as_of, measure, direction, listed, ranked; rows: rank, customer, value, invoice_count'),
+('revenue_by_month', 'Revenue by month',
+ 'Revenue of each month of a period (a quarter, a half year, a year, a fiscal year or a date range), of all customers or one: net invoices minus net credit notes issued in the month.',
+ 'values: period, revenue, months, customer; rows: month, revenue, invoice_count, credit_note_count'),
+('credit_notes', 'Credit notes of a period',
+ 'Credit notes issued in a period, of all customers or one, by issue date: how many, the net total, and each with its customer, date, net amount and the invoice it credits.',
+ 'values: period, credit_note_count, total_net, customer; rows: number, customer, issue_date, net, invoice'),
+('accounts_payable', 'Accounts payable',
+ 'Supplier invoices received and not yet paid in full as of a date, of all suppliers or one: what we owe (each invoice''s gross less what its payments settled by then), how much of it is overdue, the amounts by days past due (current, 1-30, 31-60, 61-90, over 90) and each invoice with its due date. Answers "what do we owe Northwind", "open supplier invoices", "AP aging".',
+ 'values: as_of, open_total, open_count, overdue_total, overdue_count, current, days_1_30, days_31_60, days_61_90, over_90, supplier; rows (by due date): number, supplier, due_date, gross, paid, open, days_past_due'),
+('items_below_reorder', 'Items below their reorder level',
+ 'Items whose stock on hand in all warehouses is below their reorder level, with the quantity and the level.',
+ 'values: item_count; rows: item, sku, quantity, unit, reorder_level'),
+('purchase_order', 'One purchase order',
+ 'One purchase order by its number (PO-2025-3043), id or deep link: supplier, order and expected dates, status, net amount.',
+ 'values: number, supplier, ordered_on, expected_on, status, net');
+
+INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
+('list_customers', 3, 'owner', 'text', false, 'only customers with this account owner (a person''s name, exactly)', NULL),
+('list_customers', 4, 'country', 'text', false, 'only customers in this country, as a two-letter code (DE, FR, ...)', NULL),
+('customer_payments', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_payments', 2, 'period', 'period', false, 'only payments in this period: 2026-07, 2026-Q2, 2026-H1, FY2026, 2026 or 2026-01-01..2026-08-14', NULL),
+('customer_payments', 3, 'as_of', 'date', false, 'payments up to this day, YYYY-MM-DD (default: the as_of setting, else today)', NULL),
+('customer_profile', 1, 'customer', 'text', true, 'customer name (or the start of each word of it), customer number, id or erp://customer/<id>', 'Bergmann Logistik'),
+('customer_profile', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', NULL),
+('rank_customers', 1, 'measure', 'text', true, 'overdue, outstanding or oldest_overdue', 'overdue'),
+('rank_customers', 2, 'direction', 'text', false, 'desc (largest first, the default) or asc (smallest first)', 'desc'),
+('rank_customers', 3, 'limit', 'integer', false, 'how many customers, 1 to 100 (default 5)', '5'),
+('rank_customers', 4, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', NULL),
+('revenue_by_month', 1, 'period', 'period', true, 'a quarter 2026-Q2, a half 2026-H1, a year 2026, FY2026 or 2026-01-01..2026-08-14', '2026-Q2'),
+('revenue_by_month', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('credit_notes', 1, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a half 2026-H1, FY2026, 2026 or a date range', '2026-Q2'),
+('credit_notes', 2, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('accounts_payable', 1, 'supplier', 'text', false, 'only this supplier (name, supplier number, id or erp:// link)', 'Northwind Supply'),
+('accounts_payable', 2, 'as_of', 'date', false, 'the day to evaluate, YYYY-MM-DD (default: the as_of setting, else today)', '2026-08-14'),
+('purchase_order', 1, 'number', 'text', true, 'purchase order number such as PO-2025-3043, its id, or erp://purchase_order/<id>', 'PO-2025-3043'),
+('revenue_drivers', 4, 'direction', 'text', false, 'only customers whose revenue rose (up) or fell (down); default both, by the size of the change', NULL);
+
+UPDATE footnote.operations
+SET description = 'Lists customers by name (then id), optionally only those whose name contains a text, with a given account owner or in a given country. Use it to find the exact name of a customer, or "customers managed by X", "customers in Germany".'
+WHERE name = 'list_customers';
+
+UPDATE footnote.operations
+SET returns = 'values: as_of, total_outstanding, invoice_count, overdue_total, overdue_invoice_count (the part past due), customer; rows (one per bucket, in that order): bucket, outstanding, invoice_count'
+WHERE name = 'ar_aging';
+
+-- Purchase orders expected in a period; customers with the least revenue.
+INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
+('open_purchase_orders', 2, 'expected_in', 'period', false, 'only orders expected in this period: 2026-08, 2026-Q3, 2026-H2, FY2026, 2026 or 2026-08-01..2026-08-31', '2026-08'),
+('top_customers', 3, 'direction', 'text', false, 'desc (default): the most revenue first; asc: the least revenue first, of the customers with documents in the period', NULL);
+
+UPDATE footnote.operations
+SET description = 'Purchase orders that are open or partially received, of all suppliers or one, optionally only those expected in a period, by expected delivery date, with their count and net total.',
+    returns = 'values: open_count, open_total, supplier, expected_in; rows: number, supplier, expected_on, status, net'
+WHERE name = 'open_purchase_orders';
+
+UPDATE footnote.operations
+SET description = description || ' With direction asc, the customers with the least revenue (of those with documents in the period) first.'
+WHERE name = 'top_customers';
+
+-- One operation for figures across customers or suppliers (sql/18_breakdown.sql).
+INSERT INTO footnote.operations (name, title, description, returns) VALUES
+('breakdown', 'A measure by a dimension over a period',
+ 'One figure of a period across customers or suppliers, in total and grouped: revenue (net invoices minus net credit notes, as the revenue operation), invoiced (gross), invoice_count, average_invoice (net), cash_collected (payments received), credit_notes (net), tickets_opened, purchase_volume (supplier invoices, gross) or supplier_payments; by customer, country, account_owner, month, quarter or severity (tickets) for the customers'' measures, by supplier, supplier_country, month or quarter for the suppliers''; of all or only a country, an account owner, one customer or one supplier; the top (or bottom) groups. Answers "revenue by country in 2026", "cash collected in Q2", "average invoice value by account owner", "tickets opened last month by severity", "purchase volume per supplier", "which suppliers did we buy the most from".',
+ 'values: measure, period, total, count (records), by, groups, listed, others and other_groups (the groups not listed), country, account_owner, customer, supplier; rows (month and quarter in time order, else largest first): <by>, value, count');
+
+INSERT INTO footnote.operation_arguments (operation, position, name, type, required, description, example) VALUES
+('breakdown', 1, 'measure', 'text', true, 'revenue, invoiced, invoice_count, average_invoice, cash_collected, credit_notes, tickets_opened, purchase_volume or supplier_payments', 'revenue'),
+('breakdown', 2, 'period', 'period', true, 'a month 2026-07, a quarter 2026-Q2, a half 2026-H1, FY2026, 2026 or 2026-01-01..2026-08-14', '2026'),
+('breakdown', 3, 'by', 'text', false, 'group by customer, country, account_owner, month, quarter or severity (tickets_opened); supplier, supplier_country, month or quarter (purchase_volume, supplier_payments); default: the total only', 'country'),
+('breakdown', 4, 'country', 'text', false, 'only customers (suppliers) in this country, a two-letter code (DE, FR, ...)', NULL),
+('breakdown', 5, 'owner', 'text', false, 'only customers with this account owner (a person''s name)', NULL),
+('breakdown', 6, 'customer', 'text', false, 'only this customer (name, number, id or erp:// link)', NULL),
+('breakdown', 7, 'supplier', 'text', false, 'only this supplier (name, supplier number, id or erp:// link)', NULL),
+('breakdown', 8, 'limit', 'integer', false, 'how many groups to list, 1 to 100 (default 100); the rest are one figure', NULL),
+('breakdown', 9, 'direction', 'text', false, 'desc: the largest groups first (the default except for month and quarter, listed in time order); asc: the smallest first', NULL);
+
 -- what footnote_owner owns is changed as footnote_owner
 
 DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END $owner_section$;
@@ -44,6 +903,21 @@ DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END 
 -- what footnote_owner owns is changed as footnote_owner
 
 DO $owner_section$ BEGIN GRANT CREATE ON SCHEMA footnote TO footnote_owner; END $owner_section$;
+
+-- The sentence of a revenue change, its verb taken from the sign computed in SQL.
+CREATE OR REPLACE FUNCTION footnote._change_template(r jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT 'Revenue' || CASE WHEN r->'values' ? 'customer' THEN ' from {customer}' ELSE '' END
+        || CASE WHEN r->'values'->'direction'->>'raw' = 'unchanged'
+                THEN ' was unchanged at {revenue_to} in {period_from} and {period_to}.{~both}'
+                ELSE CASE WHEN r->'values'->'direction'->>'raw' = 'up' THEN ' rose' ELSE ' fell' END
+                     || ' from {revenue_from} in {period_from} to {revenue_to} in {period_to}, by {change}'
+                     || CASE WHEN r->'values' ? 'change_percent' THEN ' ({change_percent})' ELSE '' END
+                     || '.{~change compared with versus vs period}' END
+$$;
 
 -- The units of one operation's own template (also used for calls an agent combines freely).
 -- complete: every row, each a unit an answer may leave out; otherwise the rows an answer shows.
@@ -528,6 +1402,60 @@ BEGIN
             'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
             'queries', jsonb_build_array(footnote._query_ref('open_due_lines_aged', jsonb_build_array(d, c.id)),
                                          k.query)));
+END
+$$;
+
+-- Revenue change between two periods (of all customers or one): both revenues, the absolute change and the change in percent.
+CREATE FUNCTION footnote._op_revenue_change(period_from text, period_to text, customer text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    pa      footnote.period := footnote._period_arg('period_from', period_from);
+    pb      footnote.period := footnote._period_arg('period_to', period_to);
+    c       footnote.entity;
+    ra      record;
+    rb      record;
+    chg     record;
+    both_ids text[];
+    vals    jsonb;
+    evidence jsonb[];
+BEGIN
+    IF customer IS NOT NULL THEN
+        c := footnote._resolve('customer', 'customer', customer);
+    END IF;
+    SELECT * INTO ra FROM footnote._revenue(pa, c.id, footnote._evidence_limit() / 2);  -- both within the limit
+    SELECT * INTO rb FROM footnote._revenue(pb, c.id, footnote._evidence_limit() / 2);
+    EXECUTE footnote._query('change') INTO chg USING ra.total, rb.total;
+    both_ids := ra.ids || ARRAY(SELECT x FROM unnest(rb.ids) AS x WHERE NOT x = ANY (ra.ids));
+    vals := jsonb_build_object(
+        'period_from', footnote._value('period', pa.label, '{}'),
+        'period_to', footnote._value('period', pb.label, '{}'),
+        'revenue_from', footnote._value('amount', ra.total::text, ra.ids),
+        'revenue_to', footnote._value('amount', rb.total::text, rb.ids),
+        'change', footnote._value('amount', abs(chg.change)::text, both_ids,
+                                  jsonb_build_object('signed_raw', chg.change::text)),
+        'direction', footnote._value('text', CASE sign(chg.change) WHEN 1 THEN 'up' WHEN -1 THEN 'down'
+                                                 ELSE 'unchanged' END, both_ids));
+    IF chg.change_percent IS NOT NULL THEN
+        vals := vals || jsonb_build_object('change_percent', footnote._value('percent', abs(chg.change_percent)::text,
+            both_ids, jsonb_build_object('signed_raw', chg.change_percent::text)));
+    END IF;
+    IF c.id IS NOT NULL THEN
+        vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
+    END IF;
+    evidence := ra.evidence || ARRAY(SELECT e FROM unnest(rb.evidence) AS e WHERE NOT (e->>'id') = ANY (ra.ids));
+    RETURN footnote._finish('revenue_change',  -- a simple expression: the call log checks who calls _finish
+        jsonb_build_object('period_from', period_from, 'period_to', period_to, 'customer', customer), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('period_from', btrim(period_from), 'period_to', btrim(period_to), 'customer', c.uri),
+            'values', vals,
+            'evidence', to_jsonb(evidence),
+            'empty_reason', CASE WHEN chg.change_percent IS NULL THEN 'no_revenue_in_base_period' END,
+            'queries', jsonb_build_array(ra.query, rb.query,
+                footnote._query_ref('change', jsonb_build_array(ra.total::text, rb.total::text)))));
 END
 $$;
 
