@@ -302,6 +302,14 @@ FROM footnote_src.invoice_balances($2) AS b
 WHERE b.invoice_id = $1
 ORDER BY b.invoice_id$q$),
 
+('invoice_due_lines',
+ 'the due lines (instalments) of invoice $1 of customer $3 as of $2: each due date, amount and what is open of it',
+ '{invoice_id,as_of,customer_id}',
+ $q$SELECT s.instalment, s.due_date, s.amount, s.open
+FROM footnote_src.settled_due_lines($2, $3) AS s
+WHERE s.invoice_id = $1
+ORDER BY s.instalment, s.line_id$q$),
+
 ('invoice_settlements',
  'payments and credit notes against invoice $1 on or before $2',
  '{invoice_id,as_of}',

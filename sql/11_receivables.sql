@@ -311,6 +311,12 @@ BEGIN
             vals := vals || jsonb_build_object(
                 'instalments', footnote._value('count', bal.due_lines::text, ARRAY[iid]),
                 'overdue', footnote._value('amount', bal.overdue::text, ARRAY[iid]));
+            -- and each instalment's due date and amount (instalment_1_due, instalment_1_amount, ...)
+            FOR r IN EXECUTE footnote._query('invoice_due_lines') USING inv.id, d, inv.customer_id LOOP
+                vals := vals || jsonb_build_object(
+                    format('instalment_%s_due', r.instalment), footnote._value('date', r.due_date::text, ARRAY[iid]),
+                    format('instalment_%s_amount', r.instalment), footnote._value('amount', r.amount::text, ARRAY[iid]));
+            END LOOP;
         END IF;
     END IF;
     RETURN footnote._finish('invoice',
@@ -327,7 +333,9 @@ BEGIN
             'queries', jsonb_build_array(
                 footnote._query_ref('invoice_by_number', jsonb_build_array(q_number, q_id)),
                 footnote._query_ref('invoice_balance', jsonb_build_array(inv.id, d)),
-                footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))));
+                footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))
+                || CASE WHEN bal.due_lines > 1 THEN jsonb_build_array(footnote._query_ref('invoice_due_lines',
+                                                        jsonb_build_array(inv.id, d, inv.customer_id))) ELSE '[]' END));
 END
 $$;
 

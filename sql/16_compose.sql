@@ -325,9 +325,13 @@ BEGIN
             u := u || footnote._unit(r, 'Paid {paid}, credited {credited}, outstanding {outstanding}'
                 || CASE WHEN v ? 'days_past_due' THEN ', {days_past_due} past due' ELSE '' END
                 || ' (as of {as_of}).{~open remaining amount}');
-            IF v ? 'instalments' THEN
-                u := u || footnote._unit(r, 'It falls due in {instalments} instalments; {overdue} of what is '
-                    || 'outstanding is past due.{~open overdue parts}');
+            IF v ? 'instalments' THEN  -- each instalment named: its amount and due date
+                u := u || footnote._unit(r, 'It falls due in {instalments} instalments: '
+                    || (SELECT string_agg(format('{instalment_%s_amount} due {instalment_%s_due}', k, k), ', '
+                                          ORDER BY k)
+                        FROM generate_series(1, (v->'instalments'->>'raw')::integer) AS k
+                        WHERE v ? format('instalment_%s_due', k))
+                    || '; {overdue} of what is outstanding is past due.{~open overdue parts on}');
             END IF;
         END IF;
         u := u || footnote._unit(r, 'Net {net}, tax {tax}.{~amount}', NULL, ' ', 'statement', false);

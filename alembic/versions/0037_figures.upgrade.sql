@@ -8,6 +8,8 @@ SET ROLE footnote_owner;
 
 DROP FUNCTION footnote._op_ar_aging(date, text);
 
+DROP FUNCTION footnote._op_invoice(text, date);
+
 DROP FUNCTION footnote._op_revenue_change(text, text, text);
 
 RESET ROLE;
@@ -290,6 +292,14 @@ ORDER BY i.id$q$),
 FROM footnote_src.invoice_balances($2) AS b
 WHERE b.invoice_id = $1
 ORDER BY b.invoice_id$q$),
+
+('invoice_due_lines',
+ 'the due lines (instalments) of invoice $1 of customer $3 as of $2: each due date, amount and what is open of it',
+ '{invoice_id,as_of,customer_id}',
+ $q$SELECT s.instalment, s.due_date, s.amount, s.open
+FROM footnote_src.settled_due_lines($2, $3) AS s
+WHERE s.invoice_id = $1
+ORDER BY s.instalment, s.line_id$q$),
 
 ('invoice_settlements',
  'payments and credit notes against invoice $1 on or before $2',
@@ -1030,9 +1040,13 @@ BEGIN
             u := u || footnote._unit(r, 'Paid {paid}, credited {credited}, outstanding {outstanding}'
                 || CASE WHEN v ? 'days_past_due' THEN ', {days_past_due} past due' ELSE '' END
                 || ' (as of {as_of}).{~open remaining amount}');
-            IF v ? 'instalments' THEN
-                u := u || footnote._unit(r, 'It falls due in {instalments} instalments; {overdue} of what is '
-                    || 'outstanding is past due.{~open overdue parts}');
+            IF v ? 'instalments' THEN  -- each instalment named: its amount and due date
+                u := u || footnote._unit(r, 'It falls due in {instalments} instalments: '
+                    || (SELECT string_agg(format('{instalment_%s_amount} due {instalment_%s_due}', k, k), ', '
+                                          ORDER BY k)
+                        FROM generate_series(1, (v->'instalments'->>'raw')::integer) AS k
+                        WHERE v ? format('instalment_%s_due', k))
+                    || '; {overdue} of what is outstanding is past due.{~open overdue parts on}');
             END IF;
         END IF;
         u := u || footnote._unit(r, 'Net {net}, tax {tax}.{~amount}', NULL, ' ', 'statement', false);
@@ -1399,6 +1413,139 @@ BEGIN
             'empty_reason', CASE WHEN n = 0 THEN 'no_open_invoices' END,
             'queries', jsonb_build_array(footnote._query_ref('open_due_lines_aged', jsonb_build_array(d, c.id)),
                                          k.query)));
+END
+$$;
+
+-- One invoice by number (INV-2026-8812), id or deep link, with its balance as of a date and what settled it.
+CREATE FUNCTION footnote._op_invoice(number text, as_of date DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    started constant timestamptz := clock_timestamp();
+    v       text := footnote._text_arg('number', number, true, 60);
+    d       date := footnote._date_arg('as_of', as_of);
+    wanted_id bigint := CASE WHEN v ~ '^(erp://invoice/)?\d{1,18}$' THEN substring(v FROM '(\d+)$')::bigint END;
+    inv     record;
+    bal     record;
+    r       record;
+    iid     text;
+    ev      jsonb[] := '{}';
+    rws     jsonb[] := '{}';
+    alts    jsonb;
+    vals    jsonb;
+    q_number text := upper(v);
+    q_id    bigint := CASE WHEN v ~ '^erp://' THEN wanted_id END;
+    cands   jsonb;
+    credit  record;
+BEGIN
+    -- the number as the ERP writes it (stored upper case; people type any case), or the id of a deep link
+    EXECUTE footnote._query('invoice_by_number') INTO inv USING q_number, q_id;
+    -- bare digits are an id, or the digits a number ends with (INV/2026/0032 is not id 32): one invoice,
+    -- or FN003 naming each, never the first of them
+    IF inv.id IS NULL AND v ~ '^\d{1,18}$' THEN
+        EXECUTE format('SELECT jsonb_agg(jsonb_build_object(''id'', c.id::text, ''name'', c.number, ''uri'', c.uri) '
+                       'ORDER BY c.id) FROM (%s) AS c', footnote._query('invoices_ending_in')) INTO cands USING v;
+        IF jsonb_array_length(coalesce(cands, '[]')) > 1 THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'FN003',
+                MESSAGE = format('number "%s" is ambiguous: it matches %s', v, footnote._listed(
+                    ARRAY(SELECT x->>'name' FROM jsonb_array_elements(cands) AS x), jsonb_array_length(cands))),
+                DETAIL = jsonb_build_object('argument', 'number', 'entity', 'invoice', 'value', v,
+                                            'matching', jsonb_array_length(cands), 'candidates', cands)::text;
+        ELSIF jsonb_array_length(coalesce(cands, '[]')) = 1 THEN
+            q_number := NULL;
+            q_id := (cands->0->>'id')::bigint;
+            EXECUTE footnote._query('invoice_by_number') INTO inv USING q_number, q_id;
+        END IF;
+    END IF;
+    IF inv.id IS NULL THEN
+        PERFORM footnote._require_source('invoice');
+        EXECUTE footnote._query('credit_note_by_number') INTO credit USING upper(v);
+        IF credit.id IS NOT NULL THEN  -- a credit note is no invoice: say which it is, and what it credits
+            RAISE EXCEPTION USING
+                ERRCODE = 'FN002',
+                MESSAGE = format('%s is a credit note, not an invoice%s; credit notes are listed by credit_notes',
+                                 credit.number, coalesce(' (it credits ' || credit.invoice_number || ')', '')),
+                DETAIL = jsonb_build_object('argument', 'number', 'entity', 'invoice', 'value', v,
+                    'credit_note', jsonb_build_object('id', credit.id::text, 'name', credit.number, 'uri', credit.uri),
+                    'alternatives', CASE WHEN credit.invoice_number IS NOT NULL THEN jsonb_build_array(
+                        jsonb_build_object('id', credit.invoice_id::text, 'name', credit.invoice_number,
+                                           'uri', credit.invoice_uri)) ELSE '[]'::jsonb END)::text;
+        END IF;
+        EXECUTE format('SELECT jsonb_agg(jsonb_build_object(''id'', n.id::text, ''name'', n.number, ''uri'', n.uri)) FROM (%s) AS n',
+                       footnote._query('nearest_invoices'))
+            INTO alts USING coalesce(wanted_id, substring(v FROM '(\d{1,18})\D*$')::bigint, 0);
+        RAISE EXCEPTION USING
+            ERRCODE = 'FN002',
+            MESSAGE = format('unknown invoice "%s"%s', v,
+                coalesce('; closest: ' || (SELECT string_agg(x->>'name', ', ') FROM jsonb_array_elements(alts) AS x), '')),
+            DETAIL = jsonb_build_object('argument', 'number', 'entity', 'invoice', 'value', v,
+                                        'alternatives', coalesce(alts, '[]'::jsonb))::text;
+    END IF;
+    iid := 'invoice:' || inv.id;
+    EXECUTE footnote._query('invoice_balance') INTO bal USING inv.id, d;
+    ev := ev || footnote._row_evidence('invoice', 'id',
+        to_jsonb(inv) || jsonb_build_object('paid', bal.paid, 'credited', bal.credited,
+                                            'outstanding', bal.outstanding, 'days_past_due', bal.days_past_due,
+                                            'overdue', bal.overdue, 'due_lines', bal.due_lines),
+        ARRAY['number', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'net', 'tax', 'gross',
+              'paid', 'credited', 'outstanding', 'days_past_due']
+        || CASE WHEN bal.due_lines > 1 THEN ARRAY['overdue', 'due_lines'] ELSE '{}' END);
+    FOR r IN EXECUTE footnote._query('invoice_settlements') USING inv.id, d LOOP
+        ev := ev || footnote._row_evidence(r.type, 'id', to_jsonb(r), ARRAY['on_date', 'amount', 'detail']);
+        rws := rws || jsonb_build_object(
+            'type', footnote._value('text', replace(r.type, '_', ' '), ARRAY[r.type || ':' || r.id]),
+            'date', footnote._value('date', r.on_date::text, ARRAY[r.type || ':' || r.id]),
+            'amount', footnote._value('amount', r.amount::text, ARRAY[r.type || ':' || r.id]));
+    END LOOP;
+    vals := jsonb_build_object(
+        'number', footnote._value('text', inv.number, ARRAY[iid]),
+        'customer', footnote._value('text', inv.customer_name, ARRAY[iid]),
+        'as_of', footnote._value('date', d::text, '{}'),
+        'issue_date', footnote._value('date', inv.issue_date::text, ARRAY[iid]),
+        'due_date', footnote._value('date', inv.due_date::text, ARRAY[iid]),
+        'net', footnote._value('amount', inv.net::text, ARRAY[iid]),
+        'tax', footnote._value('amount', inv.tax::text, ARRAY[iid]),
+        'gross', footnote._value('amount', inv.gross::text, ARRAY[iid]));
+    IF bal.invoice_id IS NOT NULL THEN
+        vals := vals || jsonb_build_object(
+            'paid', footnote._value('amount', bal.paid::text, ARRAY[iid]),
+            'credited', footnote._value('amount', bal.credited::text, ARRAY[iid]),
+            'outstanding', footnote._value('amount', bal.outstanding::text, ARRAY[iid]));
+        IF bal.outstanding > 0 AND bal.days_past_due > 0 THEN
+            vals := vals || jsonb_build_object('days_past_due', footnote._value('days', bal.days_past_due::text, ARRAY[iid]));
+        END IF;
+        IF bal.due_lines > 1 THEN  -- in instalments: how many, and how much of what is open is past due
+            vals := vals || jsonb_build_object(
+                'instalments', footnote._value('count', bal.due_lines::text, ARRAY[iid]),
+                'overdue', footnote._value('amount', bal.overdue::text, ARRAY[iid]));
+            -- and each instalment's due date and amount (instalment_1_due, instalment_1_amount, ...)
+            FOR r IN EXECUTE footnote._query('invoice_due_lines') USING inv.id, d, inv.customer_id LOOP
+                vals := vals || jsonb_build_object(
+                    format('instalment_%s_due', r.instalment), footnote._value('date', r.due_date::text, ARRAY[iid]),
+                    format('instalment_%s_amount', r.instalment), footnote._value('amount', r.amount::text, ARRAY[iid]));
+            END LOOP;
+        END IF;
+    END IF;
+    RETURN footnote._finish('invoice',
+        jsonb_build_object('number', number, 'as_of', as_of), started,
+        jsonb_build_object(
+            'effective_arguments', jsonb_build_object('number', inv.number, 'as_of', d),
+            'subject', jsonb_build_object('invoice', jsonb_build_object('id', inv.id::text, 'name', inv.number, 'uri', inv.uri),
+                                          'customer', jsonb_build_object('id', inv.customer_id::text, 'name', inv.customer_name,
+                                                                         'uri', inv.customer_uri)),
+            'values', vals,
+            'rows', to_jsonb(rws),
+            'evidence', to_jsonb(ev),
+            'empty_reason', CASE WHEN bal.invoice_id IS NULL THEN 'not_issued_as_of' END,
+            'queries', jsonb_build_array(
+                footnote._query_ref('invoice_by_number', jsonb_build_array(q_number, q_id)),
+                footnote._query_ref('invoice_balance', jsonb_build_array(inv.id, d)),
+                footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))
+                || CASE WHEN bal.due_lines > 1 THEN jsonb_build_array(footnote._query_ref('invoice_due_lines',
+                                                        jsonb_build_array(inv.id, d, inv.customer_id))) ELSE '[]' END));
 END
 $$;
 
