@@ -414,6 +414,40 @@ def test_questions_answer_or_clarify_and_say_nothing_of_what_tryton_lacks(tryton
     assert len(QUESTIONS["q"]) >= 20 and problems == [], "\n".join(problems)
 
 
+def test_answers_state_trytons_figures_for_what_people_ask(tryton: Mapped) -> None:
+    """Questions whose answers were wrong or missing on a Tryton database, against Tryton's own figures: a
+    customer's open balance is Tryton's receivable (not the overdue part), "more than 90 days overdue" is the Aged
+    Balance report's over-90 term across customers, an invoice in instalments names each of Tryton's lines to pay
+    with its maturity date, and a question in another currency is not told amounts are in their recorded one."""
+    from tests.reference import de_amount, de_date
+
+    fn = tryton.db.client("service", actor="tryton-questions")
+    problems = []
+    parties = tryton.figures["parties"]
+    for customer in ("Caldera Tools SA", "Lumen Clinics BV", "Dunmore Textiles"):
+        answer = fn.ask(f"What is the open balance of {customer}?")
+        receivable = de_amount(Decimal(parties[customer]["receivable"]))
+        if answer.status != "verified" or receivable not in answer.answer:
+            problems.append(f"open balance of {customer}: Tryton {receivable}; {answer.status}: {answer.answer!r}")
+    over_90 = sum((Decimal(p["over_90"]) for p in tryton.figures["aged_balance"].values()), Decimal(0))
+    answer = fn.ask("How much is more than 90 days overdue?")
+    if answer.status != "verified" or f"over 90 days: {de_amount(over_90)}" not in answer.answer:
+        problems.append(f"over 90 days: Tryton {de_amount(over_90)}; {answer.status}: {answer.answer!r}")
+    split = [(n, i) for n, i in tryton.customer_invoices().items() if len(i["lines_to_pay"]) > 1]
+    assert split
+    for number, inv in split:
+        answer = fn.ask(f"Show invoice {number}")
+        for line in inv["lines_to_pay"]:
+            stated = f"{de_amount(Decimal(line['amount']))} due {de_date(dt.date.fromisoformat(line['maturity_date']))}"
+            if stated not in answer.answer:
+                problems.append(f"{number}: {stated!r} not in {answer.answer!r}")
+    usd = next(n for n, i in tryton.customer_invoices().items() if i["currency"] == "USD")
+    answer = fn.ask(f"What is invoice {usd} in US dollars?")
+    if "in the currency they are recorded in" in answer.answer:  # false here: Tryton records it in dollars
+        problems.append(f"{usd} in dollars: {answer.answer!r}")
+    assert problems == [], "\n".join(problems)
+
+
 def test_each_record_links_to_its_page_in_trytons_web_client(tryton: Mapped) -> None:
     assert f"deep links of 8 record types also link into {UI_URL}" in tryton.installed
     fn = tryton.db.client("service", actor="tryton-test")

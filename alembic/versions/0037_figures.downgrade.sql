@@ -1283,6 +1283,23 @@ BEGIN
 END
 $$;
 
+-- A fact of an optional concept: its value, or "not recorded in this ERP" when this ERP does not record the
+-- concept, or "not recorded" when it does but not for this record. Never a "no" or a 0 that no record says.
+CREATE OR REPLACE FUNCTION footnote._fact(concept text, kind text, raw text, evidence text[], extra jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE
+        WHEN NOT footnote._recorded(concept) THEN
+            jsonb_build_object('kind', 'text', 'raw', NULL, 'text', 'not recorded in this ERP', 'evidence', '[]'::jsonb,
+                               'not_recorded', concept)
+        WHEN raw IS NULL THEN
+            jsonb_build_object('kind', 'text', 'raw', NULL, 'text', 'not recorded',
+                               'evidence', to_jsonb(coalesce(evidence, '{}'::text[])), 'not_recorded', concept)
+        ELSE footnote._value(kind, raw, evidence, extra) END
+$$;
+
 RESET ROLE;
 
 SET ROLE footnote_owner;

@@ -881,6 +881,27 @@ INSERT INTO footnote.operation_arguments (operation, position, name, type, requi
 ('breakdown', 8, 'limit', 'integer', false, 'how many groups to list, 1 to 100 (default 100); the rest are one figure', NULL),
 ('breakdown', 9, 'direction', 'text', false, 'desc: the largest groups first (the default except for month and quarter, listed in time order); asc: the smallest first', NULL);
 
+-- A fact of an optional concept: its value, or "not recorded in this ERP" when this ERP does not record the
+-- concept, or "not recorded" when it does but not for this record. Never a "no" or a 0 that no record says.
+CREATE OR REPLACE FUNCTION footnote._fact(concept text, kind text, raw text, evidence text[], extra jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT CASE
+        WHEN NOT footnote._recorded(concept) THEN
+            jsonb_build_object('kind', 'text', 'raw', NULL, 'text', 'not recorded in this ERP', 'evidence', '[]'::jsonb,
+                               'not_recorded', concept)
+        -- a figure the record leaves empty: payment terms in days are empty too when the ERP records terms that
+        -- are no one number of days (Tryton's 50 % at 30 days, 50 % at 60), so they are not called unrecorded
+        WHEN raw IS NULL THEN
+            jsonb_build_object('kind', 'text', 'raw', NULL,
+                               'text', CASE WHEN kind = 'days' THEN 'not recorded as one number of days'
+                                            ELSE 'not recorded' END,
+                               'evidence', to_jsonb(coalesce(evidence, '{}'::text[])), 'not_recorded', concept)
+        ELSE footnote._value(kind, raw, evidence, extra) END
+$$;
+
 -- The units of one operation's own template (also used for calls an agent combines freely).
 -- complete: every row, each a unit an answer may leave out; otherwise the rows an answer shows.
 CREATE OR REPLACE FUNCTION footnote._operation_units(r jsonb, notes jsonb, question text, complete boolean)
