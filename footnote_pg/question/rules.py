@@ -356,8 +356,10 @@ def revenue(q: _Question, d: Directory) -> Route | None:
 
 def overdue(q: _Question, d: Directory) -> Route | None:
     """What a customer owes overdue; all it owes ("open balance", "total outstanding, not just overdue"): its aging."""
-    if q.has(_OVER_AGE) and (q.has(_OVERDUE) or q.has(_BALANCE)) and (q.customer_ref or d.customer_index.find(q)):
-        return _one_customer(q, d, "aging", "ar_aging")      # "what X owes more than 90 days": the aging's buckets
+    if q.has(_OVER_AGE) and (q.has(_OVERDUE) or q.has(_BALANCE)):
+        if q.customer_ref or d.customer_index.find(q):
+            return _one_customer(q, d, "aging", "ar_aging")  # "what X owes more than 90 days": the aging's buckets
+        return portfolio.all_overdue_route(q)                # "what is more than 90 days overdue": across customers
     if q.has(_OPEN_TOTAL) and (q.has(_OVERDUE) or q.has(_BALANCE_CLEAR)) and (
             q.customer_ref or d.customer_index.find(q)):
         return _one_customer(q, d, "aging", "ar_aging")
