@@ -332,13 +332,16 @@ ORDER BY i.id
 LIMIT 21$q$),
 
 ('credit_note_by_number',
- 'the credit note whose number is $1, with the invoice it credits',
+ 'the credit note whose number is $1, with its customer, issue date and the invoice it credits',
  '{number}',
- $q$SELECT n.id, n.number, n.uri, n.invoice_id, i.number AS invoice_number, i.uri AS invoice_uri
+ $q$SELECT n.id, n.number, n.uri, n.invoice_id, i.number AS invoice_number, i.uri AS invoice_uri, n.issue_date,
+       c.name AS customer_name, c.uri AS customer_uri
 FROM footnote_src.credit_notes_in_scope AS n
 LEFT JOIN footnote_src.invoices_in_scope AS i ON i.id = n.invoice_id
-WHERE upper(n.number) = $1::text
-ORDER BY n.id$q$),
+LEFT JOIN footnote_src.customers_in_scope AS c ON c.id = n.customer_id
+WHERE upper(n.number) = $1::text  -- or written with other separators (CN/2026/5012 for CN-2026-5012)
+   OR regexp_replace(upper(n.number), '[^A-Z0-9]', '', 'g') = regexp_replace($1::text, '[^A-Z0-9]', '', 'g')
+ORDER BY upper(n.number) = $1::text DESC, n.id$q$),
 
 ('nearest_invoices',
  'up to five invoices whose id is nearest to $1: alternatives for an unknown invoice number',

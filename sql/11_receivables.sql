@@ -259,7 +259,9 @@ BEGIN
                 MESSAGE = format('%s is a credit note, not an invoice%s; credit notes are listed by credit_notes',
                                  credit.number, coalesce(' (it credits ' || credit.invoice_number || ')', '')),
                 DETAIL = jsonb_build_object('argument', 'number', 'entity', 'invoice', 'value', v,
-                    'credit_note', jsonb_build_object('id', credit.id::text, 'name', credit.number, 'uri', credit.uri),
+                    'credit_note', jsonb_build_object('id', credit.id::text, 'name', credit.number, 'uri', credit.uri,
+                                                      'issue_date', credit.issue_date, 'customer', credit.customer_name,
+                                                      'customer_uri', credit.customer_uri),
                     'alternatives', CASE WHEN credit.invoice_number IS NOT NULL THEN jsonb_build_array(
                         jsonb_build_object('id', credit.invoice_id::text, 'name', credit.invoice_number,
                                            'uri', credit.invoice_uri)) ELSE '[]'::jsonb END)::text;

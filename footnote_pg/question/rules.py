@@ -102,8 +102,6 @@ _FRAUD_MESSAGE = ("I have no operation that assesses whether a customer is a fra
                   "facts (what is overdue, open tickets) and, for a supplier, the checks on a bank detail change.")
 _NEGATIVE_MESSAGE = ("A count, a limit or a number of days must be at least one; I do not read a negative number or "
                      "zero as another one. Please ask again with the number you mean.")
-_CREDIT_NOTE_MESSAGE = ("No operation shows one credit note by its number; the credit notes of a period list each one "
-                        "with its customer, date, amount and the invoice it credits.")
 _STOCK_VALUE_MESSAGE = ("I have no operation that values stock; I can show the quantity on hand of an item and which "
                         "items are below their reorder level.")
 
@@ -155,7 +153,7 @@ def not_computed(q: _Question, d: Directory) -> Route | None:
     """What people ask that no operation computes (revenue by country, tickets opened in a period, a ranking of
     suppliers, ...): refused, saying what the catalog gives instead (words.toml)."""
     if q.invoice and q.invoice.upper().startswith("CN"):
-        return _refuse("not_covered", _CREDIT_NOTE_MESSAGE)
+        return None  # a credit note's number: looked up as an invoice, which says it is a credit note and offers its list
     if not words.may_be_not_computed(q.masked):
         return None
     customer = bool(q.customer_ref) or bool(d.customer_index.find(q))
