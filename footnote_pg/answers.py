@@ -89,6 +89,19 @@ def _refusal_for_error(exc: errors.FootnoteError) -> tuple[str, str, list[str], 
     if isinstance(exc, errors.AmbiguousEntity):
         entity = exc.detail.get("entity", "name")
         return "ambiguous_entity", f"Which {entity} do you mean?", [c["name"] for c in exc.candidates], exc.candidates
+    if isinstance(exc, errors.UnknownEntity) and isinstance(exc.detail.get("credit_note"), dict):
+        # a credit note's number where an invoice was looked up: say which it is, and offer what lists it
+        note = exc.detail["credit_note"]
+        options = []
+        if note.get("customer") and note.get("issue_date"):
+            options.append(f"Credit notes of {note['customer']} in {str(note['issue_date'])[:7]}")
+        options += [f"Show invoice {a['name']}" for a in exc.alternatives]
+        return ("credit_note", f"{note.get('name')} is a credit note, not an invoice; its details are listed with the "
+                "credit notes of its customer and month.", options, exc.alternatives)
+    if isinstance(exc, errors.UnknownEntity) and exc.detail.get("entity") == "invoice" and str(
+            exc.detail.get("value", "")).upper().startswith("CN"):  # a credit note's number that is none: no invoices
+        return ("unknown_entity", f"There is no credit note numbered “{exc.detail.get('value')}”; the credit notes of "
+                "a period list the real ones.", [], [])
     if isinstance(exc, errors.UnknownEntity):
         entity = exc.detail.get("entity", "record")
         names = [a["name"] for a in exc.alternatives]

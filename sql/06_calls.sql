@@ -122,8 +122,12 @@ AS $$
         WHEN NOT footnote._recorded(concept) THEN
             jsonb_build_object('kind', 'text', 'raw', NULL, 'text', 'not recorded in this ERP', 'evidence', '[]'::jsonb,
                                'not_recorded', concept)
+        -- a figure the record leaves empty: payment terms in days are empty too when the ERP records terms that
+        -- are no one number of days (Tryton's 50 % at 30 days, 50 % at 60), so they are not called unrecorded
         WHEN raw IS NULL THEN
-            jsonb_build_object('kind', 'text', 'raw', NULL, 'text', 'not recorded',
+            jsonb_build_object('kind', 'text', 'raw', NULL,
+                               'text', CASE WHEN kind = 'days' THEN 'not recorded as one number of days'
+                                            ELSE 'not recorded' END,
                                'evidence', to_jsonb(coalesce(evidence, '{}'::text[])), 'not_recorded', concept)
         ELSE footnote._value(kind, raw, evidence, extra) END
 $$;

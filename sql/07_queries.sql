@@ -202,10 +202,10 @@ FROM (
 ORDER BY d.issue_date, d.type, d.id$q$),
 
 ('change',
- 'absolute change from $1 to $2 and the change in percent of |$1| (NULL when $1 is 0)',
+ 'absolute change from $1 to $2 and the change in percent of $1 (NULL when $1 is 0 or less: a percentage of no base, or of a negative one, says nothing)',
  '{from_value,to_value}',
  $q$SELECT $2::numeric - $1::numeric AS change,
-       CASE WHEN $1::numeric = 0 THEN NULL
+       CASE WHEN $1::numeric <= 0 THEN NULL
             ELSE round(($2::numeric - $1::numeric) / abs($1::numeric) * 100, 2) END AS change_percent$q$),
 
 ('top_customers',
@@ -279,9 +279,9 @@ WHERE i.issue_date > $1::date - $2::integer AND i.issue_date <= $1
 ORDER BY i.issue_date, i.id$q$),
 
 ('dso',
- 'days sales outstanding: receivables $1 divided by gross sales $2 of the window, times the window $3 in days',
+ 'days sales outstanding: receivables $1 divided by gross sales $2 of the window, times the window $3 in days (NULL when no sales, or less)',
  '{receivables,gross_sales,window_days}',
- $q$SELECT CASE WHEN $2::numeric = 0 THEN NULL
+ $q$SELECT CASE WHEN $2::numeric <= 0 THEN NULL
             ELSE round($1::numeric / $2::numeric * $3::integer, 1) END AS dso$q$),
 
 ('invoice_by_number',
@@ -301,6 +301,14 @@ ORDER BY i.id$q$),
 FROM footnote_src.invoice_balances($2) AS b
 WHERE b.invoice_id = $1
 ORDER BY b.invoice_id$q$),
+
+('invoice_due_lines',
+ 'the due lines (instalments) of invoice $1 of customer $3 as of $2: each due date, amount and what is open of it',
+ '{invoice_id,as_of,customer_id}',
+ $q$SELECT s.instalment, s.due_date, s.amount, s.open
+FROM footnote_src.settled_due_lines($2, $3) AS s
+WHERE s.invoice_id = $1
+ORDER BY s.instalment, s.line_id$q$),
 
 ('invoice_settlements',
  'payments and credit notes against invoice $1 on or before $2',
@@ -324,13 +332,16 @@ ORDER BY i.id
 LIMIT 21$q$),
 
 ('credit_note_by_number',
- 'the credit note whose number is $1, with the invoice it credits',
+ 'the credit note whose number is $1, with its customer, issue date and the invoice it credits',
  '{number}',
- $q$SELECT n.id, n.number, n.uri, n.invoice_id, i.number AS invoice_number, i.uri AS invoice_uri
+ $q$SELECT n.id, n.number, n.uri, n.invoice_id, i.number AS invoice_number, i.uri AS invoice_uri, n.issue_date,
+       c.name AS customer_name, c.uri AS customer_uri
 FROM footnote_src.credit_notes_in_scope AS n
 LEFT JOIN footnote_src.invoices_in_scope AS i ON i.id = n.invoice_id
-WHERE upper(n.number) = $1::text
-ORDER BY n.id$q$),
+LEFT JOIN footnote_src.customers_in_scope AS c ON c.id = n.customer_id
+WHERE upper(n.number) = $1::text  -- or written with other separators (CN/2026/5012 for CN-2026-5012)
+   OR regexp_replace(upper(n.number), '[^A-Z0-9]', '', 'g') = regexp_replace($1::text, '[^A-Z0-9]', '', 'g')
+ORDER BY upper(n.number) = $1::text DESC, n.id$q$),
 
 ('nearest_invoices',
  'up to five invoices whose id is nearest to $1: alternatives for an unknown invoice number',

@@ -26,6 +26,8 @@ DECLARE
     vals    jsonb;
     n_late  bigint;
     late_ids text[];  -- NULL (as b_ids) when the invoices are a set
+    n_lines bigint;   -- open due lines: an invoice in instalments has one per part, each aged by its own due date
+    n_late_lines bigint;
     k       record;
 BEGIN
     IF customer IS NOT NULL THEN
@@ -37,9 +39,10 @@ BEGIN
     -- which invoice is in which bucket (b_ids, late_ids) are not built: every figure cites the set
     EXECUTE format($f$
         WITH r AS (%s), ev AS (%s),
-        ib AS (SELECT r.bucket, r.invoice_id, min(r.due_date) AS due_date, sum(r.open) AS open
+        ib AS (SELECT r.bucket, r.invoice_id, min(r.due_date) AS due_date, sum(r.open) AS open, count(*) AS lines
                FROM r GROUP BY r.bucket, r.invoice_id),
-        b AS (SELECT ib.bucket, sum(ib.open)::text AS total, count(*)::text AS n FROM ib GROUP BY ib.bucket),
+        b AS (SELECT ib.bucket, sum(ib.open)::text AS total, count(*)::text AS n, sum(ib.lines)::text AS lines
+              FROM ib GROUP BY ib.bucket),
         late AS (SELECT ib.invoice_id, min(ib.due_date) AS due_date FROM ib WHERE ib.bucket <> 'current'
                  GROUP BY ib.invoice_id)
         SELECT coalesce((SELECT sum(r.open) FROM r), 0.00),
@@ -50,7 +53,7 @@ BEGIN
                                            AS ids
                          FROM ib GROUP BY ib.bucket) AS x), '{}') END,
                coalesce((SELECT jsonb_object_agg(b.bucket, b.total) FROM b), '{}'),
-               coalesce((SELECT jsonb_object_agg(b.bucket, b.n) FROM b), '{}'),
+               coalesce((SELECT jsonb_object_agg(b.bucket, jsonb_build_array(b.n, b.lines)) FROM b), '{}'),
                (SELECT count(*) FROM late),
                CASE WHEN (SELECT count(*) FROM ev) <= $3 THEN coalesce((
                    SELECT array_agg('invoice:' || late.invoice_id ORDER BY late.due_date, late.invoice_id)
@@ -59,6 +62,8 @@ BEGIN
     INTO total, pack, b_ids, b_total, b_count, n_late, late_ids USING d, c.id, footnote._evidence_limit();
     n := (pack->>'rows')::bigint;
     SELECT * INTO k FROM footnote._account_credits(d, c.id);
+    SELECT coalesce(sum((x.value->>1)::bigint), 0), coalesce(sum((x.value->>1)::bigint) FILTER (WHERE x.key <> 'current'), 0)
+    INTO n_lines, n_late_lines FROM jsonb_each(b_count) AS x;
     IF pack ? 'digest' OR n + cardinality(k.ids) > footnote._evidence_limit() THEN  -- with the credits, inline
         es := footnote._evidence_set('aging_invoices', jsonb_build_array(d, c.id), pack);
         ev := jsonb_build_array(es);
@@ -72,7 +77,9 @@ BEGIN
         'invoice_count', footnote._value('count', n::text, ids),
         'overdue_total', footnote._value('amount', (total - coalesce((b_total->>'current')::numeric, 0))::text,
                                          footnote._cited(late_ids, es, n_late)),
-        'overdue_invoice_count', footnote._value('count', n_late::text, footnote._cited(late_ids, es, n_late)));
+        'overdue_invoice_count', footnote._value('count', n_late::text, footnote._cited(late_ids, es, n_late)),
+        'due_line_count', footnote._value('count', n_lines::text, ids),
+        'overdue_due_line_count', footnote._value('count', n_late_lines::text, footnote._cited(late_ids, es, n_late)));
     nk := cardinality(k.ids);
     IF nk > 0 AND es IS NOT NULL AND nk + 1 > footnote._evidence_limit() THEN
         -- the credits too many to inline beside the invoices' set: a set of their own
@@ -98,10 +105,13 @@ BEGIN
                                                      ELSE b || ' days' END, '{}'),
             'outstanding', footnote._value('amount', coalesce(b_total->>b, '0.00'),
                 footnote._cited(ARRAY(SELECT jsonb_array_elements_text(b_ids->b)), es,
-                                coalesce(b_count->>b, '0')::bigint)),
-            'invoice_count', footnote._value('count', coalesce(b_count->>b, '0'),
+                                coalesce(b_count->b->>0, '0')::bigint)),
+            'invoice_count', footnote._value('count', coalesce(b_count->b->>0, '0'),
                 footnote._cited(ARRAY(SELECT jsonb_array_elements_text(b_ids->b)), es,
-                                coalesce(b_count->>b, '0')::bigint)));
+                                coalesce(b_count->b->>0, '0')::bigint)),
+            'due_line_count', footnote._value('count', coalesce(b_count->b->>1, '0'),
+                footnote._cited(ARRAY(SELECT jsonb_array_elements_text(b_ids->b)), es,
+                                coalesce(b_count->b->>0, '0')::bigint)));
     END LOOP;
     RETURN footnote._finish('ar_aging',
         jsonb_build_object('as_of', as_of, 'customer', customer), started,
@@ -249,7 +259,9 @@ BEGIN
                 MESSAGE = format('%s is a credit note, not an invoice%s; credit notes are listed by credit_notes',
                                  credit.number, coalesce(' (it credits ' || credit.invoice_number || ')', '')),
                 DETAIL = jsonb_build_object('argument', 'number', 'entity', 'invoice', 'value', v,
-                    'credit_note', jsonb_build_object('id', credit.id::text, 'name', credit.number, 'uri', credit.uri),
+                    'credit_note', jsonb_build_object('id', credit.id::text, 'name', credit.number, 'uri', credit.uri,
+                                                      'issue_date', credit.issue_date, 'customer', credit.customer_name,
+                                                      'customer_uri', credit.customer_uri),
                     'alternatives', CASE WHEN credit.invoice_number IS NOT NULL THEN jsonb_build_array(
                         jsonb_build_object('id', credit.invoice_id::text, 'name', credit.invoice_number,
                                            'uri', credit.invoice_uri)) ELSE '[]'::jsonb END)::text;
@@ -301,6 +313,12 @@ BEGIN
             vals := vals || jsonb_build_object(
                 'instalments', footnote._value('count', bal.due_lines::text, ARRAY[iid]),
                 'overdue', footnote._value('amount', bal.overdue::text, ARRAY[iid]));
+            -- and each instalment's due date and amount (instalment_1_due, instalment_1_amount, ...)
+            FOR r IN EXECUTE footnote._query('invoice_due_lines') USING inv.id, d, inv.customer_id LOOP
+                vals := vals || jsonb_build_object(
+                    format('instalment_%s_due', r.instalment), footnote._value('date', r.due_date::text, ARRAY[iid]),
+                    format('instalment_%s_amount', r.instalment), footnote._value('amount', r.amount::text, ARRAY[iid]));
+            END LOOP;
         END IF;
     END IF;
     RETURN footnote._finish('invoice',
@@ -317,7 +335,9 @@ BEGIN
             'queries', jsonb_build_array(
                 footnote._query_ref('invoice_by_number', jsonb_build_array(q_number, q_id)),
                 footnote._query_ref('invoice_balance', jsonb_build_array(inv.id, d)),
-                footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))));
+                footnote._query_ref('invoice_settlements', jsonb_build_array(inv.id, d)))
+                || CASE WHEN bal.due_lines > 1 THEN jsonb_build_array(footnote._query_ref('invoice_due_lines',
+                                                        jsonb_build_array(inv.id, d, inv.customer_id))) ELSE '[]' END));
 END
 $$;
 

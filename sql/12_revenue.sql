@@ -135,7 +135,9 @@ BEGIN
             'effective_arguments', jsonb_build_object('period_from', btrim(period_from), 'period_to', btrim(period_to), 'customer', c.uri),
             'values', vals,
             'evidence', to_jsonb(evidence),
-            'empty_reason', CASE WHEN chg.change_percent IS NULL THEN 'no_revenue_in_base_period' END,
+            -- no change in percent of a base of zero (no revenue) or of a negative one (credit notes over invoices)
+            'empty_reason', CASE WHEN ra.total = 0 THEN 'no_revenue_in_base_period'
+                                 WHEN ra.total < 0 THEN 'base_not_positive' END,
             'queries', jsonb_build_array(ra.query, rb.query,
                 footnote._query_ref('change', jsonb_build_array(ra.total::text, rb.total::text)))));
 END

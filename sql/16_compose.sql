@@ -184,6 +184,7 @@ DECLARE
                         ELSE ' (' || footnote._note(notes, 'period', question) || ')' END;
     level  text;
     oldest numeric;
+    split  boolean;
     word   text;
     one    text;
     many   text;
@@ -251,8 +252,21 @@ BEGIN
             || ' as of {as_of}: {total_outstanding} open across {invoice_count} '
             || '{invoice_count|invoice|invoices}, {overdue_total} of it overdue across {overdue_invoice_count} '
             || '{overdue_invoice_count|invoice|invoices}.{~aging total in account past due}');
+        -- an invoice in instalments is aged by each due line's own due date (as Tryton's aged balance ages each
+        -- move line by its maturity date), so it may be in two buckets: the buckets then count due lines, which
+        -- add up to the total, and say of how many invoices
+        split := v ? 'due_line_count' AND v->'due_line_count'->>'raw' IS DISTINCT FROM v->'invoice_count'->>'raw';
+        IF split THEN
+            u := u || footnote._unit(r, 'An invoice in instalments falls due in parts, each aged by its own due date: '
+                || 'the {invoice_count} {invoice_count|invoice|invoices} have {due_line_count} open due '
+                || '{due_line_count|line|lines}, {overdue_due_line_count} of them overdue.'
+                || '{~aging bucket buckets past}', NULL, ' ', 'fact', false);
+        END IF;
         FOR i IN 1..nrows LOOP
-            u := u || footnote._unit(r, '{bucket}: {outstanding} ({invoice_count} {invoice_count|invoice|invoices})'
+            u := u || footnote._unit(r, CASE WHEN split
+                    THEN '{bucket}: {outstanding} ({due_line_count} due {due_line_count|line|lines} of {invoice_count} '
+                         || '{invoice_count|invoice|invoices})'
+                    ELSE '{bucket}: {outstanding} ({invoice_count} {invoice_count|invoice|invoices})' END
                 || '{~open outstanding overdue past due bucket in across}', i, E'\n- ', 'fact');
         END LOOP;
         IF v ? 'unapplied_credits' THEN
@@ -262,8 +276,9 @@ BEGIN
         END IF;
     WHEN 'days_sales_outstanding' THEN
         IF NOT v ? 'dso' THEN
-            u := u || footnote._unit(r, 'Days sales outstanding cannot be computed as of {as_of}: nothing was '
-                || 'invoiced in the {window} before it.');
+            u := u || footnote._unit(r, 'Days sales outstanding cannot be computed as of {as_of}: receivables were '
+                || '{receivables} and gross sales in the {window} ending that day {gross_sales}, and a ratio over no '
+                || 'sales says nothing.{~window period over with}');
         ELSE
             u := u || footnote._unit(r, 'Days sales outstanding as of {as_of} were {dso}: receivables of '
                 || '{receivables} against gross sales of {gross_sales} in the {window} ending that day.'
@@ -310,9 +325,13 @@ BEGIN
             u := u || footnote._unit(r, 'Paid {paid}, credited {credited}, outstanding {outstanding}'
                 || CASE WHEN v ? 'days_past_due' THEN ', {days_past_due} past due' ELSE '' END
                 || ' (as of {as_of}).{~open remaining amount}');
-            IF v ? 'instalments' THEN
-                u := u || footnote._unit(r, 'It falls due in {instalments} instalments; {overdue} of what is '
-                    || 'outstanding is past due.{~open overdue parts}');
+            IF v ? 'instalments' THEN  -- each instalment named: its amount and due date
+                u := u || footnote._unit(r, 'It falls due in {instalments} instalments: '
+                    || (SELECT string_agg(format('{instalment_%s_amount} due {instalment_%s_due}', k, k), ', '
+                                          ORDER BY k)
+                        FROM generate_series(1, (v->'instalments'->>'raw')::integer) AS k
+                        WHERE v ? format('instalment_%s_due', k))
+                    || '; {overdue} of what is outstanding is past due.{~open overdue parts on}');
             END IF;
         END IF;
         u := u || footnote._unit(r, 'Net {net}, tax {tax}.{~amount}', NULL, ' ', 'statement', false);
@@ -559,7 +578,12 @@ AS $$
                 ELSE CASE WHEN r->'values'->'direction'->>'raw' = 'up' THEN ' rose' ELSE ' fell' END
                      || ' from {revenue_from} in {period_from} to {revenue_to} in {period_to}, by {change}'
                      || CASE WHEN r->'values' ? 'change_percent' THEN ' ({change_percent})' ELSE '' END
-                     || '.{~change compared with versus vs period}' END
+                     || '.{~change compared with versus vs period}'
+                     -- a percentage of no base, or of a negative one, says nothing: say why there is none
+                     || CASE WHEN r->'values' ? 'change_percent' THEN ''
+                             WHEN (r->'values'->'revenue_from'->>'raw')::numeric < 0
+                             THEN ' No change in percent is given: revenue in {^period_from} was negative.'
+                             ELSE ' No change in percent is given: there was no revenue in {^period_from}.' END END
 $$;
 
 -- One line of revenue drivers: a customer's revenue in both periods and the change.

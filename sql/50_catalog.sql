@@ -52,7 +52,7 @@ INSERT INTO footnote.operations (name, title, description, returns) VALUES
  'values: period, revenue, invoice_count, credit_note_count'),
 ('revenue_change', 'Revenue change between two periods',
  'Revenue of two periods and the change between them, absolute and in percent of the first period, computed in the database; of all customers or one.',
- 'values: period_from, period_to, revenue_from, revenue_to, change (absolute, unsigned), direction (up, down, unchanged), change_percent (unsigned)'),
+ 'values: period_from, period_to, revenue_from, revenue_to, change (absolute, unsigned), direction (up, down, unchanged), change_percent (unsigned; absent when the first period''s revenue is zero or negative: no percentage of such a base is stated)'),
 ('revenue_drivers', 'What drove a revenue change',
  'The customers whose revenue changed most between two periods (largest absolute change first), with each one''s revenue in both periods and the change: the facts behind "why did revenue fall/rise".',
  'values: period_from, period_to, listed; rows: customer, revenue_from, revenue_to, change (unsigned), direction'),

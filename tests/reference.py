@@ -162,3 +162,13 @@ class Erp:
                 buckets[key].append(open_amount)
                 invoices[key].add(invoice_id)
         return {k: (sum(v, Decimal(0)), len(invoices[k])) for k, v in buckets.items()}
+
+    def aging_lines(self, as_of: dt.date = AS_OF) -> dict[str, int]:
+        """Open due lines per aging bucket: an invoice in instalments has one per part, each aged by its own due date."""
+        lines = {k: 0 for k in ("current", "1-30", "31-60", "61-90", "over_90")}
+        for invoice_id, balance in self.outstanding(as_of).items():
+            for due, _open in (self.open_lines(invoice_id, balance) if balance > 0 else []):
+                days = (as_of - due).days
+                lines["current" if days <= 0 else "1-30" if days <= 30 else "31-60" if days <= 60
+                      else "61-90" if days <= 90 else "over_90"] += 1
+        return lines

@@ -5,6 +5,7 @@ answer that states them verified by the gate."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 
 import pytest
@@ -76,8 +77,27 @@ def test_every_customers_overdue_and_aging_settle_due_lines_in_order(fn: Footnot
     assert found == expected_buckets
     split = [e for e in aging.evidence if "instalments" in e.fields]
     assert split and all(len(e.fields["instalments"]) >= 1 for e in split)
-    # an invoice with open lines in two buckets counts in both, and is cited once
+    # an invoice with open lines in two buckets counts in both, and is cited once; the due lines add up
     assert sum(n for _, n in found.values()) >= int(aging.values["invoice_count"].raw)
+    lines = erp.aging_lines(AS_OF)
+    assert {b: int(row["due_line_count"].raw) for b, row in zip(buckets, aging.rows, strict=True)} == lines
+    assert int(aging.values["due_line_count"].raw) == sum(lines.values())
+    assert int(aging.values["overdue_due_line_count"].raw) == sum(n for b, n in lines.items() if b != "current")
+
+
+def test_an_aging_with_instalments_says_its_buckets_count_due_lines_that_add_up(fn: Footnote, erp: Erp) -> None:
+    """A reader adds the bucket counts: they are due lines (each aged by its own due date, as Tryton's aged balance
+    ages each move line by its maturity date), they add up to the due lines stated, and the invoices are said too."""
+    lines = erp.aging_lines(AS_OF)
+    invoices = sum(1 for b in erp.outstanding(AS_OF).values() if b > 0)
+    assert sum(lines.values()) > invoices, "the sample has an invoice in instalments open in two buckets"
+    answer = fn.ask("AR aging")
+    assert answer.status == "verified", answer.answer
+    text = answer.answer
+    assert f"the {invoices} invoices have {sum(lines.values())} open due lines" in text
+    stated = [int(m) for m in re.findall(r"\((\d+) due lines? of \d+ invoices?\)", text)]
+    assert stated == list(lines.values()) and sum(stated) == sum(lines.values())
+    assert not re.search(r"\(\d+ invoices?\)", text), "no bucket counts invoices that another bucket counts again"
 
 
 def test_credits_on_account_lower_the_balance_not_an_invoice(fn: Footnote, erp: Erp, db: TestDatabase) -> None:

@@ -182,6 +182,40 @@ def test_revenue_change_is_computed_in_sql_with_sign_and_percent(fn: Footnote, e
     assert r.values["period_from"].text == "Q1 2026" and r.values["period_to"].text == "Q2 2026"
 
 
+def test_no_percentage_over_a_base_of_zero_or_less(fn: Footnote, erp: Erp) -> None:
+    """FY2024 ends with a credit note and no invoice: a change "in percent" of a negative base is not stated; the
+    statement gives both revenues and the difference, and says why there is no percentage."""
+    a = erp.revenue(dt.date(2024, 1, 1), dt.date(2025, 1, 1))
+    b = erp.revenue(dt.date(2025, 1, 1), dt.date(2026, 1, 1))
+    assert a < 0 < b, "the sample's FY2024 is a negative base"
+    r = fn.call("revenue_change", period_from="FY2024", period_to="FY2025")
+    assert "change_percent" not in r.values and r.empty_reason == "base_not_positive"
+    assert Decimal(r.values["change"].extra["signed_raw"]) == b - a
+    answer = fn.ask("revenue change from FY2024 to FY2025")
+    assert answer.status == "verified", answer.answer
+    assert "%" not in answer.answer
+    for figure in (de_amount(a), de_amount(b), de_amount(b - a)):
+        assert figure in answer.answer
+    assert "no change in percent" in answer.answer.lower() and "negative" in answer.answer
+    empty = fn.call("revenue_change", period_from="2019-03", period_to="2026-Q2")
+    assert "change_percent" not in empty.values and empty.empty_reason == "no_revenue_in_base_period"
+    answer = fn.ask("revenue change from March 2019 to Q2 2026")
+    assert answer.status == "verified" and "%" not in answer.answer, answer.answer
+
+
+def test_no_dso_over_no_sales_states_both_figures(fn: Footnote, erp: Erp) -> None:
+    day = next(AS_OF - dt.timedelta(days=k) for k in range(1, 60)
+               if not any(i.issue_date == AS_OF - dt.timedelta(days=k) for i in erp.invoices.values()))
+    ar = sum((b for b in erp.outstanding(day).values() if b > 0), Decimal(0))
+    assert ar > 0
+    r = fn.call("days_sales_outstanding", as_of=day.isoformat(), window_days=1)
+    assert "dso" not in r.values and r.empty_reason == "no_sales_in_window"
+    composed = fn.compose([r.call_id])
+    text = composed["answer"]
+    assert de_amount(ar) in text and "0,00 €" in text and "cannot be computed" in text, text
+    assert fn.record_answer("DSO", text, None, [r.call_id])["status"] == "verified", text
+
+
 def test_top_customers_ranking(fn: Footnote, erp: Erp) -> None:
     r = fn.call("top_customers", period="FY2025", limit=5)
     per_customer = {cid: erp.revenue(dt.date(2025, 1, 1), dt.date(2026, 1, 1), cid) for cid in erp.customers}

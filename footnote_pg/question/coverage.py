@@ -115,7 +115,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "revenue_why": "compared compare between",
     "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
     "ranking": "payments payment behind with everything open included including incl",
-    "invoice": "paid settled vat tax days late overdue",
+    "invoice": "paid settled vat tax days late overdue credit note",  # a credit note by number: said which it is
     "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically make made "
                 "receive received",
 }.items()}

@@ -103,8 +103,6 @@ _FRAUD_MESSAGE = ("I have no operation that assesses whether a customer is a fra
                   "facts (what is overdue, open tickets) and, for a supplier, the checks on a bank detail change.")
 _NEGATIVE_MESSAGE = ("A count, a limit or a number of days must be at least one; I do not read a negative number or "
                      "zero as another one. Please ask again with the number you mean.")
-_CREDIT_NOTE_MESSAGE = ("No operation shows one credit note by its number; the credit notes of a period list each one "
-                        "with its customer, date, amount and the invoice it credits.")
 _STOCK_VALUE_MESSAGE = ("I have no operation that values stock; I can show the quantity on hand of an item and which "
                         "items are below their reorder level.")
 
@@ -156,7 +154,7 @@ def not_computed(q: _Question, d: Directory) -> Route | None:
     """What people ask that no operation computes (revenue by country, tickets opened in a period, a ranking of
     suppliers, ...): refused, saying what the catalog gives instead (words.toml)."""
     if q.invoice and q.invoice.upper().startswith("CN"):
-        return _refuse("not_covered", _CREDIT_NOTE_MESSAGE)
+        return None  # a credit note's number: looked up as an invoice, which says it is a credit note and offers its list
     if not words.may_be_not_computed(q.masked):
         return None
     customer = bool(q.customer_ref) or bool(d.customer_index.find(q))
@@ -367,8 +365,10 @@ def revenue(q: _Question, d: Directory) -> Route | None:
 
 def overdue(q: _Question, d: Directory) -> Route | None:
     """What a customer owes overdue; all it owes ("open balance", "total outstanding, not just overdue"): its aging."""
-    if q.has(_OVER_AGE) and (q.has(_OVERDUE) or q.has(_BALANCE)) and (q.customer_ref or d.customer_index.find(q)):
-        return _one_customer(q, d, "aging", "ar_aging")      # "what X owes more than 90 days": the aging's buckets
+    if q.has(_OVER_AGE) and (q.has(_OVERDUE) or q.has(_BALANCE)):
+        if q.customer_ref or d.customer_index.find(q):
+            return _one_customer(q, d, "aging", "ar_aging")  # "what X owes more than 90 days": the aging's buckets
+        return portfolio.all_overdue_route(q)                # "what is more than 90 days overdue": across customers
     if q.has(_OPEN_TOTAL) and (q.has(_OVERDUE) or q.has(_BALANCE_CLEAR)) and (
             q.customer_ref or d.customer_index.find(q)):
         return _one_customer(q, d, "aging", "ar_aging")

@@ -45,8 +45,8 @@ INTENT_KIND = {
 _REFUSAL_MESSAGES = {
     "forecast": "I only report figures that are already recorded and do not forecast future ones.",
     "advice": "I can show the recorded facts behind a decision, but I do not give advice on it.",
-    "currency_conversion": "I report amounts only in the currency they are recorded in and do "
-                           "not convert them.",
+    "currency_conversion": "I report amounts in the company's own currency, as the ERP books them, and do not "
+                           "convert them into another currency.",
     "instruction": "I only answer questions about the recorded data and do not follow "
                    "instructions to change how I work.",
     "database_command": "I only read recorded data and never run commands that change it.",

@@ -78,7 +78,7 @@ for _key in _READ_AS:
     for _word in _words:
         _KEYS_OF.setdefault(_word, []).append(_words)
 _PHRASE = re.compile(r"(?<![\w#/])(?:" + "|".join(re.escape(k) for k in sorted(_READ_AS, key=len, reverse=True))
-                     + r")(?![\w/])", re.IGNORECASE)
+                     + r")(?![\w/]|-\d)", re.IGNORECASE)  # not the prefix of a number: CN-2026-0003
 
 
 def unwrapped(question: str) -> str:
