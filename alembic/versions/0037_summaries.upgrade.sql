@@ -666,7 +666,11 @@ BEGIN
                                              = footnote._gloss(tpl->>'answer', tc, tus->k, c::integer)))
               -- a figure a summary leaves out of a statement it makes ("owes 43.805,00 € overdue (as of
               -- 14.08.2026)" without the invoice count and the oldest item's age)
+              -- (not when a number no call returned stands in the statement: that figure was replaced, not left out)
               AND NOT (touched ? (k::text) AND answer !~ '\(\s*[,;]?\s*\)|\(\s*[,;]|[,;]\s*\)'
+                       AND NOT EXISTS (SELECT FROM generate_series(1, nsent) AS k4,
+                                                   jsonb_array_elements(judged[k4]->'offences') AS x4
+                                       WHERE unit_of[k4] = k AND x4->>'code' IN ('unsupported_digits', 'number_words'))
                        AND footnote._omissible(tpl->>'answer', tc, tus->k, c::integer, covered))
               -- an as-of date or a period the text states on its own, for everything it says ("Both as of
               -- 14.08.2026.", a table's "As of 14.08.2026." under it)
