@@ -979,13 +979,13 @@ AS $$
                          AS colon) AS y
 $$;
 
--- Whether a summary may leave out template claim c of unit u, a statement the text states in part: a figure (an
+-- Whether a summary (the text said) may leave out template claim c of unit u, a statement it states in part: a figure (an
 -- amount, a count, a number of days, a percentage, a quantity) may be left out when what stays says nothing
 -- false: another figure of the statement is stated (covered), so the statement is made, with its own subject,
 -- period and measure; and no other figure of the same gloss is stated without it ("(376 invoices, credit
 -- notes)"). Never the subject, a name, a level or state in words, an as-of date, a period or a rank: those
 -- make the stated figures true. A caveat is a negation, checked apart (negation_dropped).
-CREATE FUNCTION footnote._omissible(answer text, tc jsonb, u jsonb, c integer, covered jsonb)
+CREATE FUNCTION footnote._omissible(answer text, said text, tc jsonb, u jsonb, c integer, covered jsonb)
 RETURNS boolean
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
@@ -994,6 +994,12 @@ AS $$
        AND coalesce(tc->c->>'value', '') !~ '\.(as_of|period|period_from|period_to|rank)$'
        AND EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
                    WHERE covered ? o.c2 AND tc->(o.c2::integer)->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity'))
+       -- left out with the words that state it, not cut out of them ("owes overdue across 4 invoices",
+       -- "rose from to 2.962.843,74 €": the words on either side of it in the statement are not left side by side)
+       AND NOT coalesce(said ~* ('(^|\W)' || regexp_replace(substring(rtrim(left(answer, (tc->c->'span'->>'start')::integer)) FROM '(\S+)$'),
+                                                            '([^[:alnum:]\s])', '\\\1', 'g')
+                                 || '\s*' || regexp_replace(substring(ltrim(substr(answer, (tc->c->'span'->>'end')::integer + 1)) FROM '^(\S+)'),
+                                                            '([^[:alnum:]\s])', '\\\1', 'g') || '($|\W)'), false)
        AND (footnote._gloss(answer, tc, u, c) IS NULL
             OR NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
                            WHERE covered ? o.c2 AND o.c2::integer <> c
@@ -1598,7 +1604,7 @@ BEGIN
                        AND NOT EXISTS (SELECT FROM generate_series(1, nsent) AS k4,
                                                    jsonb_array_elements(judged[k4]->'offences') AS x4
                                        WHERE unit_of[k4] = k AND x4->>'code' IN ('unsupported_digits', 'number_words'))
-                       AND footnote._omissible(tpl->>'answer', tc, tus->k, c::integer, covered))
+                       AND footnote._omissible(tpl->>'answer', answer, tc, tus->k, c::integer, covered))
               -- an as-of date or a period the text states on its own, for everything it says ("Both as of
               -- 14.08.2026.", a table's "As of 14.08.2026." under it)
               AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|period)$'

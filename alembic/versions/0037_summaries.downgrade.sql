@@ -7,7 +7,7 @@ DROP FUNCTION footnote._line_at(text, integer);
 
 DROP FUNCTION footnote._contact_line(text, boolean);
 
-DROP FUNCTION footnote._omissible(text, jsonb, jsonb, integer, jsonb);
+DROP FUNCTION footnote._omissible(text, text, jsonb, jsonb, integer, jsonb);
 
 -- what footnote_owner owns is changed as footnote_owner
 
