@@ -69,10 +69,13 @@ AS $$
                    WHERE covered ? o.c2 AND tc->(o.c2::integer)->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity'))
        -- left out with the words that state it, not cut out of them ("owes overdue across 4 invoices",
        -- "rose from to 2.962.843,74 €": the words on either side of it in the statement are not left side by side)
-       AND NOT coalesce(said ~* ('(^|\W)' || regexp_replace(substring(rtrim(left(answer, (tc->c->'span'->>'start')::integer)) FROM '(\S+)$'),
-                                                            '([^[:alnum:]\s])', '\\\1', 'g')
-                                 || '\s*' || regexp_replace(substring(ltrim(substr(answer, (tc->c->'span'->>'end')::integer + 1)) FROM '^(\S+)'),
-                                                            '([^[:alnum:]\s])', '\\\1', 'g') || '($|\W)'), false)
+       AND NOT coalesce(said ~* ((SELECT CASE WHEN l IS NULL THEN '(^|\n|[.;:!?]\s)\W*' ELSE '\m' || l || '\W*' END
+                                         || r || '\M'
+                                  FROM (SELECT substring(substr(answer, (u->>'start')::integer + 1,
+                                                                (tc->c->'span'->>'start')::integer - (u->>'start')::integer)
+                                                         FROM '([[:alnum:]]+)[^[:alnum:]]*$') AS l,
+                                               substring(substr(answer, (tc->c->'span'->>'end')::integer + 1)
+                                                         FROM '^[^[:alnum:]\n]*([[:alnum:]]+)') AS r) AS x)), false)
        AND (footnote._gloss(answer, tc, u, c) IS NULL
             OR NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
                            WHERE covered ? o.c2 AND o.c2::integer <> c
