@@ -70,7 +70,7 @@ AS $$
        -- left out with the words that state it, not cut out of them ("owes overdue across 4 invoices",
        -- "rose from to 2.962.843,74 €": the words on either side of it in the statement are not left side by side)
        AND NOT coalesce(said ~* ((SELECT CASE WHEN l IS NULL THEN '(^|\n|[.;:!?]\s)\W*' ELSE '\m' || l || '\W*' END
-                                         || r || '\M'
+                                         || coalesce(r || '\M', '($|\n)')
                                   FROM (SELECT substring(substr(answer, (u->>'start')::integer + 1,
                                                                 (tc->c->'span'->>'start')::integer - (u->>'start')::integer)
                                                          FROM '([[:alnum:]]+)[^[:alnum:]]*$') AS l,
