@@ -10,7 +10,7 @@ makes when another figure of that statement is stated (footnote._omissible); the
 states in words, the as-of date, the period and the rank stay required, and so do caveats (negations). A mail
 header line (From/Sent/To/Cc/Date, Von/Gesendet/An/Datum) and, under a sign-off, a signature's contact line
 (phone, fax, extension, postal code, street number, e-mail or web address) state nothing
-(footnote._contact_line, footnote._line_at).
+(footnote._contact_line, footnote._line_at); Keine opens a statement as None does (footnote._sentences).
 """
 
 from footnote_pg.migration import apply_frozen_sql

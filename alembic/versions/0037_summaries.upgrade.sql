@@ -2,6 +2,151 @@
 
 SET ROLE footnote_ledger;
 
+-- Lexemes grouped into sentences: by the given unit spans ([{"start", "end"}]) or, without them, at
+-- line breaks and at . ! ? ; followed by a space (not after an abbreviation). List markers at the
+-- start of a line (-, *, •, "1.") belong to no sentence; with numbered = false a leading number is a
+-- marker only when no figure took it. Negators are attached to the next content word or figure of
+-- their clause.
+CREATE OR REPLACE FUNCTION footnote._sentences(lx footnote._lexeme[], spans jsonb)
+RETURNS footnote._lexeme[]
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    n        integer := cardinality(lx);
+    i        integer;
+    sn       integer := 0;
+    used     boolean := false;
+    at_start boolean := true;
+    u        integer;
+    pending  boolean := false;
+    cur      integer;
+    marked   boolean := false;
+    first    integer;
+BEGIN
+    IF spans IS NOT NULL THEN
+        u := 0;
+        FOR i IN 1..n LOOP
+            WHILE u < jsonb_array_length(spans) AND lx[i].s >= (spans->u->>'end')::integer LOOP
+                u := u + 1;
+            END LOOP;
+            IF u < jsonb_array_length(spans) AND lx[i].s >= (spans->u->>'start')::integer AND lx[i].kind <> 'break' THEN
+                lx[i].sentence := u;
+            ELSIF lx[i].kind = 'punct' THEN
+                lx[i].kind := 'marker';
+            END IF;
+        END LOOP;
+    ELSE
+        FOR i IN 1..n LOOP
+            IF lx[i].kind = 'break' THEN
+                IF used THEN
+                    sn := sn + 1;
+                    used := false;
+                END IF;
+                at_start := true;
+                marked := false;
+                first := NULL;
+                CONTINUE;
+            END IF;
+            IF at_start AND NOT marked
+               AND ((lx[i].kind = 'punct' AND lx[i].text IN ('-', '*', '•', '·', '>', '+', '‣', '◦', '▪')
+                     AND (i = n OR NOT lx[i + 1].glued))
+                             OR (lx[i].class = 'digits' AND lx[i].text ~ '^[0-9]{1,2}$' AND i < n
+                                 AND lx[i + 1].kind = 'punct' AND lx[i + 1].text IN ('.', ')') AND lx[i + 1].glued
+                                 AND (i + 1 = n OR NOT lx[i + 2].glued))) THEN
+                lx[i].kind := 'marker';
+                IF lx[i].class = 'digits' THEN
+                    lx[i + 1].kind := 'marker';
+                END IF;
+                marked := true;
+                CONTINUE;
+            END IF;
+            IF lx[i].kind = 'marker' THEN
+                CONTINUE;
+            END IF;
+            at_start := false;
+            first := coalesce(first, i);
+            lx[i].sentence := sn;
+            used := true;
+            IF lx[i].kind = 'punct' AND lx[i].text IN ('.', '!', '?', ';')
+               AND (i = n OR NOT lx[i + 1].glued OR lx[i + 1].kind = 'break')
+               AND NOT (lx[i].text IN ('.', ')') AND first = i - 1 AND lx[i].glued
+                        AND (lx[i - 1].kind = 'figure' OR lx[i - 1].class = 'digits'))
+               AND NOT (lx[i].text = '.' AND i > 1 AND lx[i - 1].kind = 'word'
+                        AND ((length(lx[i - 1].text) = 1 AND i > 2 AND lx[i - 2].text = '.' AND lx[i - 1].glued)
+                             OR lower(lx[i - 1].text) IN ('approx', 'ca', 'etc', 'vs', 'nr', 'incl', 'excl', 'resp',
+                                                          'inc', 'ltd', 'co', 'corp', 'st', 'mr', 'mrs', 'ms', 'dr',
+                                                          'jr', 'sr', 'cf', 'dept', 'est', 'fig', 'no'))) THEN
+                sn := sn + 1;
+                used := false;
+                at_start := true;
+            END IF;
+        END LOOP;
+    END IF;
+
+    -- a label opening a sentence ("Customer: Müller Präzisionstechnik GmbH", "Invoice: INV-2026-8812") names what
+    -- the figure after it is, nothing more
+    IF spans IS NULL THEN
+        FOR i IN 1..n - 1 LOOP
+            IF lx[i].kind = 'word' AND lx[i].sentence IS NOT NULL AND lx[i + 1].kind = 'punct' AND lx[i + 1].text = ':'
+               AND lx[i].canon IN ('customer', 'supplier', 'invoice', 'item', 'purchase order', 'warehouse', 'credit note',
+                                   'ticket', 'account owner', 'account')
+               AND NOT EXISTS (SELECT FROM generate_series(1, i - 1) AS j WHERE lx[j].sentence = lx[i].sentence) THEN
+                lx[i].class := 'discourse';
+            END IF;
+        END LOOP;
+    END IF;
+
+    -- an answer particle opening a sentence ("Yes —", "No,", "None:", "Yes.") agrees with the statement it
+    -- opens when their polarity is the same: it is discourse then; "yes" before a negation and "no" before
+    -- none are read as words (and block)
+    IF spans IS NULL THEN
+        FOR i IN 1..n - 1 LOOP
+            CONTINUE WHEN lx[i].kind <> 'word' OR lx[i].sentence IS NULL
+                OR lower(lx[i].text) NOT IN ('yes', 'yeah', 'yep', 'ja', 'no', 'nope', 'nein', 'none', 'keine')
+                OR lx[i + 1].kind <> 'punct' OR lx[i + 1].text NOT IN ('-', '—', '–', ',', '.', '!', ':', ';');
+            -- (a mention or vocative before it, "@Tom None — ...", "Ana, yes: ...", still leaves it opening the sentence)
+            CONTINUE WHEN EXISTS (SELECT FROM generate_series(1, i - 1) AS j
+                                  WHERE lx[j].sentence = lx[i].sentence
+                                    AND NOT (lx[j].kind = 'punct' OR (lx[j].kind = 'word' AND lx[j].class = 'discourse')));
+            -- the statement it opens: the rest of its sentence, or the next sentence when it stands alone
+            first := CASE WHEN lx[i + 1].text IN ('.', '!') THEN lx[i].sentence + 1 ELSE lx[i].sentence END;
+            used := EXISTS (SELECT FROM generate_series(i + 2, n) AS j
+                            WHERE lx[j].sentence = first
+                              AND ((lx[j].kind = 'word' AND (lx[j].class = 'negator' OR lx[j].negated))
+                                   OR (lower(lx[i].text) IN ('none', 'keine') AND lx[j].kind = 'figure'
+                                       AND lx[j].text ~ '^0([.,]0+)?( |$)')));
+            IF used = (lower(lx[i].text) IN ('no', 'nope', 'nein', 'none', 'keine')) THEN
+                lx[i].class := 'discourse';
+            END IF;
+        END LOOP;
+    END IF;
+
+    -- negation: a negator negates the next content word, number or figure of its clause; one that
+    -- reaches the end of its clause first is kept as a negation of nothing (kind 'negation')
+    cur := NULL;
+    FOR i IN 1..n LOOP
+        IF lx[i].sentence IS DISTINCT FROM cur
+           OR (lx[i].kind = 'punct' AND lx[i].text IN (',', ';', ':', '(', ')', '.', '!', '?', '"'))
+           OR (lx[i].kind = 'punct' AND lx[i].text = '-' AND NOT lx[i].glued) THEN
+            pending := false;   -- a negator still waiting keeps negated = true: a negation of nothing
+            cur := lx[i].sentence;
+        END IF;
+        IF lx[i].kind = 'word' AND lx[i].class = 'negator' THEN
+            lx[i].negated := true;
+            pending := true;
+            u := i;
+        ELSIF pending AND (lx[i].kind = 'figure'
+                           OR (lx[i].kind = 'word' AND lx[i].class NOT IN ('neutral', 'discourse', 'negator'))) THEN
+            lx[i].negated := NOT coalesce(lx[i].negated, false);
+            lx[u].negated := false;
+            pending := false;
+        END IF;
+    END LOOP;
+    RETURN lx;
+END
+$$;
+
 -- The line of text t that position pos (0-based) stands in.
 CREATE FUNCTION footnote._line_at(t text, pos integer)
 RETURNS text
