@@ -111,6 +111,10 @@ def test_a_summary_may_leave_out_a_figure_but_not_what_makes_it_true(fn: Footnot
     assert status(f"{head} across invoices (as of 14.08.2026).") == "insufficient_evidence"  # cut out
     assert status("Bergmann Logistik GmbH owes overdue across 4 invoices (as of 14.08.2026).") == "insufficient_evidence"
     assert status(f"{head} across 5 invoices (as of 14.08.2026).") == "insufficient_evidence"
+    aging = fn.call("ar_aging", customer="Vidal Embalajes")
+    part = fn.check_answer("Vidal Embalajes S.A.: 128.028,90 € overdue, 9 invoices, as of 14.08.2026", None,
+                           [aging.call_id], question="AR aging for Vidal Embalajes")
+    assert part["status"] == "insufficient_evidence"  # the open total said to be overdue
     mail = (f"From: Jonas Weber <j.weber@example.com>\nSent: Thu 3 Dec 2026 09:14\nTo: Sandra Keller\n\n"
             f"Hi Sandra,\n\n{head} (as of 14.08.2026).\n\nBest regards,\nJonas Weber\n"
             "Accounts Receivable | Tel. +49 89 4471 2200 | Fax +49 89 4471 2299\n"

@@ -7,6 +7,8 @@ DROP FUNCTION footnote._line_at(text, integer);
 
 DROP FUNCTION footnote._contact_line(text, boolean);
 
+DROP FUNCTION footnote._figure_words(text, jsonb, jsonb, integer);
+
 DROP FUNCTION footnote._omissible(text, text, jsonb, jsonb, integer, jsonb);
 
 -- what footnote_owner owns is changed as footnote_owner

@@ -6,7 +6,8 @@ Create Date: 2026-12-04
 
 Frozen delta SQL (0037_summaries.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/: a
 summary may leave out a figure (an amount, a count, a number of days, a percentage, a quantity) of a statement it
-makes when another figure of that statement is stated (footnote._omissible); the subject, names, levels and
+makes when another figure of that statement is stated and none of the words that state it is kept for another
+figure (footnote._omissible, footnote._figure_words); the subject, names, levels and
 states in words, the as-of date, the period and the rank stay required, and so do caveats (negations). A mail
 header line (From/Sent/To/Cc/Date, Von/Gesendet/An/Datum) and, under a sign-off, a signature's contact line
 (phone, fax, extension, postal code, street number, e-mail or web address) state nothing

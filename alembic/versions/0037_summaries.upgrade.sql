@@ -197,6 +197,27 @@ AS $$
                      regexp_replace(t, '^\W*[[:alpha:]-]+\s*:\s*', '') AS body) AS h) AS x), false)
 $$;
 
+-- The words that state template claim c of unit u: those between the figure before it and the figure after it
+-- (within the unit), lower case, function words aside.
+CREATE FUNCTION footnote._figure_words(answer text, tc jsonb, u jsonb, c integer)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(array_agg(DISTINCT w), '{}')
+    FROM (SELECT coalesce((SELECT max((tc->(o.c2::integer)->'span'->>'end')::integer)
+                           FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                           WHERE (tc->(o.c2::integer)->'span'->>'end')::integer <= (tc->c->'span'->>'start')::integer),
+                          (u->>'start')::integer) AS a,
+                 coalesce((SELECT min((tc->(o.c2::integer)->'span'->>'start')::integer)
+                           FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                           WHERE (tc->(o.c2::integer)->'span'->>'start')::integer >= (tc->c->'span'->>'end')::integer),
+                          (u->>'end')::integer) AS b) AS x,
+         LATERAL regexp_split_to_table(lower(substr(answer, x.a + 1, x.b - x.a)), '[^[:alpha:]]+') AS w
+    WHERE length(w) > 1 AND w NOT IN ('the', 'of', 'it', 'an', 'in', 'on', 'at', 'to', 'and', 'is', 'was', 'as', 'by',
+                                      'for', 'from', 'with', 'its', 'this', 'that', 'are', 'were', 'has', 'have')
+$$;
+
 -- Whether a summary (the text said) may leave out template claim c of unit u, a statement it states in part: a figure (an
 -- amount, a count, a number of days, a percentage, a quantity) may be left out when what stays says nothing
 -- false: another figure of the statement is stated (covered), so the statement is made, with its own subject,
@@ -221,6 +242,13 @@ AS $$
                                                          FROM '([[:alnum:]]+)[^[:alnum:]]*$') AS l,
                                                substring(substr(answer, (tc->c->'span'->>'end')::integer + 1)
                                                          FROM '^[^[:alnum:]\n]*([[:alnum:]]+)') AS r) AS x)), false)
+       -- and its words not kept for another figure: a word that stands only next to the figures the text leaves out
+       -- ("128.028,90 € open ..., 43.805,00 € of it overdue" said as "128.028,90 € overdue") is not in the text
+       AND NOT EXISTS (
+           SELECT FROM unnest(footnote._figure_words(answer, tc, u, c)) AS w
+           WHERE w = ANY (regexp_split_to_array(lower(said), '[^[:alpha:]]+'))
+             AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                             WHERE covered ? o.c2 AND w = ANY (footnote._figure_words(answer, tc, u, o.c2::integer))))
        AND (footnote._gloss(answer, tc, u, c) IS NULL
             OR NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
                            WHERE covered ? o.c2 AND o.c2::integer <> c
