@@ -418,7 +418,7 @@ BEGIN
     IF spans IS NULL THEN
         FOR i IN 1..n - 1 LOOP
             CONTINUE WHEN lx[i].kind <> 'word' OR lx[i].sentence IS NULL
-                OR lower(lx[i].text) NOT IN ('yes', 'yeah', 'yep', 'ja', 'no', 'nope', 'nein', 'none')
+                OR lower(lx[i].text) NOT IN ('yes', 'yeah', 'yep', 'ja', 'no', 'nope', 'nein', 'none', 'keine')
                 OR lx[i + 1].kind <> 'punct' OR lx[i + 1].text NOT IN ('-', '—', '–', ',', '.', '!', ':', ';');
             -- (a mention or vocative before it, "@Tom None — ...", "Ana, yes: ...", still leaves it opening the sentence)
             CONTINUE WHEN EXISTS (SELECT FROM generate_series(1, i - 1) AS j
@@ -429,9 +429,9 @@ BEGIN
             used := EXISTS (SELECT FROM generate_series(i + 2, n) AS j
                             WHERE lx[j].sentence = first
                               AND ((lx[j].kind = 'word' AND (lx[j].class = 'negator' OR lx[j].negated))
-                                   OR (lower(lx[i].text) = 'none' AND lx[j].kind = 'figure'
+                                   OR (lower(lx[i].text) IN ('none', 'keine') AND lx[j].kind = 'figure'
                                        AND lx[j].text ~ '^0([.,]0+)?( |$)')));
-            IF used = (lower(lx[i].text) IN ('no', 'nope', 'nein', 'none')) THEN
+            IF used = (lower(lx[i].text) IN ('no', 'nope', 'nein', 'none', 'keine')) THEN
                 lx[i].class := 'discourse';
             END IF;
         END LOOP;

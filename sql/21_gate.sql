@@ -1062,6 +1062,56 @@ AS $$
            || 'cordiali saluti)\W*$'
 $$;
 
+-- The line of text t that position pos (0-based) stands in.
+CREATE FUNCTION footnote._line_at(t text, pos integer)
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT split_part(reverse(split_part(reverse(left(t, pos)), E'\n', 1)) || substr(t, pos + 1), E'\n', 1)
+$$;
+
+-- Whether a line that holds no figure is a mail header or a signature's contact line, which states nothing: a
+-- header line (From/Sent/To/Cc/Date, Von/Gesendet/An/Datum: names, addresses, the mail's own date and time) or,
+-- under a sign-off (signature), a line of names with a phone, fax or extension number, a postal code, a street
+-- number, an e-mail or web address. Read by shape and position: what is left once those are taken out must be
+-- capitalised words and separators only, no digit; an amount, a count, a percentage or a number of days is
+-- none of these shapes and stays a number no call returned. A Subject/Betreff line is read as any other.
+CREATE FUNCTION footnote._contact_line(t text, signature boolean)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce((SELECT rest !~ '[0-9]' AND rest !~ '[€$£%]'
+       AND rest ~ '^[[:alpha:]&.,;:|/·•–—()<>''’ -]*$'
+       AND NOT EXISTS (SELECT FROM regexp_split_to_table(rest, '[^[:alpha:]]+') AS w
+                       WHERE w <> '' AND w !~ '^[[:upper:]]'
+                         AND lower(w) NOT IN ('on', 'behalf', 'of', 'via', 'and', 'und', 'im', 'auftrag', 'i', 'a', 'v',
+                                              'de', 'van', 'von', 'der', 'den', 'la', 'le', 'y', 'e', 'mail'))
+    FROM (SELECT CASE
+        WHEN head IS NOT NULL THEN regexp_replace(regexp_replace(regexp_replace(regexp_replace(body,
+                 -- e-mail addresses, times, dates with a month or a weekday, numeric dates
+                 '<?[[:alnum:]._%+-]+@[[:alnum:].-]+>?', ' ', 'g'),
+                 '\m[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?(\s*[AaPp]\.?[Mm]\.?)?(\s*(Uhr|h|CET|CEST|UTC|GMT([+-][0-9]{1,2})?))?', ' ', 'g'),
+                 '\m[0-9]{1,2}\.?\s+(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Januar|Februar|März|Mai|Juni|Juli|Okt|Dez)[[:alpha:]]*\.?,?\s+[0-9]{4}'
+                 || '|(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Januar|Februar|März|Mai|Juni|Juli|Okt|Dez)[[:alpha:]]*\.?\s+[0-9]{1,2},?\s+[0-9]{4}', ' ', 'gi'),
+                 '\m([0-9]{1,2}[./][0-9]{1,2}[./][0-9]{2,4}|[0-9]{4}-[0-9]{2}-[0-9]{2})\M', ' ', 'g')
+        WHEN signature THEN regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(t,
+                 -- e-mail and web addresses
+                 '<?[[:alnum:]._%+-]+@[[:alnum:].-]+>?|\m(https?://|www\.)[^\s|]+', ' ', 'g'),
+                 -- a phone, fax or extension number after its label, or an international number
+                 '\m(tel|tel\.|phone|fon|telefon|mobile|mobil|mob|cell|handy|fax|direct|dw|durchwahl|ext|extension|t|m|f|p)\.?:?\s*'
+                 || '[+(]?[0-9][0-9 ()/.-]{2,}[0-9]', ' ', 'gi'),
+                 '(^|[\s|,(])\+[0-9]{1,3}[ ()0-9/.-]{6,}[0-9]', ' ', 'g'),
+                 -- a street and its number, a postal code and its town
+                 '\m[[:upper:]][[:alpha:]ß.-]*(straße|strasse|str\.|weg|platz|allee|gasse|ring|damm|street|st\.|road|rd\.|avenue|ave\.|lane)\s+[0-9]{1,4}[a-z]?\M'
+                 || '|\m[0-9]{1,4}[a-z]?\s+[[:upper:]][[:alpha:]]*\s+(Street|St\.?|Road|Rd\.?|Avenue|Ave\.?|Lane)', ' ', 'g'),
+                 '\m([A-Z]{1,2}-)?[0-9]{4,5}\s+[[:upper:]][[:alpha:]-]+', ' ', 'g')
+        END AS rest
+        FROM (SELECT substring(lower(t) FROM '^\W*(from|sent|to|cc|bcc|date|von|gesendet|an|datum|reply-to)\s*:') AS head,
+                     regexp_replace(t, '^\W*[[:alpha:]-]+\s*:\s*', '') AS body) AS h) AS x), false)
+$$;
+
 -- The gloss template claim c of unit u belongs to, as a key shared by the claims of the same gloss, or NULL: a
 -- figure in parentheses inside the statement ("(376 invoices, 13 credit notes)", "(12,4 %)", "(C-4471, Bremen,
 -- DE)") or after a colon that follows the statement's own measure ("70,3 days: receivables of ... against gross
@@ -1089,6 +1139,73 @@ AS $$
                         (tc->c->'span'->>'start')::integer - (u->>'start')::integer) AS pre) AS x,
          LATERAL (SELECT CASE WHEN strpos(x.pre, ': ') > 0 THEN length(x.pre) - strpos(reverse(x.pre), ' :') ELSE 0 END
                          AS colon) AS y
+$$;
+
+-- The words that state template claim c of unit u: those between the figure before it and the figure after it
+-- (within the unit), lower case, function words aside.
+CREATE FUNCTION footnote._figure_words(answer text, tc jsonb, u jsonb, c integer)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(array_agg(DISTINCT w), '{}')
+    FROM (SELECT coalesce((SELECT max((tc->(o.c2::integer)->'span'->>'end')::integer)
+                           FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                           WHERE (tc->(o.c2::integer)->'span'->>'end')::integer <= (tc->c->'span'->>'start')::integer),
+                          (u->>'start')::integer) AS a,
+                 coalesce((SELECT min((tc->(o.c2::integer)->'span'->>'start')::integer)
+                           FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                           WHERE (tc->(o.c2::integer)->'span'->>'start')::integer >= (tc->c->'span'->>'end')::integer),
+                          (u->>'end')::integer) AS b) AS x,
+         LATERAL regexp_split_to_table(lower(substr(answer, x.a + 1, x.b - x.a)), '[^[:alpha:]]+') AS w
+    WHERE length(w) > 1 AND w NOT IN ('the', 'of', 'it', 'an', 'in', 'on', 'at', 'to', 'and', 'is', 'was', 'as', 'by',
+                                      'for', 'from', 'with', 'its', 'this', 'that', 'are', 'were', 'has', 'have')
+$$;
+
+-- Whether a summary (the text said) may leave out template claim c of unit u, a statement it states in part: a figure (an
+-- amount, a count, a number of days, a percentage, a quantity) may be left out when what stays says nothing
+-- false: another figure of the statement is stated (covered), so the statement is made, with its own subject,
+-- period and measure; and no other figure of the same gloss is stated without it ("(376 invoices, credit
+-- notes)"). Never the subject, a name, a level or state in words, an as-of date, a period or a rank: those
+-- make the stated figures true. A caveat is a negation, checked apart (negation_dropped). Nor when the text says
+-- a number in words (lexicon class numeral: "both of them high severity" for "1 of them") or speaks as a party
+-- (we, us, our, wir, uns) where the answer does not: a word that may stand for the left-out figure or turn the
+-- direction ("we're … overdue to Nieminen") is read against the whole statement, not a part of it.
+CREATE FUNCTION footnote._omissible(answer text, said text, tc jsonb, u jsonb, c integer, covered jsonb)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT tc->c->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity')
+       AND NOT EXISTS (
+           SELECT FROM regexp_split_to_table(lower(said), '[^[:alpha:]'']+') AS w
+           WHERE w <> '' AND w <> ALL (regexp_split_to_array(lower(answer), '[^[:alpha:]'']+'))
+             AND (w IN ('we', 'us', 'our', 'ours', 'we''re', 'we''ve', 'we''d', 'we''ll', 'wir', 'uns', 'unser',
+                        'unsere', 'unseren', 'unserem', 'unserer')
+                  OR EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.class = 'numeral' AND l.phrase = w)))
+       AND coalesce(tc->c->>'value', '') !~ '\.(as_of|period|period_from|period_to|rank)$'
+       AND EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                   WHERE covered ? o.c2 AND tc->(o.c2::integer)->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity'))
+       -- left out with the words that state it, not cut out of them ("owes overdue across 4 invoices",
+       -- "rose from to 2.962.843,74 €": the words on either side of it in the statement are not left side by side)
+       AND NOT coalesce(said ~* ((SELECT CASE WHEN l IS NULL THEN '(^|\n|[.;:!?]\s)\W*' ELSE '\m' || l || '\W*' END
+                                         || coalesce(r || '\M', '($|\n)')
+                                  FROM (SELECT substring(substr(answer, (u->>'start')::integer + 1,
+                                                                (tc->c->'span'->>'start')::integer - (u->>'start')::integer)
+                                                         FROM '([[:alnum:]]+)[^[:alnum:]]*$') AS l,
+                                               substring(substr(answer, (tc->c->'span'->>'end')::integer + 1)
+                                                         FROM '^[^[:alnum:]\n]*([[:alnum:]]+)') AS r) AS x)), false)
+       -- and its words not kept for another figure: a word that stands only next to the figures the text leaves out
+       -- ("128.028,90 € open ..., 43.805,00 € of it overdue" said as "128.028,90 € overdue") is not in the text
+       AND NOT EXISTS (
+           SELECT FROM unnest(footnote._figure_words(answer, tc, u, c)) AS w
+           WHERE w = ANY (regexp_split_to_array(lower(said), '[^[:alpha:]]+'))
+             AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                             WHERE covered ? o.c2 AND w = ANY (footnote._figure_words(answer, tc, u, o.c2::integer))))
+       AND (footnote._gloss(answer, tc, u, c) IS NULL
+            OR NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                           WHERE covered ? o.c2 AND o.c2::integer <> c
+                             AND footnote._gloss(answer, tc, u, o.c2::integer) = footnote._gloss(answer, tc, u, c)))
 $$;
 
 -- Grade a text against the template of its calls: the gate's reading of every sentence.
@@ -1432,6 +1549,13 @@ BEGIN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
             END IF;
+            -- a mail header line ("Sent: Thu 3 Dec 2026 09:14") or a signature's contact line under a sign-off
+            -- ("Credit Control | Tel. +49 40 2281 4470"), read as the whole line it stands in
+            IF (ns->>'negations')::integer = 0 AND footnote._contact_line(
+                   footnote._line_at(answer, (ns->>'start')::integer), k > coalesce(signed, nsent)) THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
             -- a salutation ("Hi Anna,", "Dear Mr Weber,") names whom the text is for, and a signature under a
             -- sign-off ("Jonas", "Credit Control") who wrote it: neither states anything
             IF jsonb_array_length(ns->'marks') = 0 AND (ns->>'negations')::integer = 0
@@ -1676,6 +1800,14 @@ BEGIN
                                        WHERE covered ? g.c3
                                          AND footnote._gloss(tpl->>'answer', tc, tus->k, g.c3::integer)
                                              = footnote._gloss(tpl->>'answer', tc, tus->k, c::integer)))
+              -- a figure a summary leaves out of a statement it makes ("owes 43.805,00 € overdue (as of
+              -- 14.08.2026)" without the invoice count and the oldest item's age)
+              -- (not when a number no call returned stands in the statement: that figure was replaced, not left out)
+              AND NOT (touched ? (k::text) AND answer !~ '\(\s*[,;]?\s*\)|\(\s*[,;]|[,;]\s*\)'
+                       AND NOT EXISTS (SELECT FROM generate_series(1, nsent) AS k4,
+                                                   jsonb_array_elements(judged[k4]->'offences') AS x4
+                                       WHERE unit_of[k4] = k AND x4->>'code' IN ('unsupported_digits', 'number_words'))
+                       AND footnote._omissible(tpl->>'answer', answer, tc, tus->k, c::integer, covered))
               -- an as-of date or a period the text states on its own, for everything it says ("Both as of
               -- 14.08.2026.", a table's "As of 14.08.2026." under it)
               AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|period)$'

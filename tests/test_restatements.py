@@ -27,8 +27,11 @@ MAX_FAITHFUL_BLOCKED = 0.02  # the target
 # the voices people write (restatements_wild_*.txt: 71 % of its faithful texts blocked before revision 0030_voices,
 # 49,5 % tuned / 42,7 % held out before this pass of 0035_voices, 47,8 % / 42,7 % after, texts as written), and voices
 # no rule was tuned on (restatements_wild2_*.txt: 79 % blocked in both parts); the part that blocks most (the
-# fourth, by question) about 60 % as written; merged lines read by binding (revision 0037_merged) move few texts (first
-# files 47,0 % → 46,1 % tuned, 43,7 % → 43,5 % held out; wild2 unchanged), too few to lower the bound by a point
+# fourth, by question) about 60 % as written; merged lines read by binding (revision 0038_merged) move few texts (first
+# files 47,0 % → 46,1 % tuned, 43,7 % → 43,5 % held out; wild2 unchanged), too few to lower the bound by a point;
+# revision 0040_summaries (figures a summary leaves out, signatures, mail
+# headers): wild2 79,1 % -> 73,6 % tuned, 78,7 % -> 75,3 % held out, texts as written (the bound is not lowered: the
+# other files were not measured again, framed variants included)
 FAITHFUL_BLOCKED_BOUND = 0.63
 PASSING = ("verified", "partially_verified")
 

@@ -95,6 +95,35 @@ def test_an_agents_text_is_graded_sentence_by_sentence_with_a_fallback(db: TestD
     assert db.scalar("SELECT details->>'fallback' FROM footnote.ledger") == graded["fallback"]["answer"]
 
 
+def test_a_summary_may_leave_out_a_figure_but_not_what_makes_it_true(fn: Footnote) -> None:
+    """A figure left out with its words passes; the as-of date, the subject, a figure cut out of its words or
+    replaced by another number block; a signature's contact lines and a mail header state nothing."""
+    call_id, _ = _overdue(fn)
+
+    def status(text: str) -> str:
+        graded: dict[str, Any] = fn.check_answer(text, None, [call_id], question=QUESTION)
+        return str(graded["status"])
+
+    head = "Bergmann Logistik GmbH owes 43.805,00 € overdue"
+    assert status(f"{head} (as of 14.08.2026).") == "verified"
+    assert status("Bergmann Logistik GmbH has 4 overdue invoices (as of 14.08.2026).") == "verified"
+    assert status(f"{head} across 4 invoices.") == "insufficient_evidence"  # the as-of date
+    assert status(f"{head} across invoices (as of 14.08.2026).") == "insufficient_evidence"  # cut out
+    assert status("Bergmann Logistik GmbH owes overdue across 4 invoices (as of 14.08.2026).") == "insufficient_evidence"
+    assert status(f"{head} across 5 invoices (as of 14.08.2026).") == "insufficient_evidence"
+    aging = fn.call("ar_aging", customer="Vidal Embalajes")
+    part = fn.check_answer("Vidal Embalajes S.A.: 128.028,90 € overdue, 9 invoices, as of 14.08.2026", None,
+                           [aging.call_id], question="AR aging for Vidal Embalajes")
+    assert part["status"] == "insufficient_evidence"  # the open total said to be overdue
+    mail = (f"From: Jonas Weber <j.weber@example.com>\nSent: Thu 3 Dec 2026 09:14\nTo: Sandra Keller\n\n"
+            f"Hi Sandra,\n\n{head} (as of 14.08.2026).\n\nBest regards,\nJonas Weber\n"
+            "Accounts Receivable | Tel. +49 89 4471 2200 | Fax +49 89 4471 2299\n"
+            "Weber Handel GmbH · Lindenstraße 8 · 80331 München")
+    assert status(mail) == "verified"
+    assert status(mail.replace("Fax +49 89 4471 2299", "Total 48.805,00 €")) == "insufficient_evidence"
+    assert status(mail.replace("To: Sandra Keller", "Subject: 5 invoices")) == "insufficient_evidence"
+
+
 def test_figures_are_found_on_token_boundaries_longest_first(fn: Footnote) -> None:
     """'2' of Q2 2026 is not the rank 2, '4' of 43.805,00 € is not the count 4."""
     r = fn.call("top_customers", period="2026-Q2", limit=5)
