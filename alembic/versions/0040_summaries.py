@@ -1,10 +1,10 @@
 """Summaries, mail headers and signatures: the gate lets a summary leave out a figure of a statement it makes.
 
-Revision ID: 0037_summaries
-Revises: 0036_discourse
+Revision ID: 0040_summaries
+Revises: 0039_figures
 Create Date: 2026-12-04
 
-Frozen delta SQL (0037_summaries.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/: a
+Frozen delta SQL (0040_summaries.upgrade.sql / .downgrade.sql), written by alembic/delta.py from sql/: a
 summary may leave out a figure (an amount, a count, a number of days, a percentage, a quantity) of a statement it
 makes when another figure of that statement is stated and none of the words that state it is kept for another
 figure (footnote._omissible, footnote._figure_words); the subject, names, levels and
@@ -16,8 +16,8 @@ header line (From/Sent/To/Cc/Date, Von/Gesendet/An/Datum) and, under a sign-off,
 
 from footnote_pg.migration import apply_frozen_sql
 
-revision = "0037_summaries"
-down_revision = "0036_discourse"
+revision = "0040_summaries"
+down_revision = "0039_figures"
 branch_labels = None
 depends_on = None
 
