@@ -118,7 +118,10 @@ SELECT w, 'word', c, n FROM (VALUES
     ('beyond due', 'overdue', false), ('past-due', 'overdue', false), ('overdue to', 'owed to', false), ('overdue to us', 'owes', false),
     ('überfällig an', 'owed to', false), ('overdue towards', 'owed to', false), ('overdue to date', 'overdue', false),
     ('not yet due', 'overdue', true), ('not due', 'overdue', true), ('not overdue', 'overdue', true),
-    ('current', 'current', false), ('on time', 'on time', false),
+    ('current', 'current', false), ('on time', 'on time', false), ('punctual', 'on time', false),
+    ('punctually', 'on time', false), ('pünktlich', 'on time', false), ('fristgerecht', 'on time', false),
+    ('rechtzeitig', 'on time', false), ('zu spät', 'overdue', false), ('verspätet', 'overdue', false),
+    ('verspätete', 'overdue', false), ('verspäteter', 'overdue', false), ('unpünktlich', 'overdue', false),
     ('due', 'due', false), ('due on', 'due', false), ('falls due', 'due', false), ('fell due', 'due', false),
     ('due date', 'due', false), ('was due', 'due', false), ('payable on', 'due', false),
     -- open, outstanding, paid
@@ -640,7 +643,7 @@ FROM unnest(ARRAY[
     'estimated', 'approximate', 'rounded', 'exact', 'geprüft', 'testiert', 'abgestimmt', 'vorläufig',
     'endgültig', 'vollständig geprüft', 'gerundet', 'unknown', 'unbekannt',
     -- modality, certainty and prediction
-    'unlikely', 'certain', 'certainty', 'uncertain', 'definitely', 'surely', 'clearly', 'obviously', 'evidently',
+    'unlikely', 'historically', 'in our experience', 'from experience', 'erfahrungsgemäß', 'aus erfahrung', 'certain', 'certainty', 'uncertain', 'definitely', 'surely', 'clearly', 'obviously', 'evidently',
     'apparently', 'presumably', 'seems', 'seem', 'seemed', 'seemingly', 'appears', 'appear', 'appeared',
     'suggests', 'suggest', 'suggested', 'indicates', 'indicate', 'indicated', 'indication', 'implies', 'imply',
     'signals', 'signal', 'means', 'meaning', 'predict', 'predicts', 'predicted', 'prediction', 'projection',
