@@ -400,12 +400,13 @@ BEGIN
     END IF;
 
     -- a label opening a sentence ("Customer: Müller Präzisionstechnik GmbH", "Invoice: INV-2026-8812") names what
-    -- the figure after it is, nothing more
+    -- the figure after it is, nothing more; not a label naming a fact of the subject ("Account owner: Sofia Rossi"
+    -- where the answer names another owner): the words after that one are read as a statement
     IF spans IS NULL THEN
         FOR i IN 1..n - 1 LOOP
             IF lx[i].kind = 'word' AND lx[i].sentence IS NOT NULL AND lx[i + 1].kind = 'punct' AND lx[i + 1].text = ':'
                AND lx[i].canon IN ('customer', 'supplier', 'invoice', 'item', 'purchase order', 'warehouse', 'credit note',
-                                   'ticket', 'account owner', 'account')
+                                   'ticket', 'account')
                AND NOT EXISTS (SELECT FROM generate_series(1, i - 1) AS j WHERE lx[j].sentence = lx[i].sentence) THEN
                 lx[i].class := 'discourse';
             END IF;
@@ -581,6 +582,7 @@ DECLARE
     cand  jsonb;               -- canons of unknown words in clauses without a figure
     firm  jsonb;               -- canons of words anywhere else
     lcaps jsonb;
+    seen  boolean;             -- a word or figure came before in this sentence
 BEGIN
     -- the clauses of each sentence, and which of them hold a figure or a number
     cur := NULL;
@@ -639,6 +641,7 @@ BEGIN
             cand := '[]';
             firm := '[]';
             lcaps := '[]';
+            seen := false;
         END IF;
         e := x.e;
         IF x.kind = 'figure' THEN
@@ -648,7 +651,11 @@ BEGIN
                 'touch_left', footnote._touch(lx, i, -1), 'touch_right', footnote._touch(lx, i, 1)));
         ELSIF x.kind = 'word' THEN
             IF x.class = 'word' THEN
-                IF NOT x.known AND NOT coalesce(x.negated, false) AND NOT clfig[cl[i]] THEN
+                -- a word written with a capital inside a sentence (not its first word) is a name: a person, a
+                -- place, a title ("The CFO is Sofia Rossi", "HQ in Munich"); a name the lexicon does not know is
+                -- never discourse (vocatives, mentions and signatures are read apart)
+                IF NOT x.known AND NOT coalesce(x.negated, false) AND NOT clfig[cl[i]]
+                   AND NOT (seen AND x.text ~ '^[A-Z\u00C0-\u00DE]') THEN
                     IF NOT cand ? x.canon THEN
                         cand := cand || to_jsonb(x.canon);
                     END IF;
@@ -676,6 +683,10 @@ BEGIN
                     marks := marks || to_jsonb(x.class || ':' || x.canon);
                 END IF;
             END IF;
+            seen := seen OR x.class NOT IN ('neutral', 'discourse');
+        END IF;
+        IF x.kind = 'figure' THEN
+            seen := true;
         END IF;
     END LOOP;
     RETURN out;

@@ -771,12 +771,13 @@ BEGIN
     END IF;
 
     -- a label opening a sentence ("Customer: Müller Präzisionstechnik GmbH", "Invoice: INV-2026-8812") names what
-    -- the figure after it is, nothing more
+    -- the figure after it is, nothing more; not a label naming a fact of the subject ("Account owner: Sofia Rossi"
+    -- where the answer names another owner): the words after that one are read as a statement
     IF spans IS NULL THEN
         FOR i IN 1..n - 1 LOOP
             IF lx[i].kind = 'word' AND lx[i].sentence IS NOT NULL AND lx[i + 1].kind = 'punct' AND lx[i + 1].text = ':'
                AND lx[i].canon IN ('customer', 'supplier', 'invoice', 'item', 'purchase order', 'warehouse', 'credit note',
-                                   'ticket', 'account owner', 'account')
+                                   'ticket', 'account')
                AND NOT EXISTS (SELECT FROM generate_series(1, i - 1) AS j WHERE lx[j].sentence = lx[i].sentence) THEN
                 lx[i].class := 'discourse';
             END IF;
@@ -830,6 +831,159 @@ BEGIN
         END IF;
     END LOOP;
     RETURN lx;
+END
+$$;
+
+-- A text read for the gate, one summary per sentence (or per given unit span):
+--   {"sentence", "start", "end", "text",
+--    "figures": [{"figure": index, "negated", "left", "right" (context words), "touch_left", "touch_right"}],
+--    "words": ["up", "!verified", ...]  content words by canon, each once; ! marks a negated one
+--    "marks": ["numeral:twelve", "scale:million", "digits:12", ...]
+--    "negations": n                     negators that negate nothing in their clause
+--    "unknown": [...]                   canons of the words the lexicon does not know
+--    "capitalised": [...]               those of them written with a capital (names of other entities?)
+--    "loose": [...]                     canons of the words the lexicon does not know that stand only in
+--                                       clauses holding no figure, no number, no content word the lexicon
+--                                       knows and no word for a party (a pronoun, "this", "the company"),
+--                                       not negated: discourse
+--                                       (footnote._grade drops them, unless one names an entity)
+--    "loose_capitalised": [...]         those of them written with a capital, as written}
+-- figs: the figures' spans, sorted and disjoint; spans: the units of a template, or NULL for sentences.
+-- A clause ends at , ; : ( ) " — – and a spaced -, and with its sentence; a table row is one clause.
+CREATE OR REPLACE FUNCTION footnote._read(t text, figs jsonb, spans jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lx    footnote._lexeme[] := footnote._sentences(footnote._lexemes(t, figs), spans);
+    n     integer := cardinality(lx);
+    i     integer;
+    out   jsonb := '[]';
+    cur   integer := NULL;
+    s     integer;
+    e     integer;
+    fg    jsonb;
+    words jsonb;
+    marks jsonb;
+    neg   integer;
+    unk   jsonb;
+    caps  jsonb;
+    x     footnote._lexeme;
+    cl    integer[] := '{}';   -- per lexeme: its clause
+    clfig boolean[] := '{}';   -- per clause: it holds a figure or a number
+    ncl   integer := 0;
+    cand  jsonb;               -- canons of unknown words in clauses without a figure
+    firm  jsonb;               -- canons of words anywhere else
+    lcaps jsonb;
+    seen  boolean;             -- a word or figure came before in this sentence
+BEGIN
+    -- the clauses of each sentence, and which of them hold a figure or a number
+    cur := NULL;
+    FOR i IN 1..n LOOP
+        x := lx[i];
+        IF i = 1 OR x.sentence IS DISTINCT FROM cur
+           OR (x.kind = 'punct' AND x.text IN (',', ';', ':', '(', ')', '"', '—', '–', '[', ']'))
+           OR (x.kind = 'punct' AND x.text = '-' AND NOT x.glued) THEN
+            ncl := ncl + 1;
+            clfig := clfig || false;
+            cur := x.sentence;
+        END IF;
+        cl := cl || ncl;
+        -- a figure or a number, or a word that refers to a party (a pronoun, "the company", "the customer"):
+        -- what the clause says is about someone, and read strictly
+        IF x.kind IN ('figure', 'digits')
+           OR (x.kind = 'word' AND x.class IN ('digits', 'numeral', 'scale', 'currency', 'sign', 'modifier', 'unit'))
+           -- a content word the lexicon knows: the clause states something, and the unknown words in it qualify it
+           OR (x.kind = 'word' AND x.class = 'word' AND x.known)
+           OR (x.kind = 'word' AND lower(x.text) IN ('this', 'these', 'those',
+                   'they', 'them', 'their', 'theirs', 'themselves', 'they''re', 'they''ve', 'they''d', 'they''ll',
+                   'he', 'she', 'him', 'his', 'her', 'he''s', 'she''s', 'it', 'its', 'it''s', 'itself', 'we', 'us',
+                   'our', 'ours', 'we''re', 'we''ve', 'we''d', 'we''ll', 'company', 'companies', 'firm', 'business',
+                   'customer', 'customers', 'client', 'clients', 'supplier', 'suppliers', 'vendor', 'vendors',
+                   'account', 'sie', 'er', 'es', 'ihr', 'ihre', 'ihren', 'ihrem', 'ihrer', 'wir', 'uns', 'unser',
+                   'unsere', 'unseren', 'unserem', 'unserer', 'firma', 'unternehmen', 'kunde', 'kunden',
+                   'lieferant', 'lieferanten')) THEN
+            clfig[ncl] := true;
+        END IF;
+    END LOOP;
+    cur := NULL;
+    FOR i IN 1..n + 1 LOOP
+        IF i <= n THEN
+            x := lx[i];
+            CONTINUE WHEN x.sentence IS NULL;
+        END IF;
+        IF i > n OR x.sentence IS DISTINCT FROM cur THEN
+            IF cur IS NOT NULL THEN
+                out := out || jsonb_build_array(jsonb_build_object(
+                    'sentence', cur, 'start', s, 'end', e, 'text', substr(t, s + 1, e - s), 'figures', fg,
+                    'words', words, 'marks', marks, 'negations', neg, 'unknown', unk, 'capitalised', caps,
+                    'loose', (SELECT coalesce(jsonb_agg(c), '[]') FROM jsonb_array_elements_text(cand) AS c
+                              WHERE NOT firm ? c),
+                    'loose_capitalised', (SELECT coalesce(jsonb_agg(c->>1), '[]') FROM jsonb_array_elements(lcaps) AS c
+                                          WHERE NOT firm ? (c->>0))));
+            END IF;
+            EXIT WHEN i > n;
+            cur := x.sentence;
+            s := x.s;
+            fg := '[]';
+            words := '[]';
+            marks := '[]';
+            neg := 0;
+            unk := '[]';
+            caps := '[]';
+            cand := '[]';
+            firm := '[]';
+            lcaps := '[]';
+            seen := false;
+        END IF;
+        e := x.e;
+        IF x.kind = 'figure' THEN
+            fg := fg || jsonb_build_array(jsonb_build_object(
+                'figure', x.fig, 'negated', coalesce(x.negated, false),
+                'left', footnote._cue(lx, i, -1), 'right', footnote._cue(lx, i, 1), 'near', footnote._near(lx, i),
+                'touch_left', footnote._touch(lx, i, -1), 'touch_right', footnote._touch(lx, i, 1)));
+        ELSIF x.kind = 'word' THEN
+            IF x.class = 'word' THEN
+                -- a word written with a capital inside a sentence (not its first word) is a name: a person, a
+                -- place, a title ("The CFO is Sofia Rossi", "HQ in Munich"); a name the lexicon does not know is
+                -- never discourse (vocatives, mentions and signatures are read apart)
+                IF NOT x.known AND NOT coalesce(x.negated, false) AND NOT clfig[cl[i]]
+                   AND NOT (seen AND x.text ~ '^[A-Z\u00C0-\u00DE]') THEN
+                    IF NOT cand ? x.canon THEN
+                        cand := cand || to_jsonb(x.canon);
+                    END IF;
+                    IF x.text ~ '^[A-Z\u00C0-\u00DE]' THEN
+                        lcaps := lcaps || jsonb_build_array(jsonb_build_array(x.canon, x.text));
+                    END IF;
+                ELSIF NOT firm ? x.canon THEN
+                    firm := firm || to_jsonb(x.canon);
+                END IF;
+                IF NOT words ? (CASE WHEN x.negated THEN '!' ELSE '' END || x.canon) THEN
+                    words := words || to_jsonb(CASE WHEN x.negated THEN '!' ELSE '' END || x.canon);
+                END IF;
+                IF NOT x.known AND NOT unk ? x.canon THEN
+                    unk := unk || to_jsonb(x.canon);
+                    IF x.text ~ '^[A-Z\u00C0-\u00DE]' THEN
+                        caps := caps || to_jsonb(x.text);
+                    END IF;
+                END IF;
+            ELSIF x.class = 'negator' THEN
+                IF x.negated THEN
+                    neg := neg + 1;
+                END IF;
+            ELSIF x.class NOT IN ('neutral', 'discourse') THEN
+                IF NOT marks ? (x.class || ':' || x.canon) THEN
+                    marks := marks || to_jsonb(x.class || ':' || x.canon);
+                END IF;
+            END IF;
+            seen := seen OR x.class NOT IN ('neutral', 'discourse');
+        END IF;
+        IF x.kind = 'figure' THEN
+            seen := true;
+        END IF;
+    END LOOP;
+    RETURN out;
 END
 $$;
 
