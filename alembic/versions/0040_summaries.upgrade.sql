@@ -1064,9 +1064,10 @@ $$;
 -- period and measure; and no other figure of the same gloss is stated without it ("(376 invoices, credit
 -- notes)"). Never the subject, a name, a level or state in words, an as-of date, a period or a rank: those
 -- make the stated figures true. A caveat is a negation, checked apart (negation_dropped). Nor when the text says
--- a number in words (lexicon class numeral: "both of them high severity" for "1 of them") or speaks as a party
--- (we, us, our, wir, uns) where the answer does not: a word that may stand for the left-out figure or turn the
--- direction ("we're … overdue to Nieminen") is read against the whole statement, not a part of it.
+-- a number in words (lexicon class numeral: "both of them high severity" for "1 of them"), speaks as a party
+-- (we, us, our, wir, uns) or calls a figure the total (total, sum, insgesamt) where the answer does not: a word
+-- that may stand for the left-out figure or turn the direction ("we're … overdue to Nieminen") is read against
+-- the whole statement, not a part of it.
 CREATE FUNCTION footnote._omissible(answer text, said text, tc jsonb, u jsonb, c integer, covered jsonb)
 RETURNS boolean
 LANGUAGE sql STABLE
@@ -1077,7 +1078,11 @@ AS $$
            SELECT FROM regexp_split_to_table(lower(said), '[^[:alpha:]'']+') AS w
            WHERE w <> '' AND w <> ALL (regexp_split_to_array(lower(answer), '[^[:alpha:]'']+'))
              AND (w IN ('we', 'us', 'our', 'ours', 'we''re', 'we''ve', 'we''d', 'we''ll', 'wir', 'uns', 'unser',
-                        'unsere', 'unseren', 'unserem', 'unserer')
+                        'unsere', 'unseren', 'unserem', 'unserer',
+                        -- a word that calls a figure the whole ("total 74.382,11 €" for the overdue part of a
+                        -- total left out)
+                        'total', 'totals', 'totalling', 'totaling', 'sum', 'altogether', 'combined', 'overall',
+                        'insgesamt', 'gesamt', 'gesamtbetrag', 'summe', 'zusammen')
                   OR EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.class = 'numeral' AND l.phrase = w)))
        AND coalesce(tc->c->>'value', '') !~ '\.(as_of|period|period_from|period_to|rank)$'
        AND EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
