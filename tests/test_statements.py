@@ -124,6 +124,29 @@ def test_a_summary_may_leave_out_a_figure_but_not_what_makes_it_true(fn: Footnot
     assert status(mail.replace("To: Sandra Keller", "Subject: 5 invoices")) == "insufficient_evidence"
 
 
+def test_a_summary_or_a_loose_line_adds_no_name_total_party_or_number_word(fn: Footnote) -> None:
+    """What a summary leaves out cannot be filled in by other words: a name the answer does not say (a person,
+    a place, another account owner), a total that is a part, a party that turns the direction, a number in words."""
+    profile = fn.call("customer_profile", customer="Bergmann Logistik")
+    answer = fn.compose([profile.call_id], question="Show the profile of Bergmann Logistik")["answer"]
+
+    def graded(text: str, call_id: str, question: str) -> str:
+        return str(fn.check_answer(text, None, [call_id], question=question)["status"])
+
+    q = "Show the profile of Bergmann Logistik"
+    assert "Ana Kovač" in answer and graded(answer, profile.call_id, q) == "verified"
+    assert graded(answer + "\nAccount owner: Ana Kovač", profile.call_id, q) == "verified"
+    for added in ("\nAccount owner: Sofia Rossi", " The CFO is Sofia Rossi.", " HQ in Munich.", "\nCity: Munich"):
+        assert graded(answer + added, profile.call_id, q) == "insufficient_evidence", added
+    aging = fn.call("ar_aging", customer="Pichler Haustechnik")
+    q = "AR aging for Pichler Haustechnik"
+    assert graded("Pichler Haustechnik GmbH, 14.08.2026: 74.382,11 € overdue.", aging.call_id, q) == "verified"
+    assert graded("Pichler Haustechnik GmbH, 14.08.2026: total 74.382,11 €.", aging.call_id, q) == "insufficient_evidence"
+    call_id, _ = _overdue(fn)
+    assert graded("We're 43.805,00 € overdue to Bergmann Logistik GmbH as of 14.08.2026.", call_id,
+                  QUESTION) == "insufficient_evidence"
+
+
 def test_figures_are_found_on_token_boundaries_longest_first(fn: Footnote) -> None:
     """'2' of Q2 2026 is not the rank 2, '4' of 43.805,00 € is not the count 4."""
     r = fn.call("top_customers", period="2026-Q2", limit=5)
