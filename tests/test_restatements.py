@@ -5,12 +5,13 @@ FAITHFUL_BLOCKED_BOUND, what the gate reaches today, so that it only goes down; 
 MAX_FAITHFUL_BLOCKED, is not reached yet. Refused faithful texts are listed for the tuned part; the held-out
 part's are counted only. Each text is graded as a narration of the answer (``check_answer`` with the answer's
 template) and every text as written also through ``submit_answer`` (rolled back), the agent's path: the two
-must agree. Per-class tables for the tuned and the held-out part are printed at the end of the run
+must agree, except that a text naming a row beyond those the answer shows may pass only submitted. Per-class tables for the tuned and the held-out part are printed at the end of the run
 (test-output/restatements-<backend>.txt).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,8 +32,10 @@ MAX_FAITHFUL_BLOCKED = 0.02  # the target
 # files 47,0 % → 46,1 % tuned, 43,7 % → 43,5 % held out; wild2 unchanged), too few to lower the bound by a point;
 # revision 0040_summaries (figures a summary leaves out, signatures, mail
 # headers): wild2 79,1 % -> 73,6 % tuned, 78,7 % -> 75,3 % held out, texts as written (the bound is not lowered: the
-# other files were not measured again, framed variants included)
-FAITHFUL_BLOCKED_BOUND = 0.63
+# other files were not measured again, framed variants included); a third blind corpus (restatements_wild3_*.txt, 80 %
+# blocked when written) made the corpus grade in eight parts instead of four: the part that blocks most (the fourth of
+# eight) blocks 67,7 % (897 of 1,324 faithful texts, framed ones included) after 0040_summaries
+FAITHFUL_BLOCKED_BOUND = 0.68
 PASSING = ("verified", "partially_verified")
 
 
@@ -45,6 +48,7 @@ def answers(module_db: TestDatabase) -> dict[str, Any]:
         a = fn.ask(q)
         outcome = {"refused": "refusal", "ambiguous": "clarification"}.get(a.status, "answer")
         out[q] = {"status": a.status, "outcome": outcome, "call_ids": [c["call_id"] for c in a.calls],
+                  "answer": a.answer,
                   # the same calls made again, for submit_answer (a call backs one record: ask's)
                   "fresh": [fn.call(c["operation"], **c["arguments"]).call_id for c in a.calls],
                   "template": {"intent": a.intent, "notes": {k: v for k, v in a.notes.items() if isinstance(v, str)}}
@@ -76,6 +80,16 @@ def _grade_submitted(conn: Any, q: str, a: dict[str, Any], text: str) -> dict[st
     return graded
 
 
+# A document number (INV-2026-9163, CN/2026/0003) in a text and not in the answer as shown: a row beyond the ten a
+# list shows. The narrated path (record_answer, check_answer) grades the answer as shown; submit_answer, the agent's
+# path, every row the calls returned: a text that names such a row may pass submitted and be blocked narrated.
+DOCUMENT = re.compile(r"\b[A-Z]{2,4}[-/]\d{4}[-/]\d{3,}\b")
+
+
+def _names_a_row_not_shown(text: str, answer: str) -> bool:
+    return any(m.group() not in answer for m in DOCUMENT.finditer(text))
+
+
 def _blocking(graded: dict[str, Any]) -> str:
     return "; ".join(f["message"] for f in graded["findings"] if f["severity"] == "blocking")[:400]
 
@@ -91,7 +105,7 @@ def test_the_corpus_is_large_and_labelled() -> None:
     assert 0.25 <= share <= 0.35, share
 
 
-PARTS = 4  # the corpus is graded in this many tests (by question), so that the workers share it
+PARTS = 8  # the corpus is graded in this many tests (by question), so that the workers share it and none runs long
 
 
 @pytest.mark.parametrize("part", range(PARTS))
@@ -131,7 +145,9 @@ def test_restatements_are_graded_as_labelled(request: pytest.FixtureRequest, ser
                     f"{g['status']}: {_blocking(g)}")
             if r.text in submitted:
                 s = submitted[r.text]
-                if s["status"] != g["status"]:
+                beyond = (s["status"] in PASSING and g["status"] not in PASSING
+                          and _names_a_row_not_shown(r.text, a["answer"]))
+                if s["status"] != g["status"] and not beyond:
                     disagree.append(f"{r.source} narrated {g['status']}, submitted {s['status']}"
                                     + ("" if r.held_out else f": {r.text[:160]!r}: {_blocking(s)}"))
     for held in (False, True):
