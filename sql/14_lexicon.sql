@@ -218,7 +218,19 @@ SELECT w, 'word', c, n FROM (VALUES
     ('interpretiert', 'interpretation', false), ('bewertung', 'interpretation', false),
     
     ('underlying', 'underlying', false), ('underlying facts', 'underlying', false),
-    ('reading', 'reading', false), ('read as', 'reading', false),
+    ('reading', 'interpretation', false), ('read as', 'reading', false),
+    -- not paying on time, said the ways people say it (one canon: the words of the risk statement)
+    ('not paying on time', 'paying late', false), ('not pay on time', 'paying late', false),
+    ('not paid on time', 'paying late', false), ('paying late', 'paying late', false),
+    ('pay late', 'paying late', false), ('late payment', 'paying late', false),
+    ('late payments', 'paying late', false), ('late paying', 'paying late', false),
+    ('delayed payment', 'paying late', false), ('delayed payments', 'paying late', false),
+    ('verspätete zahlung', 'paying late', false), ('verspäteten zahlung', 'paying late', false),
+    ('verspäteter zahlung', 'paying late', false),
+    ('nicht pünktlich zahlt', 'paying late', false), ('nicht pünktlich zu zahlen', 'paying late', false),
+    ('nicht pünktlich zahlen', 'paying late', false), ('nicht rechtzeitig zahlt', 'paying late', false),
+    ('nicht rechtzeitig zu zahlen', 'paying late', false), ('verspätet zahlt', 'paying late', false),
+    ('verspätet zu zahlen', 'paying late', false), ('spät zahlt', 'paying late', false),
     ('match', 'match', false), ('matches', 'match', false), ('matching', 'match', false),
     ('listed:', 'listed', false), ('there was no revenue', 'no revenue', false)
 ) AS v(w, c, n);
@@ -264,7 +276,7 @@ SELECT w, 'currency' FROM unnest(ARRAY[
 -- units and rates
 INSERT INTO footnote.lexicon (phrase, class)
 SELECT w, 'unit' FROM unnest(ARRAY[
-    '%', '‰', 'percent', 'per cent', 'pct', 'percentage', 'percentage points', 'points', 'basis points', 'bps',
+    '%', '‰', 'percent', 'per cent', 'pct', 'prozent', 'percentage', 'percentage points', 'points', 'basis points', 'bps',
     'per', 'a month', 'a year', 'a week', 'a day', 'monthly', 'weekly', 'daily', 'yearly', 'annually',
     'annual', 'annualised', 'annualized', 'per annum', 'p.a', 'pa', 'quarterly', 'hourly', 'per month',
     'per year', 'per week', 'per day', 'per quarter', 'hours', 'hour', 'days', 'day', 'weeks', 'week',
@@ -444,7 +456,8 @@ AS $$
     VALUES ('days', 'days'), ('d', 'days'), ('tage', 'days'), ('tagen', 'days'), ('day', 'day'), ('tag', 'day'),
            ('pcs', 'pcs'), ('pieces', 'pcs'), ('stück', 'pcs'), ('stk', 'pcs'), ('pc', 'pcs'),
            ('€', '€'), ('eur', '€'), ('euro', '€'), ('euros', '€'), ('month', 'month'), ('monat', 'month'),
-           ('months', 'months'), ('monate', 'months')
+           ('months', 'months'), ('monate', 'months'), ('%', '%'), ('pct', '%'), ('percent', '%'),
+           ('per cent', '%'), ('prozent', '%')
 $$;
 
 INSERT INTO footnote.lexicon (phrase, class, canon, negated)
@@ -456,6 +469,8 @@ SELECT w, 'word', c, n FROM (VALUES
     ('reorder lvl', 'reorder level', false), ('reorder', 'reorder level', false), ('wh', 'warehouse', false),
     ('acct', 'account', false), ('issue', 'issued', false), ('owner', 'account owner', false), ('amt', 'amount', false),
     ('customer', 'customer', false), ('cust', 'customer', false), ('supp', 'supplier', false),
+    ('od', 'overdue', false), ('o d', 'overdue', false), ('δ', 'change', false),
+    ('strongest month', 'largest', false), ('weakest month', 'smallest', false),
     -- German words of the domain
     ('überfällig', 'overdue', false), ('überfällige', 'overdue', false), ('überfälligen', 'overdue', false),
     ('überfälliger', 'overdue', false), ('überfälligem', 'overdue', false), ('rückständig', 'overdue', false),

@@ -190,7 +190,8 @@ BEGIN
     END LOOP;
     nt := cardinality(k);
 
-    -- candidate phrases: up to eight words joined by spaces or by a glued - / . or ', and single symbols;
+    -- candidate phrases: up to eight words joined by spaces or by a glued - / . ' or _ (credit_limit), and single
+    -- symbols;
     -- ck, cs, ce: each candidate's key and the tokens it spans
     FOR i IN 1..nt LOOP
         IF k[i] = 'word' THEN
@@ -201,7 +202,7 @@ BEGIN
             WHILE n < 8 LOOP
                 IF j + 1 <= nt AND k[j + 1] = 'word' AND NOT kg[j + 1] THEN
                     j := j + 1;
-                ELSIF j + 2 <= nt AND k[j + 1] = 'punct' AND kt[j + 1] IN ('-', '/', '.', '''') AND kg[j + 1]
+                ELSIF j + 2 <= nt AND k[j + 1] = 'punct' AND kt[j + 1] IN ('-', '/', '.', '''', '_') AND kg[j + 1]
                       AND k[j + 2] = 'word' AND kg[j + 2] THEN
                     j := j + 2;
                 ELSE
@@ -281,6 +282,19 @@ BEGIN
                     -- already says across ("across over 12 invoices" is "more than 12")
                     OR (out[cardinality(out)].kind = 'word' AND out[cardinality(out)].class = 'word'
                         AND cardinality(out) > 1 AND out[cardinality(out) - 1].kind = 'figure')) THEN
+                cls := 'neutral';
+            END IF;
+            -- "INV-2025-7804 über 5.123,87 €", "eine Rechnung über 5.123,87 €": after a document (its number or
+            -- its noun) and before an amount, über says what the document is for, not "more than"
+            IF cls = 'modifier' AND bestkey = 'über' AND best + 1 <= nt AND k[best + 1] = 'figure'
+               AND cardinality(out) > 0
+               AND ((out[cardinality(out)].kind = 'figure' AND out[cardinality(out)].text ~ '^[A-Z]{2,4}[-/][0-9]')
+                    OR (out[cardinality(out)].kind = 'word' AND out[cardinality(out)].canon IN ('invoice', 'credit note'))) THEN
+                cls := 'neutral';
+            END IF;
+            -- "AR per 14.08.2026": per before a date says as of when, not a rate
+            IF cls = 'unit' AND bestkey = 'per' AND best + 1 <= nt AND k[best + 1] = 'figure'
+               AND kt[best + 1] ~ '^[0-9]{1,2}\.[0-9]{1,2}\.[0-9]{2,4}$' THEN
                 cls := 'neutral';
             END IF;
             out := out || ROW(ks[i], ke[best], 'word', substr(t, ks[i] + 1, ke[best] - ks[i]), cls,
@@ -364,7 +378,8 @@ BEGIN
                 CONTINUE;
             END IF;
             IF at_start AND NOT marked
-               AND ((lx[i].kind = 'punct' AND lx[i].text IN ('-', '*', '•', '·', '>', '+', '‣', '◦', '▪')
+               AND (((lx[i].kind = 'punct' OR (lx[i].kind = 'word' AND lx[i].text = '>'))
+                     AND lx[i].text IN ('-', '*', '•', '·', '>', '+', '‣', '◦', '▪')
                      AND (i = n OR NOT lx[i + 1].glued))
                              OR (lx[i].class = 'digits' AND lx[i].text ~ '^[0-9]{1,2}$' AND i < n
                                  AND lx[i + 1].kind = 'punct' AND lx[i + 1].text IN ('.', ')') AND lx[i + 1].glued

@@ -253,6 +253,123 @@ BEGIN
 END
 $$;
 
+-- The bare numbers of "key: value" pairs (YAML, JSON, a line "Oldest days past due: 37"): (start, end) of the
+-- number (0-based, end exclusive), the number and its key. A number with a unit or a word after it is not bare.
+CREATE FUNCTION footnote._key_values(t text)
+RETURNS TABLE (s integer, e integer, cell text, label text)
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    re constant text := '(?:^|[ \t{,\[])["'']?([A-Za-z][A-Za-z_ ()/-]{0,60}?)["'']?[ \t]*[:=][ \t]*["'']?([0-9]+(?:[.,][0-9]+)*)["'']?'
+                        || '(?=[ \t]*(?:[,}\]\n.;]|$))';
+    n  integer := 1;
+    p  integer;
+BEGIN
+    IF t !~ '[:=][ \t]*["'']?[0-9]' THEN
+        RETURN;
+    END IF;
+    LOOP
+        p := regexp_instr(t, re, 1, n, 0, 'n', 2);
+        EXIT WHEN p = 0;
+        cell := regexp_substr(t, re, 1, n, 'n', 2);
+        label := regexp_substr(t, re, 1, n, 'n', 1);
+        s := p - 1;
+        e := s + length(cell);
+        RETURN NEXT;
+        n := n + 1;
+    END LOOP;
+END
+$$;
+
+-- The other spellings of a period a template prints ("Q2 2026", "H1 2026", "FY2026", "July 2026"), folded, as
+-- people write them: Q2/2026, 2Q26, 2. Quartal 2026, second quarter of 2026; 1H26, first half of 2026; FY 2026,
+-- FY26, GJ 2026; Jul 2026, Juli 2026, 07/2026, 2026-07. Each names that period and no other.
+CREATE FUNCTION footnote._period_spellings(p text)
+RETURNS text[]
+LANGUAGE plpgsql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    m      text[];
+    y      text;
+    yy     text;
+    k      integer;
+    mon    text;
+    ord    constant text[] := ARRAY['first', 'second', 'third', 'fourth'];
+    nth    constant text[] := ARRAY['1st', '2nd', '3rd', '4th'];
+    months constant text[] := ARRAY['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august',
+                                    'september', 'october', 'november', 'december'];
+    monate constant text[] := ARRAY['januar', 'februar', 'marz', 'april', 'mai', 'juni', 'juli', 'august',
+                                    'september', 'oktober', 'november', 'dezember'];
+BEGIN
+    m := regexp_match(p, '^Q([1-4]) ([0-9]{4})$');
+    IF m IS NOT NULL THEN
+        k := m[1]::integer; y := m[2]; yy := right(y, 2);
+        RETURN ARRAY['q' || k || '/' || y, 'q' || k || '-' || y, y || '-q' || k, y || ' q' || k, y || '/q' || k,
+                     'q' || k || '/' || yy, 'q' || k || '-' || yy, 'q' || k || ' ''' || yy, 'q' || k || '''' || yy,
+                     k || 'q' || yy, k || 'q ' || y, k || 'q' || y, k || '. quartal ' || y, k || '. quartals ' || y,
+                     'q' || k || ' of ' || y, ord[k] || ' quarter of ' || y, ord[k] || ' quarter ' || y,
+                     nth[k] || ' quarter of ' || y, nth[k] || ' quarter ' || y];
+    END IF;
+    m := regexp_match(p, '^H([12]) ([0-9]{4})$');
+    IF m IS NOT NULL THEN
+        k := m[1]::integer; y := m[2]; yy := right(y, 2);
+        RETURN ARRAY['h' || k || '/' || y, 'h' || k || '-' || y, y || '-h' || k, y || ' h' || k, 'h' || k || '/' || yy,
+                     'h' || k || ' ''' || yy, 'h' || k || '''' || yy, k || 'h' || yy, k || 'h ' || y, k || 'h' || y,
+                     k || '. halbjahr ' || y, k || '. halbjahres ' || y, ord[k] || ' half of ' || y,
+                     ord[k] || ' half ' || y, nth[k] || ' half of ' || y, nth[k] || ' half ' || y,
+                     'hy' || k || ' ' || y, 'h' || k || ' of ' || y];
+    END IF;
+    m := regexp_match(p, '^FY([0-9]{4})$');
+    IF m IS NOT NULL THEN
+        y := m[1]; yy := right(y, 2);
+        RETURN ARRAY['fy ' || y, 'fy-' || y, 'fy/' || y, 'fy' || yy, 'fy ''' || yy, 'fy''' || yy,
+                     'gj ' || y, 'gj' || y, 'geschaftsjahr ' || y, 'fiscal year ' || y, 'fiscal ' || y,
+                     'financial year ' || y];
+    END IF;
+    m := regexp_match(lower(p), '^([a-z]+) ([0-9]{4})$');
+    k := array_position(months, m[1]);
+    IF k IS NOT NULL THEN
+        y := m[2]; yy := right(y, 2); mon := left(months[k], 3);
+        RETURN ARRAY[mon || ' ' || y, mon || '. ' || y, mon || '-' || y, mon || ' ''' || yy, mon || '''' || yy,
+                     mon || '-' || yy, monate[k] || ' ' || y, left(monate[k], 3) || ' ' || y,
+                     left(monate[k], 3) || '. ' || y, lpad(k::text, 2, '0') || '/' || y, k || '/' || y,
+                     y || '-' || lpad(k::text, 2, '0'), y || '/' || lpad(k::text, 2, '0'), months[k] || ' of ' || y,
+                     months[k] || ', ' || y];
+    END IF;
+    RETURN '{}';
+END
+$$;
+
+-- The other spellings of an aging bucket a template prints ("1-30 days", "over 90 days"), folded, as people
+-- write them: 1 to 30 days, 1-30 d, 1-30 Tage; > 90 days, 90+ days, 90+, über 90 Tage, more than 90 days.
+-- Each names that bucket and no other.
+CREATE FUNCTION footnote._bucket_spellings(b text)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(array_agg(DISTINCT footnote._fold1(x.p || x.u)) FILTER (WHERE x.p || x.u <> b), '{}')
+    FROM (SELECT p.p, u.u
+          FROM (SELECT m[1] || sep || m[2] AS p
+                FROM regexp_match(b, '^([0-9]+)-([0-9]+) days$') AS r(m),
+                     unnest(ARRAY['-', ' - ', ' to ', ' bis ', ' until ', ' through ', ' thru ']) AS s(sep)
+                WHERE m IS NOT NULL
+                UNION ALL
+                SELECT pre || m[1] || post
+                FROM regexp_match(b, '^over ([0-9]+) days$') AS r(m),
+                     (VALUES ('over ', ''), ('> ', ''), ('>', ''), ('über ', ''), ('more than ', ''), ('mehr als ', ''),
+                             ('older than ', ''), ('', '+')) AS s(pre, post)
+                WHERE m IS NOT NULL) AS p,
+               unnest(ARRAY[' days', ' d', 'd', ' tage', ' dpd', ' days past due', ' days overdue']) AS u(u)
+          UNION ALL
+          -- "90+" and "> 90" need no unit
+          SELECT pre || m[1] || post, ''
+          FROM regexp_match(b, '^over ([0-9]+) days$') AS r(m), (VALUES ('', '+'), ('> ', ''), ('>', '')) AS s(pre, post)
+          WHERE m IS NOT NULL) AS x
+$$;
+
 -- Where the values of a template occur in a text: [{"start", "end", "text" (the value's text), "form"}],
 -- sorted and disjoint (the longest occurrence wins). Numbers compare exactly (after look-alike spaces and
 -- dashes are made plain); texts with letters ignore case and accents; names may take a short form.
@@ -299,6 +416,21 @@ BEGIN
                                    WHERE l2.phrase = lower(split_part(sl->>'text', ' ', 2)))
                     AND l.phrase <> lower(split_part(sl->>'text', ' ', 2))
                     AND (g.sep = ' ' OR l.phrase ~ '^[a-zäöüß]+$')) AS x;
+            -- and a percentage its sign glued ("12,4%")
+            IF (sl->>'text') ~ ' %$' THEN
+                vs := vs || replace(sl->>'text', ' %', '%');
+                fs := fs || 'unit'::text;
+            END IF;
+        END IF;
+        -- a period may take its other spellings (footnote._period_spellings): "Q2 2026" as "Q2/2026" or "2. Quartal 2026"
+        IF (sl->>'text') ~ '^(Q[1-4] |H[12] |FY)[0-9]{4}$' OR (sl->>'text') ~ '^[A-Z][a-z]+ [0-9]{4}$' THEN
+            SELECT vs || coalesce(array_agg(x.p), '{}'), fs || coalesce(array_agg('period'::text), '{}') INTO vs, fs
+            FROM (SELECT DISTINCT u.p FROM unnest(footnote._period_spellings(sl->>'text')) AS u(p)) AS x;
+        END IF;
+        -- an aging bucket may take its other spellings (footnote._bucket_spellings): "over 90 days" as "90+ days"
+        IF (sl->>'text') ~ '^(over [0-9]+|[0-9]+-[0-9]+) days$' THEN
+            SELECT vs || coalesce(array_agg(u.p), '{}'), fs || coalesce(array_agg('bucket'::text), '{}') INTO vs, fs
+            FROM unnest(footnote._bucket_spellings(sl->>'text')) AS u(p);
         END IF;
         -- a range (a period, a bucket) may take its other spellings: "01.01.2026–14.08.2026" as "01.01.2026 to
         -- 14.08.2026", "01.01.2026 - 14.08.2026" or "01.01.2026 bis 14.08.2026", "31-60" as "31 to 60"
@@ -330,12 +462,16 @@ BEGIN
         END LOOP;
     END LOOP;
     -- a table cell that holds a bare number whose unit its column's header names: "104" under "Days past due"
-    -- is the figure "104 days"
-    IF t ~ '\n\s*\|?\s*:?-{3,}' THEN
+    -- is the figure "104 days"; so is the bare number of a key that names it ("oldest_days_past_due: 104")
+    IF t ~ '\n\s*\|?\s*:?-{3,}' OR t ~ '[:=][ \t]*["'']?[0-9]' THEN
         SELECT occ || coalesce(jsonb_agg(jsonb_build_object('start', c.s, 'end', c.e, 'text', sl.x->>'text', 'form', 'cell',
                                                             'written', c.cell)), '[]')
         INTO occ
-        FROM footnote._table_cells(t) AS c, jsonb_array_elements(slots) AS sl(x)
+        FROM (SELECT tc.s, tc.e, tc.cell, tc.header, tc.label FROM footnote._table_cells(t) AS tc
+              WHERE t ~ '\n\s*\|?\s*:?-{3,}'
+              UNION ALL
+              SELECT kv.s, kv.e, kv.cell, translate(kv.label, '_', ' '), NULL FROM footnote._key_values(t) AS kv) AS c,
+             jsonb_array_elements(slots) AS sl(x)
         WHERE c.cell ~ '^[0-9][0-9.,]*$'
           AND sl.x->>'text' = c.cell || ' ' || split_part(sl.x->>'text', ' ', 2)
           AND split_part(sl.x->>'text', ' ', 3) = ''
@@ -1062,6 +1198,15 @@ AS $$
            || 'cordiali saluti)\W*$'
 $$;
 
+-- A sign-off with the name of who signs ("Gruß Julia", "Thanks, M.", "Best, Eva Lind").
+CREATE FUNCTION footnote._signoff_named_re()
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT left(footnote._signoff_re(), -4) || '[\s,]+[[:upper:]][[:alpha:].-]*( [[:upper:]][[:alpha:].-]*)?\W*$'
+$$;
+
 -- The line of text t that position pos (0-based) stands in.
 CREATE FUNCTION footnote._line_at(t text, pos integer)
 RETURNS text
@@ -1278,6 +1423,10 @@ BEGIN
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
     IF claims IS NOT NULL THEN
         claims := footnote._array_arg('claims', claims, 500);
+    ELSIF answer ~ '^\s*[{\[]' THEN
+        -- JSON on one line: each "key": value pair is read as a line of its own, as in YAML (the comma before a
+        -- key becomes a line break: the text keeps its length, every position its character)
+        answer := regexp_replace(answer, ',(?=[ \t]*"[^"\n]{1,80}"[ \t]*:)', E'\n', 'g');
     END IF;
     SELECT coalesce(jsonb_agg(jsonb_build_object(
                'code', 'unknown_call', 'severity', 'blocking', 'call_id', x.id,
@@ -1542,9 +1691,14 @@ BEGIN
             judged[k] := jsonb_set(judged[k], '{offences}', (SELECT coalesce(jsonb_agg(y), '[]') FROM jsonb_array_elements(o) AS y WHERE y <> 'null'));
         END LOOP;
         -- a letter's sign-off ("Best regards,"): the lines after it are its signature
+        -- and so are the lines after one that signs with a name ("Gruß Julia", "Thanks, M.") or after the "--" that
+        -- opens a signature
         signed := (SELECT min(x.n2) FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
-                   WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'words') = 0
-                     AND jsonb_array_length(s2->'marks') = 0 AND s2->>'text' ~* footnote._signoff_re());
+                   WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'marks') = 0
+                     AND ((jsonb_array_length(s2->'words') = 0 AND s2->>'text' ~* footnote._signoff_re())
+                          OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
+                              AND s2->>'text' ~* footnote._signoff_named_re())
+                          OR footnote._line_at(answer, (s2->>'start')::integer) ~ '^\s*--\s*$'));
         -- sentences without figures: discourse, or a part of the statement next to them
         FOR k IN 1..nsent LOOP
             ns := nread->(k - 1);
@@ -1558,6 +1712,18 @@ BEGIN
             -- ("Credit Control | Tel. +49 40 2281 4470"), read as the whole line it stands in
             IF (ns->>'negations')::integer = 0 AND footnote._contact_line(
                    footnote._line_at(answer, (ns->>'start')::integer), k > coalesce(signed, nsent)) THEN
+                judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
+                CONTINUE;
+            END IF;
+            -- a quoted question ("> what's our DSO at the moment?") asks and states nothing; nor does the line that
+            -- opens a quoted or forwarded mail ("-----Original Message-----", "Begin forwarded message:")
+            IF (ns->>'negations')::integer = 0
+               AND (footnote._line_at(answer, (ns->>'start')::integer) ~ '^\s*>[^\n]*\?\s*$'
+                    OR (jsonb_array_length(ns->'marks') = 0 AND footnote._line_at(answer, (ns->>'start')::integer)
+                        ~* '^\W*(original message|ursprüngliche nachricht|forwarded message|weitergeleitete nachricht|begin forwarded message)\W*$')
+                    -- the sign-off itself, with its name
+                    OR (k = signed AND jsonb_array_length(ns->'marks') = 0 AND ns->>'text' ~* footnote._signoff_named_re()
+                        AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w WHERE NOT ns->'unknown' ? w))) THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
             END IF;

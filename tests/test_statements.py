@@ -147,6 +147,51 @@ def test_a_summary_or_a_loose_line_adds_no_name_total_party_or_number_word(fn: F
                   QUESTION) == "insufficient_evidence"
 
 
+def test_periods_buckets_percentages_and_keys_are_read_as_people_write_them(fn: Footnote) -> None:
+    """Q2/2026, 2. Quartal 2026, Jul 2026, 07/2026, 90+ days, > 90 Tage, 12,4%, a YAML or JSON key that names the
+    unit of its number: each another spelling of what the answer says; another period, bucket, number or unit
+    still blocks."""
+
+    def graded(text: str, question: str, operation: str, **arguments: Any) -> str:
+        call = fn.call(operation, **arguments)
+        return str(fn.check_answer(text, None, [call.call_id], question=question)["status"])
+
+    q2 = "Umsatz {p}: 2.962.843,74 € aus 376 Rechnungen (13 Gutschriften)."
+    for period in ("im 2. Quartal 2026", "Q2/2026", "2Q26", "Q2-2026"):
+        assert graded(q2.format(p=period), "Revenue in Q2 2026", "revenue", period="2026-Q2") == "verified", period
+    for period in ("Q3/2026", "2Q25", "im 3. Quartal 2026"):
+        assert graded(q2.format(p=period), "Revenue in Q2 2026", "revenue", period="2026-Q2") \
+            == "insufficient_evidence", period
+    july = "Revenue {p}: 1.005.804,94 € (134 invoices, 4 credit notes)."
+    for period in ("Jul 2026", "Juli 2026", "07/2026", "2026-07"):
+        assert graded(july.format(p=period), "Revenue in July 2026", "revenue", period="2026-07") == "verified", period
+    assert graded(july.format(p="06/2026"), "Revenue in July 2026", "revenue", period="2026-07") \
+        == "insufficient_evidence"
+    aging = "Accounts receivable as of 14.08.2026: 2.812.279,42 € open across 321 invoices, 1.431.017,32 € of it " \
+        "overdue across 182 invoices.\n{b}: 424.915,57 €"
+    for bucket in ("- 90+ days", "- > 90 Tage", "- more than 90 days", "| 90+"):
+        text = aging.format(b=bucket).replace("| 90+:", "90+:")
+        assert graded(text, "Show AR aging", "ar_aging") == "verified", bucket
+    for bucket in ("- 60+ days", "- < 90 Tage", "- 31-60 days"):
+        assert graded(aging.format(b=bucket), "Show AR aging", "ar_aging") == "insufficient_evidence", bucket
+    change = "Revenue rose from 2.636.388,74 € in Q1 2026 to 2.962.843,74 € in Q2 2026, by 326.455,00 € ({pct})."
+    for pct in ("12,4%", "+12,4%", "12,4 pct"):
+        assert graded(change.format(pct=pct), "How did revenue change from Q1 2026 to Q2 2026?", "revenue_change",
+                      period_from="2026-Q1", period_to="2026-Q2") == "verified", pct
+    assert graded(change.format(pct="12,5%"), "How did revenue change from Q1 2026 to Q2 2026?", "revenue_change",
+                  period_from="2026-Q1", period_to="2026-Q2") == "insufficient_evidence"
+    yaml = "customer: Janssens & Peeters NV\noverdue: 849,45 €\ninvoices: 2\noldest_days_past_due: {d}\nas_of: 14.08.2026"
+    json = ('{{"customer": "Janssens & Peeters NV", "overdue": "849,45 €", "invoices": 2, "oldest_days_past_due": {d}, '
+            '"as_of": "14.08.2026"}}')
+    q = "How much does Janssens & Peeters owe?"
+    for form in (yaml, json):
+        assert graded(form.format(d=37), q, "customer_overdue", customer="Janssens & Peeters") == "verified", form
+        assert graded(form.format(d=38), q, "customer_overdue", customer="Janssens & Peeters") \
+            == "insufficient_evidence", form
+    assert graded(yaml.format(d=37).replace("oldest_days_past_due", "oldest_weeks_past_due"), q, "customer_overdue",
+                  customer="Janssens & Peeters") == "insufficient_evidence"
+
+
 def test_figures_are_found_on_token_boundaries_longest_first(fn: Footnote) -> None:
     """'2' of Q2 2026 is not the rank 2, '4' of 43.805,00 € is not the count 4."""
     r = fn.call("top_customers", period="2026-Q2", limit=5)
