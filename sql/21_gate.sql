@@ -1417,6 +1417,8 @@ DECLARE
     detail   boolean;
     first    integer;
     signed   integer;
+    said     text;
+    sig      boolean;
     in_order boolean;
 BEGIN
     outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
@@ -1515,11 +1517,24 @@ BEGIN
         -- comparison, no yes, no advice or prediction (should, will, likely, ...), no proper name that is not
         -- one of a customer, supplier or item
         IF claims IS NULL THEN
-            FOR ns IN SELECT x FROM jsonb_array_elements(footnote._read(
-                          regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'g'), '[]', NULL)) AS x LOOP
+            said := regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'g');
+            nread := footnote._read(said, '[]', NULL);
+            -- a letter's sign-off (with its name or without) and what is signed under it, and a quoted question,
+            -- state nothing here either
+            signed := (SELECT min(x.n2) FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
+                       WHERE jsonb_array_length(s2->'marks') = 0
+                         AND ((jsonb_array_length(s2->'words') = 0 AND s2->>'text' ~* footnote._signoff_re())
+                              OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
+                                  AND s2->>'text' ~* footnote._signoff_named_re())));
+            FOR ns, k IN SELECT x, n FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n) LOOP
+                CONTINUE WHEN footnote._line_at(said, (ns->>'start')::integer) ~ '^\s*>[^\n]*\?\s*$';
+                -- in a signature the names and the numbers of a contact line are who signs, and nothing else is
+                sig := k >= signed;
                 SELECT string_agg(DISTINCT m, ', ') INTO missing
                 FROM (SELECT substr(x, strpos(x, ':') + 1) AS m FROM jsonb_array_elements_text(ns->'marks') AS x
                       WHERE split_part(x, ':', 1) IN ('numeral', 'scale', 'currency', 'sign', 'digits')
+                        AND NOT (sig AND split_part(x, ':', 1) = 'digits'
+                                 AND footnote._contact_line(footnote._line_at(said, (ns->>'start')::integer), true))
                         AND x NOT IN ('currency:currency', 'numeral:several', 'numeral:many', 'numeral:multiple',
                                       'numeral:various', 'numeral:few', 'numeral:a few')
                       UNION ALL
@@ -1533,7 +1548,7 @@ BEGIN
                       SELECT footnote._advice_given(ns->>'text', tpl->>'question')
                       UNION ALL  -- a proper name no customer, supplier or item bears: a fact about something else
                       SELECT c FROM jsonb_array_elements_text(ns->'capitalised') AS c
-                      WHERE position(c IN ns->>'text') > 1 AND cardinality(footnote._names_of(c)) = 0) AS y;
+                      WHERE position(c IN ns->>'text') > 1 AND cardinality(footnote._names_of(c)) = 0 AND NOT sig) AS y;
                 IF missing IS NOT NULL THEN
                     findings := findings || jsonb_build_array(jsonb_build_object(
                         'code', 'unsupported_statement', 'severity', 'blocking', 'sentence', ns->'sentence',
