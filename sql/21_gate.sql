@@ -284,7 +284,8 @@ $$;
 
 -- The other spellings of a period a template prints ("Q2 2026", "H1 2026", "FY2026", "July 2026"), folded, as
 -- people write them: Q2/2026, 2Q26, 2. Quartal 2026, second quarter of 2026; 1H26, first half of 2026; FY 2026,
--- FY26, GJ 2026; Jul 2026, Juli 2026, 07/2026, 2026-07. Each names that period and no other.
+-- FY26, GJ 2026; Jul 2026, Juli 2026, 07/2026, 2026-07; a Monday-to-Sunday range as KW 32 or week 32. Each names
+-- that period and no other.
 CREATE FUNCTION footnote._period_spellings(p text)
 RETURNS text[]
 LANGUAGE plpgsql IMMUTABLE STRICT
@@ -327,6 +328,18 @@ BEGIN
         RETURN ARRAY['fy ' || y, 'fy-' || y, 'fy/' || y, 'fy' || yy, 'fy ''' || yy, 'fy''' || yy,
                      'gj ' || y, 'gj' || y, 'geschaftsjahr ' || y, 'fiscal year ' || y, 'fiscal ' || y,
                      'financial year ' || y];
+    END IF;
+    -- a Monday-to-Sunday range is an ISO week: KW 32, CW32, week 32 (of 2026), W32
+    m := regexp_match(footnote._plain(p), '^([0-9]{2})\.([0-9]{2})\.([0-9]{4}) ?- ?([0-9]{2})\.([0-9]{2})\.([0-9]{4})$');
+    IF m IS NOT NULL AND make_date(m[3]::integer, m[2]::integer, m[1]::integer) + 6
+                         = make_date(m[6]::integer, m[5]::integer, m[4]::integer)
+       AND extract(isodow FROM make_date(m[3]::integer, m[2]::integer, m[1]::integer)) = 1 THEN
+        k := extract(week FROM make_date(m[3]::integer, m[2]::integer, m[1]::integer))::integer;
+        y := extract(isoyear FROM make_date(m[3]::integer, m[2]::integer, m[1]::integer))::integer::text;
+        RETURN ARRAY['kw ' || k, 'kw' || k, 'kw ' || k || '/' || y, 'kw' || k || '/' || y, 'kw ' || k || ' ' || y,
+                     'cw ' || k, 'cw' || k, 'cw ' || k || '/' || y, 'week ' || k, 'week ' || k || ' of ' || y,
+                     'week ' || k || ' ' || y, 'week ' || k || '/' || y, 'w' || k, 'w' || k || '/' || y,
+                     y || '-w' || lpad(k::text, 2, '0'), 'kalenderwoche ' || k, 'kalenderwoche ' || k || ' ' || y];
     END IF;
     m := regexp_match(lower(p), '^([a-z]+) ([0-9]{4})$');
     k := array_position(months, m[1]);
@@ -423,7 +436,8 @@ BEGIN
             END IF;
         END IF;
         -- a period may take its other spellings (footnote._period_spellings): "Q2 2026" as "Q2/2026" or "2. Quartal 2026"
-        IF (sl->>'text') ~ '^(Q[1-4] |H[12] |FY)[0-9]{4}$' OR (sl->>'text') ~ '^[A-Z][a-z]+ [0-9]{4}$' THEN
+        IF (sl->>'text') ~ '^(Q[1-4] |H[12] |FY)[0-9]{4}$' OR (sl->>'text') ~ '^[A-Z][a-z]+ [0-9]{4}$'
+           OR footnote._plain(sl->>'text') ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4} ?- ?[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' THEN
             SELECT vs || coalesce(array_agg(x.p), '{}'), fs || coalesce(array_agg('period'::text), '{}') INTO vs, fs
             FROM (SELECT DISTINCT u.p FROM unnest(footnote._period_spellings(sl->>'text')) AS u(p)) AS x;
         END IF;

@@ -167,6 +167,9 @@ def test_periods_buckets_percentages_and_keys_are_read_as_people_write_them(fn: 
         assert graded(july.format(p=period), "Revenue in July 2026", "revenue", period="2026-07") == "verified", period
     assert graded(july.format(p="06/2026"), "Revenue in July 2026", "revenue", period="2026-07") \
         == "insufficient_evidence"
+    week = "Umsatz {p}: 230.115,24 € (30 Rechnungen, 2 Gutschriften)."
+    for period, status in (("KW 32", "verified"), ("week 32", "verified"), ("KW 33", "insufficient_evidence")):
+        assert graded(week.format(p=period), "Umsatz KW 32", "revenue", period="2026-08-03..2026-08-09") == status, period
     aging = "Accounts receivable as of 14.08.2026: 2.812.279,42 € open across 321 invoices, 1.431.017,32 € of it " \
         "overdue across 182 invoices.\n{b}: 424.915,57 €"
     for bucket in ("- 90+ days", "- > 90 Tage", "- more than 90 days", "| 90+"):
