@@ -1381,6 +1381,7 @@ CREATE FUNCTION footnote._grade(answer text, claims jsonb, idx jsonb, tpl jsonb,
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
+SET jit = off  -- many small expressions: compiling them costs more than it saves (PostgreSQL 15's default is on)
 AS $$
 DECLARE
     calls    jsonb := idx->'calls';
@@ -2166,6 +2167,7 @@ CREATE FUNCTION footnote._template_of(template jsonb, question text, idx jsonb, 
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
+SET jit = off  -- many small expressions: compiling them costs more than it saves (PostgreSQL 15's default is on)
 AS $$
 DECLARE
     results jsonb;

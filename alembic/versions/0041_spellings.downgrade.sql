@@ -1908,6 +1908,44 @@ AS $$
            ('months', 'months'), ('monate', 'months')
 $$;
 
+-- The template an answer is graded against: {"intent", "notes"} as footnote.compose takes them; without a
+-- template (an agent's answer), the notes its question gives (footnote._question_notes), with the settings the gate
+-- read when it began (NULL: read them now).
+CREATE OR REPLACE FUNCTION footnote._template_of(template jsonb, question text, idx jsonb, call_ids uuid[], complete boolean,
+                                      settings jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    results jsonb;
+BEGIN
+    PERFORM footnote._json_arg('template', template, 'object');  -- {"intent": text, "notes": object}
+    IF template ? 'notes' AND jsonb_typeof(template->'notes') NOT IN ('object', 'null') THEN
+        PERFORM footnote._invalid('template', 'notes must be a JSON object');
+    END IF;
+    IF template ? 'intent' AND jsonb_typeof(template->'intent') NOT IN ('string', 'null') THEN
+        PERFORM footnote._invalid('template', 'intent must be a string');
+    END IF;
+    IF length(template->>'intent') > 60 THEN
+        PERFORM footnote._invalid('template', format('intent is too long (%s characters; at most 60)',
+                                                     length(template->>'intent')));
+    END IF;
+    SELECT coalesce(jsonb_agg(l.result ORDER BY u.n), '[]') INTO results
+    FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(id, n)
+    JOIN ONLY footnote.call_log AS l ON l.call_id = u.id
+    WHERE (idx->'calls'->(u.id::text)->>'made')::boolean
+      AND u.n = (SELECT min(v.n) FROM unnest(call_ids) WITH ORDINALITY AS v(id, n) WHERE v.id = u.id);
+    RETURN footnote._layout(footnote._template_units(footnote._intent(template->>'intent', results), results,
+                                                     CASE WHEN jsonb_typeof(template->'notes') = 'object'
+                                                          THEN template->'notes'
+                                                          WHEN template IS NULL AND results <> '[]'
+                                                              THEN footnote._question_notes(question, results, settings)
+                                                     END, question, complete))
+           || jsonb_build_object('question', question);
+END
+$$;
+
 RESET ROLE;
 
 REVOKE ALL ON SCHEMA footnote FROM PUBLIC;

@@ -1126,7 +1126,8 @@ $$;
 
 -- The other spellings of a period a template prints ("Q2 2026", "H1 2026", "FY2026", "July 2026"), folded, as
 -- people write them: Q2/2026, 2Q26, 2. Quartal 2026, second quarter of 2026; 1H26, first half of 2026; FY 2026,
--- FY26, GJ 2026; Jul 2026, Juli 2026, 07/2026, 2026-07. Each names that period and no other.
+-- FY26, GJ 2026; Jul 2026, Juli 2026, 07/2026, 2026-07; a Monday-to-Sunday range as KW 32 or week 32. Each names
+-- that period and no other.
 CREATE FUNCTION footnote._period_spellings(p text)
 RETURNS text[]
 LANGUAGE plpgsql IMMUTABLE STRICT
@@ -1169,6 +1170,18 @@ BEGIN
         RETURN ARRAY['fy ' || y, 'fy-' || y, 'fy/' || y, 'fy' || yy, 'fy ''' || yy, 'fy''' || yy,
                      'gj ' || y, 'gj' || y, 'geschaftsjahr ' || y, 'fiscal year ' || y, 'fiscal ' || y,
                      'financial year ' || y];
+    END IF;
+    -- a Monday-to-Sunday range is an ISO week: KW 32, CW32, week 32 (of 2026), W32
+    m := regexp_match(footnote._plain(p), '^([0-9]{2})\.([0-9]{2})\.([0-9]{4}) ?- ?([0-9]{2})\.([0-9]{2})\.([0-9]{4})$');
+    IF m IS NOT NULL AND make_date(m[3]::integer, m[2]::integer, m[1]::integer) + 6
+                         = make_date(m[6]::integer, m[5]::integer, m[4]::integer)
+       AND extract(isodow FROM make_date(m[3]::integer, m[2]::integer, m[1]::integer)) = 1 THEN
+        k := extract(week FROM make_date(m[3]::integer, m[2]::integer, m[1]::integer))::integer;
+        y := extract(isoyear FROM make_date(m[3]::integer, m[2]::integer, m[1]::integer))::integer::text;
+        RETURN ARRAY['kw ' || k, 'kw' || k, 'kw ' || k || '/' || y, 'kw' || k || '/' || y, 'kw ' || k || ' ' || y,
+                     'cw ' || k, 'cw' || k, 'cw ' || k || '/' || y, 'week ' || k, 'week ' || k || ' of ' || y,
+                     'week ' || k || ' ' || y, 'week ' || k || '/' || y, 'w' || k, 'w' || k || '/' || y,
+                     y || '-w' || lpad(k::text, 2, '0'), 'kalenderwoche ' || k, 'kalenderwoche ' || k || ' ' || y];
     END IF;
     m := regexp_match(lower(p), '^([a-z]+) ([0-9]{4})$');
     k := array_position(months, m[1]);
@@ -1265,7 +1278,8 @@ BEGIN
             END IF;
         END IF;
         -- a period may take its other spellings (footnote._period_spellings): "Q2 2026" as "Q2/2026" or "2. Quartal 2026"
-        IF (sl->>'text') ~ '^(Q[1-4] |H[12] |FY)[0-9]{4}$' OR (sl->>'text') ~ '^[A-Z][a-z]+ [0-9]{4}$' THEN
+        IF (sl->>'text') ~ '^(Q[1-4] |H[12] |FY)[0-9]{4}$' OR (sl->>'text') ~ '^[A-Z][a-z]+ [0-9]{4}$'
+           OR footnote._plain(sl->>'text') ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4} ?- ?[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' THEN
             SELECT vs || coalesce(array_agg(x.p), '{}'), fs || coalesce(array_agg('period'::text), '{}') INTO vs, fs
             FROM (SELECT DISTINCT u.p FROM unnest(footnote._period_spellings(sl->>'text')) AS u(p)) AS x;
         END IF;
@@ -1354,6 +1368,7 @@ CREATE OR REPLACE FUNCTION footnote._grade(answer text, claims jsonb, idx jsonb,
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
+SET jit = off  -- many small expressions: compiling them costs more than it saves (PostgreSQL 15's default is on)
 AS $$
 DECLARE
     calls    jsonb := idx->'calls';
@@ -1404,6 +1419,8 @@ DECLARE
     detail   boolean;
     first    integer;
     signed   integer;
+    said     text;
+    sig      boolean;
     in_order boolean;
 BEGIN
     outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
@@ -1502,11 +1519,24 @@ BEGIN
         -- comparison, no yes, no advice or prediction (should, will, likely, ...), no proper name that is not
         -- one of a customer, supplier or item
         IF claims IS NULL THEN
-            FOR ns IN SELECT x FROM jsonb_array_elements(footnote._read(
-                          regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'g'), '[]', NULL)) AS x LOOP
+            said := regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'g');
+            nread := footnote._read(said, '[]', NULL);
+            -- a letter's sign-off (with its name or without) and what is signed under it, and a quoted question,
+            -- state nothing here either
+            signed := (SELECT min(x.n2) FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
+                       WHERE jsonb_array_length(s2->'marks') = 0
+                         AND ((jsonb_array_length(s2->'words') = 0 AND s2->>'text' ~* footnote._signoff_re())
+                              OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
+                                  AND s2->>'text' ~* footnote._signoff_named_re())));
+            FOR ns, k IN SELECT x, n FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n) LOOP
+                CONTINUE WHEN footnote._line_at(said, (ns->>'start')::integer) ~ '^\s*>[^\n]*\?\s*$';
+                -- in a signature the names and the numbers of a contact line are who signs, and nothing else is
+                sig := k >= signed;
                 SELECT string_agg(DISTINCT m, ', ') INTO missing
                 FROM (SELECT substr(x, strpos(x, ':') + 1) AS m FROM jsonb_array_elements_text(ns->'marks') AS x
                       WHERE split_part(x, ':', 1) IN ('numeral', 'scale', 'currency', 'sign', 'digits')
+                        AND NOT (sig AND split_part(x, ':', 1) = 'digits'
+                                 AND footnote._contact_line(footnote._line_at(said, (ns->>'start')::integer), true))
                         AND x NOT IN ('currency:currency', 'numeral:several', 'numeral:many', 'numeral:multiple',
                                       'numeral:various', 'numeral:few', 'numeral:a few')
                       UNION ALL
@@ -1520,7 +1550,7 @@ BEGIN
                       SELECT footnote._advice_given(ns->>'text', tpl->>'question')
                       UNION ALL  -- a proper name no customer, supplier or item bears: a fact about something else
                       SELECT c FROM jsonb_array_elements_text(ns->'capitalised') AS c
-                      WHERE position(c IN ns->>'text') > 1 AND cardinality(footnote._names_of(c)) = 0) AS y;
+                      WHERE position(c IN ns->>'text') > 1 AND cardinality(footnote._names_of(c)) = 0 AND NOT sig) AS y;
                 IF missing IS NOT NULL THEN
                     findings := findings || jsonb_build_array(jsonb_build_object(
                         'code', 'unsupported_statement', 'severity', 'blocking', 'sentence', ns->'sentence',
@@ -2048,6 +2078,45 @@ BEGIN
     END IF;
     RETURN jsonb_build_object('status', status, 'claims', graded, 'findings', findings, 'sentences', sents,
                               'evidence', evidence);
+END
+$$;
+
+-- The template an answer is graded against: {"intent", "notes"} as footnote.compose takes them; without a
+-- template (an agent's answer), the notes its question gives (footnote._question_notes), with the settings the gate
+-- read when it began (NULL: read them now).
+CREATE OR REPLACE FUNCTION footnote._template_of(template jsonb, question text, idx jsonb, call_ids uuid[], complete boolean,
+                                      settings jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+SET jit = off  -- many small expressions: compiling them costs more than it saves (PostgreSQL 15's default is on)
+AS $$
+DECLARE
+    results jsonb;
+BEGIN
+    PERFORM footnote._json_arg('template', template, 'object');  -- {"intent": text, "notes": object}
+    IF template ? 'notes' AND jsonb_typeof(template->'notes') NOT IN ('object', 'null') THEN
+        PERFORM footnote._invalid('template', 'notes must be a JSON object');
+    END IF;
+    IF template ? 'intent' AND jsonb_typeof(template->'intent') NOT IN ('string', 'null') THEN
+        PERFORM footnote._invalid('template', 'intent must be a string');
+    END IF;
+    IF length(template->>'intent') > 60 THEN
+        PERFORM footnote._invalid('template', format('intent is too long (%s characters; at most 60)',
+                                                     length(template->>'intent')));
+    END IF;
+    SELECT coalesce(jsonb_agg(l.result ORDER BY u.n), '[]') INTO results
+    FROM unnest(coalesce(call_ids, '{}')) WITH ORDINALITY AS u(id, n)
+    JOIN ONLY footnote.call_log AS l ON l.call_id = u.id
+    WHERE (idx->'calls'->(u.id::text)->>'made')::boolean
+      AND u.n = (SELECT min(v.n) FROM unnest(call_ids) WITH ORDINALITY AS v(id, n) WHERE v.id = u.id);
+    RETURN footnote._layout(footnote._template_units(footnote._intent(template->>'intent', results), results,
+                                                     CASE WHEN jsonb_typeof(template->'notes') = 'object'
+                                                          THEN template->'notes'
+                                                          WHEN template IS NULL AND results <> '[]'
+                                                              THEN footnote._question_notes(question, results, settings)
+                                                     END, question, complete))
+           || jsonb_build_object('question', question);
 END
 $$;
 
