@@ -1544,7 +1544,7 @@ BEGIN
             FOR ns, k IN SELECT x, n FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n) LOOP
                 CONTINUE WHEN footnote._line_at(said, (ns->>'start')::integer) ~ '^\s*>[^\n]*\?\s*$';
                 -- in a signature the names and the numbers of a contact line are who signs, and nothing else is
-                sig := k >= signed;
+                sig := coalesce(k >= signed, false);
                 SELECT string_agg(DISTINCT m, ', ') INTO missing
                 FROM (SELECT substr(x, strpos(x, ':') + 1) AS m FROM jsonb_array_elements_text(ns->'marks') AS x
                       WHERE split_part(x, ':', 1) IN ('numeral', 'scale', 'currency', 'sign', 'digits')
