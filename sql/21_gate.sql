@@ -1370,6 +1370,12 @@ AS $$
             OR NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
                            WHERE covered ? o.c2 AND o.c2::integer <> c
                              AND footnote._gloss(answer, tc, u, o.c2::integer) = footnote._gloss(answer, tc, u, c)))
+       -- and no other figure of its kind stated in its statement, unless that one is in a gloss: a count kept where
+       -- two were ("194.824,63 € open, 129.786,95 € of it overdue across 23 invoices", 23 the open count and 17
+       -- the overdue one left out) can be read as the other's
+       AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                       WHERE covered ? o.c2 AND o.c2::integer <> c AND tc->(o.c2::integer)->>'kind' = tc->c->>'kind'
+                         AND footnote._gloss(answer, tc, u, o.c2::integer) IS NULL)
 $$;
 
 -- Grade a text against the template of its calls: the gate's reading of every sentence.
