@@ -1370,12 +1370,18 @@ AS $$
             OR NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
                            WHERE covered ? o.c2 AND o.c2::integer <> c
                              AND footnote._gloss(answer, tc, u, o.c2::integer) = footnote._gloss(answer, tc, u, c)))
-       -- and no other figure of its kind stated in its statement, unless that one is in a gloss: a count kept where
-       -- two were ("194.824,63 € open, 129.786,95 € of it overdue across 23 invoices", 23 the open count and 17
-       -- the overdue one left out) can be read as the other's
+       -- and not where a figure of its kind is stated with a figure of another kind between the two in the statement
+       -- (outside a gloss): the one kept could be read as the one left out ("194.824,63 € open, 129.786,95 € of it
+       -- overdue across 23 invoices": 23 is the open count, the overdue 17 is left out)
        AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
                        WHERE covered ? o.c2 AND o.c2::integer <> c AND tc->(o.c2::integer)->>'kind' = tc->c->>'kind'
-                         AND footnote._gloss(answer, tc, u, o.c2::integer) IS NULL)
+                         AND footnote._gloss(answer, tc, u, o.c2::integer) IS NULL
+                         AND EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS b(c3)
+                                     WHERE covered ? b.c3 AND tc->(b.c3::integer)->>'kind' <> tc->c->>'kind'
+                                       AND tc->(b.c3::integer)->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity')
+                                       AND (tc->(b.c3::integer)->'span'->>'start')::integer
+                                           BETWEEN least((tc->(o.c2::integer)->'span'->>'start')::integer, (tc->c->'span'->>'start')::integer)
+                                               AND greatest((tc->(o.c2::integer)->'span'->>'start')::integer, (tc->c->'span'->>'start')::integer)))
 $$;
 
 -- Grade a text against the template of its calls: the gate's reading of every sentence.

@@ -145,6 +145,14 @@ def test_a_summary_or_a_loose_line_adds_no_name_total_party_or_number_word(fn: F
     call_id, _ = _overdue(fn)
     assert graded("We're 43.805,00 € overdue to Bergmann Logistik GmbH as of 14.08.2026.", call_id,
                   QUESTION) == "insufficient_evidence"
+    # one count kept where the statement has two: the open count may not pass as the overdue one
+    payables = fn.call("accounts_payable")
+    q = "What do we owe our suppliers?"
+    head = "Accounts payable as of 14.08.2026: 194.824,63 € open"
+    assert graded(f"{head}, 129.786,95 € of it overdue.", payables.call_id, q) == "verified"
+    for text in (f"{head}, 129.786,95 € of it overdue across 23 supplier invoices.",
+                 "Kreditoren per 14.08.2026: 194.824,63 € offen, davon 129.786,95 € überfällig aus 23 Rechnungen."):
+        assert graded(text, payables.call_id, q) == "insufficient_evidence", text
 
 
 def test_periods_buckets_percentages_and_keys_are_read_as_people_write_them(fn: Footnote) -> None:
