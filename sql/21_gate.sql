@@ -1212,13 +1212,15 @@ AS $$
            || 'cordiali saluti)\W*$'
 $$;
 
--- A sign-off with the name of who signs ("Gruß Julia", "Thanks, M.", "Best, Eva Lind").
-CREATE FUNCTION footnote._signoff_named_re()
-RETURNS text
+-- Whether a line is a sign-off with the name of who signs ("Gruß Julia", "Thanks, M.", "Best, Eva Lind"): the name
+-- written with capitals ("Thanks for asking." is no sign-off).
+CREATE FUNCTION footnote._signoff_named(t text)
+RETURNS boolean
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT left(footnote._signoff_re(), -4) || '[\s,]+[[:upper:]][[:alpha:].-]*( [[:upper:]][[:alpha:].-]*)?\W*$'
+    SELECT t ~* (left(footnote._signoff_re(), -4) || '[\s,]+\S+( \S+)?\W*$')
+       AND t ~ '[\s,][[:upper:]][[:alpha:].-]*( [[:upper:]][[:alpha:].-]*)?\W*$'
 $$;
 
 -- The line of text t that position pos (0-based) stands in.
@@ -1552,7 +1554,7 @@ BEGIN
                        WHERE jsonb_array_length(s2->'marks') = 0
                          AND ((jsonb_array_length(s2->'words') = 0 AND s2->>'text' ~* footnote._signoff_re())
                               OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
-                                  AND s2->>'text' ~* footnote._signoff_named_re())));
+                                  AND footnote._signoff_named(s2->>'text'))));
             FOR ns, k IN SELECT x, n FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n) LOOP
                 CONTINUE WHEN footnote._line_at(said, (ns->>'start')::integer) ~ '^\s*>[^\n]*\?\s*$';
                 -- in a signature the names and the numbers of a contact line are who signs, and nothing else is
@@ -1739,7 +1741,7 @@ BEGIN
                    WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'marks') = 0
                      AND ((jsonb_array_length(s2->'words') = 0 AND s2->>'text' ~* footnote._signoff_re())
                           OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
-                              AND s2->>'text' ~* footnote._signoff_named_re())
+                              AND footnote._signoff_named(s2->>'text'))
                           OR footnote._line_at(answer, (s2->>'start')::integer) ~ '^\s*--\s*$'));
         -- sentences without figures: discourse, or a part of the statement next to them
         FOR k IN 1..nsent LOOP
@@ -1764,7 +1766,7 @@ BEGIN
                     OR (jsonb_array_length(ns->'marks') = 0 AND footnote._line_at(answer, (ns->>'start')::integer)
                         ~* '^\W*(original message|ursprüngliche nachricht|forwarded message|weitergeleitete nachricht|begin forwarded message)\W*$')
                     -- the sign-off itself, with its name
-                    OR (k = signed AND jsonb_array_length(ns->'marks') = 0 AND ns->>'text' ~* footnote._signoff_named_re()
+                    OR (k = signed AND jsonb_array_length(ns->'marks') = 0 AND footnote._signoff_named(ns->>'text')
                         AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w WHERE NOT ns->'unknown' ? w))) THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;

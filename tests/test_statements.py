@@ -145,6 +145,14 @@ def test_a_summary_or_a_loose_line_adds_no_name_total_party_or_number_word(fn: F
     call_id, _ = _overdue(fn)
     assert graded("We're 43.805,00 € overdue to Bergmann Logistik GmbH as of 14.08.2026.", call_id,
                   QUESTION) == "insufficient_evidence"
+    # a sign-off is signed with a name written with a capital: "Thanks for asking." signs nothing
+    q = "What is the weather in Berlin?"
+    refusal = fn.ask(q)
+    assert refusal.status == "refused"
+    for text, status in (("None of the available operations answers this question.\n\nGruß Julia", "refused"),
+                         ("Thanks for asking. None of the available operations answers this question, but it is "
+                          "sunny in Berlin.", "insufficient_evidence")):
+        assert str(fn.check_answer(text, None, [], outcome="refusal", question=q)["status"]) == status, text
     # one count kept where the statement has two: the open count may not pass as the overdue one
     payables = fn.call("accounts_payable")
     q = "What do we owe our suppliers?"

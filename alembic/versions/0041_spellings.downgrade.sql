@@ -9,7 +9,7 @@ DROP FUNCTION footnote._period_spellings(text);
 
 DROP FUNCTION footnote._bucket_spellings(text);
 
-DROP FUNCTION footnote._signoff_named_re();
+DROP FUNCTION footnote._signoff_named(text);
 
 DELETE FROM footnote.lexicon;
 
