@@ -595,6 +595,30 @@ INSERT INTO footnote.lexicon (phrase, class)
 SELECT w, 'neutral' FROM unnest(ARRAY['es gibt', 'gibt', 'gab', 'es gab']) AS w
 WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
 
+-- What a refusal or a clarification talks about (the question, the system, a decision, the names that match,
+-- the currency), English and German: nouns of the conversation that carry no figure and no fact. Converting
+-- and forecasting stay content words (an answer that says its amounts were converted, or forecast, says more
+-- than the calls).
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT DISTINCT w, 'discourse' FROM unnest(ARRAY[
+    'unfortunately', 'sadly', 'leider', 'question', 'questions', 'frage', 'fragen', 'decision', 'decisions',
+    'entscheidung', 'entscheidungen', 'system', 'systems', 'systeme', 'operation', 'operations', 'operationen',
+    'names', 'namen', 'verschiedenes', 'weather', 'wetter', 'scope', 'out of scope', 'topic', 'thema', 'themen'
+]) AS w
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
+
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT w, c FROM (VALUES ('betrag', 'neutral'), ('beträge', 'neutral'), ('währung', 'currency'), ('währungen', 'currency'))
+    AS v(w, c)
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
+
+INSERT INTO footnote.lexicon (phrase, class, canon, negated)
+SELECT w, 'word', c, false FROM (VALUES
+    ('forecasts', 'forecast'), ('vorhersage', 'forecast'), ('vorhersagen', 'forecast'), ('prognosen', 'forecast'),
+    ('conversion', 'converted'), ('converted', 'converted'), ('convert', 'converted'), ('umrechnung', 'converted'),
+    ('umgerechnet', 'converted'), ('treffer', 'match')
+) AS v(w, c) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
+
 -- The words that can change what a statement means, English and German, as content words (each its own canon,
 -- so that it must be one the statement says, as any word the lexicon does not know): quantifiers, evaluatives,
 -- modality and prediction, direction and collection, comparison, causation, advice and action, and the states

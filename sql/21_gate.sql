@@ -1232,6 +1232,22 @@ AS $$
     SELECT split_part(reverse(split_part(reverse(left(t, pos)), E'\n', 1)) || substr(t, pos + 1), E'\n', 1)
 $$;
 
+-- The first sentence of a read text (footnote._read) that signs it off: a sign-off line ("Best regards,"), one
+-- that signs with a name ("Gruß Julia", "Thanks, M.") or the "--" that opens a signature. The lines after it are
+-- its signature. NULL when nothing signs the text off.
+CREATE FUNCTION footnote._signed_at(nread jsonb, answer text)
+RETURNS integer
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT min(x.n2)::integer FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
+    WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'marks') = 0
+      AND ((jsonb_array_length(s2->'words') = 0 AND s2->>'text' ~* footnote._signoff_re())
+           OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
+               AND footnote._signoff_named(s2->>'text'))
+           OR footnote._line_at(answer, (s2->>'start')::integer) ~ '^\s*--\s*$')
+$$;
+
 -- Whether a line that holds no figure is a mail header or a signature's contact line, which states nothing: a
 -- header line (From/Sent/To/Cc/Date, Von/Gesendet/An/Datum: names, addresses, the mail's own date and time) or,
 -- under a sign-off (signature), a line of names with a phone, fax or extension number, a postal code, a street
@@ -1386,6 +1402,37 @@ AS $$
                                                AND greatest((tc->(o.c2::integer)->'span'->>'start')::integer, (tc->c->'span'->>'start')::integer)))
 $$;
 
+-- A sentence put as a question: it opens (after a "Q:" or a quote mark) with a question word or an auxiliary
+-- ("Will Pichler pay next month?", "Q: Should we take Bergmann to court?", "Which one?"), not a statement with a
+-- question tag ("Pichler will pay, won't it?").
+CREATE FUNCTION footnote._asking_re()
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '^[^[:alpha:]]*((q|frage|question|user|kunde|customer)[^[:alpha:]]*:[^[:alpha:]]*)?'
+           || '(what|which|who|whom|whose|how|when|where|why|will|would|should|shall|can|could|may|might|must|is|are|'
+           || 'was|were|do|does|did|has|have|had|any|wer|wen|wem|was|wie|wo|wann|warum|weshalb|welche[rsnm]?|wird|werden|'
+           || 'soll|sollen|sollte|sollten|kann|können|könnte|ist|sind|war|hat|haben|gibt|meinst|meinen|möchten|willst|'
+           || 'did you mean|do you mean)\M'
+$$;
+
+-- A clause in which who answers says what it will not do ("I won't advise on that", "the tool will not
+-- forecast", "ich werde keine Prognose abgeben"), or that puts a prediction as the open question it declines
+-- ("whether Bergmann will pay next month isn't something I can tell you"): its will, would or should predicts and
+-- advises nothing.
+CREATE FUNCTION footnote._declining_re()
+RETURNS text
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT '\m(i|we|it|the (tool|system|assistant|bot|catalog)|ich|wir|es|das system)\s*(will|won''t|won’t|''ll|’ll|would|'
+           || 'wouldn''t|wouldn’t|shall|werde|werden|würde|kann|can''t|can’t|cannot)\s+(not\s+|nicht\s+|keine?n?\s+)?'
+           || '(advise|forecast|predict|guess|speculate|recommend|tell|say|answer|give|provide|make|comment|'
+           || 'beraten|empfehlen|vorhersagen|prognostizieren|sagen|raten|abgeben)'
+           || '|\m(whether|if|ob)\M[^.;:!?—–]*\m(will|would|should|wird|werden|würde|sollte|sollten)\M'
+$$;
+
 -- Grade a text against the template of its calls: the gate's reading of every sentence.
 --   answer: the text; claims: the caller's claims, or NULL to let the gate find the figures itself;
 --   idx: footnote._call_index of the calls; tpl: footnote._layout of their template; outcome: answer,
@@ -1449,6 +1496,9 @@ DECLARE
     said     text;
     sig      boolean;
     in_order boolean;
+    said_q   text[];
+    asks     boolean;
+    declines boolean;
 BEGIN
     outcome := footnote._choice_arg('outcome', outcome, ARRAY['answer', 'clarification', 'refusal'], 'answer');
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
@@ -1546,19 +1596,26 @@ BEGIN
         -- comparison, no yes, no advice or prediction (should, will, likely, ...), no proper name that is not
         -- one of a customer, supplier or item
         IF claims IS NULL THEN
-            said := regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'g');
+            said := regexp_replace(answer, '(Q[1-4] ?|FY ?|H[12] ?)?(19|20)[0-9]{2}', 'period', 'gi');
             nread := footnote._read(said, '[]', NULL);
+            -- what the question itself says: a refusal or clarification may name what it declines or asks about
+            -- (the question's names, its currency, its numbers; a sentence that asks may repeat its words)
+            aread := footnote._read(coalesce(tpl->>'question', ''), '[]', NULL);
+            said_q := ARRAY(SELECT m[1] FROM regexp_matches(lower(coalesce(tpl->>'question', '')), '([[:alnum:]]+|[$€£])', 'g') AS m);
             -- a letter's sign-off (with its name or without) and what is signed under it, and a quoted question,
             -- state nothing here either
-            signed := (SELECT min(x.n2) FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
-                       WHERE jsonb_array_length(s2->'marks') = 0
-                         AND ((jsonb_array_length(s2->'words') = 0 AND s2->>'text' ~* footnote._signoff_re())
-                              OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
-                                  AND footnote._signoff_named(s2->>'text'))));
+            signed := footnote._signed_at(nread, said);
             FOR ns, k IN SELECT x, n FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n) LOOP
                 CONTINUE WHEN footnote._line_at(said, (ns->>'start')::integer) ~ '^\s*>[^\n]*\?\s*$';
                 -- in a signature the names and the numbers of a contact line are who signs, and nothing else is
                 sig := coalesce(k >= signed, false);
+                -- a sentence that asks ("Q: Should we take Bergmann to court?", "Which one?") predicts and advises
+                -- nothing, and neither does the one that says what it will not do ("I won't advise on that",
+                -- "whether Bergmann will pay isn't something I can tell")
+                asks := ns->>'text' ~ '\?[\s*_"“”»)]*$' AND ns->>'text' ~* footnote._asking_re();
+                declines := asks OR (ns->>'text' ~* footnote._declining_re()
+                                     AND regexp_replace(ns->>'text', footnote._declining_re(), ' ', 'gi')
+                                         !~* '\m(will|won''t|won’t|would|wouldn''t|wouldn’t|should|shouldn''t|shall|wird|werden|würde|sollte|sollten)\M|[''’]ll\M');
                 SELECT string_agg(DISTINCT m, ', ') INTO missing
                 FROM (SELECT substr(x, strpos(x, ':') + 1) AS m FROM jsonb_array_elements_text(ns->'marks') AS x
                       WHERE split_part(x, ':', 1) IN ('numeral', 'scale', 'currency', 'sign', 'digits')
@@ -1566,18 +1623,28 @@ BEGIN
                                  AND footnote._contact_line(footnote._line_at(said, (ns->>'start')::integer), true))
                         AND x NOT IN ('currency:currency', 'numeral:several', 'numeral:many', 'numeral:multiple',
                                       'numeral:various', 'numeral:few', 'numeral:a few')
+                        -- the currency the question asks in, and the numbers it writes
+                        AND NOT (split_part(x, ':', 1) = 'currency' AND EXISTS (
+                                     SELECT FROM jsonb_array_elements(aread) AS q, jsonb_array_elements_text(q->'marks') AS qm
+                                     WHERE qm LIKE 'currency:%'))
+                        AND NOT (split_part(x, ':', 1) = 'digits' AND substr(x, 8) = ANY (said_q))
                       UNION ALL
                       SELECT ltrim(w, '!') FROM jsonb_array_elements_text(ns->'words') AS w
-                      WHERE ltrim(w, '!') = ANY (footnote._stance_words()) OR ltrim(w, '!') IN ('yes', 'judged', 'predicted')
+                      WHERE (ltrim(w, '!') = ANY (footnote._stance_words()) OR ltrim(w, '!') IN ('yes', 'judged', 'predicted'))
+                        AND NOT (asks AND EXISTS (SELECT FROM jsonb_array_elements(aread) AS q WHERE q->'words' ? w))
                       UNION ALL  -- advice or a prediction: what a refusal declines to give
                       SELECT substr(x, 10) FROM jsonb_array_elements_text(ns->'marks') AS x
                       WHERE x IN ('modifier:should', 'modifier:must', 'modifier:will', 'modifier:would',
                                   'modifier:likely', 'modifier:probably', 'modifier:expected to', 'modifier:projected')
+                        AND NOT (declines AND x IN ('modifier:should', 'modifier:will', 'modifier:would'))
                       UNION ALL  -- the advice a refusal declines, given anyway
                       SELECT footnote._advice_given(ns->>'text', tpl->>'question')
                       UNION ALL  -- a proper name no customer, supplier or item bears: a fact about something else
+                      -- (the names the question writes are what the refusal declines)
                       SELECT c FROM jsonb_array_elements_text(ns->'capitalised') AS c
-                      WHERE position(c IN ns->>'text') > 1 AND cardinality(footnote._names_of(c)) = 0 AND NOT sig) AS y;
+                      WHERE position(c IN ns->>'text') > 1 AND cardinality(footnote._names_of(c)) = 0 AND NOT sig
+                        AND NOT (lower(c) = ANY (said_q)
+                                 AND (declines OR ns->>'text' ~ '\?[\s*_"“”»)]*$'))) AS y;
                 IF missing IS NOT NULL THEN
                     findings := findings || jsonb_build_array(jsonb_build_object(
                         'code', 'unsupported_statement', 'severity', 'blocking', 'sentence', ns->'sentence',
@@ -1737,12 +1804,7 @@ BEGIN
         -- a letter's sign-off ("Best regards,"): the lines after it are its signature
         -- and so are the lines after one that signs with a name ("Gruß Julia", "Thanks, M.") or after the "--" that
         -- opens a signature
-        signed := (SELECT min(x.n2) FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
-                   WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'marks') = 0
-                     AND ((jsonb_array_length(s2->'words') = 0 AND s2->>'text' ~* footnote._signoff_re())
-                          OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
-                              AND footnote._signoff_named(s2->>'text'))
-                          OR footnote._line_at(answer, (s2->>'start')::integer) ~ '^\s*--\s*$'));
+        signed := footnote._signed_at(nread, answer);
         -- sentences without figures: discourse, or a part of the statement next to them
         FOR k IN 1..nsent LOOP
             ns := nread->(k - 1);
