@@ -637,8 +637,9 @@ BEGIN
                                  NULL, E'\n- ', 'fact');
     END IF;
     IF v->'phone_unchanged_since'->>'raw' IS NOT NULL THEN   -- an ERP may keep no date for a phone number
+        -- a fact that backs the advice, not a caveat of it: a summary may leave it out
         u := u || footnote._unit(r, 'The phone number on file has not changed since {phone_unchanged_since}.', NULL,
-                                 E'\n- ', 'fact');
+                                 E'\n- ', 'fact', false);
     END IF;
     RETURN u;
 END

@@ -567,6 +567,20 @@ AS $$
         WHERE canon = ANY (g.members) AND ltrim(w, '!') = ANY (g.members) AND ltrim(w, '!') <> canon)
 $$;
 
+-- True when a word says what one of the template's words says, in the other polarity's words: unchanged is not
+-- changed, current is not overdue and not yet due ("phone on file unchanged since 03.07.2023" for "has not changed
+-- since"; "1.381.262,10 € of that is not yet due" for the current part).
+CREATE FUNCTION footnote._same_sense(canon text, words jsonb)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT EXISTS (
+        SELECT FROM (VALUES ('unchanged', '!change'), ('current', '!overdue'), ('current', '!due')) AS p(a, b),
+                    jsonb_array_elements_text(words) AS w
+        WHERE (canon = p.a AND w = p.b) OR (canon = p.b AND w = p.a))
+$$;
+
 -- Figures of one kind that a text states in another order than the template unit, unless each is anchored
 -- by a context word of its own (the word next to it in the template, used by no other figure of that kind):
 -- "from X to Y" may become "to Y, from X", never "from Y to X". pairs: [{"c": claim, "f": figure summary}]
@@ -730,7 +744,7 @@ BEGIN
     -- words: each must be one the unit says, with the same polarity
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
              UNION ALL SELECT x FROM unnest(extra) AS x LOOP
-        CONTINUE WHEN tinfo->'words' ? w;
+        CONTINUE WHEN tinfo->'words' ? w OR footnote._same_sense(w, tinfo->'words');
         -- a noun that names the kind of the statement's subject ("the customer", "our largest customer",
         -- "Kunde", "the supplier") refers to the subject the figures name, and says nothing more
         CONTINUE WHEN left(w, 1) <> '!' AND split_part(tu->>'subject', ':', 1) = replace(w, ' ', '_');
@@ -2122,7 +2136,8 @@ BEGIN
             ELSIF touched ? (k::text) THEN
                 SELECT string_agg(substr(w, 2), ', ') INTO missing
                 FROM jsonb_array_elements(tread) AS t, jsonb_array_elements_text(t->'words') AS x(w)
-                WHERE (t->>'sentence')::integer = k AND left(w, 1) = '!' AND NOT touched->(k::text) ? w;
+                WHERE (t->>'sentence')::integer = k AND left(w, 1) = '!' AND NOT touched->(k::text) ? w
+                  AND NOT footnote._same_sense(w, touched->(k::text));
                 IF missing IS NOT NULL THEN
                     findings := findings || jsonb_build_array(jsonb_build_object(
                         'code', 'negation_dropped', 'severity', 'blocking', 'unit', k,
