@@ -712,10 +712,14 @@ BEGIN
                 'text', fig->>'written'));
         END IF;
         -- parentheses make a negative amount, not a name, period, date or number of days in brackets
-        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' THEN
+        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' OR tc->c->>'kind' = 'count' THEN
             f := f || jsonb_build_object(
                 'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
                 'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
+        END IF;
+        -- pieces counted ("43 Stück", "2 pcs" for 2 purchase orders): a count's own unit
+        IF tc->c->>'kind' = 'count' AND f->>'touch_right' = 'unit:pcs' AND info->>'touch_right' IS DISTINCT FROM 'unit:pcs' THEN
+            f := f || jsonb_build_object('touch_right', info->'touch_right');
         END IF;
         -- a sign that agrees with the value's own ("+326.455,00 €" for a rise, "−85.726,17 €" for a fall)
         IF f->>'touch_left' ~ '^sign:' AND (info->>'touch_left' IS NULL OR info->>'touch_left' = 'paren:()')
@@ -745,6 +749,17 @@ BEGIN
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
              UNION ALL SELECT x FROM unnest(extra) AS x LOOP
         CONTINUE WHEN tinfo->'words' ? w OR footnote._same_sense(w, tinfo->'words');
+        -- "all of it overdue" where the statement's part is its whole (43.805,00 € open, 43.805,00 € of it overdue)
+        CONTINUE WHEN w IN ('all', 'all of') AND EXISTS (
+            SELECT FROM jsonb_array_elements_text(tu->'claims') AS a(c1), jsonb_array_elements_text(tu->'claims') AS b(c2)
+            WHERE a.c1::integer < b.c2::integer AND tc->(a.c1::integer)->>'kind' = 'amount'
+              AND tc->(a.c1::integer)->>'text' = tc->(b.c2::integer)->>'text');
+        -- "no open tickets", "kein Artikel" where the statement counts 0 of them: none is the count it states
+        CONTINUE WHEN left(w, 1) = '!' AND tinfo->'words' ? substr(w, 2) AND EXISTS (
+            SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2)
+            WHERE tc->(o.c2::integer)->>'kind' = 'count' AND tc->(o.c2::integer)->>'text' = '0'
+              AND (tinfo->'figures'->(o.c2)->>'left' = substr(w, 2) OR tinfo->'figures'->(o.c2)->>'right' = substr(w, 2)
+                   OR coalesce(tinfo->'figures'->(o.c2)->'near', '[]') ? substr(w, 2)));
         -- a noun that names the kind of the statement's subject ("the customer", "our largest customer",
         -- "Kunde", "the supplier") refers to the subject the figures name, and says nothing more
         CONTINUE WHEN left(w, 1) <> '!' AND split_part(tu->>'subject', ':', 1) = replace(w, ' ', '_');
@@ -769,6 +784,9 @@ BEGIN
             SELECT FROM jsonb_array_elements(ns->'figures') AS f2
             WHERE right(figs->((f2->>'figure')::integer)->>'text', length(substr(w, strpos(w, ':') + 1)) + 1)
                   = ' ' || substr(w, strpos(w, ':') + 1));
+        CONTINUE WHEN w = 'unit:pcs' AND EXISTS (
+            SELECT FROM jsonb_array_elements_text(assign) AS a(c3)
+            WHERE a.c3 IS NOT NULL AND a.c3 <> 'null' AND tc->(a.c3::integer)->>'kind' = 'count');
         off := off || jsonb_build_array(jsonb_build_object(
             'code', CASE split_part(w, ':', 1) WHEN 'numeral' THEN 'number_words' WHEN 'scale' THEN 'number_words' ELSE 'unit_words' END,
             'text', substr(w, strpos(w, ':') + 1)));
@@ -1149,57 +1167,64 @@ AS $$
 DECLARE
     r      integer := (u->>'row')::integer;
     rows   jsonb := idx->'calls'->(u->>'call_id')->'rows';
+    cols   text[];
     col    text;
     dated  boolean;
     mine   text;
     other  text;
     best   text;
     worst  text;
+    holds  boolean;
 BEGIN
     IF r IS NULL OR rows IS NULL OR jsonb_array_length(rows) < 2 THEN
         RETURN NULL;
     END IF;
-    -- the column: a figure of the sentence in this row (an amount for largest/smallest, an age for oldest/newest)
-    SELECT x.name INTO col
-    FROM (SELECT substring(tc->(a.c::integer)->>'value' FROM '\]\.(.*)$') AS name
-          FROM jsonb_array_elements_text(assign) AS a(c)
-          WHERE a.c IS NOT NULL AND tc->(a.c::integer)->>'value' LIKE format('rows[%s].%%', r)) AS x
-    WHERE rows->(r - 1)->>x.name ~ '^-?[0-9]+(\.[0-9]+)?$|^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
-      -- an age or a date for oldest and newest, an amount for the others
-      AND CASE WHEN word IN ('oldest', 'newest') THEN x.name ~ 'days|age|date' ELSE x.name !~ 'days|age|date|count|rank' END
-    ORDER BY (x.name ~ 'days|age')::integer DESC
-    LIMIT 1;
-    IF col IS NULL THEN
+    -- the columns: the figures of the sentence in this row (ages or dates for oldest and newest, amounts and counts
+    -- for the others); the superlative must hold for each of them ("June had the most invoices (130)" is about the
+    -- count, "the strongest month, 1.069.726,00 € (130 invoices)" about both)
+    cols := ARRAY(
+        SELECT DISTINCT x.name
+        FROM (SELECT substring(tc->(a.c::integer)->>'value' FROM '\]\.(.*)$') AS name
+              FROM jsonb_array_elements_text(assign) AS a(c)
+              WHERE a.c IS NOT NULL AND tc->(a.c::integer)->>'value' LIKE format('rows[%s].%%', r)) AS x
+        WHERE rows->(r - 1)->>x.name ~ '^-?[0-9]+(\.[0-9]+)?$|^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
+          AND CASE WHEN word IN ('oldest', 'newest') THEN x.name ~ 'days|age|date' ELSE x.name !~ 'days|age|date|rank' END);
+    IF cardinality(cols) = 0 THEN
         SELECT c2 INTO col FROM unnest(CASE WHEN word IN ('oldest', 'newest')
                                             THEN ARRAY['days_past_due', 'age', 'due_date', 'issue_date', 'date']
                                             ELSE ARRAY['outstanding', 'revenue', 'amount', 'net', 'gross', 'overdue',
                                                        'quantity', 'on_hand', 'change'] END) WITH ORDINALITY AS y(c2, o)
         WHERE rows->(r - 1) ? c2 ORDER BY o LIMIT 1;
+        cols := CASE WHEN col IS NULL THEN '{}' ELSE ARRAY[col] END;
     END IF;
-    mine := rows->(r - 1)->>col;
-    IF col IS NULL OR mine IS NULL THEN
-        RETURN NULL;
-    END IF;
-    dated := mine ~ '^[0-9]{4}-';
-    IF word IN ('ahead of', 'behind') THEN
-        IF prev IS NULL OR prev->>'call_id' IS DISTINCT FROM u->>'call_id' OR prev->>'row' IS NULL THEN
-            RETURN NULL;
+    FOREACH col IN ARRAY cols LOOP
+        mine := rows->(r - 1)->>col;
+        CONTINUE WHEN mine IS NULL;
+        dated := mine ~ '^[0-9]{4}-';
+        IF word IN ('ahead of', 'behind') THEN
+            IF prev IS NULL OR prev->>'call_id' IS DISTINCT FROM u->>'call_id' OR prev->>'row' IS NULL THEN
+                RETURN NULL;
+            END IF;
+            other := rows->((prev->>'row')::integer - 1)->>col;
+            IF other IS NULL OR dated THEN
+                RETURN NULL;
+            END IF;
+            holds := CASE word WHEN 'ahead of' THEN other::numeric > mine::numeric ELSE other::numeric < mine::numeric END;
+        ELSIF dated THEN
+            SELECT max(x->>col), min(x->>col) INTO best, worst FROM jsonb_array_elements(rows) AS x WHERE x->>col ~ '^[0-9]{4}-';
+            holds := CASE word WHEN 'oldest' THEN mine = worst WHEN 'newest' THEN mine = best
+                               WHEN 'largest' THEN mine = best ELSE mine = worst END;
+        ELSE
+            SELECT max((x->>col)::numeric)::text, min((x->>col)::numeric)::text INTO best, worst
+            FROM jsonb_array_elements(rows) AS x WHERE x->>col ~ '^-?[0-9]+(\.[0-9]+)?$';
+            holds := CASE WHEN word IN ('largest', 'oldest') THEN mine::numeric = best::numeric
+                          ELSE mine::numeric = worst::numeric END;
         END IF;
-        other := rows->((prev->>'row')::integer - 1)->>col;
-        IF other IS NULL OR dated THEN
-            RETURN NULL;
+        IF NOT holds THEN
+            RETURN false;
         END IF;
-        RETURN CASE word WHEN 'ahead of' THEN other::numeric > mine::numeric ELSE other::numeric < mine::numeric END;
-    END IF;
-    IF dated THEN
-        SELECT max(x->>col), min(x->>col) INTO best, worst FROM jsonb_array_elements(rows) AS x WHERE x->>col ~ '^[0-9]{4}-';
-        RETURN CASE word WHEN 'oldest' THEN mine = worst WHEN 'newest' THEN mine = best
-                         WHEN 'largest' THEN mine = best ELSE mine = worst END;
-    END IF;
-    SELECT max((x->>col)::numeric)::text, min((x->>col)::numeric)::text INTO best, worst
-    FROM jsonb_array_elements(rows) AS x WHERE x->>col ~ '^-?[0-9]+(\.[0-9]+)?$';
-    RETURN CASE WHEN word IN ('largest', 'oldest') THEN mine::numeric = best::numeric
-                ELSE mine::numeric = worst::numeric END;
+    END LOOP;
+    RETURN CASE WHEN holds THEN true END;
 END
 $$;
 
