@@ -21,13 +21,15 @@ from tests import pgservers
 from tests.conftest import LOGIN_ROLES, REPORTS, TEST_PASSWORD
 
 # held-out: set aside before tuning. A part may have several files; its report is per part, and per file set.
-PARTS = {"tuned": ("questions.toml", "questions_voices.toml", "questions_voices2.toml"),
-         "held-out": ("questions_heldout.toml", "questions_voices_heldout.toml", "questions_voices2_heldout.toml")}
+PARTS = {"tuned": ("questions.toml", "questions_voices.toml", "questions_voices2.toml", "questions_voices3.toml"),
+         "held-out": ("questions_heldout.toml", "questions_voices_heldout.toml", "questions_voices2_heldout.toml",
+                      "questions_voices3_heldout.toml")}
 # The voices files label each question with what is RIGHT (the calls a careful analyst would run, or the right
 # question back or refusal), not with the route the rules give: they are measured (right, missed, wrong), never
 # pinned question by question. Each set of them (its tuned file and its held-out file) is reported and bounded alone.
 VOICE_SETS = {"voices": ("questions_voices.toml", "questions_voices_heldout.toml"),
-              "voices2": ("questions_voices2.toml", "questions_voices2_heldout.toml")}
+              "voices2": ("questions_voices2.toml", "questions_voices2_heldout.toml"),
+              "voices3": ("questions_voices3.toml", "questions_voices3_heldout.toml")}
 MEASURED = frozenset(name for names in VOICE_SETS.values() for name in names)
 QUESTIONS: list[dict[str, Any]] = [
     {**entry, "part": part, "file": name}
