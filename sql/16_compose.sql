@@ -476,7 +476,11 @@ BEGIN
                          || '{invoice_count|invoice|invoices})'
                     ELSE '{rank}. {customer}: {value} ' || CASE WHEN v->'measure'->>'raw' = 'overdue' THEN 'overdue'
                          ELSE 'open' END || ' across {invoice_count} {invoice_count|invoice|invoices}' END
-                    || '{~owes owe outstanding}', i, E'\n', 'statement');
+                    || '{~owes owe outstanding}'
+                    -- the first of the ranking is the largest (or the smallest, or the oldest) of all it ranked
+                    || CASE WHEN i = 1 AND v->'measure'->>'raw' = 'oldest overdue' THEN '{~oldest}'
+                            WHEN i = 1 AND v->'direction'->>'raw' = 'asc' THEN '{~smallest least}'
+                            WHEN i = 1 THEN '{~largest most}' ELSE '' END, i, E'\n', 'statement');
             END LOOP;
         END IF;
     WHEN 'revenue_by_month' THEN

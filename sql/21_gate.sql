@@ -2110,7 +2110,8 @@ BEGIN
             WHERE NOT covered ? c
               -- a gloss of the statement (a figure in parentheses, an explanation after its measure and a colon)
               -- left out whole: no other figure of the gloss stated, no empty brackets left where one stood
-              AND NOT (touched ? (k::text) AND answer !~ '\(\s*[,;]?\s*\)|\(\s*[,;]|[,;]\s*\)'
+              -- (from a statement the text does not touch as well: what else it says is still required)
+              AND NOT (answer !~ '\(\s*[,;]?\s*\)|\(\s*[,;]|[,;]\s*\)'
                        AND footnote._gloss(tpl->>'answer', tc, tus->k, c::integer) IS NOT NULL
                        AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(tus->k->'claims') AS g(c3)
                                        WHERE covered ? g.c3
