@@ -612,11 +612,22 @@ SELECT w, c FROM (VALUES ('betrag', 'neutral'), ('beträge', 'neutral'), ('währ
     AS v(w, c)
 WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
 
+INSERT INTO footnote.lexicon (phrase, class)
+SELECT DISTINCT w, c FROM (VALUES
+    ('aging', 'discourse'), ('ageing', 'discourse'), ('aging report', 'discourse'), ('age analysis', 'discourse'),
+    ('altersstruktur', 'discourse'), ('behaviour', 'discourse'), ('behavior', 'discourse'),
+    ('zahlungsverhalten', 'discourse'), ('count', 'neutral'), ('number of', 'neutral'), ('anzahl', 'neutral'),
+    ('position', 'neutral'), ('positionen', 'neutral')
+) AS v(w, c)
+WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
+
 INSERT INTO footnote.lexicon (phrase, class, canon, negated)
 SELECT w, 'word', c, false FROM (VALUES
     ('forecasts', 'forecast'), ('vorhersage', 'forecast'), ('vorhersagen', 'forecast'), ('prognosen', 'forecast'),
     ('conversion', 'converted'), ('converted', 'converted'), ('convert', 'converted'), ('umrechnung', 'converted'),
-    ('umgerechnet', 'converted'), ('treffer', 'match')
+    ('umgerechnet', 'converted'), ('treffer', 'match'), ('unverändert', 'unchanged'),
+    ('betreuer', 'account owner'), ('betreuerin', 'account owner'), ('kundenbetreuer', 'account owner'),
+    ('kundenbetreuerin', 'account owner'), ('ansprechpartner', 'account owner'), ('ansprechpartnerin', 'account owner')
 ) AS v(w, c) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
 
 -- The words that can change what a statement means, English and German, as content words (each its own canon,

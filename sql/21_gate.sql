@@ -1235,7 +1235,9 @@ LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT '^\W*(hi|hello|hey|dear|good (morning|afternoon|evening)|guten (tag|morgen|abend)|hola|hallo|liebe[rs]?|sehr geehrte[rs]?|'
-           || 'estimad[oa]s?|gentile|ciao)\M[^\n]{0,60}[,:!]?\s*$'
+           || 'estimad[oa]s?|gentile|ciao|moin|servus|grüezi|grüß gott|hei|hej|moi|hallå|god morgen|goddag|'
+           || 'dag|beste|goedemorgen|goedemiddag|bonjour|salut|chère?|cher|buongiorno|buonasera|caro|cara|'
+           || 'buenos días|buenas|olá|bom dia|ahoj|dobrý den|dzień dobry|cześć|szanown[ay]|tere|sveiki|labas)\M[^\n]{0,60}[,:!]?\s*$'
 $$;
 
 -- A sign-off line ("Best regards,", "Thanks,", "Viele Grüße"): the lines under it are a signature.
@@ -1248,7 +1250,13 @@ AS $$
            || 'thanks and best|thanks again|best wishes|all the best|br|brgds|rgds|thx|ciao|lg|vg|mfg|gruß|grüße|viele grüsse|'
            || 'cheers|yours faithfully|yours sincerely|sincerely|have a (good|nice|great) day|talk soon|'
            || 'viele grüße|beste grüße|liebe grüße|mit freundlichen grüßen|freundliche grüße|un saludo|saludos|'
-           || 'cordiali saluti)\W*$'
+           || 'cordiali saluti|distinti saluti|un caro saluto|med vennlig hilsen|med venlig hilsen|vennlig hilsen|'
+           || 'venlig hilsen|mvh|hilsen|med vänliga hälsningar|vänliga hälsningar|hälsningar|mvh|ystävällisin terveisin|'
+           || 'terveisin|met vriendelijke groet|met vriendelijke groeten|vriendelijke groet|groeten|groetjes|'
+           || 'cordialement|bien cordialement|bien à vous|salutations|saludos cordiales|atentamente|un abrazo|'
+           || 'cumprimentos|atenciosamente|pozdrawiam|z poważaniem|s pozdravem|s pozdravom|lp|bg|gruss|grüsse|'
+           || 'liebe grüsse|mit besten grüßen|beste grüsse|herzliche grüße|mit freundlichem gruß|freundliche grüsse|'
+           || 'best wishes|with best regards|regards from|speak soon|thanks a lot|thanks so much|ta)\W*$'
 $$;
 
 -- Whether a line is a sign-off with the name of who signs ("Gruß Julia", "Thanks, M.", "Best, Eva Lind"): the name
@@ -1284,7 +1292,26 @@ AS $$
       AND ((jsonb_array_length(s2->'words') = 0 AND s2->>'text' ~* footnote._signoff_re())
            OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
                AND footnote._signoff_named(s2->>'text'))
-           OR footnote._line_at(answer, (s2->>'start')::integer) ~ '^\s*--\s*$')
+           OR footnote._line_at(answer, (s2->>'start')::integer) ~ '^\s*--\s*$'
+           -- a name on a line of its own after what the text states, and below it only names and contact lines
+           -- (a signature without a sign-off: "Stefan Maurer", "Karol Mazur / Warehouse Planning · +48 71 330 2214")
+           OR (x.n2 > 1 AND footnote._name_line(footnote._line_at(answer, (s2->>'start')::integer))
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
+               AND EXISTS (SELECT FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(s3, n3)
+                           WHERE y.n3 < x.n2 AND jsonb_array_length(s3->'figures') > 0)
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(s3, n3)
+                               WHERE y.n3 > x.n2
+                                 AND NOT footnote._name_line(footnote._line_at(answer, (s3->>'start')::integer))
+                                 AND NOT footnote._contact_line(footnote._line_at(answer, (s3->>'start')::integer), true))))
+$$;
+
+-- Whether a line is a name alone: one to four words, each capitalised (particles such as van, de, von aside).
+CREATE FUNCTION footnote._name_line(t text)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT t ~ '^\s*[[:upper:]][[:alpha:].''’-]*(\s+((van|von|de|der|den|la|le|da|di|del|af|zu)\s+)?[[:upper:]][[:alpha:].''’-]*){0,3}\s*$'
 $$;
 
 -- Whether a line that holds no figure is a mail header or a signature's contact line, which states nothing: a
@@ -1939,7 +1966,13 @@ BEGIN
             bestu := NULL;
             FOREACH u IN ARRAY ARRAY[CASE WHEN k > 1 THEN unit_of[k - 1] END, CASE WHEN k < nsent THEN unit_of[k + 1] END]
                                 || ARRAY(SELECT (t->>'sentence')::integer FROM jsonb_array_elements(tread) AS t
-                                         WHERE jsonb_array_length(t->'figures') = 0) LOOP
+                                         WHERE jsonb_array_length(t->'figures') = 0)
+                                -- and a statement that counts 0 of something ("no open tickets" for "0 support tickets
+                                -- are open")
+                                || ARRAY(SELECT (n - 1)::integer FROM jsonb_array_elements(tus) WITH ORDINALITY AS t(t, n)
+                                         WHERE EXISTS (SELECT FROM jsonb_array_elements_text(t->'claims') AS o(c2)
+                                                       WHERE tc->(o.c2::integer)->>'kind' = 'count'
+                                                         AND tc->(o.c2::integer)->>'text' = '0')) LOOP
                 CONTINUE WHEN u IS NULL;
                 j := footnote._judge(ns, figs, tc, tus->u, tinfo->(u::text));
                 IF best IS NULL OR jsonb_array_length(j->'offences') < jsonb_array_length(best->'offences') THEN
@@ -2079,6 +2112,19 @@ BEGIN
                                              WHERE p - 1 >= (g->>'start')::integer AND p - 1 < (g->>'end')::integer)))
                        ELSE '{}' END);
             END LOOP;
+        END LOOP;
+
+        -- a sentence without figures that says there is none of what a statement counts 0 of ("no open tickets",
+        -- "keine offenen Tickets") states that 0
+        FOR k IN 1..nsent LOOP
+            CONTINUE WHEN unit_of[k] IS NULL OR jsonb_array_length(nread->(k - 1)->'figures') > 0;
+            SELECT covered || coalesce(jsonb_object_agg(o.c2, k - 1), '{}') INTO covered
+            FROM jsonb_array_elements_text(tus->unit_of[k]->'claims') AS o(c2)
+            WHERE NOT covered ? o.c2 AND tc->(o.c2::integer)->>'kind' = 'count' AND tc->(o.c2::integer)->>'text' = '0'
+              AND EXISTS (SELECT FROM jsonb_array_elements_text(nread->(k - 1)->'words') AS w,
+                                      LATERAL (SELECT tinfo->(unit_of[k]::text)->'figures'->(o.c2) AS fi) AS x
+                          WHERE left(w, 1) = '!' AND (x.fi->>'left' = substr(w, 2) OR x.fi->>'right' = substr(w, 2)
+                                                      OR coalesce(x.fi->'near', '[]') ? substr(w, 2)));
         END LOOP;
 
         -- every statement the template must make, complete (a row of a list and a fact under an interpretation
