@@ -1256,7 +1256,9 @@ AS $$
            || 'cordialement|bien cordialement|bien à vous|salutations|saludos cordiales|atentamente|un abrazo|'
            || 'cumprimentos|atenciosamente|pozdrawiam|z poważaniem|s pozdravem|s pozdravom|lp|bg|gruss|grüsse|'
            || 'liebe grüsse|mit besten grüßen|beste grüsse|herzliche grüße|mit freundlichem gruß|freundliche grüsse|'
-           || 'best wishes|with best regards|regards from|speak soon|thanks a lot|thanks so much|ta)\W*$'
+           || 'best wishes|with best regards|regards from|speak soon|thanks a lot|thanks so much|ta|dzięki|dziękuję|'
+           || 'tack|tusen takk|takk|tak|kiitos|danke|danke schön|vielen dank|merci|merci beaucoup|grazie|grazie mille|'
+           || 'gracias|muchas gracias|obrigado|obrigada|dank je|dank u|bedankt|díky|děkuji|köszönöm)\W*$'
 $$;
 
 -- Whether a line is a sign-off with the name of who signs ("Gruß Julia", "Thanks, M.", "Best, Eva Lind"): the name
@@ -1289,7 +1291,8 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT min(x.n2)::integer FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
     WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'marks') = 0
-      AND ((jsonb_array_length(s2->'words') = 0 AND s2->>'text' ~* footnote._signoff_re())
+      AND ((NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
+            AND s2->>'text' ~* footnote._signoff_re())
            OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
                AND footnote._signoff_named(s2->>'text'))
            OR footnote._line_at(answer, (s2->>'start')::integer) ~ '^\s*--\s*$'
@@ -1301,8 +1304,32 @@ AS $$
                            WHERE y.n3 < x.n2 AND jsonb_array_length(s3->'figures') > 0)
                AND NOT EXISTS (SELECT FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(s3, n3)
                                WHERE y.n3 > x.n2
-                                 AND NOT footnote._name_line(footnote._line_at(answer, (s3->>'start')::integer))
-                                 AND NOT footnote._contact_line(footnote._line_at(answer, (s3->>'start')::integer), true))))
+                                 AND NOT (footnote._name_line(footnote._line_at(answer, (s3->>'start')::integer))
+                                          AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(s3->'words') AS w3
+                                                          WHERE NOT s3->'unknown' ? w3))
+                                 AND NOT (footnote._contact_line(footnote._line_at(answer, (s3->>'start')::integer), true)
+                                          AND (footnote._line_at(answer, (s3->>'start')::integer) ~ '[0-9@]'
+                                               OR footnote._names_only(footnote._line_at(answer, (s3->>'start')::integer)))))))
+$$;
+
+-- Whether a line of a signature says who wrote it and nothing else: once the words of a team, a role or a region
+-- are taken out ("Accounts Receivable", "Credit Controller, Nordics", "AP team"), no word the vocabulary knows is
+-- left ("Disputed" under a sign-off is a claim, not a name).
+CREATE FUNCTION footnote._names_only(line text)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT NOT EXISTS (
+        SELECT FROM jsonb_array_elements(footnote._read(regexp_replace(line,
+            '\m(accounts?|receivables?|payables?|credit|control|controller|controlling|collections?|finance|financial|'
+            || 'treasury|team|ap|ar|sales|purchasing|procurement|billing|accounting|bookkeeping|buchhaltung|debitoren|'
+            || 'kreditoren|debitorenbuchhaltung|kreditorenbuchhaltung|management|manager|operations|customer|service|'
+            || 'services|support|kundenservice|einkauf|vertrieb|finanzen|rechnungswesen|fp&a|cfo|office|head|of|senior|'
+            || 'junior|lead|analyst|specialist|clerk|assistant|department|dept|abteilung|group|region|nordics|dach|'
+            || 'benelux|emea|europe|planning|warehouse|logistics|lager|and|und|&)\M', ' ', 'gi'), '[]', NULL)) AS r,
+             jsonb_array_elements_text(r->'words') AS w
+        WHERE NOT r->'unknown' ? w)
 $$;
 
 -- Whether a line is a name alone: one to four words, each capitalised (particles such as van, de, von aside).
@@ -1883,7 +1910,10 @@ BEGIN
             -- a mail header line ("Sent: Thu 3 Dec 2026 09:14") or a signature's contact line under a sign-off
             -- ("Credit Control | Tel. +49 40 2281 4470"), read as the whole line it stands in
             IF (ns->>'negations')::integer = 0 AND footnote._contact_line(
-                   footnote._line_at(answer, (ns->>'start')::integer), k > coalesce(signed, nsent)) THEN
+                   footnote._line_at(answer, (ns->>'start')::integer), k > coalesce(signed, nsent))
+               -- (a line of capitalised words alone is names only: no word the vocabulary knows)
+               AND (footnote._line_at(answer, (ns->>'start')::integer) ~ '[0-9@]'
+                    OR footnote._names_only(footnote._line_at(answer, (ns->>'start')::integer))) THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
             END IF;
@@ -1904,7 +1934,11 @@ BEGIN
             IF jsonb_array_length(ns->'marks') = 0 AND (ns->>'negations')::integer = 0
                AND ((ns->>'text' ~* footnote._salutation_re()
                      AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w WHERE NOT ns->'unknown' ? w))
-                    OR (k > coalesce(signed, nsent) AND ns->>'text' ~ '^\s*[A-Z\u00C0-\u00DE][[:alpha:]&.-]*( [[:alpha:]&.-]+){0,3}\s*$')) THEN
+                    OR ((k > coalesce(signed, nsent)
+                         OR (k = signed AND footnote._name_line(footnote._line_at(answer, (ns->>'start')::integer))))
+                        AND ns->>'text' ~ '^\s*[A-Z\u00C0-\u00DE][[:alpha:]&.-]*( [[:alpha:]&.-]+){0,3}\s*$'
+                        -- (names: no word the vocabulary knows; "Best,\nBergmann insolvent" signs nothing)
+                        AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w WHERE NOT ns->'unknown' ? w))) THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
             END IF;
