@@ -2217,7 +2217,16 @@ BEGIN
                        AND EXISTS (SELECT FROM jsonb_each(covered) AS d
                                    WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
                                      AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
-                                     AND (d.value)::text::integer < coalesce(first, 0)));
+                                     AND (d.value)::text::integer < coalesce(first, 0)))
+              -- a figure the text states for another statement of the same call: the same value, said once
+              -- ("INV-2026-8812 is the oldest at 104 days past due" for the headline's "the oldest 104 days")
+              AND NOT (tc->(c::integer)->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity')
+                       AND EXISTS (SELECT FROM jsonb_each(covered) AS d
+                                   WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
+                                     AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
+                                     AND tc->(d.key::integer)->>'call_id' = tc->(c::integer)->>'call_id'))
+              -- how many rows a list shows ("Top 5 customers ...", "5 of 39"): the rows the text lists say it
+              AND NOT (tc->(c::integer)->>'value' ~ '\.(limit|listed|ranked)$');
             IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
                 missing := 'its words';
             ELSIF detail THEN
