@@ -617,7 +617,9 @@ SELECT DISTINCT w, c FROM (VALUES
     ('aging', 'discourse'), ('ageing', 'discourse'), ('aging report', 'discourse'), ('age analysis', 'discourse'),
     ('altersstruktur', 'discourse'), ('behaviour', 'discourse'), ('behavior', 'discourse'),
     ('zahlungsverhalten', 'discourse'), ('count', 'neutral'), ('number of', 'neutral'), ('anzahl', 'neutral'),
-    ('position', 'neutral'), ('positionen', 'neutral')
+    ('position', 'neutral'), ('positionen', 'neutral'), ('quartal', 'discourse'), ('zeitraum', 'discourse'),
+    ('jahr', 'unit'), ('um', 'neutral'), ('city', 'neutral'), ('stadt', 'neutral'), ('ort', 'neutral'),
+    ('country', 'neutral'), ('land', 'neutral'), ('customer number', 'neutral'), ('kundennummer', 'neutral')
 ) AS v(w, c)
 WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
 
@@ -627,7 +629,11 @@ SELECT w, 'word', c, false FROM (VALUES
     ('conversion', 'converted'), ('converted', 'converted'), ('convert', 'converted'), ('umrechnung', 'converted'),
     ('umgerechnet', 'converted'), ('treffer', 'match'), ('unverändert', 'unchanged'),
     ('betreuer', 'account owner'), ('betreuerin', 'account owner'), ('kundenbetreuer', 'account owner'),
-    ('kundenbetreuerin', 'account owner'), ('ansprechpartner', 'account owner'), ('ansprechpartnerin', 'account owner')
+    ('kundenbetreuerin', 'account owner'), ('ansprechpartner', 'account owner'), ('ansprechpartnerin', 'account owner'),
+    -- a balance is what is open, unless the words say which part of it
+    ('balance', 'open'), ('open balance', 'open'), ('outstanding balance', 'open'), ('saldo', 'open'),
+    ('offener saldo', 'open'), ('overdue balance', 'overdue'), ('overdue amount', 'overdue'),
+    ('überfälliger saldo', 'overdue'), ('kreditlimit', 'credit limit')
 ) AS v(w, c) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
 
 -- The words that can change what a statement means, English and German, as content words (each its own canon,
