@@ -762,7 +762,10 @@ BEGIN
                    OR coalesce(tinfo->'figures'->(o.c2)->'near', '[]') ? substr(w, 2)));
         -- a noun that names the kind of the statement's subject ("the customer", "our largest customer",
         -- "Kunde", "the supplier") refers to the subject the figures name, and says nothing more
-        CONTINUE WHEN left(w, 1) <> '!' AND split_part(tu->>'subject', ':', 1) = replace(w, ' ', '_');
+        CONTINUE WHEN left(w, 1) <> '!' AND (split_part(tu->>'subject', ':', 1) = replace(w, ' ', '_')
+                                             -- (a customer is an account, a debtor, a client)
+                                             OR (split_part(tu->>'subject', ':', 1) = 'customer'
+                                                 AND w IN ('account', 'debtor', 'client')));
         -- "Yes —" opening a statement whose negation is the statement's own ("Yes — X is at risk of not paying")
         CONTINUE WHEN w = 'yes' AND (coalesce((tinfo->>'negations')::integer, 0) > 0
                                      OR EXISTS (SELECT FROM jsonb_array_elements_text(tinfo->'words') AS x WHERE left(x, 1) = '!'));
@@ -1590,6 +1593,7 @@ DECLARE
     sig      boolean;
     in_order boolean;
     said_q   text[];
+    qread    jsonb;
     asks     boolean;
     declines boolean;
 BEGIN
@@ -1835,6 +1839,25 @@ BEGIN
             SELECT coalesce(jsonb_agg(jsonb_set(x, '{words}', (
                        SELECT coalesce(jsonb_agg(w), '[]') FROM jsonb_array_elements_text(x->'words') AS w
                        WHERE w NOT IN ('interpretation', 'underlying'))) ORDER BY n), '[]')
+            INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
+        END IF;
+        -- the question itself, restated above the answer with the names it asks about ("**Q:** How much does
+        -- Bergmann Logistik owe?"): every word a word of the question, every figure a name the question writes
+        IF coalesce(tpl->>'question', '') <> '' THEN
+            qread := (SELECT coalesce(jsonb_agg(DISTINCT w), '[]')
+                      FROM jsonb_array_elements(footnote._read(tpl->>'question', '[]', NULL)) AS q,
+                           jsonb_array_elements_text(q->'words') AS w);
+            SELECT coalesce(jsonb_agg(CASE
+                       WHEN x->>'text' ~ '\?[\s*_"“”»)]*$' AND (x->>'negations')::integer = 0
+                            AND jsonb_array_length(x->'figures') > 0
+                            AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(x->'marks') AS m WHERE m <> 'unit:>')
+                            AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(x->'words') AS w WHERE NOT qread ? w)
+                            AND NOT EXISTS (SELECT FROM jsonb_array_elements(x->'figures') AS f2,
+                                                        LATERAL (SELECT figs->((f2->>'figure')::integer) AS g) AS z
+                                            WHERE z.g->>'text' ~ '[0-9]'
+                                               OR strpos(lower(tpl->>'question'), lower(z.g->>'written')) = 0)
+                       THEN x || jsonb_build_object('figures', '[]'::jsonb, 'words', '[]'::jsonb, 'marks', '[]'::jsonb,
+                                                    'asked', x->'figures') ELSE x END ORDER BY n), '[]')
             INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
         END IF;
         nsent := jsonb_array_length(nread);
@@ -2148,6 +2171,15 @@ BEGIN
             END LOOP;
         END LOOP;
 
+        -- the customer or supplier a restated question names is the subject of what follows it
+        FOR k IN 1..nsent LOOP
+            CONTINUE WHEN nread->(k - 1)->'asked' IS NULL;
+            SELECT covered || coalesce(jsonb_object_agg(t.n - 1, k - 1), '{}') INTO covered
+            FROM jsonb_array_elements(tc) WITH ORDINALITY AS t(c, n)
+            WHERE NOT covered ? (t.n - 1)::text AND t.c->>'value' ~ '\.(customer|supplier)$'
+              AND EXISTS (SELECT FROM jsonb_array_elements(nread->(k - 1)->'asked') AS f2
+                          WHERE figs->((f2->>'figure')::integer)->>'text' = t.c->>'text');
+        END LOOP;
         -- a sentence without figures that says there is none of what a statement counts 0 of ("no open tickets",
         -- "keine offenen Tickets") states that 0
         FOR k IN 1..nsent LOOP
