@@ -711,11 +711,18 @@ BEGIN
             off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
                 'text', fig->>'written'));
         END IF;
-        -- parentheses make a negative amount, not a name, period, date or number of days in brackets
-        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' OR tc->c->>'kind' = 'count' THEN
+        -- parentheses make a negative amount, not a name, period, date or number of days in brackets, nor the amount
+        -- of the document or name just before them ("INV-2026-8812 (18.450,00 €)")
+        IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' OR tc->c->>'kind' = 'count'
+           OR substr(ns->>'text', 1, greatest((fig->>'start')::integer - (ns->>'start')::integer, 0))
+              ~ '(\m[A-Z]{2,}[-/]?[0-9][0-9/-]*|[[:upper:]][[:alpha:].&]+)\s*\(\s*$' THEN
             f := f || jsonb_build_object(
                 'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
                 'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
+        END IF;
+        -- a dash before a date joins it to the date before it (20.06.2025–07.08.2026): a range, not a sign
+        IF fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' AND f->>'touch_left' ~ '^sign:' THEN
+            f := f || jsonb_build_object('touch_left', info->'touch_left');
         END IF;
         -- pieces counted ("43 Stück", "2 pcs" for 2 purchase orders): a count's own unit
         IF tc->c->>'kind' = 'count' AND f->>'touch_right' = 'unit:pcs' AND info->>'touch_right' IS DISTINCT FROM 'unit:pcs' THEN
@@ -1529,6 +1536,45 @@ AS $$
            || '|\m(whether|if|ob)\M[^.;:!?—–]*\m(will|would|should|wird|werden|würde|sollte|sollten)\M'
 $$;
 
+-- A text with the row numbers of its markdown tables blanked: a first cell that counts the rows of a table 1, 2, 3, ...
+-- ("| 1 | INV-2026-8812 | 18.450,00 € |") numbers the rows, it states no figure (a ranking's rows stated in
+-- their order say their ranks). Every other character keeps its place.
+CREATE FUNCTION footnote._unnumbered(t text)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    lines text[] := string_to_array(t, E'\n');
+    m     text[];
+    n     integer := 0;
+    first integer := 0;
+    i     integer;
+    j     integer;
+BEGIN
+    FOR i IN 1..coalesce(array_length(lines, 1), 0) + 1 LOOP
+        m := CASE WHEN i <= coalesce(array_length(lines, 1), 0)
+                  THEN regexp_match(lines[i], '^(\s*\|\s*)([0-9]{1,3})([.)]?\s*\|)') END;
+        IF m IS NOT NULL AND m[2]::integer = n + 1 THEN
+            n := n + 1;
+            IF n = 1 THEN
+                first := i;
+            END IF;
+            CONTINUE;
+        END IF;
+        IF n >= 2 THEN
+            FOR j IN first..first + n - 1 LOOP
+                lines[j] := regexp_replace(lines[j], '^(\s*\|\s*)([0-9]{1,3})',
+                                           '\1' || repeat(' ', length((regexp_match(lines[j], '^\s*\|\s*([0-9]{1,3})'))[1])));
+            END LOOP;
+        END IF;
+        n := CASE WHEN m IS NOT NULL AND m[2] = '1' THEN 1 ELSE 0 END;
+        first := i;
+    END LOOP;
+    RETURN array_to_string(lines, E'\n');
+END
+$$;
+
 -- Grade a text against the template of its calls: the gate's reading of every sentence.
 --   answer: the text; claims: the caller's claims, or NULL to let the gate find the figures itself;
 --   idx: footnote._call_index of the calls; tpl: footnote._layout of their template; outcome: answer,
@@ -1601,6 +1647,8 @@ BEGIN
     PERFORM footnote._text_arg('answer', answer, true, 20000, true);
     IF claims IS NOT NULL THEN
         claims := footnote._array_arg('claims', claims, 500);
+    ELSIF answer ~ '\n\s*\|\s*1[.)]?\s*\|' THEN
+        answer := footnote._unnumbered(answer);
     ELSIF answer ~ '^\s*[{\[]' THEN
         -- JSON on one line: each "key": value pair is read as a line of its own, as in YAML (the comma before a
         -- key becomes a line break: the text keeps its length, every position its character)
