@@ -282,7 +282,7 @@ BEGIN
         ELSE
             u := u || footnote._unit(r, 'Days sales outstanding as of {as_of} were {dso}: receivables of '
                 || '{receivables} against gross sales of {gross_sales} in the {window} ending that day.'
-                || '{~window period over with}');
+                || '{~window period over with last prior preceding trailing rolling past}');
         END IF;
     WHEN 'revenue' THEN
         IF r->>'empty_reason' IS NOT NULL THEN

@@ -1536,6 +1536,17 @@ AS $$
            || '|\m(whether|if|ob)\M[^.;:!?—–]*\m(will|would|should|wird|werden|würde|sollte|sollten)\M'
 $$;
 
+-- Whether position pos (0-based) of text t stands in the header row of a markdown table (the line above its
+-- |---| line).
+CREATE FUNCTION footnote._header_row(t text, pos integer)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT footnote._line_at(t, pos) ~ '^\s*\|'
+       AND split_part(substr(t, pos + 1), E'\n', 2) ~ '^\s*\|?\s*:?-{3,}:?\s*\|'
+$$;
+
 -- A text with the row numbers of its markdown tables blanked: a first cell that counts the rows of a table 1, 2, 3, ...
 -- ("| 1 | INV-2026-8812 | 18.450,00 € |") numbers the rows, it states no figure (a ranking's rows stated in
 -- their order say their ranks). Every other character keeps its place.
@@ -2110,7 +2121,9 @@ BEGIN
                                            ORDER BY k2, a.o), '[]')
                  FROM generate_series(1, nsent) AS k2,
                       jsonb_array_elements_text(judged[k2]->'claims') WITH ORDINALITY AS a(c, o)
-                 WHERE unit_of[k2] = u AND a.c IS NOT NULL), tc, tus->u, tinfo->(u::text));
+                 WHERE unit_of[k2] = u AND a.c IS NOT NULL
+                   -- (a table's header row names its columns: what it states stands above every row, not before it)
+                   AND NOT footnote._header_row(answer, (nread->(k2 - 1)->>'start')::integer)), tc, tus->u, tinfo->(u::text));
             CONTINUE WHEN jsonb_array_length(o) = 0;
             FOR k IN 1..nsent LOOP
                 IF unit_of[k] = u AND NOT EXISTS (SELECT FROM jsonb_array_elements(judged[k]->'offences') AS x
