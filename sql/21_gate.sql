@@ -1301,8 +1301,7 @@ SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT min(x.n2)::integer FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
     WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'marks') = 0
-      AND ((NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
-            AND s2->>'text' ~* footnote._signoff_re())
+      AND (s2->>'text' ~* footnote._signoff_re()
            OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
                AND footnote._signoff_named(s2->>'text'))
            OR footnote._line_at(answer, (s2->>'start')::integer) ~ '^\s*--\s*$'

@@ -211,6 +211,105 @@ def test_periods_buckets_percentages_and_keys_are_read_as_people_write_them(fn: 
                   customer="Janssens & Peeters") == "insufficient_evidence"
 
 
+def _graded(fn: Footnote, question: str, *texts: str) -> list[str]:
+    """The gate's status for each text (``{A}`` stands for the answer's own text) as a restatement of the answer
+    the question gets: an answer's template, or a refusal's or clarification's question."""
+    a = fn.ask(question)
+    outcome = {"refused": "refusal", "ambiguous": "clarification"}.get(a.status, "answer")
+    template = {"intent": a.intent, "notes": {k: v for k, v in a.notes.items() if isinstance(v, str)}}
+    return [str(fn.check_answer(t.replace("{A}", a.answer), None, [c["call_id"] for c in a.calls], outcome=outcome,
+                                template=template if outcome == "answer" else None, question=question)["status"])
+            for t in texts]
+
+
+def test_a_refusal_may_name_what_it_declines_and_still_states_nothing(fn: Footnote) -> None:
+    """A refusal may repeat the question (as a question), name the place or currency it was asked about and say
+    what it will not do; a prediction, a number or a name stated beside that is still refused."""
+    assert _graded(fn, "Will Bergmann Logistik pay next month?",
+                   "Q: Will Bergmann Logistik pay next month?\nA: I don't forecast; I only report recorded figures.",
+                   "Whether Bergmann Logistik will pay next month isn't something I can tell you: I only report "
+                   "figures that are already recorded.",
+                   "I won't forecast that.") == ["refused"] * 3
+    assert "refused" not in _graded(fn, "Will Bergmann Logistik pay next month?",
+                                    "Bergmann Logistik will pay next month.",
+                                    "I can't tell you, but Bergmann Logistik will pay next month, won't it?",
+                                    "I won't forecast, but they will probably pay.")
+    assert _graded(fn, "What is the weather in Berlin?", "**Q:** Weather in Berlin?\n**A:** None of the available "
+                   "operations answers that.", "I can't tell you the weather in Berlin.") == ["refused"] * 2
+    assert _graded(fn, "What is the weather in Berlin?", "Berlin is where Bergmann Logistik pays from.",
+                   "Nothing answers that, but Hamburg is sunny.") == ["insufficient_evidence"] * 2
+    assert _graded(fn, "What is revenue in dollars?", "No USD figure: amounts are reported only in the currency "
+                   "they are recorded in.", "Umsatz in Dollar gibt es nicht: Beträge werden nur in der erfassten "
+                   "Währung berichtet.") == ["refused"] * 2
+    assert _graded(fn, "What is revenue in dollars?", "Revenue is about 3 million USD.") == ["insufficient_evidence"]
+
+
+def test_a_letter_in_any_language_is_signed_by_names_not_by_claims(fn: Footnote) -> None:
+    """Greetings and sign-offs of other languages, a name alone under the text and the team lines under it sign a
+    letter; a word of the vocabulary under a sign-off ("Disputed", "Insolvent") is a claim, never a signature."""
+    body = "Lindqvist Elteknik AB owes 2.591,97 € overdue on 1 invoice, 551 days past due as of 14.08.2026."
+    q = "How much does Lindqvist Elteknik owe?"
+    assert _graded(fn, q, f"Hej Mia,\n\n{body}\n\nTack!\nLars Berg\nSales Nordics | +46 8 555 120 90",
+                   f"Hei Ingrid,\n\n{body}\n\nMed vennlig hilsen\nKari Nordmann\nKredittkontroll | +47 22 41 90 10",
+                   f"{body}\n\nJonas Wirth\nCredit Controller, Nordics",
+                   f"{body}\n\nBest,\nJonas Wirth\nAccounts Receivable") == ["verified"] * 4
+    assert _graded(fn, q, f"{body}\n\nBest,\nDisputed", f"{body}\n\nBergmann Logistik\nInsolvent",
+                   f"{body}\n\nBest,\nOverdue Insolvent Team") == ["insufficient_evidence"] * 3
+
+
+def test_what_people_write_for_none_the_first_the_whole_and_a_documents_amount(fn: Footnote) -> None:
+    """"no open tickets" for a count of 0, "owes us the most" for the first of a ranking, "all of it overdue" where
+    the part is the whole, "INV-… (18.450,00 €)", a table's row numbers, "unchanged since", the question restated
+    with its names: read as what they say, and blocked where that is not what the calls returned."""
+    risk = ("{c} is at high risk of not paying on time (interpretation). Facts: {f}; no open support tickets; "
+            "payment terms 30 days, account owner {o}.")
+    assert _graded(fn, "Is Braun Feinmechanik at risk?", risk.format(
+        c="Braun Feinmechanik GmbH", o="Jonas Weber",
+        f="53.057,01 € overdue across 6 invoices, the oldest 547 days past due (as of 14.08.2026)")) == ["verified"]
+    assert _graded(fn, "Is Bergmann Logistik at risk?", risk.format(
+        c="Bergmann Logistik GmbH", o="Ana Kovač",
+        f="43.805,00 € overdue across 4 invoices, the oldest 104 days past due (as of 14.08.2026)")) \
+        == ["insufficient_evidence"]
+    assert _graded(fn, "Which items are below reorder level?", "No items are below their reorder level (0).",
+                   "Derzeit liegt kein Artikel unter dem Meldebestand (0 Artikel).") == ["verified"] * 2
+    most = "Nieminen Tekniikka Oy owes us the {w}: 177.101,04 € overdue as of 14.08.2026."
+    assert _graded(fn, "Who owes us the most?", most.format(w="most"), most.format(w="least")) \
+        == ["verified", "insufficient_evidence"]
+    month = "Revenue 01.01.2026–14.08.2026: 6.983.043,58 € in total; {m} had the most invoices ({n})."
+    assert _graded(fn, "monthly revenue for 2026 so far", month.format(m="July 2026", n=134),
+                   month.format(m="June 2026", n=130)) == ["verified", "insufficient_evidence"]
+    aging = "{c}: {o} open across {n} invoices, all of it overdue. As of 14.08.2026."
+    assert _graded(fn, "AR aging for Bergmann Logistik", aging.format(c="Bergmann Logistik GmbH", o="43.805,00 €", n=4)) \
+        == ["verified"]
+    assert _graded(fn, "AR aging for Vidal Embalajes", aging.format(c="Vidal Embalajes S.A.", o="128.028,90 €", n=9)) \
+        == ["insufficient_evidence"]
+    owes = "Bergmann Logistik GmbH owes 43.805,00 € overdue across 4 invoices as of 14.08.2026."
+    assert _graded(fn, QUESTION, owes + " The oldest, INV-2026-8812 (18.450,00 €), is 104 days past due.",
+                   "**Q:** How much does Bergmann Logistik owe?\n**A:** 43.805,00 € overdue across 4 invoices, the "
+                   "oldest 104 days past due (as of 14.08.2026).") == ["verified"] * 2
+    assert _graded(fn, QUESTION, owes.replace("43.805,00 €", "(43.805,00 €)"),
+                   "**Q:** How much does Bergmann Logistik owe?\n**A:** Vidal Embalajes S.A. owes 43.805,00 € "
+                   "overdue across 4 invoices (as of 14.08.2026).") == ["insufficient_evidence"] * 2
+    rows = [("Nieminen Tekniikka Oy", "177.101,04 €", 12), ("Østergaard Maskinfabrik A/S", "132.826,48 €", 15),
+            ("Pichler Haustechnik GmbH", "74.382,11 €", 8)]
+
+    def table(order: list[int]) -> str:
+        lines = [f"| {i} | {rows[o][0]} | {rows[o][1]} | {rows[o][2]} |" for i, o in enumerate(order, 1)]
+        return "\n".join(["| # | Customer | Overdue | Invoices |", "|--:|---|--:|--:|", *lines,
+                          "", "As of 14.08.2026; 39 customers have something overdue."])
+
+    assert _graded(fn, "Top 3 customers by overdue", table([0, 1, 2]), table([1, 0, 2])) \
+        == ["verified", "insufficient_evidence"]
+    assert _graded(fn, "Should we pay Northwind Supply?",
+                   "{A}".replace("{A}", "{A}"),
+                   ) == ["partially_verified"]
+    pay = fn.ask("Should we pay Northwind Supply?").answer
+    assert "has not changed since 03.07.2023" in pay
+    assert _graded(fn, "Should we pay Northwind Supply?",
+                   pay.replace("The phone number on file has not changed since", "Phone number on file unchanged since"),
+                   pay.replace("has not changed since", "changed on")) == ["partially_verified", "insufficient_evidence"]
+
+
 def test_figures_are_found_on_token_boundaries_longest_first(fn: Footnote) -> None:
     """'2' of Q2 2026 is not the rank 2, '4' of 43.805,00 € is not the count 4."""
     r = fn.call("top_customers", period="2026-Q2", limit=5)
