@@ -1291,36 +1291,6 @@ AS $$
     SELECT split_part(reverse(split_part(reverse(left(t, pos)), E'\n', 1)) || substr(t, pos + 1), E'\n', 1)
 $$;
 
--- The first sentence of a read text (footnote._read) that signs it off: a sign-off line ("Best regards,"), one
--- that signs with a name ("Gruß Julia", "Thanks, M.") or the "--" that opens a signature. The lines after it are
--- its signature. NULL when nothing signs the text off.
-CREATE FUNCTION footnote._signed_at(nread jsonb, answer text)
-RETURNS integer
-LANGUAGE sql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT min(x.n2)::integer FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
-    WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'marks') = 0
-      AND (s2->>'text' ~* footnote._signoff_re()
-           OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
-               AND footnote._signoff_named(s2->>'text'))
-           OR footnote._line_at(answer, (s2->>'start')::integer) ~ '^\s*--\s*$'
-           -- a name on a line of its own after what the text states, and below it only names and contact lines
-           -- (a signature without a sign-off: "Stefan Maurer", "Karol Mazur / Warehouse Planning · +48 71 330 2214")
-           OR (x.n2 > 1 AND footnote._name_line(footnote._line_at(answer, (s2->>'start')::integer))
-               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
-               AND EXISTS (SELECT FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(s3, n3)
-                           WHERE y.n3 < x.n2 AND jsonb_array_length(s3->'figures') > 0)
-               AND NOT EXISTS (SELECT FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(s3, n3)
-                               WHERE y.n3 > x.n2
-                                 AND NOT (footnote._name_line(footnote._line_at(answer, (s3->>'start')::integer))
-                                          AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(s3->'words') AS w3
-                                                          WHERE NOT s3->'unknown' ? w3))
-                                 AND NOT (footnote._contact_line(footnote._line_at(answer, (s3->>'start')::integer), true)
-                                          AND (footnote._line_at(answer, (s3->>'start')::integer) ~ '[0-9@]'
-                                               OR footnote._names_only(footnote._line_at(answer, (s3->>'start')::integer)))))))
-$$;
-
 -- Whether a line of a signature says who wrote it and nothing else: once the words of a team, a role or a region
 -- are taken out ("Accounts Receivable", "Credit Controller, Nordics", "AP team"), no word the vocabulary knows is
 -- left ("Disputed" under a sign-off is a claim, not a name).
@@ -1389,6 +1359,36 @@ AS $$
         END AS rest
         FROM (SELECT substring(lower(t) FROM '^\W*(from|sent|to|cc|bcc|date|von|gesendet|an|datum|reply-to)\s*:') AS head,
                      regexp_replace(t, '^\W*[[:alpha:]-]+\s*:\s*', '') AS body) AS h) AS x), false)
+$$;
+
+-- The first sentence of a read text (footnote._read) that signs it off: a sign-off line ("Best regards,"), one
+-- that signs with a name ("Gruß Julia", "Thanks, M.") or the "--" that opens a signature. The lines after it are
+-- its signature. NULL when nothing signs the text off.
+CREATE FUNCTION footnote._signed_at(nread jsonb, answer text)
+RETURNS integer
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT min(x.n2)::integer FROM jsonb_array_elements(nread) WITH ORDINALITY AS x(s2, n2)
+    WHERE jsonb_array_length(s2->'figures') = 0 AND jsonb_array_length(s2->'marks') = 0
+      AND (s2->>'text' ~* footnote._signoff_re()
+           OR (NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
+               AND footnote._signoff_named(s2->>'text'))
+           OR footnote._line_at(answer, (s2->>'start')::integer) ~ '^\s*--\s*$'
+           -- a name on a line of its own after what the text states, and below it only names and contact lines
+           -- (a signature without a sign-off: "Stefan Maurer", "Karol Mazur / Warehouse Planning · +48 71 330 2214")
+           OR (x.n2 > 1 AND footnote._name_line(footnote._line_at(answer, (s2->>'start')::integer))
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(s2->'words') AS w WHERE NOT s2->'unknown' ? w)
+               AND EXISTS (SELECT FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(s3, n3)
+                           WHERE y.n3 < x.n2 AND jsonb_array_length(s3->'figures') > 0)
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(s3, n3)
+                               WHERE y.n3 > x.n2
+                                 AND NOT (footnote._name_line(footnote._line_at(answer, (s3->>'start')::integer))
+                                          AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(s3->'words') AS w3
+                                                          WHERE NOT s3->'unknown' ? w3))
+                                 AND NOT (footnote._contact_line(footnote._line_at(answer, (s3->>'start')::integer), true)
+                                          AND (footnote._line_at(answer, (s3->>'start')::integer) ~ '[0-9@]'
+                                               OR footnote._names_only(footnote._line_at(answer, (s3->>'start')::integer)))))))
 $$;
 
 -- The gloss template claim c of unit u belongs to, as a key shared by the claims of the same gloss, or NULL: a

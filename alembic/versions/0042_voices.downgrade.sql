@@ -5,11 +5,11 @@ SET ROLE footnote_ledger;
 
 DROP FUNCTION footnote._same_sense(text, jsonb);
 
-DROP FUNCTION footnote._signed_at(jsonb, text);
-
 DROP FUNCTION footnote._names_only(text);
 
 DROP FUNCTION footnote._name_line(text);
+
+DROP FUNCTION footnote._signed_at(jsonb, text);
 
 DROP FUNCTION footnote._asking_re();
 

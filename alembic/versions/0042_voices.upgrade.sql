@@ -758,6 +758,35 @@ AS $$
            || 'gracias|muchas gracias|obrigado|obrigada|dank je|dank u|bedankt|díky|děkuji|köszönöm)\W*$'
 $$;
 
+-- Whether a line of a signature says who wrote it and nothing else: once the words of a team, a role or a region
+-- are taken out ("Accounts Receivable", "Credit Controller, Nordics", "AP team"), no word the vocabulary knows is
+-- left ("Disputed" under a sign-off is a claim, not a name).
+CREATE FUNCTION footnote._names_only(line text)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT NOT EXISTS (
+        SELECT FROM jsonb_array_elements(footnote._read(regexp_replace(line,
+            '\m(accounts?|receivables?|payables?|credit|control|controller|controlling|collections?|finance|financial|'
+            || 'treasury|team|ap|ar|sales|purchasing|procurement|billing|accounting|bookkeeping|buchhaltung|debitoren|'
+            || 'kreditoren|debitorenbuchhaltung|kreditorenbuchhaltung|management|manager|operations|customer|service|'
+            || 'services|support|kundenservice|einkauf|vertrieb|finanzen|rechnungswesen|fp&a|cfo|office|head|of|senior|'
+            || 'junior|lead|analyst|specialist|clerk|assistant|department|dept|abteilung|group|region|nordics|dach|'
+            || 'benelux|emea|europe|planning|warehouse|logistics|lager|and|und|&)\M', ' ', 'gi'), '[]', NULL)) AS r,
+             jsonb_array_elements_text(r->'words') AS w
+        WHERE NOT r->'unknown' ? w)
+$$;
+
+-- Whether a line is a name alone: one to four words, each capitalised (particles such as van, de, von aside).
+CREATE FUNCTION footnote._name_line(t text)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT t ~ '^\s*[[:upper:]][[:alpha:].''’-]*(\s+((van|von|de|der|den|la|le|da|di|del|af|zu)\s+)?[[:upper:]][[:alpha:].''’-]*){0,3}\s*$'
+$$;
+
 -- The first sentence of a read text (footnote._read) that signs it off: a sign-off line ("Best regards,"), one
 -- that signs with a name ("Gruß Julia", "Thanks, M.") or the "--" that opens a signature. The lines after it are
 -- its signature. NULL when nothing signs the text off.
@@ -786,35 +815,6 @@ AS $$
                                  AND NOT (footnote._contact_line(footnote._line_at(answer, (s3->>'start')::integer), true)
                                           AND (footnote._line_at(answer, (s3->>'start')::integer) ~ '[0-9@]'
                                                OR footnote._names_only(footnote._line_at(answer, (s3->>'start')::integer)))))))
-$$;
-
--- Whether a line of a signature says who wrote it and nothing else: once the words of a team, a role or a region
--- are taken out ("Accounts Receivable", "Credit Controller, Nordics", "AP team"), no word the vocabulary knows is
--- left ("Disputed" under a sign-off is a claim, not a name).
-CREATE FUNCTION footnote._names_only(line text)
-RETURNS boolean
-LANGUAGE sql STABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT NOT EXISTS (
-        SELECT FROM jsonb_array_elements(footnote._read(regexp_replace(line,
-            '\m(accounts?|receivables?|payables?|credit|control|controller|controlling|collections?|finance|financial|'
-            || 'treasury|team|ap|ar|sales|purchasing|procurement|billing|accounting|bookkeeping|buchhaltung|debitoren|'
-            || 'kreditoren|debitorenbuchhaltung|kreditorenbuchhaltung|management|manager|operations|customer|service|'
-            || 'services|support|kundenservice|einkauf|vertrieb|finanzen|rechnungswesen|fp&a|cfo|office|head|of|senior|'
-            || 'junior|lead|analyst|specialist|clerk|assistant|department|dept|abteilung|group|region|nordics|dach|'
-            || 'benelux|emea|europe|planning|warehouse|logistics|lager|and|und|&)\M', ' ', 'gi'), '[]', NULL)) AS r,
-             jsonb_array_elements_text(r->'words') AS w
-        WHERE NOT r->'unknown' ? w)
-$$;
-
--- Whether a line is a name alone: one to four words, each capitalised (particles such as van, de, von aside).
-CREATE FUNCTION footnote._name_line(t text)
-RETURNS boolean
-LANGUAGE sql IMMUTABLE
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT t ~ '^\s*[[:upper:]][[:alpha:].''’-]*(\s+((van|von|de|der|den|la|le|da|di|del|af|zu)\s+)?[[:upper:]][[:alpha:].''’-]*){0,3}\s*$'
 $$;
 
 -- A sentence put as a question: it opens (after a "Q:" or a quote mark) with a question word or an auxiliary
