@@ -236,8 +236,8 @@ def test_a_refusal_may_name_what_it_declines_and_still_states_nothing(fn: Footno
                                     "I won't forecast, but they will probably pay.")
     assert _graded(fn, "What is the weather in Berlin?", "**Q:** Weather in Berlin?\n**A:** None of the available "
                    "operations answers that.", "I can't tell you the weather in Berlin.") == ["refused"] * 2
-    assert _graded(fn, "What is the weather in Berlin?", "Berlin is where Bergmann Logistik pays from.",
-                   "Nothing answers that, but Hamburg is sunny.") == ["insufficient_evidence"] * 2
+    assert _graded(fn, "What is the weather in Berlin?", "Bergmann Logistik pays from Berlin.",
+                   "Nothing answers that, but it is sunny in Hamburg.") == ["insufficient_evidence"] * 2
     assert _graded(fn, "What is revenue in dollars?", "No USD figure: amounts are reported only in the currency "
                    "they are recorded in.", "Umsatz in Dollar gibt es nicht: Beträge werden nur in der erfassten "
                    "Währung berichtet.") == ["refused"] * 2

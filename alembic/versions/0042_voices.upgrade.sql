@@ -1317,7 +1317,8 @@ BEGIN
                AND (footnote._line_at(answer, (ns->>'start')::integer) ~ '^\s*>[^\n]*\?\s*$'
                     OR (jsonb_array_length(ns->'marks') = 0 AND footnote._line_at(answer, (ns->>'start')::integer)
                         ~* '^\W*(original message|ursprüngliche nachricht|forwarded message|weitergeleitete nachricht|begin forwarded message)\W*$')
-                    -- the sign-off itself, with its name
+                    -- the sign-off itself, alone ("Med vennlig hilsen") or with its name
+                    OR (k = signed AND jsonb_array_length(ns->'marks') = 0 AND ns->>'text' ~* footnote._signoff_re())
                     OR (k = signed AND jsonb_array_length(ns->'marks') = 0 AND footnote._signoff_named(ns->>'text')
                         AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w WHERE NOT ns->'unknown' ? w))) THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
