@@ -25,8 +25,7 @@ SELECT DISTINCT w, c FROM (VALUES
     ('altersstruktur', 'discourse'), ('behaviour', 'discourse'), ('behavior', 'discourse'),
     ('zahlungsverhalten', 'discourse'), ('count', 'neutral'), ('number of', 'neutral'), ('anzahl', 'neutral'),
     ('position', 'neutral'), ('positionen', 'neutral'), ('quartal', 'discourse'), ('zeitraum', 'discourse'),
-    ('jahr', 'unit'), ('um', 'neutral'), ('city', 'neutral'), ('stadt', 'neutral'), ('ort', 'neutral'),
-    ('country', 'neutral'), ('land', 'neutral'), ('customer number', 'neutral'), ('kundennummer', 'neutral')
+    ('jahr', 'unit'), ('um', 'neutral'), ('customer number', 'neutral'), ('kundennummer', 'neutral')
 ) AS v(w, c)
 WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
 
