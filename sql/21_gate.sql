@@ -762,9 +762,11 @@ BEGIN
             WHERE a.c1::integer < b.c2::integer AND tc->(a.c1::integer)->>'kind' = 'amount'
               AND tc->(a.c1::integer)->>'text' = tc->(b.c2::integer)->>'text');
         -- "no open tickets", "kein Artikel" where the statement counts 0 of them: none is the count it states
+        -- (in place of the 0: "0 support tickets are not open" says something else)
         CONTINUE WHEN left(w, 1) = '!' AND tinfo->'words' ? substr(w, 2) AND EXISTS (
             SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2)
             WHERE tc->(o.c2::integer)->>'kind' = 'count' AND tc->(o.c2::integer)->>'text' = '0'
+              AND NOT EXISTS (SELECT FROM jsonb_array_elements(assign) AS a WHERE a = to_jsonb(o.c2::integer))
               AND (tinfo->'figures'->(o.c2)->>'left' = substr(w, 2) OR tinfo->'figures'->(o.c2)->>'right' = substr(w, 2)
                    OR coalesce(tinfo->'figures'->(o.c2)->'near', '[]') ? substr(w, 2)));
         -- a noun that names the kind of the statement's subject ("the customer", "our largest customer",
@@ -1441,6 +1443,23 @@ AS $$
                                       'for', 'from', 'with', 'its', 'this', 'that', 'are', 'were', 'has', 'have')
 $$;
 
+-- Whether text said cuts template claim c of unit u out of the words that state it ("owes overdue across 4
+-- invoices", "rose from to 2.962.843,74 €", "the oldest past due"): the words on either side of it in the statement
+-- stand side by side in the text.
+CREATE FUNCTION footnote._cut_out(answer text, said text, tc jsonb, u jsonb, c integer)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(said ~* ((SELECT CASE WHEN l IS NULL THEN '(^|\n|[.;:!?]\s)\W*' ELSE '\m' || l || '\W*' END
+                                     || coalesce(r || '\M', '($|\n)')
+                              FROM (SELECT substring(substr(answer, (u->>'start')::integer + 1,
+                                                            (tc->c->'span'->>'start')::integer - (u->>'start')::integer)
+                                                     FROM '([[:alnum:]]+)[^[:alnum:]]*$') AS l,
+                                           substring(substr(answer, (tc->c->'span'->>'end')::integer + 1)
+                                                     FROM '^[^[:alnum:]\n]*([[:alnum:]]+)') AS r) AS x)), false)
+$$;
+
 -- Whether a summary (the text said) may leave out template claim c of unit u, a statement it states in part: a figure (an
 -- amount, a count, a number of days, a percentage, a quantity) may be left out when what stays says nothing
 -- false: another figure of the statement is stated (covered), so the statement is made, with its own subject,
@@ -1470,15 +1489,8 @@ AS $$
        AND coalesce(tc->c->>'value', '') !~ '\.(as_of|period|period_from|period_to|rank)$'
        AND EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
                    WHERE covered ? o.c2 AND tc->(o.c2::integer)->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity'))
-       -- left out with the words that state it, not cut out of them ("owes overdue across 4 invoices",
-       -- "rose from to 2.962.843,74 €": the words on either side of it in the statement are not left side by side)
-       AND NOT coalesce(said ~* ((SELECT CASE WHEN l IS NULL THEN '(^|\n|[.;:!?]\s)\W*' ELSE '\m' || l || '\W*' END
-                                         || coalesce(r || '\M', '($|\n)')
-                                  FROM (SELECT substring(substr(answer, (u->>'start')::integer + 1,
-                                                                (tc->c->'span'->>'start')::integer - (u->>'start')::integer)
-                                                         FROM '([[:alnum:]]+)[^[:alnum:]]*$') AS l,
-                                               substring(substr(answer, (tc->c->'span'->>'end')::integer + 1)
-                                                         FROM '^[^[:alnum:]\n]*([[:alnum:]]+)') AS r) AS x)), false)
+       -- left out with the words that state it, not cut out of them
+       AND NOT footnote._cut_out(answer, said, tc, u, c)
        -- and its words not kept for another figure: a word that stands only next to the figures the text leaves out
        -- ("128.028,90 € open ..., 43.805,00 € of it overdue" said as "128.028,90 € overdue") is not in the text
        AND NOT EXISTS (
@@ -2313,13 +2325,16 @@ BEGIN
                                      AND (d.value)::text::integer < coalesce(first, 0)))
               -- a figure the text states for another statement of the same call: the same value, said once
               -- ("INV-2026-8812 is the oldest at 104 days past due" for the headline's "the oldest 104 days")
+              -- (left out with the words that state it, not cut out of them: "the oldest past due" blocks)
               AND NOT (tc->(c::integer)->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity')
                        AND EXISTS (SELECT FROM jsonb_each(covered) AS d
                                    WHERE tc->(d.key::integer)->>'text' = tc->(c::integer)->>'text'
                                      AND tc->(d.key::integer)->>'kind' = tc->(c::integer)->>'kind'
-                                     AND tc->(d.key::integer)->>'call_id' = tc->(c::integer)->>'call_id'))
+                                     AND tc->(d.key::integer)->>'call_id' = tc->(c::integer)->>'call_id')
+                       AND NOT footnote._cut_out(tpl->>'answer', answer, tc, tus->k, c::integer))
               -- how many rows a list shows ("Top 5 customers ...", "5 of 39"): the rows the text lists say it
-              AND NOT (tc->(c::integer)->>'value' ~ '\.(limit|listed|ranked)$');
+              AND NOT (tc->(c::integer)->>'value' ~ '\.(limit|listed|ranked)$'
+                       AND NOT footnote._cut_out(tpl->>'answer', answer, tc, tus->k, c::integer));
             IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
                 missing := 'its words';
             ELSIF detail THEN

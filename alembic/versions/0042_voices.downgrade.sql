@@ -11,6 +11,8 @@ DROP FUNCTION footnote._name_line(text);
 
 DROP FUNCTION footnote._signed_at(jsonb, text);
 
+DROP FUNCTION footnote._cut_out(text, text, jsonb, jsonb, integer);
+
 DROP FUNCTION footnote._asking_re();
 
 DROP FUNCTION footnote._declining_re();
@@ -2134,6 +2136,69 @@ AS $$
            || 'cheers|yours faithfully|yours sincerely|sincerely|have a (good|nice|great) day|talk soon|'
            || 'viele grüße|beste grüße|liebe grüße|mit freundlichen grüßen|freundliche grüße|un saludo|saludos|'
            || 'cordiali saluti)\W*$'
+$$;
+
+-- Whether a summary (the text said) may leave out template claim c of unit u, a statement it states in part: a figure (an
+-- amount, a count, a number of days, a percentage, a quantity) may be left out when what stays says nothing
+-- false: another figure of the statement is stated (covered), so the statement is made, with its own subject,
+-- period and measure; and no other figure of the same gloss is stated without it ("(376 invoices, credit
+-- notes)"). Never the subject, a name, a level or state in words, an as-of date, a period or a rank: those
+-- make the stated figures true. A caveat is a negation, checked apart (negation_dropped). Nor when the text says
+-- a number in words (lexicon class numeral: "both of them high severity" for "1 of them"), speaks as a party
+-- (we, us, our, wir, uns) or calls a figure the total (total, sum, insgesamt) where the answer does not: a word
+-- that may stand for the left-out figure or turn the direction ("we're … overdue to Nieminen") is read against
+-- the whole statement, not a part of it.
+CREATE OR REPLACE FUNCTION footnote._omissible(answer text, said text, tc jsonb, u jsonb, c integer, covered jsonb)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT tc->c->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity')
+       AND NOT EXISTS (
+           SELECT FROM regexp_split_to_table(lower(said), '[^[:alpha:]'']+') AS w
+           WHERE w <> '' AND w <> ALL (regexp_split_to_array(lower(answer), '[^[:alpha:]'']+'))
+             AND (w IN ('we', 'us', 'our', 'ours', 'we''re', 'we''ve', 'we''d', 'we''ll', 'wir', 'uns', 'unser',
+                        'unsere', 'unseren', 'unserem', 'unserer',
+                        -- a word that calls a figure the whole ("total 74.382,11 €" for the overdue part of a
+                        -- total left out)
+                        'total', 'totals', 'totalling', 'totaling', 'sum', 'altogether', 'combined', 'overall',
+                        'insgesamt', 'gesamt', 'gesamtbetrag', 'summe', 'zusammen')
+                  OR EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.class = 'numeral' AND l.phrase = w)))
+       AND coalesce(tc->c->>'value', '') !~ '\.(as_of|period|period_from|period_to|rank)$'
+       AND EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                   WHERE covered ? o.c2 AND tc->(o.c2::integer)->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity'))
+       -- left out with the words that state it, not cut out of them ("owes overdue across 4 invoices",
+       -- "rose from to 2.962.843,74 €": the words on either side of it in the statement are not left side by side)
+       AND NOT coalesce(said ~* ((SELECT CASE WHEN l IS NULL THEN '(^|\n|[.;:!?]\s)\W*' ELSE '\m' || l || '\W*' END
+                                         || coalesce(r || '\M', '($|\n)')
+                                  FROM (SELECT substring(substr(answer, (u->>'start')::integer + 1,
+                                                                (tc->c->'span'->>'start')::integer - (u->>'start')::integer)
+                                                         FROM '([[:alnum:]]+)[^[:alnum:]]*$') AS l,
+                                               substring(substr(answer, (tc->c->'span'->>'end')::integer + 1)
+                                                         FROM '^[^[:alnum:]\n]*([[:alnum:]]+)') AS r) AS x)), false)
+       -- and its words not kept for another figure: a word that stands only next to the figures the text leaves out
+       -- ("128.028,90 € open ..., 43.805,00 € of it overdue" said as "128.028,90 € overdue") is not in the text
+       AND NOT EXISTS (
+           SELECT FROM unnest(footnote._figure_words(answer, tc, u, c)) AS w
+           WHERE w = ANY (regexp_split_to_array(lower(said), '[^[:alpha:]]+'))
+             AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                             WHERE covered ? o.c2 AND w = ANY (footnote._figure_words(answer, tc, u, o.c2::integer))))
+       AND (footnote._gloss(answer, tc, u, c) IS NULL
+            OR NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                           WHERE covered ? o.c2 AND o.c2::integer <> c
+                             AND footnote._gloss(answer, tc, u, o.c2::integer) = footnote._gloss(answer, tc, u, c)))
+       -- and not where a figure of its kind is stated with a figure of another kind between the two in the statement
+       -- (outside a gloss): the one kept could be read as the one left out ("194.824,63 € open, 129.786,95 € of it
+       -- overdue across 23 invoices": 23 is the open count, the overdue 17 is left out)
+       AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS o(c2)
+                       WHERE covered ? o.c2 AND o.c2::integer <> c AND tc->(o.c2::integer)->>'kind' = tc->c->>'kind'
+                         AND footnote._gloss(answer, tc, u, o.c2::integer) IS NULL
+                         AND EXISTS (SELECT FROM jsonb_array_elements_text(u->'claims') AS b(c3)
+                                     WHERE covered ? b.c3 AND tc->(b.c3::integer)->>'kind' <> tc->c->>'kind'
+                                       AND tc->(b.c3::integer)->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity')
+                                       AND (tc->(b.c3::integer)->'span'->>'start')::integer
+                                           BETWEEN least((tc->(o.c2::integer)->'span'->>'start')::integer, (tc->c->'span'->>'start')::integer)
+                                               AND greatest((tc->(o.c2::integer)->'span'->>'start')::integer, (tc->c->'span'->>'start')::integer)))
 $$;
 
 RESET ROLE;
