@@ -632,7 +632,7 @@ SELECT w, 'word', c, false FROM (VALUES
     -- a balance is what is open, unless the words say which part of it
     ('balance', 'open'), ('open balance', 'open'), ('outstanding balance', 'open'), ('saldo', 'open'),
     ('offener saldo', 'open'), ('overdue balance', 'overdue'), ('overdue amount', 'overdue'),
-    ('überfälliger saldo', 'overdue'), ('kreditlimit', 'credit limit')
+    ('überfälliger saldo', 'overdue')
 ) AS v(w, c) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
 
 -- The words that can change what a statement means, English and German, as content words (each its own canon,

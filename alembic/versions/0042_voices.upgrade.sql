@@ -39,7 +39,7 @@ SELECT w, 'word', c, false FROM (VALUES
     -- a balance is what is open, unless the words say which part of it
     ('balance', 'open'), ('open balance', 'open'), ('outstanding balance', 'open'), ('saldo', 'open'),
     ('offener saldo', 'open'), ('overdue balance', 'overdue'), ('overdue amount', 'overdue'),
-    ('überfälliger saldo', 'overdue'), ('kreditlimit', 'credit limit')
+    ('überfälliger saldo', 'overdue')
 ) AS v(w, c) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
 
 -- The units of one operation's own template (also used for calls an agent combines freely).
@@ -522,7 +522,11 @@ BEGIN
         assign := assign || coalesce(to_jsonb(c), 'null'::jsonb);
         IF c IS NULL THEN
             IF EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2)
-                       WHERE footnote._shared_period(fig->>'text', tc->(o.c2::integer), tc)) THEN
+                       WHERE footnote._shared_period(fig->>'text', tc->(o.c2::integer), tc))
+               -- (not where it stands as another date of the statement: "due 14.08.2026" for a due date)
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2)
+                               WHERE tc->(o.c2::integer)->>'kind' = 'date' AND f->>'left' IS NOT NULL
+                                 AND tinfo->'figures'->(o.c2)->>'left' = f->>'left') THEN
                 NULL;  -- the statement's own as-of date or period, which the template states once for all
             ELSIF fig->>'text' !~ '[0-9]' AND fig->>'text' !~ '[A-Z\u00C0-\u00DE]' THEN
                 -- a value written in plain words ("high", "open"): read it as those words
@@ -554,10 +558,10 @@ BEGIN
                 'text', fig->>'written'));
         END IF;
         -- parentheses make a negative amount, not a name, period, date or number of days in brackets, nor the amount
-        -- of the document or name just before them ("INV-2026-8812 (18.450,00 €)")
+        -- of the document just before them ("INV-2026-8812 (18.450,00 €)"; "Net (3.739,50 €)" stays negative)
         IF fig->>'text' ~ '[A-Za-z]' OR fig->>'text' ~ '^[0-9]{2}\.[0-9]{2}\.[0-9]{4}$' OR tc->c->>'kind' = 'count'
            OR substr(ns->>'text', 1, greatest((fig->>'start')::integer - (ns->>'start')::integer, 0))
-              ~ '(\m[A-Z]{2,}[-/]?[0-9][0-9/-]*|[[:upper:]][[:alpha:].&]+)\s*\(\s*$' THEN
+              ~ '\m[A-Z]{2,}[-/]?[0-9][0-9/-]*\s*\(\s*$' THEN
             f := f || jsonb_build_object(
                 'touch_left', CASE WHEN f->>'touch_left' = 'paren:()' THEN info->'touch_left' ELSE f->'touch_left' END,
                 'touch_right', CASE WHEN f->>'touch_right' = 'paren:()' THEN info->'touch_right' ELSE f->'touch_right' END);
@@ -819,15 +823,16 @@ AS $$
 $$;
 
 -- Whether text said cuts template claim c of unit u out of the words that state it ("owes overdue across 4
--- invoices", "rose from to 2.962.843,74 €", "the oldest past due"): the words on either side of it in the statement
--- stand side by side in the text.
+-- invoices", "rose from to 2.962.843,74 €", "the oldest past due") or puts another number in its place ("Top 1
+-- customers" for "Top 3 customers"): the words on either side of it in the statement stand side by side in the
+-- text, or around another number.
 CREATE FUNCTION footnote._cut_out(answer text, said text, tc jsonb, u jsonb, c integer)
 RETURNS boolean
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT coalesce(said ~* ((SELECT CASE WHEN l IS NULL THEN '(^|\n|[.;:!?]\s)\W*' ELSE '\m' || l || '\W*' END
-                                     || coalesce(r || '\M', '($|\n)')
+                                     || '([0-9][0-9.,]*\W*)?' || coalesce(r || '\M', '($|\n)')
                               FROM (SELECT substring(substr(answer, (u->>'start')::integer + 1,
                                                             (tc->c->'span'->>'start')::integer - (u->>'start')::integer)
                                                      FROM '([[:alnum:]]+)[^[:alnum:]]*$') AS l,
