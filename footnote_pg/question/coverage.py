@@ -84,13 +84,13 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
 INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "risk": "credit creditworthy paying pay payer late assessment assess check review wise doing profile safe keep "
             "delivering deliver ship shipping supply supplying sell selling",
-    "aging": "open outstanding total balance days more older than overall just only not",
+    "aging": "open outstanding total balance days more older than overall just only not late current due yet",
     "revenue": "net issue issued issuing raised sent send out make made",
     "credit_notes": "issue issued raised given granted sent",
     "revenue_monthly": "net issue issued",
     "payables": "open unpaid supplier suppliers invoice invoices bill bills due overdue outstanding total ap "
                 "received when",
-    "profile": "manager owner terms payment country located based city limit credit number",
+    "profile": "manager owner terms payment country located based city limit credit number responsible",
     "tickets": "unresolved pending active open opened support cases case raised complaints complaint issues issue "
                "severity high critical "
                "escalated",
@@ -115,7 +115,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "revenue_why": "compared compare between",
     "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
     "ranking": "payments payment behind with everything open included including incl",
-    "invoice": "paid settled vat tax days late overdue credit note",  # a credit note by number: said which it is
+    "invoice": "paid settled vat tax days late overdue credit note remaining each customer",  # a credit note by number: said which it is
     "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically make made "
                 "receive received",
 }.items()}
@@ -246,6 +246,8 @@ def _time_used(when: PeriodMention | DateMention, used: str, as_of: dt.date) -> 
         forms.add(f"FY{p.year}")
     if p.kind != "range":
         forms.add(p.next_year().catalog())     # "expected in September": the coming one
+    elif p.first is not None and (p.first.month, p.first.day) != (2, 29):
+        forms.add(f"{p.first.replace(year=p.first.year + 1).isoformat()}..")   # "expected 1 to 15 September"
     if when.last_year:                         # "Q2 vs last year": Q2 of last year
         forms |= {f"{p.start().year}-", f"{p.end().year}-"}
     return any(f in used for f in forms)

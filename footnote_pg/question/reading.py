@@ -65,7 +65,8 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
         digits = m.group(2) or m.group(4)
         if len(digits) > 4 and digits.startswith("0"):      # INV-2026-08812: the zeros typed in front are padding
             digits = digits.lstrip("0").rjust(4, "0")
-        invoice = f"INV-{m.group(1) or m.group(3)}-{digits}"
+        year = m.group(1) or m.group(3)
+        invoice = f"INV-{'20' + year if len(year) == 2 else year}-{digits}"     # INV-26-8901: the year 2026
         pre = blank(pre, m.start(), m.end())
     elif (m := _DOCUMENT_NO.search(pre)) is not None:   # the ERP's own numbering, kept as written
         invoice = text[m.start():m.end()].upper()
