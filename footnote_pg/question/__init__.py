@@ -325,6 +325,10 @@ def _routed(question: str, directory: Directory, settings: RouterSettings, depth
                 return routed
         question = words.unwrapped(question)      # "Hi team, ... Thanks, Anna": the question in the message
     call = toolcall.parse(question) if depth == 0 else None
+    if depth == 0 and toolcall.is_write(question, call):      # a GraphQL mutation, "approve_invoice": a change
+        return Route(kind="refusal", intent="database_command", reason="database_command",
+                     message=_decide(_analyse("drop table invoices", settings), directory).message,
+                     notes={"rule": "database_command"})
     if call is not None:
         unknown = toolcall.unknown_keys(call)
         if unknown and (_INJECTED_KEY.search(" ".join(unknown)) or _INSTRUCTION.search(question.lower())):

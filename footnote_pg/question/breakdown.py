@@ -118,7 +118,7 @@ collected collect collection collections received receive came come cash payment
 spend spent bought buy purchase purchased purchases purchasing volume volumes gross net average avg value size
 issued issue invoiced ranked rank ranking sorted biggest largest main top most least smallest lowest highest
 quarter quarters quarterly month months monthly per each every split broken down grouped across all
-managed manage manages owned own owns handled handle looked after first last
+managed manage manages owned own owns handled handle looked after first last made
 revenue revenues sales turnover credit notes note memos memo invoices invoice count
 """.split())
 LABEL = "a measure of a period grouped by one dimension"

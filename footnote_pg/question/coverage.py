@@ -98,7 +98,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "compare_dso": "window day days collect collection outstanding sales",
     "open_pos": "open expected pending outstanding placed delivery deliveries arrive arriving arrives due delivered "
                 "coming",
-    "stock": "level levels left hand units reorder point below enough",
+    "stock": "level levels left hand units reorder point below enough quantity",
     "supplier_payment": "phone number numbers file verified new asked change changed legitimate legit genuine real "
                         "safe request requested details bank pending changes updated update verify confirmed "
                         "account iban transfer wire email fraud phishing scam suspicious release approve",
@@ -114,7 +114,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "top_customers": "first ascending order sorted",
     "revenue_why": "compared compare between",
     "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
-    "ranking": "payments payment behind with everything open included including incl",
+    "ranking": "payments payment behind with everything open included including incl sorted ascending descending",
     "invoice": "paid settled vat tax days late overdue credit note remaining each customer",  # a credit note by number: said which it is
     "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically make made "
                 "receive received",
@@ -205,7 +205,12 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
         if ch == " " and q.low[i] != " ":
             covered[i] = True
     times: list[PeriodMention | DateMention] = [*q.time.periods, *q.time.dates]
+    windows = {str(c.arguments["window_days"]) for c in r.calls if "window_days" in c.arguments}
     for when in times:                     # a period or day counts only when a call uses it
+        window = _WINDOW.search(when.phrase)    # "DSO, rolling 90 days": the window DSO is computed over
+        if window and window.group(1) in windows:
+            cover(when.start, when.end)
+            continue
         if not _time_used(when, used, q.cal.as_of):
             out.append(when.phrase)
         cover(when.start, when.end)          # named once, as a phrase
@@ -231,6 +236,10 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
             continue           # a word of a name of the directory (a name the route passed on, or its legal form)
         out.append(tok.text)
     return out
+
+
+_WINDOW = re.compile(r"^(?:(?:in|over|for|during)\s+)?(?:the\s+)?(?:last|past|trailing|rolling)\s+(\d{1,4})\s+days$",
+                     re.IGNORECASE)
 
 
 def _time_used(when: PeriodMention | DateMention, used: str, as_of: dt.date) -> bool:

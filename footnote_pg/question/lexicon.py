@@ -111,7 +111,7 @@ _CURRENCY = _rx(
     r"|(?:polnisch|schwedisch|dänisch|norwegisch|tschechisch|amerikanisch|britisch|japanisch)e[nm]?\s+|schweizer\s+)?"
     r"(?:dollars?|usd|gbp"
     r"|chf|jpy|cny|sek|dkk|nok|pln|czk|huf|yen|yuan|pounds?(?:\s+sterling)?|sterling|swiss\s+francs?"
-    r"|francs?|zloty|korun[ay]?|kron(?:or|er|a|e)|crowns?|bitcoin|btc|rupees?|inr)\b"
+    r"|francs?|z[lł]oty|korun[ay]?|kron(?:or|er|a|e)|crowns?|bitcoin|btc|rupees?|inr)\b"
     r"|convert(?:ed|ing)?\b|exchange\s+rates?\b|usd\b|gbp\b|fx\s+rates?\b)|\$")
 _FORECAST = _rx(
     r"\bwill\b(?!\s+you\b)|\b(?:going|gonna)\s+to\s+\w+|\bgonna\b|\bforecast|\bpredict|\bprojection"
@@ -165,7 +165,7 @@ _WHO_MOST = _rx(r"\b(?:who|which|what)\b[^?.!]*\b(?:most|least|largest|biggest|s
 _TAX = _rx(r"\b(?:vat|tax(?:es)?)\b")
 _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
 
-_INVOICE_NO = _rx(r"\binv[\s_.-]?((?:19|20)?\d\d)[\s/_.-](\d{3,7})\b"
+_INVOICE_NO = _rx(r"\binv[\s_.-]?((?:19|20)\d\d|\d\d(?=[\s/_.-]\d{3}))[\s/_.-](\d{1,7})\b"
                   r"|\binvoices?\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?((?:19|20)\d\d)[-/](\d{1,8})\b")
 _INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)\s*#?\s*(\d{3,8})\b"
                     r"|\binvoice\s*#?\s*(\d{3,8})\b|\binvoices\s+#?\s*(?!(?:19|20)\d\d\b)(\d{3,8})\b")
@@ -212,7 +212,8 @@ _AGING = _rx(
     r"\bag(?:e)?ing\b|\baged\s+(?:debt|debtors|receivables?|balances?|invoices?|report)\b"
     r"|\breceivables?\b|\baccounts?\s+receivable\b|\ba/?r\b|\bdebtors?\s+(?:list|report|book|ledger)\b"
     r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b|\b(?:still\s+)?ha(?:ve|s)\s+open\s+with\s+us\b"
-    r"|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b")
+    r"|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b"
+    r"|\b(?:anything|something)\s+(?:still\s+)?open\s+(?:with\s+us|on\s+(?:their|its|the)\s+account)\b")
 # A part of the receivables by age ("more than 90 days overdue", "older than 60 days"): the aging's buckets.
 _OVER_AGE = _rx(r"\b(?:more\s+than|over|older\s+than|above|beyond|at\s+least|longer\s+than)\s+\d{1,3}[\s-]*days?\b"
                 r"|\b\d{1,3}\+\s*days?\b")

@@ -111,6 +111,9 @@ def all_overdue_route(q: _Question) -> Route:
     return _answer("aging", [_call("ar_aging", as_of=as_of)], notes)
 
 
+_SORTED = re.compile(r"\bsorted\s+(asc|desc)(?:ending)?\b")
+
+
 def ranking_route(q: _Question) -> Route:
     """Customers ranked by what they owe: overdue (default), outstanding or oldest overdue; largest or smallest
     first."""
@@ -120,6 +123,8 @@ def ranking_route(q: _Question) -> Route:
                or _OPEN_TOTAL.search(q.masked)
                else "overdue")
     direction = "asc" if _RANK_ASC.search(q.masked) and measure != "oldest_overdue" else None
+    if _SORTED.search(q.masked):            # "sorted descending", "asc" as a tool call's argument: as said
+        direction = "asc" if _SORTED.search(q.masked).group(1).startswith("asc") else "desc"
     return _answer("ranking", [_call("rank_customers", measure=measure, direction=direction, limit=_limit(q),
                                      as_of=as_of)], notes)
 
