@@ -84,7 +84,8 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
 INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "risk": "credit creditworthy paying pay payer late assessment assess check review wise doing profile safe keep "
             "delivering deliver ship shipping supply supplying sell selling",
-    "aging": "open outstanding total balance days more older than overall just only not late current due yet",
+    "aging": "open outstanding total balance days more older than overall just only not late current due yet "
+             "including incl",
     "revenue": "net issue issued issuing raised sent send out make made",
     "credit_notes": "issue issued raised given granted sent",
     "revenue_monthly": "net issue issued",
@@ -115,11 +116,12 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "revenue_why": "compared compare between",
     "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
     "ranking": "payments payment behind with everything open included including incl sorted ascending descending",
-    "invoice": "paid settled vat tax days late overdue credit note remaining each customer",  # a credit note by number: said which it is
+    "invoice": "paid settled vat tax days late overdue credit note remaining each customer received",  # a credit note by number: said which it is
     "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically make made "
                 "receive received",
 }.items()}
 INTENT_CUES["breakdown"], INTENT_WORDS["breakdown"] = breakdown.CUES, breakdown.WORDS
+INTENT_CUES["combined"], INTENT_WORDS["combined"] = breakdown.CUES, breakdown.WORDS   # measures side by side
 GENERAL_WORDS = frozenset("compared compare comparison between against versus".split())
 
 LABELS = {

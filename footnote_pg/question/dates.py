@@ -278,7 +278,8 @@ _FROM_TO = re.compile(rf"\bfrom\s+({_YEAR})-(\d{{2}})-(\d{{2}})\s+(?:to|until|ti
 # Periods that do not exist (Q5, H3, month 13) or lie outside what a ledger of this kind holds (Q2 1066).
 _BAD_PERIOD = re.compile(r"\bq(?:[05-9]|\d\d+)\b(?:\s+\d{2,4})?|\bh[03-9]\b|\b(?:q[1-4]|fy|h[12]|in|of|for|year)\s+"
                          r"((?!(?:19|20)\d\d\b)\d{3,4}|\d{5,})\b(?!\s*\))|\b(?:fy|fiscal\s+year)\s*'?(?!(?:19|20)\d\d\b)"
-                         r"\d{3,4}\b|\b(?:19|20)\d\d-(?:1[3-9]|[2-9]\d)\b(?!-\d)")
+                         r"\d{3,4}\b|\b(?:19|20)\d\d-(?:1[3-9]|[2-9]\d)\b(?!-\d)"
+                         r"|\b(?:[3-9]|\d\d)(?:\.|st|nd|rd|th)?\s+half(?:[\s-]year)?\b|\b(?:[5-9]|\d\d)(?:\.|th)?\s+quarter\b")
 _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                  "eleven": 11, "twelve": 12, "eighteen": 18, "twenty four": 24, "twenty-four": 24}
 _FUTURE = re.compile(r"\b(?:next|coming|upcoming|following)\s+(?:fiscal\s+year|financial\s+year"

@@ -116,7 +116,7 @@ _CURRENCY = _rx(
 _FORECAST = _rx(
     r"\bwill\b(?!\s+you\b)|\b(?:going|gonna)\s+to\s+\w+|\bgonna\b|\bforecast|\bpredict|\bprojection"
     r"|\bproject(?:ed)?\s+(?:revenue|sales)|\bexpect(?:ed|ing|s)?\b|\bestimat|\boutlook\b|\banticipat"
-    r"|\bbudget|\blikely\s+to\b|\bin\s+the\s+future\b"
+    r"|\bbudget|\blikely\s+to\b|\bin\s+the\s+future\b|\blikelihood\b|\bprobability\b|\bchances?\s+(?:that|of)\b"
     r"|\berwart(?:en|et|e|ung|ungen)\b|\bprognos|\bhochrechnung|\b(?:fy\s*'?)?(?:20)?\d\de\b")
 _ADVICE = _rx(
     r"\bshould\s+(?:we|i|you|the\s+company)\b|\bsue\b|\bsuing\b|\blawsuit|\blegal\s+action|\bcourt\b"
@@ -298,7 +298,8 @@ _REVENUE = _rx(
     r"|\btop\s+line\b|\b(?:how\s+much|what)\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b"
     r"|\bsold\b|\bhow\s+many\s+invoices\b|\bnumber\s+of\s+invoices\b|\binvoices\s+(?:did\s+we\s+|were\s+"
     r"|we\s+)?(?:issue[ds]?|sent|raised)\b"
-    r"|\b(?:how\s+much|what)\s+did\s+\S+(?:\s+\S+){0,4}\s+(?:buy|spend|order|purchase)\b")
+    r"|\b(?:how\s+much|what)\s+did\s+\S+(?:\s+\S+){0,4}\s+(?:buy|spend|order|purchase)\b"
+    r"|\b(?:how\s+much|what)\s+(?:has|have)\s+(?!we\b)\S+(?:\s+\S+){0,4}\s+(?:bought|spent|ordered|purchased)\b")
 _CHANGE = _rx(
     r"\b(?:chang(?:e|ed|es|ing)|(?:go|goes|gone|going|went)\s+(?:up|down)|ris(?:e|es|en|ing)|rose"
     r"|increas(?:e|ed|es|ing)|gr(?:ow|ows|own|owing|ew|owth)|drop(?:ped|s|ping)?|fall(?:en|s|ing)?"
@@ -466,6 +467,7 @@ _INVOICE_SHORT = _rx(r"\binv\.?\s*(?:no\.?\s*|nr\.?\s*|number\s+)?#?\s*(\d{3,8})
                      r"|\b(?:which|what)\s+(?:invoice\s+)?is\s+(\d{4,8})\b")
 _PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|ageing|balance|report|total|overdue)\b"
                 r"|\bpayables?\b|\bap\s+(?:for|of|with|to|from)\b|\btotal\s+ap\b|^\s*ap\s+(?=\w)"
+                r"|\b(?:overdue|open|unpaid|outstanding|due)\s+ap\b"
                 r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from"
                 r"|to)\s+suppliers?\b"
                 r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+)?owe\b|\bwe\s+(?:still\s+)?owe\b|\bdo\s+we\s+owe\b")
