@@ -215,7 +215,8 @@ def route(q: _Question, d: Directory) -> Route | None:
         named = _measures(q) if others else [measure]      # in the order the question names them
         calls = tuple(_call("breakdown", measure=m, period=x.catalog())     # "cash collected vs supplier payments
                       for m in named for x in periods)                       # in Q2", "collections Jun vs Jul"
-        return Route(kind="comparison", intent="combined", calls=calls, notes={"period": p.phrase, "measure": measure})
+        return Route(kind="comparison", intent="combined", calls=calls,
+                     notes={"period": p.phrase, "measure": measure, "clauses": " | ".join("breakdown" for _ in calls)})
     if p.period.kind == "month" and dim == "month":
         return _clarify("unclear_period", "A month by month breakdown needs more than one month; which period do "
                         "you mean?", [q.text.replace(p.phrase, label) for label in (

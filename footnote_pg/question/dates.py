@@ -221,7 +221,7 @@ _MAY_CONTEXT = re.compile(r"(?:\b(?:in|for|of|during|since|until|till|through|by
 _YEAR = r"(?:19|20)\d\d"
 _ISO_DATE = re.compile(rf"\b({_YEAR})-(\d{{1,2}})-(\d{{1,2}})\b")
 # 30.06.2026, 30.6.26 and, without a year, 30.06. (the latest such day up to the reference day)
-_DOT_DATE = re.compile(rf"\b(\d{{1,2}})\.(\d{{1,2}})\.(?:({_YEAR})\b|(\d{{2}})\b)?(?![\d.])")
+_DOT_DATE = re.compile(rf"\b(\d{{1,2}})\.(\d{{1,2}})\.(?:({_YEAR})\b|(\d{{2}})\b)?(?!\d|\.\d)")
 # 31.07 without a year or a closing dot, after a word that asks for a day ("per 31.07", "as of 30.6")
 _DOT_DAY = re.compile(r"\b(?:per|as\s+of|as\s+at|on|by|until|am|zum|bis)\s+(\d{1,2})\.(\d{1,2})\b(?![.,]?\d)")
 _SLASH_DATE = re.compile(rf"\b(\d{{1,2}})/(\d{{1,2}})/({_YEAR})\b")

@@ -280,7 +280,7 @@ _LIST = _rx(
 _LIST_FILTER = _rxi(
     r"(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+letter\s+|an?\s+)?['\"]?(.+?)['\"]?\s*[?.!]*$"
     r"|(?:named|called|containing|contains?)\s+['\"]?(.+?)['\"]?\s*[?.!]*$"
-    r"|\bwith\s+['\"]?(.+?)['\"]?\s+in\s+(?:the|their)\s+names?")
+    r"|\b(?:with|(?:have|has|having)(?!\s+with\b))\s+['\"]?(.+?)['\"]?\s+in\s+(?:the|their)\s+names?")
 _LIST_LIMIT = _rx(rf"\b(?:first|top|only)\s+{_NUM}\s+customers\b|\b{_NUM}\s+customers\b"
                   rf"|\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed)?\s+to|limit)\s+{_NUM}\b")
 _LIST_SCOPE = _rx(r"\bcustomers?\s+(?:in|from|based\s+in|located\s+in)\s+[a-z]")

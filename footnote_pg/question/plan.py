@@ -268,6 +268,8 @@ def _invoice_route(q: _Question) -> Route:
 
 
 def _stock_route(q: _Question, directory: Directory, require_match: bool) -> Route | None:
+    if len(q.skus) > 1:                # several SKUs in one clause: never the first alone (joined ones are clauses)
+        return _refuse("not_covered")
     if q.sku:
         return _answer("stock", [_call("stock_on_hand", item=q.sku)])
     text = _ON_HAND.sub(lambda m: " " * len(m.group(0)), q.masked)

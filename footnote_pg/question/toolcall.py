@@ -541,5 +541,6 @@ def unknown_message(call: Call) -> str:
 
 def guess(call: Call) -> str:
     """The best reading of a request with unknown keys: their values said as words after the rest."""
-    extra = " ".join(v for k, v in call.arguments.items() if call.operation and k not in call.operation.keys)
+    extra = " ".join(_GENERIC[k].format(v) if k in _GENERIC else v
+                     for k, v in call.arguments.items() if call.operation and k not in call.operation.keys)
     return f"{question(call)} {extra}".strip()
