@@ -102,7 +102,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "stock": "level levels left hand units reorder point below enough quantity",
     "supplier_payment": "phone number numbers file verified new asked change changed legitimate legit genuine real "
                         "safe request requested details bank pending changes updated update verify confirmed "
-                        "account iban transfer wire email fraud phishing scam suspicious release approve",
+                        "account iban transfer wire email fraud phishing scam suspicious release approve sent",
     "list_customers": "name names named called starting start starts beginning begins containing contains letter "
                       "managed manage manages owned own owns handled handle looked after served",
     "list_suppliers": "name names named called starting start starts beginning begins containing contains letter",
@@ -114,7 +114,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "compare_top": "compared compare between",
     "top_customers": "first ascending order sorted",
     "revenue_why": "compared compare between",
-    "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
+    "purchase_order": "expected due arrive arriving arrives delivered ordered status supplier when",
     "ranking": "payments payment behind with everything open included including incl sorted ascending descending",
     "invoice": "paid settled vat tax days late overdue credit note remaining each customer received",  # a credit note by number: said which it is
     "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically make made "
