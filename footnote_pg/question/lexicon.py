@@ -216,7 +216,7 @@ _AGING = _rx(
     r"|\b(?:anything|something)\s+(?:still\s+)?open\s+(?:with\s+us|on\s+(?:their|its|the)\s+account)\b")
 # A part of the receivables by age ("more than 90 days overdue", "older than 60 days"): the aging's buckets.
 _OVER_AGE = _rx(r"\b(?:more\s+than|over|older\s+than|above|beyond|at\s+least|longer\s+than)\s+\d{1,3}[\s-]*days?\b"
-                r"|\b\d{1,3}\+\s*days?\b")
+                r"|\b\d{1,3}\+\s*days?\b|\b\d{1,3}\s*[-–]\s*\d{1,3}\s*days?\b")
 _EXPECTED = _rx(r"\b(?:expected|due|arriving|arrive|delivered|deliveries|delivery|coming\s+in)\b")
 _AGING_STRICT = _rx(r"\bag(?:e)?ing\b|\baged\b|\bbuckets?\b")
 _TICKETS = _rx(

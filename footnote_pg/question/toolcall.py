@@ -224,6 +224,8 @@ def _positional(op: Operation, values: list[str]) -> dict[str, str] | None:
             key = "as_of"
         elif _PERIOD_VALUE.match(v) and "period" in op.keys:
             key = "period"
+        elif _PERIOD_VALUE.match(v) and "period_from" in op.keys:      # revenue_change("2026-Q1", "2026-Q2")
+            key = "period_to" if "period_from" in args else "period_from"
         elif op.positional:
             key = op.positional
         else:
@@ -398,12 +400,10 @@ def _from_select(m: re.Match[str]) -> str | None:
             return None
         if column == "status":
             words.append(values[0].replace("_", " "))
-        elif column in ("name", "customer", "customer_name", "client"):
-            words.append(f"for {values[0]}")
         elif column in ("supplier", "supplier_name", "vendor"):
             words.append(f"with {values[0]}")
-        elif column in ("sku", "item", "item_name", "product"):
-            words.append(f"of {values[0]}")
+        elif _key(column) in _GENERIC:          # name = 'X': for X; period = 'Q2': in Q2; as_of: as of the day
+            words.append(_GENERIC[_key(column)].format(values[0]))
         else:
             words.append(f"{_words(column)} {values[0]}")
     if m.group(4):
