@@ -105,9 +105,9 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
                         "account iban transfer wire email fraud phishing scam suspicious release approve sent",
     "list_customers": "name names named called starting start starts beginning begins containing contains letter "
                       "managed manage manages owned own owns handled handle looked after served",
-    "list_suppliers": "name names named called starting start starts beginning begins containing contains letter",
-    "list_items": "name names named called starting start starts beginning begins containing contains letter",
-    "overdue": "compared compare between ar receivable receivables payments payment days late",
+    "list_suppliers": "name names named called starting start starts beginning begins containing contains letter first",
+    "list_items": "name names named called starting start starts beginning begins containing contains letter first",
+    "overdue": "compared compare between ar receivable receivables payments payment days late part",
     "compare_overdue": "compared compare between",
     "revenue_change": "compared compare between up down same period",
     "compare_revenue": "compared compare between",

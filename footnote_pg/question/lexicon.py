@@ -138,12 +138,12 @@ _ACTION = _rx(r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|would\s+you\
              r"|an?\s+))\b")
 _FRAUD = _rx(r"\bfraud|\bscam\b|\bphishing\b|\bsuspicious\b")
 _LIST_SUPPLIERS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+"
-                      r"|our\s+|of\s+our\s+)*"
+                      r"|our\s+|of\s+our\s+|first\s+\d{1,4}\s+)*"
                       r"(?:suppliers|vendors)\b|\bsupplier\s+(?:list|directory)\b"
                       r"|^\s*(?:suppliers|vendors)\s+(?:with\s+.+\s+in\s+(?:the|their)\s+names?|starting|beginning|named"
                       r"|called|containing)\b")
 _LIST_ITEMS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
-                  r"|of\s+our\s+)*"
+                  r"|of\s+our\s+|first\s+\d{1,4}\s+)*"
                   r"(?:items|products|articles|skus)\b(?!\s+(?:are|is|below|under|low|need|running|out))|\b(?:item"
                   r"|product)\s+(?:list|catalog(?:ue)?)\b"
                   r"|^\s*(?:items|products|articles)\s+(?:with\s+.+\s+in\s+(?:the|their)\s+names?|starting|beginning"

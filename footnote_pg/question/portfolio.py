@@ -192,7 +192,11 @@ def name_list_route(q: _Question, operation: str) -> Route:
     """Suppliers or items by name, optionally those whose name contains a text."""
     m = _LIST_FILTER.search(q.text)
     name = next(g for g in m.groups() if g).strip(" '\"") if m else None
-    return _answer(operation, [_call(operation, name_contains=name)])
+    first = _FIRST_N.search(q.masked)          # "list the first 10 items": that many
+    return _answer(operation, [_call(operation, name_contains=name, limit=int(first.group(1)) if first else None)])
+
+
+_FIRST_N = re.compile(r"\b(?:first|top)\s+(\d{1,4})\s+(?:items|products|articles|skus|suppliers|vendors)\b")
 
 
 _ONE_SUPPLIER = re.compile(r"\b(?:the|this|that|this\s+one|our)\s+(?:supplier|vendor)\b(?!s)", re.IGNORECASE)

@@ -63,7 +63,7 @@ _WHEN: tuple[tuple[str, tuple[int, ...]], ...] = tuple(
 _WHEN_BY_START: dict[str, tuple[tuple[str, tuple[int, ...]], ...]] = {}
 for _w, _ids in _WHEN:
     _WHEN_BY_START[_w[:2]] = (*_WHEN_BY_START.get(_w[:2], ()), (_w, _ids))
-_SIGN_GATE = re.compile(r"thank|thx|cheers|regard|best|\bbr\b|tia|\bty\b|danke|gr[uü](?:ß|ss|e)|\blg\b|\bvg\b|mfg|sent\s"
+_SIGN_GATE = re.compile(r"thank|thx|cheers|regard|best|\bbr\b|\bta\b|tia|\bty\b|danke|gr[uü](?:ß|ss|e)|\blg\b|\bvg\b|mfg|sent\s"
                         r"|appreciat|have\s+a|talk\s+soon|wishes|\n\s*--", re.IGNORECASE)
 _GREETING = re.compile(_DATA["letter"]["greeting"], re.IGNORECASE)
 _SIGNOFF = re.compile(_DATA["letter"]["signoff"], re.IGNORECASE)
