@@ -147,8 +147,15 @@ BOUNDS = {"tuned": (0.994, 0.006), "held-out": (0.965, 0.035)}
 # from it: tuned 65.0 % right / 25.3 % missed / 9.7 % wrong; held-out 72.5 % / 21.7 % / 5.8 %. The bounds state that.
 # After the fourth pass (rules and vocabulary written from the voices2 tuned part's wrong and missed answers only):
 # voices tuned 99.0 / 1.0 / 0, held-out 76.7 / 18.0 / 5.3; voices2 tuned 89.3 / 9.0 / 1.7, held-out 73.3 / 21.7 / 5.0.
-VOICE_BOUNDS = {("voices", "tuned"): (0.989, 0.011, 0.005), ("voices", "held-out"): (0.766, 0.181, 0.053),
-                ("voices2", "tuned"): (0.893, 0.091, 0.017), ("voices2", "held-out"): (0.733, 0.217, 0.051)}
+# The third set (questions_voices3*.toml: 534 questions in agents' wrappings, German registers, Denglish, dates,
+# controllers' notes, chat, e-mails, document numbers; 364 tuned, 170 held out), measured before any rule was written
+# from it: tuned 51.4 % right / 31.6 % missed / 17.0 % wrong; held-out 47.6 % / 39.4 % / 12.9 %.
+# After the fifth pass (rules and vocabulary written from the voices3 tuned part's wrong and missed answers only, the
+# held-out parts counted, never read): voices3 tuned 84.6 / 8.8 / 6.6, held-out 51.8 / 35.3 / 12.9; voices tuned
+# 99.2 / 0.8 / 0, held-out 78.3 / 16.4 / 5.3; voices2 tuned 91.7 / 6.7 / 1.7, held-out 75.8 / 20.0 / 4.2.
+VOICE_BOUNDS = {("voices", "tuned"): (0.992, 0.008, 0.005), ("voices", "held-out"): (0.783, 0.165, 0.053),
+                ("voices2", "tuned"): (0.916, 0.067, 0.017), ("voices2", "held-out"): (0.758, 0.200, 0.042),
+                ("voices3", "tuned"): (0.846, 0.088, 0.066), ("voices3", "held-out"): (0.517, 0.353, 0.130)}
 FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
             "multi_clause", "refusals", "ambiguous")
 VOICES_OF_THE_SET = ("plain", "tool", "german", "denglish", "dates", "terse", "chat", "email", "docnum", "multi", "counts",

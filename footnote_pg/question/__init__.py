@@ -163,6 +163,22 @@ def _same_of_another_time(prev: tuple[str, Route], part: str, current: tuple[str
     return (attempt, routed) if not _asked_back(routed) and routed.intent == r.intent else current
 
 
+_TOPIC = re.compile(r"^\s*[^\W\d_][^:?\n]{1,60}:\s+\S")
+
+
+def _topical(text: str, r: Route, subject: str, directory: Directory, settings: RouterSettings,
+             depth: int) -> tuple[str, Route]:
+    """A clause of a question headed by its customer or supplier ("X: open items and average days to pay"): about
+    that one, when it names no other and its operation takes one."""
+    if _subject(r) is not None or r.reason == "ambiguous_entity":
+        return text, r
+    attempt = f"{text.rstrip('?')} for {subject}?"
+    routed = _route(attempt, directory, settings, depth + 1)
+    if _asked_back(routed) or _subject(routed) != subject:
+        return text, r
+    return attempt, routed
+
+
 def _why_not(r: Route) -> str | None:
     """What a clause's refusal says plainly (what no operation computes, a forecast, advice), or None."""
     if r.message and r.kind == "refusal":
@@ -197,6 +213,9 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     for i in range(1, len(routes)):     # "X overdue as of end of Q1 and end of Q2": the same asked of another day
         if _asked_back(routes[i][1]) and _ONLY_TIME.match(parts[i]) and "as_of" in routes[i - 1][1].notes:
             routes[i] = _same_of_another_time(routes[i - 1], parts[i], routes[i], directory, settings, depth)
+    if subject is not None and _TOPIC.match(question) and _subject(first[0][1]) == subject:
+        routes = [(t, r) if i == 0 else _topical(t, r, subject, directory, settings, depth)
+                  for i, (t, r) in enumerate(routes)]       # "Rinaldi: open items and average days to pay"
     last = _subject(first[-1][1])
     if last is not None and all(_subject(r) is None for _, r in first[:-1]):
         routes = [_shared(t, r, last, directory, settings, depth)
@@ -282,6 +301,9 @@ def _tool_call(call: toolcall.Call, directory: Directory, settings: RouterSettin
     with the request read without the keys (their values as words) first when that reading is answered."""
     guess = toolcall.guess(call)
     routed = _route(guess, directory, settings, depth + 1)
+    if routed.kind == "refusal" and routed.reason in ("currency_conversion", "forecast", "database_command",
+                                                      "instruction"):
+        return routed          # revenue(period=..., currency="CHF"): what the key asks is refused as such
     options = () if routed.kind in ("clarification", "refusal") else (guess,)
     return Route(kind="clarification", intent="ambiguous_metric", reason="ambiguous_metric",
                  message=toolcall.unknown_message(call), options=options, notes={"rule": "tool_call"})
@@ -294,6 +316,15 @@ _INVOICE_LIST = re.compile(r"\b(?:invoices?|inv\.?|rechnungen|rechnung)\s*(?:num
                            r"(?!(?:19|20)\d\d\b)(\d{3,8})(?![-/.]\d)"
                            r"((?:\s*(?:,|&|\+|\band\b|\bund\b|\bor\b)?\s*#?\d{3,8}\b(?![-/.]\d))+)", re.IGNORECASE)
 _LIST_NUMBER = re.compile(r"\d{3,8}")
+# "INV-2026-8901, INV-2026-8977", "PO-2025-3098 / PO-2025-3120": each its own clause, none dropped
+_NUMBER_LIST = re.compile(r"\b(?:(?:inv|po)-(?:19|20)\d\d-\d{1,8}|sku-\d{3,8})\b(?:\s*(?:,|/|&|\+|\band\b|\bund\b)\s*"
+                          r"\b(?:(?:inv|po)-(?:19|20)\d\d-\d{1,8}|sku-\d{3,8})\b)+", re.IGNORECASE)
+_NUMBER = re.compile(r"\b(?:(?:inv|po)-(?:19|20)\d\d-\d{1,8}|sku-\d{3,8})\b", re.IGNORECASE)
+
+
+def _numbers(m: re.Match[str]) -> str:
+    numbers = _NUMBER.findall(m.group(0))
+    return m.group(0) if len(numbers) > 4 else " and ".join(numbers)
 
 
 def _invoices(m: re.Match[str]) -> str:
@@ -325,6 +356,10 @@ def _routed(question: str, directory: Directory, settings: RouterSettings, depth
                 return routed
         question = words.unwrapped(question)      # "Hi team, ... Thanks, Anna": the question in the message
     call = toolcall.parse(question) if depth == 0 else None
+    if depth == 0 and toolcall.is_write(question, call):      # a GraphQL mutation, "approve_invoice": a change
+        return Route(kind="refusal", intent="database_command", reason="database_command",
+                     message=_decide(_analyse("drop table invoices", settings), directory).message,
+                     notes={"rule": "database_command"})
     if call is not None:
         unknown = toolcall.unknown_keys(call)
         if unknown and (_INJECTED_KEY.search(" ".join(unknown)) or _INSTRUCTION.search(question.lower())):
@@ -336,6 +371,7 @@ def _routed(question: str, directory: Directory, settings: RouterSettings, depth
         question = toolcall.question(call)
     text, read = words.read_as(_GLUED.sub(r"\1 \2 ", question), directory)
     text = _INVOICE_LIST.sub(_invoices, text)
+    text = _NUMBER_LIST.sub(_numbers, text)
     text, corrections = coverage.correct_spelling(text, directory)
     corrections = {**read, **corrections}
     q = _analyse(text, settings)

@@ -43,7 +43,8 @@ MEASURES: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\btickets?\s+(?:were\s+|was\s+|got\s+|have\s+been\s+|been\s+)?(?:opened|raised|created|logged|filed|submitted)\b"
         r"|\btickets?\b[^?.!]{0,20}\b(?:did|do|have)\s+(?:we|they|customers)\s+(?:open|raise|create|log|get|receive)\b"
         r"|\btickets?\s+did\b[^?.!]{0,60}\b(?:open|raise|create|log|file|submit)\b"
-        r"|\b(?:opened|raised|created|logged|new)\s+(?:support\s+)?tickets?\b")),
+        r"|\b(?:opened|raised|created|logged|new)\s+(?:support\s+)?tickets?\b"
+        r"|\b(?:opened|raised|logged)\s+(?:the\s+)?(?:most|fewest|least)\s+(?:support\s+)?tickets\b")),
     ("average_invoice", _rx(
         r"\baverage\s+(?:invoice|order)\s+(?:value|amount|size)|\baverage\s+(?:value|amount|size)\s+(?:of\s+)?"
         r"(?:an?\s+|our\s+|the\s+)?(?:invoices?|orders?)|\baverage\s+(?:invoice|order)\b|\bavg\.?\s+invoice")),
@@ -79,13 +80,17 @@ _OWN = ("tickets_opened", "average_invoice", "purchase_volume", "supplier_paymen
 
 DIMENSIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("supplier_country", _rx(_BY + r"supplier(?:'?s)?\s+countr(?:y|ies)\b"
+                             r"|\b(?:top|biggest|largest|main|which|what)\s+(?:\d+\s+)?supplier\s+countr(?:y|ies)\b"
                              r"|\bsuppliers?\b[^?.!]*" + _BY + r"countr(?:y|ies)\b")),
     ("account_owner", _rx(_BY + r"(?:account\s+(?:owners?|managers?)|owners?|sales\s*(?:reps?|persons?|people)"
                           r"|key\s+account\s+managers?)\b"
-                          r"|\b(?:which|what)\s+(?:account\s+(?:owners?|managers?)|sales\s*(?:reps?|persons?))\b")),
+                          r"|\b(?:which|what)\s+(?:account\s+(?:owners?|managers?)|sales\s*(?:reps?|persons?))\b"
+                          r"|\b(?:ranking|rank|list)\s+of\s+(?:the\s+|our\s+)?(?:account\s+(?:owners|managers)|sales\s*(?:reps"
+                          r"|people))\b|\b(?:top|bottom)\s+\d{1,3}\s+(?:account\s+(?:owners|managers)|sales\s*reps)\b")),
     ("severity", _rx(_BY + r"(?:severity|severities|priority|priorities)\b")),
     ("country", _rx(_BY + r"(?:customer(?:'?s)?\s+)?countr(?:y|ies)\b"
-                    r"|\b(?:ranking|rank|list)\s+of\s+(?:the\s+)?countries\b|\bcountries\s+(?:ranked|sorted)\s+by\b")),
+                    r"|\b(?:ranking|rank|list)\s+of\s+(?:the\s+)?countries\b|\bcountries\s+(?:ranked|sorted)\s+by\b"
+                    r"|\b(?:which|what)\s+countr(?:y|ies)\b")),
     ("quarter", _rx(_BY + r"quarters?\b|\bquarterly\b|\bquarter[\s-](?:by|over)[\s-]quarter\b")),
     ("month", _MONTHLY),
     ("supplier", _rx(_BY + r"suppliers?\b|\b(?:which|what)\s+suppliers?\b|\b(?:biggest|largest|main|top)\s+(?:\d+\s+)?"
@@ -105,6 +110,7 @@ _OWED = _rx(r"\bowe[ds]?\b|\bowing\b|\bpayables?\b|\bunpaid\b|\boutstanding\b|\b
 # "the top customers and their <measure>": the top customers are those by revenue, not by that measure
 _TOP_AND_THEIR = _rx(r"\btop\s+(?:\d+\s+)?customers\b.*\btheir\b")
 _ONE_OWNER = _rx(r"\b(?:which|what)\s+(?:account\s+(?:owner|manager)|sales\s*(?:rep|person))\b(?!s)")
+_ONE_COUNTRY = _rx(r"\b(?:which|what)\s+country\b|\b(?:the\s+)?(?:top|biggest|largest|main)\s+(?:supplier\s+|customer\s+)?country\b")
 _ONE_SUPPLIER = _rx(r"\b(?:which|what)\s+supplier\b(?!s)|\bwho\s+(?:do|did)\s+we\s+buy\b")
 
 # what the route accounts for (footnote_pg.question.coverage): its cue patterns and the words that qualify them
@@ -118,7 +124,7 @@ collected collect collection collections received receive came come cash payment
 spend spent bought buy purchase purchased purchases purchasing volume volumes gross net average avg value size
 issued issue invoiced ranked rank ranking sorted biggest largest main top most least smallest lowest highest
 quarter quarters quarterly month months monthly per each every split broken down grouped across all
-managed manage manages owned own owns handled handle looked after first last
+managed manage manages owned own owns handled handle looked after first last made
 revenue revenues sales turnover credit notes note memos memo invoices invoice count
 """.split())
 LABEL = "a measure of a period grouped by one dimension"
@@ -128,6 +134,21 @@ def _measure(q: _Question) -> str | None:
     if q.time.periods and _TICKETS_OF_PERIOD.search(q.masked):
         return "tickets_opened"
     return next((name for name, pattern in MEASURES if pattern.search(q.masked)), None)
+
+
+def _measures(q: _Question) -> list[str]:
+    """The measures a question names side by side ("cash collected vs supplier payments"): each that no other
+    operation computes, named where no other named measure is."""
+    spans: list[tuple[int, int]] = []
+    found: list[tuple[int, str]] = []
+    for name, pattern in MEASURES:
+        if name not in _OWN:
+            continue
+        for m in pattern.finditer(q.masked):
+            if not any(m.start() < e and s < m.end() for s, e in spans):
+                spans.append((m.start(), m.end()))
+                found.append((m.start(), name))
+    return list(dict.fromkeys(name for _, name in sorted(found)))
 
 
 def _dimension(q: _Question, measure: str) -> str | None:
@@ -151,13 +172,15 @@ def _limit(q: _Question) -> int | None:
     m = _TOP_LIMIT.search(q.masked)
     if m:
         return _number(next(g for g in m.groups() if g))
-    return 1 if _ONE_SUPPLIER.search(q.masked) or _ONE_OWNER.search(q.masked) else None
+    return 1 if _ONE_SUPPLIER.search(q.masked) or _ONE_OWNER.search(q.masked) or _ONE_COUNTRY.search(q.masked) else None
 
 
 def route(q: _Question, d: Directory) -> Route | None:
     """The breakdown call a question asks for, a clarification when its period is missing, or None when the
     question is not one (or another operation answers it)."""
     measure = _measure(q)
+    if q.invoice:
+        return None                    # "Rg.-Nr. INV-2025-8174 Zahlungseingang?": that invoice
     if measure is None or _NO_SPLIT.search(q.masked) or (measure in _SUPPLIER_MEASURES and _OWED.search(q.masked)):
         return None
     dim = _dimension(q, measure)
@@ -183,6 +206,17 @@ def route(q: _Question, d: Directory) -> Route | None:
     if not q.time.periods:
         return _unclear_period(q)
     p = q.time.periods[0]
+    others = [m for m in _measures(q) if m != measure]
+    periods = list(dict.fromkeys(x.period for x in q.time.periods))
+    if (others or len(periods) > 1) and dim is None and not customers and not suppliers \
+            and not q.customer_ref and not q.supplier_ref and not (owner or country):
+        if len(periods) > 1 and others:
+            return None               # two measures of two periods: no one reading
+        named = _measures(q) if others else [measure]      # in the order the question names them
+        calls = tuple(_call("breakdown", measure=m, period=x.catalog())     # "cash collected vs supplier payments
+                      for m in named for x in periods)                       # in Q2", "collections Jun vs Jul"
+        return Route(kind="comparison", intent="combined", calls=calls,
+                     notes={"period": p.phrase, "measure": measure, "clauses": " | ".join("breakdown" for _ in calls)})
     if p.period.kind == "month" and dim == "month":
         return _clarify("unclear_period", "A month by month breakdown needs more than one month; which period do "
                         "you mean?", [q.text.replace(p.phrase, label) for label in (

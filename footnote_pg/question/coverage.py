@@ -84,13 +84,14 @@ INTENT_CUES: dict[str, tuple[re.Pattern[str], ...]] = {
 INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "risk": "credit creditworthy paying pay payer late assessment assess check review wise doing profile safe keep "
             "delivering deliver ship shipping supply supplying sell selling",
-    "aging": "open outstanding total balance days more older than overall just only not",
+    "aging": "open outstanding total balance days more older than overall just only not late current due yet "
+             "including incl",
     "revenue": "net issue issued issuing raised sent send out make made",
     "credit_notes": "issue issued raised given granted sent",
     "revenue_monthly": "net issue issued",
     "payables": "open unpaid supplier suppliers invoice invoices bill bills due overdue outstanding total ap "
                 "received when",
-    "profile": "manager owner terms payment country located based city limit credit number",
+    "profile": "manager owner terms payment country located based city limit credit number responsible",
     "tickets": "unresolved pending active open opened support cases case raised complaints complaint issues issue "
                "severity high critical "
                "escalated",
@@ -98,28 +99,29 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "compare_dso": "window day days collect collection outstanding sales",
     "open_pos": "open expected pending outstanding placed delivery deliveries arrive arriving arrives due delivered "
                 "coming",
-    "stock": "level levels left hand units reorder point below enough",
+    "stock": "level levels left hand units reorder point below enough quantity",
     "supplier_payment": "phone number numbers file verified new asked change changed legitimate legit genuine real "
                         "safe request requested details bank pending changes updated update verify confirmed "
-                        "account iban transfer wire email fraud phishing scam suspicious release approve",
+                        "account iban transfer wire email fraud phishing scam suspicious release approve sent",
     "list_customers": "name names named called starting start starts beginning begins containing contains letter "
                       "managed manage manages owned own owns handled handle looked after served",
-    "list_suppliers": "name names named called starting start starts beginning begins containing contains letter",
-    "list_items": "name names named called starting start starts beginning begins containing contains letter",
-    "overdue": "compared compare between ar receivable receivables payments payment days late",
+    "list_suppliers": "name names named called starting start starts beginning begins containing contains letter first",
+    "list_items": "name names named called starting start starts beginning begins containing contains letter first",
+    "overdue": "compared compare between ar receivable receivables payments payment days late part",
     "compare_overdue": "compared compare between",
     "revenue_change": "compared compare between up down same period",
     "compare_revenue": "compared compare between",
     "compare_top": "compared compare between",
     "top_customers": "first ascending order sorted",
     "revenue_why": "compared compare between",
-    "purchase_order": "expected due arrive arriving delivered ordered status supplier when",
-    "ranking": "payments payment behind with everything open included including incl",
-    "invoice": "paid settled vat tax days late overdue credit note",  # a credit note by number: said which it is
+    "purchase_order": "expected due arrive arriving arrives delivered ordered status supplier when",
+    "ranking": "payments payment behind with everything open included including incl sorted ascending descending",
+    "invoice": "paid settled vat tax days late overdue credit note remaining each customer received",  # a credit note by number: said which it is
     "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically make made "
                 "receive received",
 }.items()}
 INTENT_CUES["breakdown"], INTENT_WORDS["breakdown"] = breakdown.CUES, breakdown.WORDS
+INTENT_CUES["combined"], INTENT_WORDS["combined"] = breakdown.CUES, breakdown.WORDS   # measures side by side
 GENERAL_WORDS = frozenset("compared compare comparison between against versus".split())
 
 LABELS = {
@@ -205,7 +207,12 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
         if ch == " " and q.low[i] != " ":
             covered[i] = True
     times: list[PeriodMention | DateMention] = [*q.time.periods, *q.time.dates]
+    windows = {str(c.arguments["window_days"]) for c in r.calls if "window_days" in c.arguments}
     for when in times:                     # a period or day counts only when a call uses it
+        window = _WINDOW.search(when.phrase)    # "DSO, rolling 90 days": the window DSO is computed over
+        if window and window.group(1) in windows:
+            cover(when.start, when.end)
+            continue
         if not _time_used(when, used, q.cal.as_of):
             out.append(when.phrase)
         cover(when.start, when.end)          # named once, as a phrase
@@ -233,6 +240,10 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
     return out
 
 
+_WINDOW = re.compile(r"^(?:(?:in|over|for|during)\s+)?(?:the\s+)?(?:last|past|trailing|rolling)\s+(\d{1,4})\s+days$",
+                     re.IGNORECASE)
+
+
 def _time_used(when: PeriodMention | DateMention, used: str, as_of: dt.date) -> bool:
     """Whether the calls use a period or day the question names: as itself, as its last day (an as-of day), as
     the start of a range, or as the fiscal year of a calendar year; a day only as itself or as the reference day."""
@@ -246,6 +257,8 @@ def _time_used(when: PeriodMention | DateMention, used: str, as_of: dt.date) -> 
         forms.add(f"FY{p.year}")
     if p.kind != "range":
         forms.add(p.next_year().catalog())     # "expected in September": the coming one
+    elif p.first is not None and (p.first.month, p.first.day) != (2, 29):
+        forms.add(f"{p.first.replace(year=p.first.year + 1).isoformat()}..")   # "expected 1 to 15 September"
     if when.last_year:                         # "Q2 vs last year": Q2 of last year
         forms |= {f"{p.start().year}-", f"{p.end().year}-"}
     return any(f in used for f in forms)

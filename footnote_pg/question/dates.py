@@ -221,7 +221,7 @@ _MAY_CONTEXT = re.compile(r"(?:\b(?:in|for|of|during|since|until|till|through|by
 _YEAR = r"(?:19|20)\d\d"
 _ISO_DATE = re.compile(rf"\b({_YEAR})-(\d{{1,2}})-(\d{{1,2}})\b")
 # 30.06.2026, 30.6.26 and, without a year, 30.06. (the latest such day up to the reference day)
-_DOT_DATE = re.compile(rf"\b(\d{{1,2}})\.(\d{{1,2}})\.(?:({_YEAR})\b|(\d{{2}})\b)?(?![\d.])")
+_DOT_DATE = re.compile(rf"\b(\d{{1,2}})\.(\d{{1,2}})\.(?:({_YEAR})\b|(\d{{2}})\b)?(?!\d|\.\d)")
 # 31.07 without a year or a closing dot, after a word that asks for a day ("per 31.07", "as of 30.6")
 _DOT_DAY = re.compile(r"\b(?:per|as\s+of|as\s+at|on|by|until|am|zum|bis)\s+(\d{1,2})\.(\d{1,2})\b(?![.,]?\d)")
 _SLASH_DATE = re.compile(rf"\b(\d{{1,2}})/(\d{{1,2}})/({_YEAR})\b")
@@ -262,6 +262,8 @@ _LAST_N = re.compile(r"\b(?:in\s+|over\s+|for\s+|during\s+)?(?:the\s+)?(?:last|p
                      r"(\d{1,9}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty[\s-]four)"
                      r"\s+(days|weeks|months|years)\b|\b(ttm|ltm|trailing\s+twelve\s+months)\b")
 _WEEK = re.compile(r"\b(this|last|past|previous)\s+week\b")
+# "the month before last", "the week before last": the one before the last one.
+_BEFORE_LAST = re.compile(r"\b(?:the\s+)?(week|month|quarter|year)\s+before\s+last\b")
 # A week by its ISO number: "calendar week 32", "week 32 of 2025", "CW 32", "wk 32".
 _WEEK_NO = re.compile(r"\b(?:(?:the\s+)?(?:calendar|iso)\s+week|week|cw|kw|wk)\s*(?:no\.?\s*|number\s+|#\s*)?(\d{1,2})"
                       r"(?:\s*(?:of\s+|/|,\s*)?((?:19|20)\d\d))?\b")
@@ -276,7 +278,8 @@ _FROM_TO = re.compile(rf"\bfrom\s+({_YEAR})-(\d{{2}})-(\d{{2}})\s+(?:to|until|ti
 # Periods that do not exist (Q5, H3, month 13) or lie outside what a ledger of this kind holds (Q2 1066).
 _BAD_PERIOD = re.compile(r"\bq(?:[05-9]|\d\d+)\b(?:\s+\d{2,4})?|\bh[03-9]\b|\b(?:q[1-4]|fy|h[12]|in|of|for|year)\s+"
                          r"((?!(?:19|20)\d\d\b)\d{3,4}|\d{5,})\b(?!\s*\))|\b(?:fy|fiscal\s+year)\s*'?(?!(?:19|20)\d\d\b)"
-                         r"\d{3,4}\b")
+                         r"\d{3,4}\b|\b(?:19|20)\d\d-(?:1[3-9]|[2-9]\d)\b(?!-\d)"
+                         r"|\b(?:[3-9]|\d\d)(?:\.|st|nd|rd|th)?\s+half(?:[\s-]year)?\b|\b(?:[5-9]|\d\d)(?:\.|th)?\s+quarter\b")
 _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                  "eleven": 11, "twelve": 12, "eighteen": 18, "twenty four": 24, "twenty-four": 24}
 _FUTURE = re.compile(r"\b(?:next|coming|upcoming|following)\s+(?:fiscal\s+year|financial\s+year"

@@ -79,7 +79,9 @@ _INSTRUCTION = _rx(
     r"|\brole[\s-]?play\b|\bmake\s+up\s+(?:a\s+)?(?:number|figure|answer)|\binvent\s+(?:a\s+)?"
     r"(?:number|figure)|\bjust\s+(?:guess|make\s+it\s+up)\b|\bwithout\s+(?:any\s+)?(?:citations?"
     r"|sources?|evidence)\b|^\s*(?:system|admin|developer)\s*:|\byou\s+(?:may|can|are\s+allowed\s+to)\s+now\b"
-    r"|\b(?:estimate|guess|approximate)\s+(?:the\s+)?(?:numbers|figures)\b")
+    r"|\b(?:estimate|guess|approximate)\s+(?:the\s+)?(?:numbers|figures)\b"
+    r"|\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+|that\s+)?(?:above|previous|prior|earlier)\b"
+    r"|<!--\s*(?:system|assistant|developer|admin)\s*:")
 _DATABASE = _rx(
     r"\b(?:(?:drop|truncate)\s+(?:table|schema|database|view|role|user|function|index|sequence)\b"
     r"|truncate\b|delete\s+from\b|update\s+[\w.\"]+\s+set\b|insert\s+into\b"
@@ -89,7 +91,9 @@ _DATABASE = _rx(
     r"|select\s+(?:\*|[\w.()*]+(?:\s*,\s*[\w.()*]+)*)\s+from\s+\w|copy\s+\w+\s+(?:to|from)\b"
     r"|pg_\w+\s*\(|execute\s+\w|or\s+'?1'?\s*=\s*'?1\b"
     r"|(?:change|set|update|edit|modify|raise|lower)\s+(?:the\s+|their\s+|its\s+)?(?:due\s+date"
-    r"|credit\s+limit|payment\s+terms|amount|status|iban|bank\s+details)\s+(?:of|for|on|to)\b)"
+    r"|credit\s+limit|payment\s+terms|amount|status|iban|bank\s+details)\s+(?:of|for|on|to)\b"
+    r"|\b(?:bump|raise|increase|lower|reduce|cut|set|change|up)\s+(?:\S+\s+){0,2}?(?:credit\s+)?limit\s+to\b"
+    r"|\b(?:credit|refund|void|cancel|write\s+off)\s+(?:it|them|this|that)\s+in\s+full\b)"
     r"|;\s*--")
 # An imperative to change data, at the start of a sentence ("Delete invoice 8812").
 _COMMAND = _rx(
@@ -99,19 +103,20 @@ _COMMAND = _rx(
     r"|lösche|storniere|ändere|lege|bestelle|buche|increase|decrease|raise|reduce|lower)\b"
     r"(?!\s+(?:in|of|on|me|to|over|between|up)\b)"
     r"|\b(?:stornieren|löschen|ändern|anlegen|buchen|erhöhen|senken|freigeben|sperren|entsperren|ausbuchen"
-    r"|abschreiben)\s*[?.!]*$")
+    r"|abschreiben|setzen|schließen|schliessen|zuweisen|anlegen)\s*[?.!]*$"
+    r"|\b(?:set|then)\s+up\s+(?:a\s+)?new\s+(?:supplier|customer|vendor|item)\b|\bthen\s+(?:credit|delete|void|cancel)\b")
 _CURRENCY = _rx(
     r"\b(?:(?:in|into|to|as)\s+(?:us\s+|american\s+|canadian\s+|australian\s+|polish\s+|swedish\s+|danish\s+"
     r"|norwegian\s+|czech\s+|swiss\s+|british\s+|japanese\s+|chinese\s+"
     r"|(?:polnisch|schwedisch|dänisch|norwegisch|tschechisch|amerikanisch|britisch|japanisch)e[nm]?\s+|schweizer\s+)?"
     r"(?:dollars?|usd|gbp"
     r"|chf|jpy|cny|sek|dkk|nok|pln|czk|huf|yen|yuan|pounds?(?:\s+sterling)?|sterling|swiss\s+francs?"
-    r"|francs?|zloty|korun[ay]?|kron(?:or|er|a|e)|crowns?|bitcoin|btc|rupees?|inr)\b"
+    r"|francs?|z[lł]oty|korun[ay]?|kron(?:or|er|a|e)|crowns?|bitcoin|btc|rupees?|inr)\b"
     r"|convert(?:ed|ing)?\b|exchange\s+rates?\b|usd\b|gbp\b|fx\s+rates?\b)|\$")
 _FORECAST = _rx(
     r"\bwill\b(?!\s+you\b)|\b(?:going|gonna)\s+to\s+\w+|\bgonna\b|\bforecast|\bpredict|\bprojection"
     r"|\bproject(?:ed)?\s+(?:revenue|sales)|\bexpect(?:ed|ing|s)?\b|\bestimat|\boutlook\b|\banticipat"
-    r"|\bbudget|\blikely\s+to\b|\bin\s+the\s+future\b"
+    r"|\bbudget|\blikely\s+to\b|\bin\s+the\s+future\b|\blikelihood\b|\bprobability\b|\bchances?\s+(?:that|of)\b"
     r"|\berwart(?:en|et|e|ung|ungen)\b|\bprognos|\bhochrechnung|\b(?:fy\s*'?)?(?:20)?\d\de\b")
 _ADVICE = _rx(
     r"\bshould\s+(?:we|i|you|the\s+company)\b|\bsue\b|\bsuing\b|\blawsuit|\blegal\s+action|\bcourt\b"
@@ -122,7 +127,8 @@ _ADVICE = _rx(
     r"|\bcut\s+(?:them\s+|it\s+)?off\b|\bstop\s+(?:delivering|supplying|selling|shipping|working)"
     r"|\bcollections?\s+agency|\bbest\s+way\s+to|\bopinion\b|\bwhat\s+do\s+you\s+think"
     r"|\bis\s+it\s+(?:wise|smart|sensible|worth\s+it)\b|\bworth\s+(?:keeping|it)\b|\blohnt\s+(?:sich|es\s+sich)\b"
-    r"|\bsinnvoll\b|\bempfehlenswert\b")
+    r"|\bsinnvoll\b|\bempfehlenswert\b|\bgo\s+legal\b|\bgive\s+(?:them|him|her|it)\s+(?:more|extra)\s+time\b"
+    r"|\bis\s+(?:our|the|their|its)\s+\w+\s+(?:good|bad|ok|okay|healthy|normal|acceptable)\s+for\b")
 _SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve|accept|trust"
                    r"|worry|be\s+(?:worried|concerned|careful|nervous)|be\s+paying)\b"
                    r"|\bshould\s+(?:we|i)\s+(?:[\w.&'-]+\s+){1,5}pay\b")
@@ -132,12 +138,12 @@ _ACTION = _rx(r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|would\s+you\
              r"|an?\s+))\b")
 _FRAUD = _rx(r"\bfraud|\bscam\b|\bphishing\b|\bsuspicious\b")
 _LIST_SUPPLIERS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+"
-                      r"|our\s+|of\s+our\s+)*"
+                      r"|our\s+|of\s+our\s+|first\s+\d{1,4}\s+)*"
                       r"(?:suppliers|vendors)\b|\bsupplier\s+(?:list|directory)\b"
                       r"|^\s*(?:suppliers|vendors)\s+(?:with\s+.+\s+in\s+(?:the|their)\s+names?|starting|beginning|named"
                       r"|called|containing)\b")
 _LIST_ITEMS = _rx(r"\b(?:list|show|display|give\s+me|all|which|what|how\s+many)\s+(?:me\s+)?(?:all\s+|the\s+|our\s+"
-                  r"|of\s+our\s+)*"
+                  r"|of\s+our\s+|first\s+\d{1,4}\s+)*"
                   r"(?:items|products|articles|skus)\b(?!\s+(?:are|is|below|under|low|need|running|out))|\b(?:item"
                   r"|product)\s+(?:list|catalog(?:ue)?)\b"
                   r"|^\s*(?:items|products|articles)\s+(?:with\s+.+\s+in\s+(?:the|their)\s+names?|starting|beginning"
@@ -159,7 +165,7 @@ _WHO_MOST = _rx(r"\b(?:who|which|what)\b[^?.!]*\b(?:most|least|largest|biggest|s
 _TAX = _rx(r"\b(?:vat|tax(?:es)?)\b")
 _PO_CONTEXT = _rx(r"\b(?:purchase\s+orders?|p\.?o\.?s?|deliver(?:y|ies)|orders?)\b")
 
-_INVOICE_NO = _rx(r"\binv[\s_-]?((?:19|20)\d\d)[\s/_-](\d{1,7})\b"
+_INVOICE_NO = _rx(r"\binv[\s_.-]?((?:19|20)\d\d|\d\d(?=[\s/_.-]\d{3}))[\s/_.-](\d{1,7})\b"
                   r"|\binvoices?\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?((?:19|20)\d\d)[-/](\d{1,8})\b")
 _INVOICE_BARE = _rx(r"\binvoices?\s*(?:number|no\.?|nr\.?|num\.?|#)\s*#?\s*(\d{3,8})\b"
                     r"|\binvoice\s*#?\s*(\d{3,8})\b|\binvoices\s+#?\s*(?!(?:19|20)\d\d\b)(\d{3,8})\b")
@@ -206,10 +212,11 @@ _AGING = _rx(
     r"\bag(?:e)?ing\b|\baged\s+(?:debt|debtors|receivables?|balances?|invoices?|report)\b"
     r"|\breceivables?\b|\baccounts?\s+receivable\b|\ba/?r\b|\bdebtors?\s+(?:list|report|book|ledger)\b"
     r"|\bopen\s+(?:invoices|items)\b|\bbuckets?\b|\b(?:still\s+)?ha(?:ve|s)\s+open\s+with\s+us\b"
-    r"|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b")
+    r"|\binvoices\s+(?:\S+\s+){0,5}?(?:are|is)\s+(?:still\s+)?open\b"
+    r"|\b(?:anything|something)\s+(?:still\s+)?open\s+(?:with\s+us|on\s+(?:their|its|the)\s+account)\b")
 # A part of the receivables by age ("more than 90 days overdue", "older than 60 days"): the aging's buckets.
 _OVER_AGE = _rx(r"\b(?:more\s+than|over|older\s+than|above|beyond|at\s+least|longer\s+than)\s+\d{1,3}[\s-]*days?\b"
-                r"|\b\d{1,3}\+\s*days?\b")
+                r"|\b\d{1,3}\+\s*days?\b|\b\d{1,3}\s*[-–]\s*\d{1,3}\s*days?\b")
 _EXPECTED = _rx(r"\b(?:expected|due|arriving|arrive|delivered|deliveries|delivery|coming\s+in)\b")
 _AGING_STRICT = _rx(r"\bag(?:e)?ing\b|\baged\b|\bbuckets?\b")
 _TICKETS = _rx(
@@ -273,7 +280,7 @@ _LIST = _rx(
 _LIST_FILTER = _rxi(
     r"(?:start(?:s|ing)?|begin(?:s|ning)?)\s+with\s+(?:the\s+letter\s+|an?\s+)?['\"]?(.+?)['\"]?\s*[?.!]*$"
     r"|(?:named|called|containing|contains?)\s+['\"]?(.+?)['\"]?\s*[?.!]*$"
-    r"|\bwith\s+['\"]?(.+?)['\"]?\s+in\s+(?:the|their)\s+names?")
+    r"|\b(?:with|(?:have|has|having)(?!\s+with\b))\s+['\"]?(.+?)['\"]?\s+in\s+(?:the|their)\s+names?")
 _LIST_LIMIT = _rx(rf"\b(?:first|top|only)\s+{_NUM}\s+customers\b|\b{_NUM}\s+customers\b"
                   rf"|\b(?:max(?:imum)?|at\s+most|up\s+to|limit(?:ed)?\s+to|limit)\s+{_NUM}\b")
 _LIST_SCOPE = _rx(r"\bcustomers?\s+(?:in|from|based\s+in|located\s+in)\s+[a-z]")
@@ -291,7 +298,8 @@ _REVENUE = _rx(
     r"|\btop\s+line\b|\b(?:how\s+much|what)\s+(?:did|have|do)\s+we\s+(?:invoice|bill|sell)\b"
     r"|\bsold\b|\bhow\s+many\s+invoices\b|\bnumber\s+of\s+invoices\b|\binvoices\s+(?:did\s+we\s+|were\s+"
     r"|we\s+)?(?:issue[ds]?|sent|raised)\b"
-    r"|\b(?:how\s+much|what)\s+did\s+\S+(?:\s+\S+){0,4}\s+(?:buy|spend|order|purchase)\b")
+    r"|\b(?:how\s+much|what)\s+did\s+\S+(?:\s+\S+){0,4}\s+(?:buy|spend|order|purchase)\b"
+    r"|\b(?:how\s+much|what)\s+(?:has|have)\s+(?!we\b)\S+(?:\s+\S+){0,4}\s+(?:bought|spent|ordered|purchased)\b")
 _CHANGE = _rx(
     r"\b(?:chang(?:e|ed|es|ing)|(?:go|goes|gone|going|went)\s+(?:up|down)|ris(?:e|es|en|ing)|rose"
     r"|increas(?:e|ed|es|ing)|gr(?:ow|ows|own|owing|ew|owth)|drop(?:ped|s|ping)?|fall(?:en|s|ing)?"
@@ -326,7 +334,7 @@ _OVERDUE = _rx(
     r"|\bhow\s+much\s+is\s+\S+(?:\s+\S+){0,3}\s+behind\s*[?.!]*$")
 _NOT_PAID = _rx(r"\b(?:not|n't)\s+(?:yet\s+)?paid\b|\bnot\s+paid\s+yet\b")
 # All that is open, not only the overdue part: "open balance", "total outstanding", "not just overdue".
-_OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due)\b"
+_OPEN_TOTAL = _rx(r"\bnot\s+(?:just|only)\s+(?:the\s+)?(?:overdue|past[\s-]+due|late)\b"
                   r"|\btotal\s+(?:outstanding|open|receivables?)\b"
                   r"|\b(?:open|outstanding)\s+balances?\b|\boverall\b|\bin\s+total\b|\beverything\s+(?:open"
                   r"|outstanding)\b"
@@ -399,6 +407,8 @@ _RANK_OWE = _rx(
     r"\s+(?:the\s+)?longest\b|\b(?:which|what)\s+(?:customers|clients)\s+(?:are|is)\s+(?:late|slow)\s+(?:paying|payers|with\s+"
     r"(?:their\s+)?payments?)\b"
     r"|\bwho\s+(?:is|are)\s+(?:still\s+)?(?:overdue|late|behind|in\s+arrears)\b"
+    r"|\b(?:which|what)\s+(?:customers?|clients?)\b[^?.!]{0,30}\b(?:late|behind)\s+(?:the\s+)?longest\b"
+    r"|\bhow\s+many\s+(?:customers|clients)\s+(?:have|are|has)\s+(?:anything\s+|any(?:thing)?\s+)?(?:overdue|late|past\s+due)\b"
     r"|\b(?:which|what)\s+customers\s+(?:are|were)\s+(?:still\s+)?(?:overdue|late|behind|in\s+arrears)\b"
     r"|\brank(?:ed|ing)?\s+(?:of\s+)?(?:the\s+|our\s+|all\s+)?(?:customers|clients|debtors)\s+by\s+(?:oldest|days|overdue"
     r"|outstanding|open"
@@ -446,17 +456,18 @@ _DEMONYM = _rx(r"\b(" + "|".join(DEMONYMS) + r")\s+(?:customers|clients|accounts
 _COUNTRY = _rx(r"\b(?:customers?|clients?|accounts?|buyers?)\s+(?:in|from|based\s+in"
                r"|located\s+in)\s+(?:the\s+)?([a-z][a-z ]+?)"
                r"\s*(?:[?.!,]|$|\bwith\b|\band\b)")
-_PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s-](\d{3,6})\b|\b(?:purchase\s+order|p\.?o\.?)\s*(?:number\s+|no\.?\s*"
+_PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s/.-](\d{3,6})\b|\b(?:purchase\s+order|p\.?o\.?)\s*(?:number\s+|no\.?\s*"
                  r"|nr\.?\s*"
                  r"|#\s*)?(\d{3,6})\b|\bpurchase\s+order\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?(\d{1,2})\s*[?.!]*$"
                  r"|(erp://purchase_order/\d{1,18})\b")
-_INVOICE_SHORT = _rx(r"\binv\.?\s*#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
+_INVOICE_SHORT = _rx(r"\binv\.?\s*(?:no\.?\s*|nr\.?\s*|number\s+)?#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
                      r"|\b(?:is|was|has)\s+(?:invoice\s+)?(\d{4,8})\s+(?:been\s+)?(?:fully\s+)?(?:paid|settled|due"
                      r"|overdue"
                      r"|open|outstanding|cleared)\b|\bshow\s+(?:me\s+)?(\d{4,8})\b"
                      r"|\b(?:which|what)\s+(?:invoice\s+)?is\s+(\d{4,8})\b")
 _PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|ageing|balance|report|total|overdue)\b"
                 r"|\bpayables?\b|\bap\s+(?:for|of|with|to|from)\b|\btotal\s+ap\b|^\s*ap\s+(?=\w)"
+                r"|\b(?:overdue|open|unpaid|outstanding|due)\s+ap\b"
                 r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from"
                 r"|to)\s+suppliers?\b"
                 r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+)?owe\b|\bwe\s+(?:still\s+)?owe\b|\bdo\s+we\s+owe\b")

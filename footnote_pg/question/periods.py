@@ -60,6 +60,7 @@ from footnote_pg.question.dates import (
     _TO_NOW,
     _UNCLEAR,
     _WEEK,
+    _BEFORE_LAST,
     _WEEK_NO,
     _WORD_NUMBERS,
     _YEAR_HALF,
@@ -338,6 +339,15 @@ class _Scanner:
             return self.add(Period.days(monday, self.cal.as_of), m.start(), m.end())
         return self.add(Period.days(monday - dt.timedelta(days=7), monday - dt.timedelta(days=1)), m.start(), m.end())
 
+    def before_last(self, m: re.Match[str]) -> bool:
+        """"the week before last", "the month before last": two before the current one."""
+        unit = m.group(1)
+        if unit == "week":
+            monday = self.cal.as_of - dt.timedelta(days=self.cal.as_of.weekday() + 14)
+            return self.add(Period.days(monday, monday + dt.timedelta(days=6)), m.start(), m.end())
+        current = self.cal.current("fy" if unit == "year" else unit)
+        return self.add(current.previous().previous(), m.start(), m.end())
+
     def week_no(self, m: re.Match[str]) -> bool:
         """An ISO week by number, of the year named or else of the reference day's year."""
         week = int(m.group(1))
@@ -511,6 +521,8 @@ class _Scanner:
         if "since" in text:
             self.each(_SINCE_YEAR, self.since_year)
             self.each(_SINCE, self.since)
+        if "before last" in text:
+            self.each(_BEFORE_LAST, self.before_last)
         self.each(_LAST_N, self.last_n)
         if digits and ("week" in text or "cw" in text or "wk" in text or "kw" in text):
             self.each(_WEEK_NO, self.week_no)

@@ -268,6 +268,8 @@ def _invoice_route(q: _Question) -> Route:
 
 
 def _stock_route(q: _Question, directory: Directory, require_match: bool) -> Route | None:
+    if len(q.skus) > 1:                # several SKUs in one clause: never the first alone (joined ones are clauses)
+        return _refuse("not_covered")
     if q.sku:
         return _answer("stock", [_call("stock_on_hand", item=q.sku)])
     text = _ON_HAND.sub(lambda m: " " * len(m.group(0)), q.masked)
@@ -314,6 +316,14 @@ def _several_items(text: str, words: Sequence[_Tok], directory: Directory) -> li
     return list(dict.fromkeys(names)) if len(set(names)) >= 2 else []
 
 
+def _year_on(day: dt.date) -> dt.date:
+    """The same day a year later (28 February for 29 February)."""
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:
+        return day.replace(year=day.year + 1, day=28)
+
+
 _ITEM_JOIN = re.compile(r"\band\b|\bplus\b|,\s")
 _THIS_WEEK = re.compile(r"\bthis\s+week\b", re.IGNORECASE)
 
@@ -334,6 +344,9 @@ def _supplier_route(q: _Question, directory: Directory, intent: str) -> Route:
         if expected and window and window.kind != "range" and window.end() < q.cal.as_of \
                 and not _YEAR_IN.search(expected.phrase):
             window = window.next_year()       # "expected in September": the coming September
+        elif expected and window and window.kind == "range" and window.end() < q.cal.as_of \
+                and not _YEAR_IN.search(expected.phrase) and window.first and window.last:
+            window = Period.days(_year_on(window.first), _year_on(window.last))   # "1 to 15 September": the coming
         elif expected and window and window.kind == "range" and window.end() == q.cal.as_of \
                 and _THIS_WEEK.search(expected.phrase):
             window = Period.days(window.start(), window.start() + dt.timedelta(days=6))   # all of this week

@@ -111,6 +111,9 @@ def all_overdue_route(q: _Question) -> Route:
     return _answer("aging", [_call("ar_aging", as_of=as_of)], notes)
 
 
+_SORTED = re.compile(r"\bsorted\s+(asc|desc)(?:ending)?\b")
+
+
 def ranking_route(q: _Question) -> Route:
     """Customers ranked by what they owe: overdue (default), outstanding or oldest overdue; largest or smallest
     first."""
@@ -120,6 +123,8 @@ def ranking_route(q: _Question) -> Route:
                or _OPEN_TOTAL.search(q.masked)
                else "overdue")
     direction = "asc" if _RANK_ASC.search(q.masked) and measure != "oldest_overdue" else None
+    if _SORTED.search(q.masked):            # "sorted descending", "asc" as a tool call's argument: as said
+        direction = "asc" if _SORTED.search(q.masked).group(1).startswith("asc") else "desc"
     return _answer("ranking", [_call("rank_customers", measure=measure, direction=direction, limit=_limit(q),
                                      as_of=as_of)], notes)
 
@@ -187,7 +192,11 @@ def name_list_route(q: _Question, operation: str) -> Route:
     """Suppliers or items by name, optionally those whose name contains a text."""
     m = _LIST_FILTER.search(q.text)
     name = next(g for g in m.groups() if g).strip(" '\"") if m else None
-    return _answer(operation, [_call(operation, name_contains=name)])
+    first = _FIRST_N.search(q.masked)          # "list the first 10 items": that many
+    return _answer(operation, [_call(operation, name_contains=name, limit=int(first.group(1)) if first else None)])
+
+
+_FIRST_N = re.compile(r"\b(?:first|top)\s+(\d{1,4})\s+(?:items|products|articles|skus|suppliers|vendors)\b")
 
 
 _ONE_SUPPLIER = re.compile(r"\b(?:the|this|that|this\s+one|our)\s+(?:supplier|vendor)\b(?!s)", re.IGNORECASE)

@@ -40,6 +40,7 @@ class _Question:
     customer_ref: str | None
     supplier_ref: str | None = None
     customer_refs: tuple[str, ...] = ()    # every customer number or link, in order (customer_ref is the first)
+    skus: tuple[str, ...] = ()             # every SKU, in order (sku is the first)
     found: dict[int, list[Mention]] = field(default_factory=dict)   # per name index
 
     def consumed(self, tok: _Tok) -> bool:
@@ -65,7 +66,8 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
         digits = m.group(2) or m.group(4)
         if len(digits) > 4 and digits.startswith("0"):      # INV-2026-08812: the zeros typed in front are padding
             digits = digits.lstrip("0").rjust(4, "0")
-        invoice = f"INV-{m.group(1) or m.group(3)}-{digits}"
+        year = m.group(1) or m.group(3)
+        invoice = f"INV-{'20' + year if len(year) == 2 else year}-{digits}"     # INV-26-8901: the year 2026
         pre = blank(pre, m.start(), m.end())
     elif (m := _DOCUMENT_NO.search(pre)) is not None:   # the ERP's own numbering, kept as written
         invoice = text[m.start():m.end()].upper()
@@ -84,10 +86,11 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     m = _PO_NUMBER.search(pre)          # a purchase order number is no period ("PO-2025-3043")
     if m and m.group(1):
         pre = blank(pre, m.start(), m.end())
-    m = _SKU.search(pre)
-    if m:
-        sku = f"SKU-{m.group(1)}"
+    skus: list[str] = []
+    for m in list(_SKU.finditer(pre)):      # "SKU-10045 / SKU-10046": each of them
+        skus.append(f"SKU-{m.group(1)}")
         pre = blank(pre, m.start(), m.end())
+    sku = skus[0] if skus else None
     refs: list[str] = []
     for m in list(_CUSTOMER_REF.finditer(pre)):
         group = next(i for i in (1, 2, 3) if m.group(i))
@@ -104,6 +107,6 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     cal = Calendar(settings.as_of, settings.fiscal_year_start_month)
     time = periods.scan(pre, cal, text)
     return _Question(text, low, pre, time.masked, _tokens(text), time, cal, invoice, sku,
-                     customer_ref, supplier_ref, tuple(dict.fromkeys(refs)))
+                     customer_ref, supplier_ref, tuple(dict.fromkeys(refs)), tuple(dict.fromkeys(skus)))
 
 

@@ -236,11 +236,23 @@ def stock(q: _Question, d: Directory) -> Route | None:
     return None
 
 
+_PAYMENTS_TO = re.compile(r"\bpayments?\s+(?:(?:that\s+)?we\s+(?:have\s+)?(?:made|sent)\s+)?to\b")
+
+
 def supplier_payment(q: _Question, d: Directory) -> Route | None:
     if q.has(_FRAUD) and not d.supplier_index.find(q) and d.customer_index.find(q):
         return _refuse("not_covered", _FRAUD_MESSAGE)          # "is customer X a fraud risk"
+    paying = q.has(_PAY)
+    suppliers = d.supplier_index.find(q) if paying or q.has(_PAYMENTS_TO) else []
+    if q.has(_PAYMENTS_TO) and not q.has(_BANK_CHANGE) and not q.has(_SHOULD_PAY) and len(q.time.periods) == 1 \
+            and not q.time.dates and len(suppliers) == 1 and len(suppliers[0].candidates) == 1 \
+            and not d.customer_index.find(q):
+        p = q.time.periods[0]         # "payments we made to Lagerwall in 2025": the payments to it in that period
+        call = Call("breakdown", {"measure": "supplier_payments", "period": p.period.catalog(),
+                                  "supplier": suppliers[0].candidates[0]})
+        return Route(kind="figure", intent="breakdown", calls=(call,), notes={"period": p.phrase})
     if q.has(_BANK_CHANGE) or q.has(_SHOULD_PAY) or (
-            q.has(_PAY) and d.supplier_index.find(q) and not d.customer_index.find(q)):
+            paying and suppliers and not d.customer_index.find(q)):
         return _supplier_route(q, d, "supplier_payment")
     return None
 

@@ -199,8 +199,46 @@ _INVOKER = frozenset({"call", "call_tool", "calltool", "invoke", "run", "run_too
 _FIRST_NAME = re.compile(r"""^\s*(?:name\s*=\s*)?["']([A-Za-z][\w.-]*)["']\s*(?:,\s*|$)""")
 
 
+_PY_DATE = re.compile(r"\b(?:datetime\.)?date\(\s*(\d{4})\s*,\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)")
+_POSITIONAL = re.compile(r"""\s*("[^"]*"|'[^']*'|[^,]+?)\s*(?:,|$)""")
+_DAY_VALUE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_PERIOD_VALUE = re.compile(r"^(?:fy\s*\d{2,4}|\d{4}(?:-(?:q[1-4]|h[12]|\d{2}))?|q[1-4](?:[\s/-]\d{2,4})?|h[12](?:[\s/-]\d{2,4})?"
+                           r"|ytd|mtd|qtd|\d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2})$", re.IGNORECASE)
+
+
+def _positional(op: Operation, values: list[str]) -> dict[str, str] | None:
+    """Several values given without keys ("top_customers('FY2025', 10, 'asc')"), each assigned to the one key its kind
+    fits (a period, a day, a count, a direction, a value the operation names), the rest to its positional key; None
+    when a value fits no key or two values fit the same one."""
+    args: dict[str, str] = {}
+    for v in values:
+        low = v.casefold()
+        if low in ("asc", "desc", "ascending", "descending") and "direction" in op.keys:
+            key = "direction"
+            v = low[:3] if low.startswith("asc") else "desc"
+        elif "measure" in op.keys and low in op.values:
+            key = "measure"
+        elif v.isdigit() and len(v) <= 3 and "limit" in op.keys:
+            key = "limit"
+        elif _DAY_VALUE.match(v) and "as_of" in op.keys:
+            key = "as_of"
+        elif _PERIOD_VALUE.match(v) and "period" in op.keys:
+            key = "period"
+        elif _PERIOD_VALUE.match(v) and "period_from" in op.keys:      # revenue_change("2026-Q1", "2026-Q2")
+            key = "period_to" if "period_from" in args else "period_from"
+        elif op.positional:
+            key = op.positional
+        else:
+            return None
+        if key in args:
+            return None
+        args[key] = v
+    return args
+
+
 def _from_function(m: re.Match[str]) -> Call:
-    head, body = m.group(1), m.group(2).strip()
+    head, body = m.group(1), _PY_DATE.sub(lambda d: f"{d.group(1)}-{int(d.group(2)):02d}-{int(d.group(3)):02d}",
+                                          m.group(2).strip())
     first = _FIRST_NAME.match(body)
     if first and _snake(head.rsplit(".", 1)[-1]) in _INVOKER:   # fn.call("customer_overdue", customer="Roux")
         head, body = first.group(1), body[first.end():].strip()
@@ -214,6 +252,11 @@ def _from_function(m: re.Match[str]) -> Call:
         body = body[1:-1].strip()
     args: dict[str, str] = {}
     free = ""
+    op = _lookup(head)
+    values = [_value(v.group(1)) for v in _POSITIONAL.finditer(body) if v.group(1).strip()]
+    if body and not re.match(r"^\s*[A-Za-z][\w-]*\s*[=:]", body) and op is not None and len(values) > 1 \
+            and (typed := _positional(op, values)) is not None:
+        return _call(head, typed, "")               # top_customers('FY2025', 10, 'asc')
     if body and not re.match(r"^\s*[A-Za-z][\w-]*\s*[=:]", body):
         free = _value(body)                       # get_stock("SKU-10001")
     else:
@@ -252,7 +295,7 @@ def _from_command(head: str, rest: str) -> Call | None:
     return _call(head, args, " ".join(free))
 
 
-_WRAPPER = re.compile(r"^\s*(?:```\w*\s*|<(?:tool_call|function_call|tool|call)>\s*)(.*?)\s*(?:```|</(?:tool_call|function_call|tool|call)>)\s*$",
+_WRAPPER = re.compile(r"^\s*(?:```\w*\s*|<(?:tool_calls?|function_calls?|tool|call)>\s*)(.*?)\s*(?:```|</(?:tool_calls?|function_calls?|tool|call)>)\s*$",
                       re.DOTALL | re.IGNORECASE)
 _CALL_PREFIX = re.compile(r"^\s*(?:tools/call|tool_call|call_tool|function_call)\s*:?\s+(?=[A-Za-z])", re.IGNORECASE)
 _NAMED_JSON = re.compile(r"^\s*([A-Za-z][\w.-]*)\s*:?\s+(\{.*\})\s*$", re.DOTALL)
@@ -297,8 +340,97 @@ def _structured(text: str) -> str | None:
     return None
 
 
+_GRAPHQL = re.compile(r"^\s*(?:query\s*(?:[A-Za-z]\w*)?\s*(?:\([^)]*\))?\s*)?\{\s*([A-Za-z]\w*)\s*(?:\(([^)]*)\))?\s*"
+                      r"(?:\{\s*([A-Za-z]\w*)\s*(?:\(([^)]*)\))?[^{}]*(?:\{[^{}]*\}[^{}]*)*\}\s*)?\}\s*$", re.DOTALL)
+_ENTITY_KEYS = {"customer": "customer", "client": "customer", "supplier": "supplier", "vendor": "supplier",
+                "item": "item", "product": "item", "invoice": "number", "purchase_order": "number"}
+_GRAPHQL_NAME = ("name", "id", "number", "sku", "code")
+
+
+def _from_graphql(m: re.Match[str]) -> Call | None:
+    """A GraphQL query: ``{ arAging(asOf: "...") { bucket } }`` names the operation at the top; ``{ customer(name: "X")
+    { overdue { total } } }`` names an entity at the top and the operation as its first field. The fields asked back
+    are the shape of the answer, no part of the question."""
+    top, top_args, field, field_args = m.group(1), m.group(2) or "", m.group(3), m.group(4) or ""
+    entity = _snake(top)
+    if entity in _ENTITY_KEYS and field is not None:
+        for head in (field, f"{entity}_{_snake(field)}"):
+            if _lookup(head) is None:
+                continue
+            named = {_ENTITY_KEYS[entity] if _snake(p.group(1)) in _GRAPHQL_NAME else _key(p.group(1)):
+                     _value(p.group(2)) for p in _PAIR.finditer(top_args) if p.group(1)}
+            named.update({_key(p.group(1)): _value(p.group(2)) for p in _PAIR.finditer(field_args) if p.group(1)})
+            return _call(head, named, "")
+    if _lookup(top) is not None:
+        return _call(top, {_key(p.group(1)): _value(p.group(2)) for p in _PAIR.finditer(top_args) if p.group(1)}, "")
+    return None
+
+
+_SELECT = re.compile(r"^\s*select\s+(.+?)\s+from\s+([A-Za-z_][\w.]*)(?:\s+where\s+(.+?))?(?:\s+order\s+by\s+(.+?))?"
+                     r"(?:\s+limit\s+(\d{1,4}))?\s*;?\s*$", re.DOTALL | re.IGNORECASE)
+_UNSAFE_SQL = re.compile(r";\s*\S|--|/\*|\binto\b|\bpg_|\b(?:drop|delete|update|insert|alter|create|grant|truncate)\b",
+                         re.IGNORECASE)
+_CONDITION = re.compile(r"""([A-Za-z_][\w.]*)\s*(?:=|\blike\b|\bilike\b|\bin\b)\s*(\([^)]*\)|'[^']*'|"[^"]*"|[\w.-]+)""",
+                        re.IGNORECASE)
+_SQL_VALUE = re.compile(r"""'([^']*)'|"([^"]*)"|([\w.-]+)""")
+
+
+def _words(name: str) -> str:
+    return _snake(name.rsplit(".", 1)[-1]).replace("_", " ")
+
+
+def _from_select(m: re.Match[str]) -> str | None:
+    """A read-only SELECT written as the question it asks: the columns and the table as words, each condition's value
+    as the customer, supplier or item it names ("SELECT overdue FROM customer WHERE name = 'X'" -> "overdue customer
+    for X"). None when it is anything more than one plain SELECT."""
+    if _UNSAFE_SQL.search(m.group(0)):
+        return None
+    words: list[str] = []
+    for col in m.group(1).split(","):
+        col = col.strip()
+        if re.fullmatch(r"count\s*\(\s*(?:\*|1|[\w.]+)\s*\)", col, re.IGNORECASE):
+            words.append("how many")
+        elif col != "*" and _snake(col.rsplit(".", 1)[-1]) not in _GRAPHQL_NAME:
+            words.append(_words(col))
+    words.append(_words(m.group(2)))
+    for cond in _CONDITION.finditer(m.group(3) or ""):
+        column = _snake(cond.group(1).rsplit(".", 1)[-1])
+        values = [a or b or c for a, b, c in _SQL_VALUE.findall(cond.group(2))]
+        if not values:
+            return None
+        if column == "status":
+            words.append(values[0].replace("_", " "))
+        elif column in ("supplier", "supplier_name", "vendor"):
+            words.append(f"with {values[0]}")
+        elif _key(column) in _GENERIC:          # name = 'X': for X; period = 'Q2': in Q2; as_of: as of the day
+            words.append(_GENERIC[_key(column)].format(values[0]))
+        else:
+            words.append(f"{_words(column)} {values[0]}")
+    if m.group(4):
+        words.append("by " + _words(re.sub(r"\s+(?:asc|desc)\b", "", m.group(4), flags=re.IGNORECASE)))
+    if m.group(5):
+        words.insert(0, f"top {m.group(5)}")
+    return " ".join(w for w in words if w)
+
+
+_WRITE_HEAD = re.compile(r"^(?:approve|update|delete|remove|create|insert|set|change|cancel|void|post|book|write_off|writeoff"
+                         r"|modify|edit|add|mark|reset|close|credit|refund)_", re.IGNORECASE)
+
+
+def is_write(text: str, call: Call | None) -> bool:
+    """A request to change data: a GraphQL mutation, or a tool whose name is a verb that writes ("approve_invoice",
+    "updateCustomer")."""
+    if re.match(r"^\s*mutation\b", text):
+        return True
+    return call is not None and call.operation is None and _WRITE_HEAD.match(_snake(call.head)) is not None
+
+
 def parse(text: str) -> Call | None:
     """The request as a tool call, or None when it is written as a question."""
+    if (graphql := _GRAPHQL.match(text)) is not None and (read := _from_graphql(graphql)) is not None:
+        return read
+    if (select := _SELECT.match(text)) is not None and (asked := _from_select(select)) is not None:
+        return Call(asked, None, {}, "")         # SELECT overdue FROM customer WHERE name = 'X': that question
     wrapped = _WRAPPER.match(text)            # <tool_call>{...}</tool_call>, a fenced block
     if wrapped:
         text = wrapped.group(1)
@@ -409,5 +541,6 @@ def unknown_message(call: Call) -> str:
 
 def guess(call: Call) -> str:
     """The best reading of a request with unknown keys: their values said as words after the rest."""
-    extra = " ".join(v for k, v in call.arguments.items() if call.operation and k not in call.operation.keys)
+    extra = " ".join(_GENERIC[k].format(v) if k in _GENERIC else v
+                     for k, v in call.arguments.items() if call.operation and k not in call.operation.keys)
     return f"{question(call)} {extra}".strip()

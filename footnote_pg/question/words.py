@@ -59,7 +59,11 @@ _REWRITES = tuple((re.compile(e["pattern"], re.IGNORECASE), e["replace"], tuple(
 _WHEN: tuple[tuple[str, tuple[int, ...]], ...] = tuple(
     (w, tuple(i for i, (_p, _r, when) in enumerate(_REWRITES) if w in when))
     for w in dict.fromkeys(w for _p, _r, when in _REWRITES for w in when))
-_SIGN_GATE = re.compile(r"thank|thx|cheers|regard|best|\bbr\b|tia|\bty\b|danke|gr[uü](?:ß|ss|e)|\blg\b|\bvg\b|mfg|sent\s"
+# The gate words by their first two letters: only those whose first two letters the question holds are looked for.
+_WHEN_BY_START: dict[str, tuple[tuple[str, tuple[int, ...]], ...]] = {}
+for _w, _ids in _WHEN:
+    _WHEN_BY_START[_w[:2]] = (*_WHEN_BY_START.get(_w[:2], ()), (_w, _ids))
+_SIGN_GATE = re.compile(r"thank|thx|cheers|regard|best|\bbr\b|\bta\b|tia|\bty\b|danke|gr[uü](?:ß|ss|e)|\blg\b|\bvg\b|mfg|sent\s"
                         r"|appreciat|have\s+a|talk\s+soon|wishes|\n\s*--", re.IGNORECASE)
 _GREETING = re.compile(_DATA["letter"]["greeting"], re.IGNORECASE)
 _SIGNOFF = re.compile(_DATA["letter"]["signoff"], re.IGNORECASE)
@@ -77,8 +81,30 @@ for _key in _READ_AS:
     _words = frozenset(_TOKEN.findall(_key))
     for _word in _words:
         _KEYS_OF.setdefault(_word, []).append(_words)
-_PHRASE = re.compile(r"(?<![\w#/])(?:" + "|".join(re.escape(k) for k in sorted(_READ_AS, key=len, reverse=True))
-                     + r")(?![\w/]|-\d)", re.IGNORECASE)  # not the prefix of a number: CN-2026-0003
+
+
+def _trie(keys: list[str]) -> str:
+    """The keys as one pattern that shares their common beginnings (a long alternation of literals is tried key by
+    key at every word); at each letter the longer keys first, as an alternation sorted longest first would."""
+    root: dict[str, dict] = {}
+    for key in keys:
+        node = root
+        for ch in key:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, dict]) -> str:
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(root)
+
+
+_PHRASE = re.compile(r"(?<![\w#/])(?:" + _trie(list(_READ_AS)) + r")(?![\w/]|-\d)",
+                     re.IGNORECASE)  # not the prefix of a number: CN-2026-0003
 
 
 def unwrapped(question: str) -> str:
@@ -103,7 +129,8 @@ def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
     """The question with the words of read_as replaced (the replacements returned, as typed -> read)."""
     changes: dict[str, str] = {}
     low = question.lower()
-    due = {i for w, ids in _WHEN if w in low for i in ids}
+    due = {i for pair in ({low[j:j + 2] for j in range(len(low))} | set(low)) & _WHEN_BY_START.keys()
+           for w, ids in _WHEN_BY_START[pair] if w in low for i in ids}
     for i, (pattern, replace, _when) in enumerate(_REWRITES):
         if i not in due:
             continue
