@@ -766,11 +766,12 @@ BEGIN
             WHERE a.c1::integer < b.c2::integer AND tc->(a.c1::integer)->>'kind' = 'amount'
               AND tc->(a.c1::integer)->>'text' = tc->(b.c2::integer)->>'text');
         -- "no open tickets", "kein Artikel" where the statement counts 0 of them: none is the count it states
-        -- (in place of the 0: "0 support tickets are not open" says something else)
+        -- (in place of the 0, or beside it as "no ... (0)": "0 support tickets are not open" says something else)
         CONTINUE WHEN left(w, 1) = '!' AND tinfo->'words' ? substr(w, 2) AND EXISTS (
             SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2)
             WHERE tc->(o.c2::integer)->>'kind' = 'count' AND tc->(o.c2::integer)->>'text' = '0'
-              AND NOT EXISTS (SELECT FROM jsonb_array_elements(assign) AS a WHERE a = to_jsonb(o.c2::integer))
+              AND (NOT EXISTS (SELECT FROM jsonb_array_elements(assign) AS a WHERE a = to_jsonb(o.c2::integer))
+                   OR (ns->>'text' ~* '\m(no|none|kein[emnrs]?)\M' AND ns->>'text' !~* '\m(not|nicht)\M|n[''’]t\M'))
               AND (tinfo->'figures'->(o.c2)->>'left' = substr(w, 2) OR tinfo->'figures'->(o.c2)->>'right' = substr(w, 2)
                    OR coalesce(tinfo->'figures'->(o.c2)->'near', '[]') ? substr(w, 2)));
         -- a noun that names the kind of the statement's subject ("the customer", "our largest customer",
