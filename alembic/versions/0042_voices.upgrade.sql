@@ -832,13 +832,15 @@ RETURNS boolean
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT coalesce(said ~* ((SELECT CASE WHEN l IS NULL THEN '(^|\n|[.;:!?]\s)\W*' ELSE '\m' || l || '\W*' END
-                                     || '([0-9][0-9.,]*\W*)?' || coalesce(r || '\M', '($|\n)')
-                              FROM (SELECT substring(substr(answer, (u->>'start')::integer + 1,
-                                                            (tc->c->'span'->>'start')::integer - (u->>'start')::integer)
-                                                     FROM '([[:alnum:]]+)[^[:alnum:]]*$') AS l,
-                                           substring(substr(answer, (tc->c->'span'->>'end')::integer + 1)
-                                                     FROM '^[^[:alnum:]\n]*([[:alnum:]]+)') AS r) AS x)), false)
+    SELECT coalesce(said ~* (x.before || coalesce(x.r || '\M', '($|\n)'))
+                    OR EXISTS (SELECT FROM regexp_matches(said, x.before || '([0-9][0-9.,]*)\W*' || coalesce(x.r || '\M', '($|\n)'), 'gi') AS m
+                               WHERE m[1] IS DISTINCT FROM substring(tc->c->>'text' FROM '^[0-9][0-9.,]*')), false)
+    FROM (SELECT CASE WHEN l IS NULL THEN '(^|\n|[.;:!?]\s)\W*' ELSE '\m' || l || '\W*' END AS before, r
+          FROM (SELECT substring(substr(answer, (u->>'start')::integer + 1,
+                                        (tc->c->'span'->>'start')::integer - (u->>'start')::integer)
+                                 FROM '([[:alnum:]]+)[^[:alnum:]]*$') AS l,
+                       substring(substr(answer, (tc->c->'span'->>'end')::integer + 1)
+                                 FROM '^[^[:alnum:]\n]*([[:alnum:]]+)') AS r) AS y) AS x
 $$;
 
 -- Whether a summary (the text said) may leave out template claim c of unit u, a statement it states in part: a figure (an
