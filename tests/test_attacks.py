@@ -880,6 +880,82 @@ def test_a_view_giving_other_rows_on_a_second_read_gives_no_figure(history: Test
     _intact(history)
 
 
+# The source view {view} as the owner may make it: read once in a computation, it is what it was; from then on (a table
+# the mapping's code writes: footnote_src.reads) its column {column} says {expr} instead.
+OTHER_VALUE = ("DO $d$ BEGIN EXECUTE format('CREATE OR REPLACE VIEW footnote_src.{view} AS SELECT %s FROM (%s) AS x "
+               "WHERE footnote_src.evil(false)', (SELECT string_agg(CASE WHEN a.attname = '{column}' THEN format("
+               "'CASE WHEN EXISTS (SELECT FROM footnote_src.reads) THEN ({expr})::%s ELSE x.%I END AS %I', "
+               "format_type(a.atttypid, a.atttypmod), a.attname, a.attname) ELSE format('x.%I', a.attname) END, ', ' "
+               "ORDER BY a.attnum) FROM pg_attribute AS a WHERE a.attrelid = 'footnote_src.{view}'::regclass "
+               "AND a.attnum > 0 AND NOT a.attisdropped), rtrim(pg_get_viewdef('footnote_src.{view}'::regclass), ';'));"
+               " END $d$")
+# (the view, its column, what it says on a second read; the call; the figure whose evidence was read again)
+SECOND_READS = {
+    # the subject resolved from entity_names, its evidence row read again from its view
+    "customer": ("customers", "name", "upper(x.name)",
+                 ("customer_overdue", {"customer": "Bergmann Logistik"}), "customer"),
+    "customer_profile_subject": ("customers", "name", "upper(x.name)",
+                                 ("customer_profile", {"customer": "Bergmann Logistik"}), "customer"),
+    "supplier": ("suppliers", "name", "upper(x.name)",
+                 ("supplier_payment_facts", {"supplier": "Hansa Stahlhandel"}), "supplier"),
+    "item": ("items", "name", "upper(x.name)", ("stock_on_hand", {"item": "SKU-10001"}), "item"),
+    # each item's stock read again for its evidence
+    "items_below_reorder": ("stock", "quantity", "x.quantity + 1000000", ("items_below_reorder", {}),
+                           "rows.0.quantity"),
+    # the documents behind a customer's revenue read again by id
+    "top_customers": ("invoices", "net", "x.net * 2", ("top_customers", {"period": "2026-Q1"}), "rows.0.revenue"),
+    "revenue_drivers": ("invoices", "net", "x.net * 2",
+                        ("revenue_drivers", {"period_from": "2026-Q1", "period_to": "2026-Q2"}), "rows.0.revenue_to"),
+    # two periods that share documents: the second period's evidence is the first's rows
+    "revenue_change": ("invoices", "net", "x.net * 2",
+                       ("revenue_change", {"period_from": "2026", "period_to": "2026-Q1"}), "revenue_to"),
+    # the invoice's balance, then its settlements
+    "invoice": ("payments", "amount", "x.amount * 2", ("invoice", {"number": "INV-2025-7001"}), "paid"),
+    # the overdue invoices, then the open invoices (their evidence rows)
+    "customer_profile_overdue": ("invoices", "gross", "x.gross * 2",
+                                 ("customer_profile", {"customer": "Bergmann Logistik"}), "overdue_total"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SECOND_READS))
+def test_a_figure_and_its_evidence_read_twice_come_from_the_same_rows(history: TestDatabase, case: str) -> None:
+    """Where a computation takes a figure from one read of the source views and the evidence beside it from another
+    (the subject's own row after the name resolver's read, each item's stock, a customer's documents by id, two
+    periods sharing documents, an invoice's balance and its settlements, the overdue invoices and the open ones), a
+    view that says something else on its second read would log a figure whose evidence says otherwise. The
+    computation reads once, or compares the second read with the first and refuses (FN105); with the view as it was,
+    the same call gives its figure (tests/test_operations.py, tests/test_portfolio.py)."""
+    view, column, expr, (operation, arguments), figure = SECOND_READS[case]
+    if case == "items_below_reorder":  # two items short: the sample keeps every item above its level
+        with history.connect() as conn:
+            conn.execute("UPDATE erp.items SET reorder_level = 100000 "
+                         "WHERE id IN (SELECT id FROM erp.items ORDER BY id LIMIT 2)")
+    with history.connect("service") as conn:  # the honest call: the figure, and its evidence
+        honest = conn.execute("SELECT footnote.call(%s, %s)", (operation, json.dumps(arguments))).fetchone()[0]  # type: ignore[index]
+    with history.connect("owner") as owner:
+        owner.execute("CREATE FUNCTION footnote_src.evil(later boolean) RETURNS boolean LANGUAGE plpgsql AS $f$ "
+                      "BEGIN INSERT INTO footnote_src.reads VALUES (1); RETURN true; END $f$")
+        for statement in [*TWO_READS[:2], OTHER_VALUE.format(view=view, column=column, expr=expr)]:
+            owner.execute(statement)  # type: ignore[arg-type]
+    before = _evidence(history)
+    with history.connect("service") as conn:
+        try:
+            doctored = conn.execute("SELECT footnote.call(%s, %s)",
+                                    (operation, json.dumps(arguments))).fetchone()[0]  # type: ignore[index]
+        except psycopg.Error as caught:
+            assert caught.sqlstate == "FN105", caught
+            assert f"{operation}: the source views gave other rows on a second read" in str(caught)
+        else:  # what was logged: the figure, and the evidence rows it cites
+            value: Any = doctored
+            for key in (figure if "." in figure else f"values.{figure}").split("."):
+                value = value[int(key)] if key.isdigit() else value[key]
+            cited = [e for e in doctored["evidence"] if e["id"] in value["evidence"]]
+            pytest.fail(f"logged {value['text']} (honest: {honest['values'].get(figure, {}).get('text')}) beside "
+                        f"{json.dumps(cited, ensure_ascii=False)[:600]}")
+    assert _evidence(history) == before
+    _intact(history)
+
+
 # The mapping's code sets the as-of date in the settings while a catalog call reads the ERP (committed with the
 # service's call) and puts it back when the gate reads names for the answer: the gate graded with a setting that
 # the DBA never set and that no one sees afterwards.
