@@ -195,6 +195,24 @@ BEGIN
 END
 $$;
 
+-- FN105: a subject's own evidence row (got: what its view gave, read after the name resolver read the subject from
+-- footnote_src.entity_names) must be the subject resolved: the same id, name and link, else the figure that names the
+-- subject and the row beside it came from two reads that differ. type: customer, supplier or item.
+CREATE FUNCTION footnote._subject_again(operation text, subject footnote.entity, type text, got jsonb)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF got IS NULL OR got->>'id' IS DISTINCT FROM subject.id::text OR got->>'name' IS DISTINCT FROM subject.name
+       OR got->>'uri' IS DISTINCT FROM subject.uri THEN
+        PERFORM footnote._read_again(operation, format('%s %s: %s (%s), then %s', type, subject.id,
+            footnote._shown(subject.name, 80), subject.uri,
+            coalesce(format('%s (%s)', footnote._shown(got->>'name', 80), got->>'uri'), 'no row')));
+    END IF;
+END
+$$;
+
 -- One evidence row: id "type:record_id", type, record id, deep link and the field values that stand alone.
 CREATE FUNCTION footnote._evidence(type text, record_id bigint, uri text, fields jsonb, verified boolean DEFAULT true)
 RETURNS jsonb

@@ -153,6 +153,7 @@ DECLARE
     vals    jsonb;
 BEGIN
     SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    PERFORM footnote._subject_again('customer_overdue', c, 'customer', cust.facts);  -- read again: the same row
     SELECT * INTO o FROM footnote._overdue(c.id, d);
     vals := jsonb_build_object(
         'customer', footnote._value('text', c.name, ARRAY['customer:' || c.id]),
@@ -252,6 +253,7 @@ DECLARE
     vals    jsonb;
 BEGIN
     SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    PERFORM footnote._subject_again('customer_risk', c, 'customer', cust.facts);  -- read again: the same row
     cid := 'customer:' || c.id;
     ev := ev || cust.evidence;
     SELECT * INTO o FROM footnote._overdue(c.id, d);

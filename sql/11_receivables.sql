@@ -229,6 +229,9 @@ DECLARE
     q_id    bigint := CASE WHEN v ~ '^erp://' THEN wanted_id END;
     cands   jsonb;
     credit  record;
+    paid_again numeric := 0.00;  -- the settlements read again with their rows
+    credited_again numeric := 0.00;
+    lines_again bigint := 0;
 BEGIN
     -- the number as the ERP writes it (stored upper case; people type any case), or the id of a deep link
     EXECUTE footnote._query('invoice_by_number') INTO inv USING q_number, q_id;
@@ -286,12 +289,24 @@ BEGIN
               'paid', 'credited', 'outstanding', 'days_past_due']
         || CASE WHEN bal.due_lines > 1 THEN ARRAY['overdue', 'due_lines'] ELSE '{}' END);
     FOR r IN EXECUTE footnote._query('invoice_settlements') USING inv.id, d LOOP
+        IF r.type = 'payment' THEN
+            paid_again := paid_again + r.amount;
+        ELSE
+            credited_again := credited_again + r.amount;
+        END IF;
         ev := ev || footnote._row_evidence(r.type, 'id', to_jsonb(r), ARRAY['on_date', 'amount', 'detail']);
         rws := rws || jsonb_build_object(
             'type', footnote._value('text', replace(r.type, '_', ' '), ARRAY[r.type || ':' || r.id]),
             'date', footnote._value('date', r.on_date::text, ARRAY[r.type || ':' || r.id]),
             'amount', footnote._value('amount', r.amount::text, ARRAY[r.type || ':' || r.id]));
     END LOOP;
+    -- the balance (one read: its gross, paid and credited) and the invoice and settlements beside it (others) must
+    -- say the same; a balance without due lines settles nothing (footnote_src.invoice_balances)
+    IF bal.invoice_id IS NOT NULL AND (bal.gross IS DISTINCT FROM inv.gross
+                                       OR (bal.due_lines > 0 AND (bal.paid <> paid_again OR bal.credited <> credited_again))) THEN
+        PERFORM footnote._read_again('invoice', format('invoice %s: gross %s, paid %s, credited %s; then gross %s, '
+            'payments %s, credit notes %s', inv.id, bal.gross, bal.paid, bal.credited, inv.gross, paid_again, credited_again));
+    END IF;
     vals := jsonb_build_object(
         'number', footnote._value('text', inv.number, ARRAY[iid]),
         'customer', footnote._value('text', inv.customer_name, ARRAY[iid]),
@@ -315,10 +330,15 @@ BEGIN
                 'overdue', footnote._value('amount', bal.overdue::text, ARRAY[iid]));
             -- and each instalment's due date and amount (instalment_1_due, instalment_1_amount, ...)
             FOR r IN EXECUTE footnote._query('invoice_due_lines') USING inv.id, d, inv.customer_id LOOP
+                lines_again := lines_again + 1;
                 vals := vals || jsonb_build_object(
                     format('instalment_%s_due', r.instalment), footnote._value('date', r.due_date::text, ARRAY[iid]),
                     format('instalment_%s_amount', r.instalment), footnote._value('amount', r.amount::text, ARRAY[iid]));
             END LOOP;
+            IF lines_again <> bal.due_lines THEN  -- the instalments, read again: as many as the balance counted
+                PERFORM footnote._read_again('invoice', format('invoice %s: %s due lines, then %s', inv.id,
+                                                               bal.due_lines, lines_again));
+            END IF;
         END IF;
     END IF;
     RETURN footnote._finish('invoice',

@@ -128,6 +128,13 @@ BEGIN
     IF c.id IS NOT NULL THEN
         vals := vals || jsonb_build_object('customer', footnote._value('text', c.name, '{}'));
     END IF;
+    -- periods that share documents read them twice: the second period's figure cites the first read's rows, which
+    -- must be the rows it read (footnote._read_again)
+    IF EXISTS (SELECT FROM unnest(rb.evidence) AS e JOIN unnest(ra.evidence) AS f ON f->>'id' = e->>'id'
+               WHERE f IS DISTINCT FROM e) THEN
+        PERFORM footnote._read_again('revenue_change', format('%s documents of %s, then other rows for some of them '
+            'in %s', cardinality(ra.ids), pa.label, pb.label));
+    END IF;
     evidence := ra.evidence || ARRAY(SELECT e FROM unnest(rb.evidence) AS e WHERE NOT (e->>'id') = ANY (ra.ids));
     RETURN footnote._finish('revenue_change',  -- a simple expression: the call log checks who calls _finish
         jsonb_build_object('period_from', period_from, 'period_to', period_to, 'customer', customer), started,
@@ -162,6 +169,49 @@ BEGIN
 END
 $$;
 
+-- FN105: the documents behind each listed customer's revenue, read again by id for their evidence
+-- (footnote._document_evidence), must be the documents that gave its figures: each of them found, of that customer,
+-- their net amounts (invoices less credit notes) adding up to the figures. listed: {"customer_id", "documents": the
+-- ids, "to": revenue of the period [to_starts, to_ends) (of every document when to_starts is NULL), "from": revenue
+-- of the others (when the figure has one)}.
+CREATE FUNCTION footnote._documents_again(operation text, listed jsonb[], evidence jsonb[], to_starts date DEFAULT NULL,
+                                          to_ends date DEFAULT NULL)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    bad text;
+BEGIN
+    WITH w AS (SELECT x->>'customer_id' AS customer_id, x FROM unnest(listed) AS u(x)),
+         d AS (SELECT w.customer_id, i.id FROM w, jsonb_array_elements_text(w.x->'documents') AS i(id)),
+         e AS (SELECT x->>'id' AS id, x->'fields' AS f FROM unnest(evidence) AS u(x)),
+         g AS (SELECT d.customer_id, count(*) AS documents, count(e.id) AS found,
+                      bool_and(e.f->>'customer_id' IS NOT DISTINCT FROM d.customer_id) AS theirs,
+                      coalesce(sum(CASE WHEN e.id LIKE 'credit\_note:%' THEN -1 ELSE 1 END * (e.f->>'net')::numeric)
+                               FILTER (WHERE to_starts IS NULL OR ((e.f->>'issue_date')::date >= to_starts
+                                                                   AND (e.f->>'issue_date')::date < to_ends)), 0) AS rev_to,
+                      coalesce(sum(CASE WHEN e.id LIKE 'credit\_note:%' THEN -1 ELSE 1 END * (e.f->>'net')::numeric)
+                               FILTER (WHERE NOT (to_starts IS NULL OR ((e.f->>'issue_date')::date >= to_starts
+                                                                        AND (e.f->>'issue_date')::date < to_ends))), 0) AS rev_from
+               FROM d LEFT JOIN e ON e.id = d.id
+               GROUP BY d.customer_id)
+    SELECT format('customer %s: %s documents, revenue %s%s; then %s found, of it: %s, revenue %s%s', w.customer_id,
+                  jsonb_array_length(w.x->'documents'), w.x->>'to', coalesce(' and ' || (w.x->>'from'), ''),
+                  coalesce(g.found, 0), coalesce(g.theirs, true), coalesce(g.rev_to, 0),
+                  CASE WHEN w.x ? 'from' THEN ' and ' || coalesce(g.rev_from, 0) ELSE '' END)
+    INTO bad
+    FROM w LEFT JOIN g ON g.customer_id = w.customer_id
+    WHERE g.found IS DISTINCT FROM g.documents OR NOT g.theirs OR g.rev_to <> (w.x->>'to')::numeric
+       OR (w.x ? 'from' AND g.rev_from <> (w.x->>'from')::numeric)
+       OR (g.customer_id IS NULL AND jsonb_array_length(w.x->'documents') > 0)
+    LIMIT 1;
+    IF bad IS NOT NULL THEN
+        PERFORM footnote._read_again(operation, bad);
+    END IF;
+END
+$$;
+
 -- Customers ranked by revenue in a period, at most limit (ties share a rank; order is revenue, then customer id).
 CREATE FUNCTION footnote._op_top_customers(period text, "limit" integer DEFAULT NULL, direction text DEFAULT NULL)
 RETURNS jsonb
@@ -179,9 +229,12 @@ DECLARE
     all_ids text[] := '{}';
     docs    record;
     cid     text;
+    listed  jsonb[] := '{}';  -- what each figure says, to compare with its documents read again
 BEGIN
     FOR r IN EXECUTE footnote._query('top_customers') USING p.starts, p.ends, lim, dir LOOP
         cid := 'customer:' || r.customer_id;
+        listed := listed || jsonb_build_object('customer_id', r.customer_id::text, 'documents', to_jsonb(r.documents),
+                                               'to', r.revenue::text);
         ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
         all_ids := all_ids || cid || r.documents;
         rws := rws || jsonb_build_object(
@@ -192,6 +245,7 @@ BEGIN
                 ARRAY(SELECT x FROM unnest(r.documents) AS x WHERE x LIKE 'invoice:%')));
     END LOOP;
     SELECT * INTO docs FROM footnote._document_evidence(all_ids);
+    PERFORM footnote._documents_again('top_customers', listed, docs.evidence);  -- read again: the same documents
     ev := ev || docs.evidence;
     RETURN footnote._finish('top_customers',
         jsonb_build_object('period', period, 'limit', "limit", 'direction', direction), started,
@@ -230,9 +284,12 @@ DECLARE
     docs    record;
     cid     text;
     vals    jsonb;
+    listed  jsonb[] := '{}';  -- what each figure says, to compare with its documents read again
 BEGIN
     FOR r IN EXECUTE footnote._query('revenue_drivers') USING pa.starts, pa.ends, pb.starts, pb.ends, lim, dir LOOP
         cid := 'customer:' || r.customer_id;
+        listed := listed || jsonb_build_object('customer_id', r.customer_id::text, 'documents', to_jsonb(r.documents),
+                                               'to', r.revenue_to::text, 'from', r.revenue_from::text);
         ev := ev || footnote._evidence('customer', r.customer_id, r.uri, jsonb_build_object('name', r.name));
         all_ids := all_ids || cid || r.documents;
         rws := rws || jsonb_build_object(
@@ -245,6 +302,7 @@ BEGIN
                                                      ELSE 'unchanged' END, r.documents));
     END LOOP;
     SELECT * INTO docs FROM footnote._document_evidence(all_ids);
+    PERFORM footnote._documents_again('revenue_drivers', listed, docs.evidence, pb.starts, pb.ends);  -- the same
     ev := ev || docs.evidence;
     vals := jsonb_build_object(
         'period_from', footnote._value('period', pa.label, '{}'),

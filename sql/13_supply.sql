@@ -100,6 +100,7 @@ DECLARE
     n       bigint := 0;
 BEGIN
     EXECUTE format('SELECT to_jsonb(x) FROM (%s) AS x', footnote._query('item')) INTO it USING i.id;
+    PERFORM footnote._subject_again('stock_on_hand', i, 'item', it);  -- read again: the row the resolver read
     ev := ev || footnote._row_evidence('item', 'id', it, ARRAY['sku', 'name', 'unit', 'reorder_level']);
     FOR r IN EXECUTE footnote._query('stock_of_item') USING i.id LOOP
         ids := ids || ('stock:' || r.id);
@@ -165,6 +166,7 @@ DECLARE
     v_ok    boolean;
 BEGIN
     EXECUTE format('SELECT to_jsonb(x) FROM (%s) AS x', footnote._query('supplier')) INTO sup USING s.id;
+    PERFORM footnote._subject_again('supplier_payment_facts', s, 'supplier', sup);  -- read again: the same row
     ev := ev || footnote._row_evidence('supplier', 'id', sup,
         ARRAY['name', 'supplier_number', 'country', 'phone', 'phone_since', 'phone_verified', 'phone_verification'],
         coalesce((sup->>'phone_verified')::boolean, false));

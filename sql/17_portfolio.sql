@@ -38,6 +38,7 @@ BEGIN
         p := footnote._period_arg('period', period);
     END IF;
     SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    PERFORM footnote._subject_again('customer_payments', c, 'customer', cust.facts);  -- read again: the same row
     FOR r IN EXECUTE footnote._query('customer_payments') USING c.id, d, p.starts, p.ends LOOP
         pay_ids := pay_ids || ('payment:' || r.id);
         ev := ev || footnote._row_evidence('payment', 'id', to_jsonb(r),
@@ -124,6 +125,7 @@ DECLARE
     credits jsonb := '{}';
 BEGIN
     SELECT * INTO cust FROM footnote._customer_evidence(c.id);
+    PERFORM footnote._subject_again('customer_profile', c, 'customer', cust.facts);  -- read again: the same row
     SELECT * INTO o FROM footnote._overdue(c.id, d);
     FOR r IN EXECUTE footnote._query('open_invoices_aged') USING d, c.id LOOP
         open_ids := open_ids || ('invoice:' || r.invoice_id);
@@ -132,6 +134,18 @@ BEGIN
         open_total := r.total_outstanding;
         open_n := r.invoice_count;
     END LOOP;
+    -- the overdue figures (their read) cite the open invoices' evidence rows (this read): each overdue invoice must
+    -- be among them, saying what the overdue read said of it (footnote._read_again)
+    IF EXISTS (SELECT FROM unnest(o.evidence) AS e
+               WHERE NOT EXISTS (SELECT FROM unnest(ev) AS f
+                                 WHERE f->>'id' = e->>'id' AND f->>'uri' IS NOT DISTINCT FROM e->>'uri'
+                                   AND f->'fields' = (e->'fields') - ARRAY['overdue', 'due_lines', 'next_due'])) THEN
+        PERFORM footnote._read_again('customer_profile', format('%s overdue invoices, then %s of them as the open '
+            'invoices', o.n, (SELECT count(*) FROM unnest(o.evidence) AS e
+                              WHERE EXISTS (SELECT FROM unnest(ev) AS f
+                                            WHERE f->>'id' = e->>'id' AND f->>'uri' IS NOT DISTINCT FROM e->>'uri'
+                                              AND f->'fields' = (e->'fields') - ARRAY['overdue', 'due_lines', 'next_due']))));
+    END IF;
     FOR r IN EXECUTE footnote._query('open_tickets') USING c.id, d LOOP
         ticket_ids := ticket_ids || ('ticket:' || r.id);
         ev := ev || footnote._row_evidence('ticket', 'id', to_jsonb(r), ARRAY['subject', 'severity', 'status', 'opened_on']);
@@ -393,6 +407,7 @@ DECLARE
     rws     jsonb[] := '{}';
     ids     text[];
     all_ids text[] := '{}';
+    again   numeric;  -- the item's stock read again with its evidence
 BEGIN
     IF NOT footnote._recorded('reorder_level') THEN
         PERFORM footnote._not_recorded('reorder_level', 'reorder levels are');
@@ -400,11 +415,18 @@ BEGIN
     FOR r IN EXECUTE footnote._query('items_below_reorder') LOOP
         ids := ARRAY['item:' || r.id];
         ev := ev || footnote._row_evidence('item', 'id', to_jsonb(r), ARRAY['sku', 'name', 'unit', 'reorder_level']);
+        again := 0;
         FOR s IN EXECUTE footnote._query('stock_of_item') USING r.id LOOP
+            again := again + s.quantity;
             ids := ids || ('stock:' || s.id);
             ev := ev || footnote._row_evidence('stock', 'id', to_jsonb(s) || jsonb_build_object('item_id', r.id),
                 ARRAY['item_id', 'warehouse', 'quantity', 'counted_on']);
         END LOOP;
+        -- the quantity (from the first read) and the stock rows cited for it (from this one) must say the same
+        IF again IS DISTINCT FROM r.quantity THEN
+            PERFORM footnote._read_again('items_below_reorder', format('item %s: %s on hand, then %s in %s stock rows',
+                r.id, r.quantity, again, cardinality(ids) - 1));
+        END IF;
         all_ids := all_ids || ids;
         rws := rws || jsonb_build_object(
             'item', footnote._value('text', r.name, ARRAY['item:' || r.id]),
