@@ -956,6 +956,22 @@ def test_a_figure_and_its_evidence_read_twice_come_from_the_same_rows(history: T
     _intact(history)
 
 
+def test_compose_reads_no_setting_when_it_is_called(history: TestDatabase) -> None:
+    """compose() (outside the gate) fills the templates from the logged results only: settings the owner changes
+    between a call and its composition (the as-of date, the fiscal year's first month, the locale, the currency) change
+    no word of the template answer."""
+    with history.connect("service") as conn:
+        call_id = conn.execute(OVERDUE).fetchone()[0]  # type: ignore[index]
+        compose = "SELECT footnote.compose(ARRAY[%s]::uuid[], NULL, NULL, 'How much does Bergmann owe this year?')"
+        before = conn.execute(compose, (call_id,)).fetchone()[0]  # type: ignore[index]
+        with history.connect("owner") as owner:
+            for key, value in (("as_of", "2026-09-30"), ("fiscal_year_start_month", "4"), ("locale", "en-US"),
+                               ("currency", "USD")):
+                owner.execute("UPDATE footnote.settings SET value = %s WHERE key = %s", (value, key))
+        after = conn.execute(compose, (call_id,)).fetchone()[0]  # type: ignore[index]
+    assert after == before and "43.805,00 €" in before["answer"], (before["answer"], after["answer"])
+
+
 # The mapping's code sets the as-of date in the settings while a catalog call reads the ERP (committed with the
 # service's call) and puts it back when the gate reads names for the answer: the gate graded with a setting that
 # the DBA never set and that no one sees afterwards.
