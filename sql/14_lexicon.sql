@@ -632,7 +632,10 @@ SELECT w, 'word', c, false FROM (VALUES
     -- a balance is what is open, unless the words say which part of it
     ('balance', 'open'), ('open balance', 'open'), ('outstanding balance', 'open'), ('saldo', 'open'),
     ('offener saldo', 'open'), ('overdue balance', 'overdue'), ('overdue amount', 'overdue'),
-    ('überfälliger saldo', 'overdue')
+    ('überfälliger saldo', 'overdue'), ('balances', 'open'), ('open balances', 'open'),
+    ('outstanding balances', 'open'), ('overdue balances', 'overdue'), ('overdue amounts', 'overdue'),
+    -- "547 Tage über Fälligkeit", "fällig seit 534 Tagen": past due
+    ('über fälligkeit', 'overdue'), ('über fällig', 'overdue'), ('fällig seit', 'overdue')
 ) AS v(w, c) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
 
 -- The words that can change what a statement means, English and German, as content words (each its own canon,

@@ -544,8 +544,10 @@ BEGIN
             RETURN NULL;
         END IF;
     END IF;
-    -- before a figure every class counts; after it a modifier counts only as a postfix ("or more", "odd")
-    IF lx[j].kind = 'word' AND (lx[j].class IN ('numeral', 'scale', 'currency', 'unit', 'sign', 'digits')
+    -- before a figure every class counts; after it a modifier counts only as a postfix ("or more", "odd"), and a
+    -- sign word not at all: it stands before its figure ("Q1 2026 (plus 12,4 %)" signs the percentage)
+    IF lx[j].kind = 'word' AND (lx[j].class IN ('numeral', 'scale', 'currency', 'unit', 'digits')
+                                OR (lx[j].class = 'sign' AND step < 0)
                                 OR (lx[j].class = 'modifier' AND (step < 0 OR lx[j].canon IN (
                                     'or more', 'or less', 'and above', 'and below', 'and up', 'or so', 'odd', 'ish',
                                     'give or take', 'plus or minus', '±')))) THEN
@@ -553,6 +555,16 @@ BEGIN
     END IF;
     RETURN NULL;
 END
+$$;
+
+-- Whether a figure as written is a value (an amount, a count, a number of days, a percentage), not a name, a
+-- label, a period or a date.
+CREATE FUNCTION footnote._is_value(written text)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT written ~ '^[-+−(]?[0-9]' AND written !~ '^[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{2,4}$'
 $$;
 
 -- A text read for the gate, one summary per sentence (or per given unit span):
@@ -598,6 +610,10 @@ DECLARE
     firm  jsonb;               -- canons of words anywhere else
     lcaps jsonb;
     seen  boolean;             -- a word or figure came before in this sentence
+    sg    integer[] := '{}';   -- per lexeme: its segment (a clause as a list writes it: cut at , ; | — – and a
+                               -- spaced -, not at a colon or brackets: "Overdue: 43.805,00 € (4 invoices)")
+    sgfig integer[] := '{}';   -- per segment: how many figures it holds
+    nsg   integer := 0;
 BEGIN
     -- the clauses of each sentence, and which of them hold a figure or a number
     cur := NULL;
@@ -611,6 +627,16 @@ BEGIN
             cur := x.sentence;
         END IF;
         cl := cl || ncl;
+        IF i = 1 OR x.sentence IS DISTINCT FROM lx[i - 1].sentence
+           OR (x.kind = 'punct' AND x.text IN (',', ';', '|', '—', '–'))
+           OR (x.kind = 'punct' AND x.text = '-' AND NOT x.glued) THEN
+            nsg := nsg + 1;
+            sgfig := sgfig || 0;
+        END IF;
+        sg := sg || nsg;
+        IF x.kind = 'figure' AND footnote._is_value(x.text) THEN
+            sgfig[nsg] := sgfig[nsg] + 1;
+        END IF;
         -- a figure or a number, or a word that refers to a party (a pronoun, "the company", "the customer"):
         -- what the clause says is about someone, and read strictly
         IF x.kind IN ('figure', 'digits')
@@ -663,7 +689,12 @@ BEGIN
             fg := fg || jsonb_build_array(jsonb_build_object(
                 'figure', x.fig, 'negated', coalesce(x.negated, false),
                 'left', footnote._cue(lx, i, -1), 'right', footnote._cue(lx, i, 1), 'near', footnote._near(lx, i),
-                'touch_left', footnote._touch(lx, i, -1), 'touch_right', footnote._touch(lx, i, 1)));
+                'touch_left', footnote._touch(lx, i, -1), 'touch_right', footnote._touch(lx, i, 1),
+                -- the content words of its segment, when it is the only value there (names and dates aside)
+                'segment', CASE WHEN sgfig[sg[i]] = 1 AND footnote._is_value(x.text) THEN (
+                    SELECT coalesce(jsonb_agg(DISTINCT l.canon), '[]')
+                    FROM unnest(lx) WITH ORDINALITY AS l(s, e, kind, text, class, canon, negated, fig, glued, known, sentence, o)
+                    WHERE sg[l.o] = sg[i] AND l.kind = 'word' AND l.class = 'word' AND l.canon IS NOT NULL) END));
         ELSIF x.kind = 'word' THEN
             IF x.class = 'word' THEN
                 -- a word written with a capital inside a sentence (not its first word) is a name: a person, a

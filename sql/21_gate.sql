@@ -147,6 +147,19 @@ BEGIN
 END
 $$;
 
+-- The later words of a name that may stand for it alone, folded ("rinaldi" for Meccanica Rinaldi S.p.A., "moreau"
+-- for Ateliers Moreau Mécanique SA): a word of four letters or more written with a capital, not its first word and
+-- not its legal form. Accepted as short forms are: written with a capital, naming this entity and no other.
+CREATE FUNCTION footnote._tail_forms(name text)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(array_agg(DISTINCT footnote._fold1(rtrim(w, ',;:'))), '{}')
+    FROM unnest(regexp_split_to_array(btrim(name), '\s+')) WITH ORDINALITY AS x(w, i)
+    WHERE i > 1 AND w ~ '^[A-Z\u00C0-\u00DE][[:alpha:]-]{3,}[,;:]?$' AND NOT footnote._is_legal_form(w)
+$$;
+
 -- The names of customers, suppliers and items that a short form could mean: every word of it starts a
 -- word of the name (accents and case ignored). The names read are those containing its longest word, by the
 -- pattern name resolution uses; a scalar subquery gives it, so an index on lower(name) can serve it (a join
@@ -418,6 +431,8 @@ BEGIN
         IF (sl->>'name')::boolean THEN
             vs := vs || footnote._short_forms(sl->>'text');
             fs := fs || array_fill('short'::text, ARRAY[cardinality(vs) - 1]);
+            vs := vs || footnote._tail_forms(sl->>'text');
+            fs := fs || array_fill('tail'::text, ARRAY[cardinality(vs) - cardinality(fs)]);
         END IF;
         -- a number with a unit or currency may take another spelling of it (footnote.lexicon canon):
         -- "104 days" as "104 Tage", "104 d" or "104d", "43.805,00 €" as "43.805,00 EUR"
@@ -465,6 +480,7 @@ BEGIN
                 EXIT WHEN p = 0;
                 p := off + p - 1;
                 IF footnote._edge_ok(plain, p, p + length(v))
+                   AND (fs[k] <> 'tail' OR substr(t, p + 1, 1) ~ '[A-Z\u00C0-\u00DE]')
                    AND NOT (numbered AND v ~ '^[0-9]{1,2}$' AND substr(plain, p + length(v) + 1, 2) ~ '^[.)][ \t]'
                             AND substr(plain, 1, p) ~ '(^|\n)[ \t]*$') THEN
                     occ := occ || jsonb_build_array(jsonb_build_object(
@@ -495,8 +511,21 @@ BEGIN
                       WHERE lower(c.header || ' ' || coalesce(c.label, ''))
                             ~ ('(^|[^a-z])' || regexp_replace(y.u, '([.+*?()\[\]\\^$|{}])', '\\\1', 'g') || '([^a-z]|$)'));
     END IF;
+    -- a quarter written without its year before a quarter that has it ("Q1→Q2 2026", "Q1-Q2 2026", "Q1 vs Q2 2026"):
+    -- that year
+    p := 1;
+    LOOP
+        p := regexp_instr(t, '\m[Qq][1-4]\s*(→|->|–|-|to|bis|vs\.?|/)\s*[Qq][1-4] (19|20)[0-9]{2}\M', p);
+        EXIT WHEN p = 0;
+        v := upper(substr(t, p, 2)) || ' ' || substring(substr(t, p + 2) FROM '^[^0-9]*[Qq][1-4] ((?:19|20)[0-9]{2})');
+        IF EXISTS (SELECT FROM jsonb_array_elements(slots) AS x WHERE x->>'text' = v) THEN
+            occ := occ || jsonb_build_array(jsonb_build_object('start', p - 1, 'end', p + 1, 'text', v, 'form', 'period',
+                                                               'written', substr(t, p, 2)));
+        END IF;
+        p := p + 2;
+    END LOOP;
     FOR o IN SELECT x FROM jsonb_array_elements(occ) AS x
-             ORDER BY (x->>'end')::integer - (x->>'start')::integer DESC, (x->>'start')::integer, x->>'form' = 'short'
+             ORDER BY (x->>'end')::integer - (x->>'start')::integer DESC, (x->>'start')::integer, x->>'form' IN ('short', 'tail')
     LOOP
         IF NOT EXISTS (SELECT FROM jsonb_array_elements(acc) AS a
                        WHERE (a->>'start')::integer < (o->>'end')::integer
@@ -665,6 +694,7 @@ DECLARE
     w       text;
     extra   text[] := '{}';
     info    jsonb;
+    agreed  text[] := '{}';  -- sign words that agree with the value they stand before
 BEGIN
     -- which claim of the unit each figure stands for
     FOR f IN SELECT x FROM jsonb_array_elements(ns->'figures') AS x LOOP
@@ -714,6 +744,19 @@ BEGIN
                      AND NOT coalesce(info->'near', '[]') ? (f->>sd.side)) THEN
             off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
                 'text', fig->>'written'));
+        -- a figure alone in its segment of a list ("overdue 128.028,90 €, open 24.631,65 €") is what the words of
+        -- that segment say: a word the statement says beside another of its figures of the same kind, and not
+        -- beside this one, puts it in that figure's place
+        ELSIF EXISTS (SELECT FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(f->'segment') = 'array' THEN f->'segment' ELSE '[]' END) AS sw(w)
+                      WHERE NOT (coalesce(info->'near', '[]') ? sw.w OR info->>'left' = sw.w OR info->>'right' = sw.w)
+                        AND EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2)
+                                    WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
+                                      AND tc->(o.c2::integer)->>'kind' = tc->c->>'kind'
+                                      AND (coalesce(tinfo->'figures'->(o.c2)->'near', '[]') ? sw.w
+                                           OR tinfo->'figures'->(o.c2)->>'left' = sw.w
+                                           OR tinfo->'figures'->(o.c2)->>'right' = sw.w))) THEN
+            off := off || jsonb_build_array(jsonb_build_object('code', 'rebound', 'figure', f->'figure',
+                'text', fig->>'written'));
         END IF;
         -- parentheses make a negative amount, not a name, period, date or number of days in brackets, nor the amount
         -- of the document just before them ("INV-2026-8812 (18.450,00 €)"; "Net (3.739,50 €)" stays negative)
@@ -738,6 +781,7 @@ BEGIN
            AND ((f->>'touch_left' IN ('sign:+', 'sign:plus') AND tinfo->'words' ? 'up' AND NOT tinfo->'words' ? 'down')
                 OR (f->>'touch_left' IN ('sign:-', 'sign:−', 'sign:–', 'sign:minus') AND tinfo->'words' ? 'down'
                     AND NOT tinfo->'words' ? 'up')) THEN
+            agreed := agreed || (f->>'touch_left');
             f := f || '{"touch_left": null}';
         END IF;
         IF (f->>'touch_left' IS NOT NULL AND f->>'touch_left' IS DISTINCT FROM info->>'touch_left')
@@ -795,7 +839,7 @@ BEGIN
         off := off || jsonb_build_array(jsonb_build_object('code', 'unsupported_digits', 'text', w));
     END IF;
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'marks') AS x WHERE x NOT LIKE 'digits:%' LOOP
-        CONTINUE WHEN tinfo->'marks' ? w;
+        CONTINUE WHEN tinfo->'marks' ? w OR w = ANY (agreed);
         -- the unit of a figure of the sentence named again ("| Days past due | 104 |", "Overdue (EUR) 43.805,00")
         CONTINUE WHEN split_part(w, ':', 1) IN ('unit', 'currency') AND EXISTS (
             SELECT FROM jsonb_array_elements(ns->'figures') AS f2
@@ -1009,6 +1053,19 @@ BEGIN
 END
 $$;
 
+-- Whether template claim t is the as-of date or period of its unit alone (no other unit has it): it names the
+-- statement as a name would ("66,8 Tage am 31.12.2025, jetzt 70,3 Tage (14.08.2026)": a DSO on each of two dates).
+CREATE FUNCTION footnote._own_date(t jsonb, tc jsonb)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(t->>'value', '') ~ '\.(as_of|period)$'
+           AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS o
+                           WHERE o->>'unit' <> t->>'unit' AND o->>'text' = t->>'text'
+                             AND coalesce(o->>'value', '') ~ '\.(as_of|period|period_from|period_to)$')
+$$;
+
 -- A text's sentences (footnote._clauses) with every sentence that still merges statements read again by binding:
 -- each figure written with a digit or a capital letter belongs to the one unit of the template that holds its
 -- value ("Bergmann Logistik GmbH owes 43.805,00 € overdue across 4 invoices, and the largest, INV-2026-8812, has
@@ -1053,6 +1110,8 @@ DECLARE
     pfig   integer[];
     kinds  jsonb;
     named  jsonb;
+    prevfig integer[];
+    lastgs integer;
 BEGIN
     FOR ns IN SELECT x FROM jsonb_array_elements(nread) AS x ORDER BY (x->>'sentence')::integer LOOP
         ok := jsonb_array_length(ns->'figures') >= 2 AND NOT footnote._fits(
@@ -1116,12 +1175,28 @@ BEGIN
             -- the units that have a name or label of their own
             SELECT coalesce(jsonb_object_agg(tq->>'unit', true), '{}') INTO named
             FROM jsonb_array_elements(tc) AS tq
-            WHERE tq->>'kind' = 'text' OR (tq->>'text' ~ '[A-Z\u00C0-\u00DE]' AND tq->>'kind' NOT IN ('date', 'period'));
+            WHERE tq->>'kind' = 'text' OR (tq->>'text' ~ '[A-Z\u00C0-\u00DE]' AND tq->>'kind' NOT IN ('date', 'period'))
+               OR footnote._own_date(tq, tc);
+            prevfig := '{}';
             FOR part IN SELECT x FROM jsonb_array_elements(spans) AS x LOOP
                 pu := (part->>'unit')::integer;
                 pfig := ARRAY(SELECT fl[j] FROM generate_series(1, n) AS j
                               WHERE (figs->fl[j]->>'start')::integer >= (part->>'start')::integer
                                 AND (figs->fl[j]->>'start')::integer < (part->>'end')::integer);
+                -- a clause that goes on about the row whose value the clause before it said (a list of one:
+                -- "25.480,00 € on 1 supplier invoice, due 30.08.2026"; "oldest 266 days (INV-2025-8206)") is read
+                -- with that clause's figures
+                IF EXISTS (SELECT FROM unnest(prevfig) AS q2(fi), jsonb_array_elements(tc) AS tq
+                           WHERE tq->>'unit' = pu::text AND tq->>'text' = figs->q2.fi->>'text'
+                             AND tq->>'kind' NOT IN ('text', 'date', 'period')) THEN
+                    prevfig := pfig;
+                    pfig := pfig || ARRAY(SELECT fl[j] FROM generate_series(1, n) AS j
+                                          WHERE fl[j] <> ALL (pfig) AND (figs->fl[j]->>'start')::integer < (part->>'start')::integer
+                                            AND (figs->fl[j]->>'start')::integer >= coalesce(lastgs, 0));
+                ELSE
+                    prevfig := pfig;
+                END IF;
+                lastgs := (part->>'start')::integer;
                 -- a value: a figure other than a name, label, as-of date or period
                 IF NOT EXISTS (SELECT FROM unnest(pfig) AS q2(fi), jsonb_array_elements(tc) AS tq
                                WHERE tq->>'unit' = pu::text AND tq->>'text' = figs->q2.fi->>'text'
@@ -1132,7 +1207,8 @@ BEGIN
                 IF named ? pu::text
                    AND NOT EXISTS (SELECT FROM unnest(pfig) AS q2(fi), jsonb_array_elements(tc) AS tq
                                    WHERE tq->>'unit' = pu::text AND tq->>'text' = figs->q2.fi->>'text'
-                                     AND (tq->>'kind' = 'text' OR (tq->>'text' ~ '[A-Z\u00C0-\u00DE]' AND tq->>'kind' NOT IN ('date', 'period')))) THEN
+                                     AND (tq->>'kind' = 'text' OR (tq->>'text' ~ '[A-Z\u00C0-\u00DE]' AND tq->>'kind' NOT IN ('date', 'period'))
+                                          OR footnote._own_date(tq, tc))) THEN
                     ok := false;
                 END IF;
                 -- stated whole, unless a detail or named (its other figures may stand in other sentences)
@@ -1524,6 +1600,35 @@ AS $$
                                                AND greatest((tc->(o.c2::integer)->'span'->>'start')::integer, (tc->c->'span'->>'start')::integer)))
 $$;
 
+-- Whether template claim c, a count of the rows its call returned ("across 2 invoices"), is said by the list of
+-- those rows in the text: the template lists as many rows of that call, of the kind the count counts (the word
+-- after it: invoice, supplier invoice), and the text names every one of them (its number or name).
+CREATE FUNCTION footnote._counted_by_rows(answer text, tc jsonb, tus jsonb, c integer, covered jsonb)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT coalesce(tc->c->>'kind' = 'count' AND tc->c->>'text' ~ '^[1-9][0-9]{0,2}$'
+                    AND count(*) = (tc->c->>'text')::integer
+                    AND bool_and(EXISTS (SELECT FROM jsonb_array_elements_text(r.u->'claims') AS o(c2)
+                                         WHERE covered ? o.c2 AND tc->(o.c2::integer)->>'kind' = 'text'
+                                           AND tc->(o.c2::integer)->>'value' ~ '\.(number|name|customer|supplier|item|sku)$')),
+                    false)
+    FROM jsonb_array_elements(tus) AS r(u)
+    WHERE r.u->>'call_id' = tc->c->>'call_id' AND r.u->>'row' IS NOT NULL
+      AND substr(answer, (tc->c->'span'->>'end')::integer + 1, 40)
+          ~* ('^\s*' || replace(split_part(r.u->>'subject', ':', 1), '_', ' ') || '(s|es)?\M')
+$$;
+
+-- Whether a sentence ends as a question does ("Which one?", "… owe?**", "»Zahlt er?«").
+CREATE FUNCTION footnote._asks(sentence text)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT sentence ~ '\?[\s*_"“”»)]*$'
+$$;
+
 -- A sentence put as a question: it opens (after a "Q:" or a quote mark) with a question word or an auxiliary
 -- ("Will Pichler pay next month?", "Q: Should we take Bergmann to court?", "Which one?"), not a statement with a
 -- question tag ("Pichler will pay, won't it?").
@@ -1787,7 +1892,7 @@ BEGIN
                 -- a sentence that asks ("Q: Should we take Bergmann to court?", "Which one?") predicts and advises
                 -- nothing, and neither does the one that says what it will not do ("I won't advise on that",
                 -- "whether Bergmann will pay isn't something I can tell")
-                asks := ns->>'text' ~ '\?[\s*_"“”»)]*$' AND ns->>'text' ~* footnote._asking_re();
+                asks := footnote._asks(ns->>'text') AND ns->>'text' ~* footnote._asking_re();
                 declines := asks OR (ns->>'text' ~* footnote._declining_re()
                                      AND regexp_replace(ns->>'text', footnote._declining_re(), ' ', 'gi')
                                          !~* '\m(will|won''t|won’t|would|wouldn''t|wouldn’t|should|shouldn''t|shall|wird|werden|würde|sollte|sollten)\M|[''’]ll\M');
@@ -1819,7 +1924,7 @@ BEGIN
                       SELECT c FROM jsonb_array_elements_text(ns->'capitalised') AS c
                       WHERE position(c IN ns->>'text') > 1 AND cardinality(footnote._names_of(c)) = 0 AND NOT sig
                         AND NOT (lower(c) = ANY (said_q)
-                                 AND (declines OR ns->>'text' ~ '\?[\s*_"“”»)]*$'))) AS y;
+                                 AND (declines OR footnote._asks(ns->>'text')))) AS y;
                 IF missing IS NOT NULL THEN
                     findings := findings || jsonb_build_array(jsonb_build_object(
                         'code', 'unsupported_statement', 'severity', 'blocking', 'sentence', ns->'sentence',
@@ -1926,7 +2031,7 @@ BEGIN
                       FROM jsonb_array_elements(footnote._read(tpl->>'question', '[]', NULL)) AS q,
                            jsonb_array_elements_text(q->'words') AS w);
             SELECT coalesce(jsonb_agg(CASE
-                       WHEN x->>'text' ~ '\?[\s*_"“”»)]*$' AND (x->>'negations')::integer = 0
+                       WHEN footnote._asks(x->>'text') AND (x->>'negations')::integer = 0
                             AND jsonb_array_length(x->'figures') > 0
                             AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(x->'marks') AS m WHERE m <> 'unit:>')
                             AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(x->'words') AS w WHERE NOT qread ? w)
@@ -2050,10 +2155,7 @@ BEGIN
             IF ns->>'text' ~ '\?\W*$' AND (ns->>'negations')::integer = 0 AND coalesce(tpl->>'question', '') <> ''
                AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'marks') AS x
                                WHERE x <> 'unit:>' OR ns->>'text' !~ '^\s*>')
-               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w
-                               WHERE NOT EXISTS (SELECT FROM jsonb_array_elements(footnote._read(tpl->>'question', '[]', NULL)) AS q,
-                                                             jsonb_array_elements_text(q->'words') AS qw
-                                                 WHERE qw = w)) THEN
+               AND NOT EXISTS (SELECT FROM jsonb_array_elements_text(ns->'words') AS w WHERE NOT qread ? w) THEN
                 judged[k] := jsonb_build_object('discourse', true, 'offences', '[]'::jsonb, 'claims', '[]'::jsonb);
                 CONTINUE;
             END IF;
@@ -2159,7 +2261,7 @@ BEGIN
             best := judged[k];
             FOR f IN SELECT x FROM jsonb_array_elements(ns->'figures') AS x LOOP
                 fig := figs->((f->>'figure')::integer);
-                IF fig->>'form' = 'short' THEN
+                IF fig->>'form' IN ('short', 'tail') THEN
                     IF NOT names ? (fig->>'written') THEN
                         names := names || jsonb_build_object(fig->>'written', to_jsonb(footnote._names_of(fig->>'written')));
                     END IF;
@@ -2342,7 +2444,20 @@ BEGIN
                        AND NOT footnote._cut_out(tpl->>'answer', answer, tc, tus->k, c::integer))
               -- how many rows a list shows ("Top 5 customers ...", "5 of 39"): the rows the text lists say it
               AND NOT (tc->(c::integer)->>'value' ~ '\.(limit|listed|ranked)$'
-                       AND NOT footnote._cut_out(tpl->>'answer', answer, tc, tus->k, c::integer));
+                       AND NOT footnote._cut_out(tpl->>'answer', answer, tc, tus->k, c::integer))
+              -- an as-of date or a period said anywhere in the text, where it is that in every statement of the
+              -- answer that has it ("Bergmann … 43.805,00 €, Vidal … 24.631,65 € — Stand 14.08.2026"; "Q1→Q2 2026"
+              -- above the rows of both quarters): there is nothing else for it to be read as
+              AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|period|period_from|period_to)$'
+                       AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS t2
+                                       WHERE t2->>'text' = tc->(c::integer)->>'text'
+                                         AND substring(coalesce(t2->>'value', '') FROM '[^.]*$')
+                                             <> substring(tc->(c::integer)->>'value' FROM '[^.]*$'))
+                       AND EXISTS (SELECT FROM jsonb_array_elements(nread) AS x, jsonb_array_elements(x->'figures') AS f3
+                                   WHERE figs->((f3->>'figure')::integer)->>'text' = tc->(c::integer)->>'text'))
+              -- a count of the rows of its call, when the text names every one of those rows (a table of the 2
+              -- invoices for "across 2 invoices"): the list says how many
+              AND NOT footnote._counted_by_rows(tpl->>'answer', tc, tus, c::integer, covered);
             IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
                 missing := 'its words';
             ELSIF detail THEN

@@ -399,6 +399,57 @@ def test_another_actors_calls_cannot_back_a_submission(db: TestDatabase) -> None
         other.compose([call_id])
 
 
+def test_a_list_a_shared_date_and_the_row_just_named_say_what_they_say(fn: Footnote) -> None:
+    """A table of every row says how many there are; an as-of date the whole answer shares may stand once; a DSO
+    on each of two dates is named by its date; a clause goes on about the one row whose value was just said; a
+    sign word stands before its figure; a later word of a name may stand for it. Each blocked where it is not what
+    the calls returned."""
+    table = ("| Invoice | Outstanding | Due | Days overdue |\n|---|---|---|---|\n{rows}| Total | 18.785,48 € | | |\n\n"
+             "Meccanica Rinaldi S.p.A., as of 14.08.2026.")
+    both = "| INV-2026-9039 | 11.992,53 € | 19.07.2026 | 26 |\n| INV-2026-9204 | 6.792,95 € | 29.07.2026 | 16 |\n"
+    assert _graded(fn, "How much does Meccanica Rinaldi owe?", table.format(rows=both),
+                   table.format(rows=both.split("\n")[0] + "\n")) == ["verified", "insufficient_evidence"]
+    compare = ("Bergmann Logistik GmbH hat 43.805,00 € overdue (4 Rechnungen, älteste 104 Tage), Vidal Embalajes S.A. "
+               "24.631,65 € (3 Rechnungen, älteste {d} Tage) — Stand 14.08.2026.")
+    assert _graded(fn, "Compare overdue of Bergmann Logistik and Vidal Embalajes", compare.format(d=18),
+                   compare.format(d=104)) == ["verified", "insufficient_evidence"]
+    assert _graded(fn, "DSO now vs end of 2025", "DSO: 66,8 Tage am 31.12.2025, jetzt 70,3 Tage (14.08.2026).",
+                   "DSO: 70,3 Tage am 31.12.2025, jetzt 66,8 Tage (14.08.2026).",
+                   "DSO: 66,8 Tage, jetzt 70,3 Tage (31.12.2025 / 14.08.2026).") \
+        == ["verified", "insufficient_evidence", "insufficient_evidence"]
+    owe = "We owe Northwind Supply 25.480,00 € on 1 supplier invoice, {d} (as of 14.08.2026); none of it is overdue."
+    assert _graded(fn, "What do we owe Northwind Supply?", owe.format(d="due 30.08.2026"),
+                   owe.format(d="due 21.09.2026"), owe.format(d="overdue since 30.08.2026")) \
+        == ["verified", "insufficient_evidence", "insufficient_evidence"]
+    oldest = "Müller Präzisionstechnik: 40.055,54 € overdue / 6 invoices / oldest {d} ({n}) / as of 14.08.2026"
+    assert _graded(fn, "How much does Müller owe?", oldest.format(d="266 days", n="INV-2025-8206"),
+                   oldest.format(d="266 days", n="INV-2026-8786"), oldest.format(d="117 days", n="INV-2026-8786")) \
+        == ["verified", "insufficient_evidence", "insufficient_evidence"]
+    change = "Umsatz Q2 2026: 2.962.843,74 €, nach 2.636.388,74 € in Q1 2026 ({s} 12,4 %)."
+    assert _graded(fn, "How did revenue change from Q1 2026 to Q2 2026?", change.format(s="plus"),
+                   change.format(s="minus")) == ["verified", "insufficient_evidence"]
+    drops = "Revenue fell most from Q1 2026 to Q2 2026 at Hernández (down 85.726,17 €), {a} (down 71.620,61 €) and {b} " \
+            "(down 63.323,48 €)."
+    assert _graded(fn, "which customers had the biggest revenue drop last quarter", drops.format(a="Moreau", b="Lefèvre"),
+                   drops.format(a="Lefèvre", b="Moreau"), drops.format(a="Moreau", b="Moreau")) \
+        == ["verified", "insufficient_evidence", "insufficient_evidence"]
+
+
+def test_a_label_before_its_figure_binds_the_figure(fn: Footnote) -> None:
+    """In a list that puts each label before its figure ("open 128.028,90 €, overdue 24.631,65 €"), the words of a
+    figure's segment are what it is: labels swapped between two figures are blocked, whatever the separator (the
+    comma let the swap pass: the word after a figure was read as its label)."""
+    question = "AR aging for Vidal Embalajes"
+    swapped = [("overdue", "128.028,90 €"), ("open", "24.631,65 €")]
+    for sep in (", ", " — ", " | "):
+        swap = f"Vidal Embalajes S.A. — {sep.join(f'{w} {v}' for w, v in swapped)} — as of 14.08.2026"
+        assert _graded(fn, question, swap) == ["insufficient_evidence"], sep
+    assert _graded(fn, question, "Vidal Embalajes S.A.: overdue 128.028,90 €, open 24.631,65 € (as of 14.08.2026).") \
+        == ["insufficient_evidence"]
+    assert _graded(fn, question, "Vidal Embalajes S.A.: 24.631,65 € open, 128.028,90 € overdue (as of 14.08.2026).") \
+        == ["insufficient_evidence"]
+
+
 def test_the_lexicon_is_read_only_to_the_service_and_hidden_from_outsiders(db: TestDatabase) -> None:
     with db.connect("service") as conn:
         assert conn.execute("SELECT canon FROM footnote.lexicon WHERE phrase = 'rose'").fetchone() == ("up",)
