@@ -747,8 +747,10 @@ BEGIN
         -- a figure alone in its segment of a list ("overdue 128.028,90 €, open 24.631,65 €") is what the words of
         -- that segment say: a word the statement says beside another of its figures of the same kind, and not
         -- beside this one, puts it in that figure's place
-        ELSIF EXISTS (SELECT FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(f->'segment') = 'array' THEN f->'segment' ELSE '[]' END) AS sw(w)
+        ELSIF tc->c->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity')
+              AND EXISTS (SELECT FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(f->'segment') = 'array' THEN f->'segment' ELSE '[]' END) AS sw(w)
                       WHERE NOT (coalesce(info->'near', '[]') ? sw.w OR info->>'left' = sw.w OR info->>'right' = sw.w)
+                        AND NOT coalesce(tinfo->'lead', '[]') ? sw.w
                         AND EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2)
                                     WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
                                       AND tc->(o.c2::integer)->>'kind' = tc->c->>'kind'
@@ -1968,7 +1970,22 @@ BEGIN
                 'words', (ns->'words') || coalesce(aread->(ns->>'sentence')->'words', '[]'),
                 'marks', (ns->'marks') || coalesce(aread->(ns->>'sentence')->'marks', '[]'),
                 'negations', ns->'negations',
-                'figures', (SELECT coalesce(jsonb_object_agg(x->>'figure', x), '{}') FROM jsonb_array_elements(ns->'figures') AS x)));
+                'figures', (SELECT coalesce(jsonb_object_agg(x->>'figure', x), '{}') FROM jsonb_array_elements(ns->'figures') AS x),
+                -- the words it says before its first figure, where two of its values are of one kind: what the
+                -- statement is about ("Revenue rose from …", "Accounts receivable …"), no value's label
+                'lead', CASE WHEN EXISTS (
+                            SELECT FROM jsonb_array_elements_text(tus->((ns->>'sentence')::integer)->'claims') AS a(c1),
+                                        jsonb_array_elements_text(tus->((ns->>'sentence')::integer)->'claims') AS b(c2)
+                            WHERE a.c1::integer < b.c2::integer AND tc->(a.c1::integer)->>'kind' = tc->(b.c2::integer)->>'kind'
+                              AND tc->(a.c1::integer)->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity'))
+                        THEN (SELECT coalesce(jsonb_agg(DISTINCT ltrim(w, '!')), '[]')
+                              FROM jsonb_array_elements(footnote._read(substr(tpl->>'answer',
+                                       (tus->((ns->>'sentence')::integer)->>'start')::integer + 1,
+                                       greatest((SELECT min((tc->(o.c2::integer)->'span'->>'start')::integer)
+                                                 FROM jsonb_array_elements_text(tus->((ns->>'sentence')::integer)->'claims') AS o(c2))
+                                                - (tus->((ns->>'sentence')::integer)->>'start')::integer, 0)), '[]', NULL)) AS r,
+                                   jsonb_array_elements_text(r->'words') AS w)
+                        ELSE '[]' END));
         END LOOP;
 
         -- the text, sentence by sentence
