@@ -444,6 +444,11 @@ BEGIN
                                    WHERE l2.phrase = lower(split_part(sl->>'text', ' ', 2)))
                     AND l.phrase <> lower(split_part(sl->>'text', ' ', 2))
                     AND (g.sep = ' ' OR l.phrase ~ '^[a-zäöüß]+$')) AS x;
+            -- a number of days as an adjective ("30-day payment terms", "30-Tage-Ziel")
+            IF (sl->>'text') ~ '^[0-9]+ days$' THEN
+                vs := vs || ARRAY[split_part(sl->>'text', ' ', 1) || '-day', split_part(sl->>'text', ' ', 1) || '-tage'];
+                fs := fs || ARRAY['unit', 'unit'];
+            END IF;
             -- and a percentage its sign glued ("12,4%")
             IF (sl->>'text') ~ ' %$' THEN
                 vs := vs || replace(sl->>'text', ' %', '%');
@@ -777,6 +782,13 @@ BEGIN
         IF tc->c->>'kind' = 'count' AND f->>'touch_right' = 'unit:pcs' AND info->>'touch_right' IS DISTINCT FROM 'unit:pcs' THEN
             f := f || jsonb_build_object('touch_right', info->'touch_right');
         END IF;
+        -- "only", "exactly" before a figure say it is that figure ("the oldest only 18 days past due")
+        IF f->>'touch_left' IN ('modifier:only', 'modifier:exactly', 'modifier:precisely', 'modifier:merely', 'modifier:nur',
+                                'modifier:genau')
+           AND info->>'touch_left' IS NULL THEN
+            agreed := agreed || (f->>'touch_left');
+            f := f || '{"touch_left": null}';
+        END IF;
         -- a sign that agrees with the value's own ("+326.455,00 €" for a rise, "−85.726,17 €" for a fall)
         IF f->>'touch_left' ~ '^sign:' AND (info->>'touch_left' IS NULL OR info->>'touch_left' = 'paren:()')
            AND tc->c->>'value' ~ '\.(change|change_percent)$'
@@ -847,6 +859,13 @@ BEGIN
             SELECT FROM jsonb_array_elements(ns->'figures') AS f2
             WHERE right(figs->((f2->>'figure')::integer)->>'text', length(substr(w, strpos(w, ':') + 1)) + 1)
                   = ' ' || substr(w, strpos(w, ':') + 1));
+        -- the kind of period a period of the sentence is ("Month: July 2026", "Geschäftsjahr FY2025")
+        CONTINUE WHEN w IN ('unit:month', 'unit:monat') AND EXISTS (
+            SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+            WHERE figs->((f2->>'figure')::integer)->>'text' ~ '^[A-Z][[:alpha:]]+ [0-9]{4}$');
+        CONTINUE WHEN w IN ('unit:year', 'unit:jahr') AND EXISTS (
+            SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+            WHERE figs->((f2->>'figure')::integer)->>'text' ~ '^(FY ?)?[0-9]{4}$');
         CONTINUE WHEN w = 'unit:pcs' AND EXISTS (
             SELECT FROM jsonb_array_elements_text(assign) AS a(c3)
             WHERE a.c3 IS NOT NULL AND a.c3 <> 'null' AND tc->(a.c3::integer)->>'kind' = 'count');
@@ -1967,7 +1986,14 @@ BEGIN
                        LATERAL jsonb_array_elements(footnote._read(a.txt, '[]', a.spans)) AS r);
         FOR ns IN SELECT x FROM jsonb_array_elements(tread) AS x LOOP
             tinfo := tinfo || jsonb_build_object(ns->>'sentence', jsonb_build_object(
-                'words', (ns->'words') || coalesce(aread->(ns->>'sentence')->'words', '[]'),
+                'words', (ns->'words') || coalesce(aread->(ns->>'sentence')->'words', '[]')
+                         -- a row of a list its statement says none of is overdue is not overdue either
+                         || CASE WHEN tus->((ns->>'sentence')::integer)->>'row' IS NOT NULL AND EXISTS (
+                                     SELECT FROM jsonb_array_elements(tread) AS t2
+                                     WHERE tus->((t2->>'sentence')::integer)->>'row' IS NULL
+                                       AND tus->((t2->>'sentence')::integer)->>'call_id' = tus->((ns->>'sentence')::integer)->>'call_id'
+                                       AND t2->'words' ? '!overdue')
+                                 THEN '["!overdue"]'::jsonb ELSE '[]' END,
                 'marks', (ns->'marks') || coalesce(aread->(ns->>'sentence')->'marks', '[]'),
                 'negations', ns->'negations',
                 'figures', (SELECT coalesce(jsonb_object_agg(x->>'figure', x), '{}') FROM jsonb_array_elements(ns->'figures') AS x),
@@ -2500,7 +2526,12 @@ BEGIN
                 SELECT string_agg(substr(w, 2), ', ') INTO missing
                 FROM jsonb_array_elements(tread) AS t, jsonb_array_elements_text(t->'words') AS x(w)
                 WHERE (t->>'sentence')::integer = k AND left(w, 1) = '!' AND NOT touched->(k::text) ? w
-                  AND NOT footnote._same_sense(w, touched->(k::text));
+                  AND NOT footnote._same_sense(w, touched->(k::text))
+                  -- (none of it overdue, said of the rows of the list: "… NW-26-0688, due 30.08.2026, not overdue")
+                  AND NOT (w = '!overdue' AND tus->k->>'row' IS NULL AND EXISTS (
+                               SELECT FROM jsonb_each(touched) AS r
+                               WHERE tus->(r.key::integer)->>'row' IS NOT NULL AND r.value ? w
+                                 AND tus->(r.key::integer)->>'call_id' = tus->k->>'call_id'));
                 IF missing IS NOT NULL THEN
                     findings := findings || jsonb_build_array(jsonb_build_object(
                         'code', 'negation_dropped', 'severity', 'blocking', 'unit', k,
