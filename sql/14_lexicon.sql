@@ -435,7 +435,7 @@ SELECT DISTINCT w, 'neutral' FROM unnest(ARRAY[
     'that''s', 'so', 'i.e.', 'per', 'each', 'one each', 'vs', 'vs.', 'versus', 'against', '→', '->', '/', 'of the two',
     'the two', 'of them', 'between them', 'respectively', 'then', 'after that', 'remaining', 'remains',
     'still', 'on your account', 'on the account of', 'with us', 'on account of', 'from us', 'stehen', 'steht',
-    'standen', 'seinem', 'seinen', 'seiner', 'seines', 'ihrem'
+    'standen', 'seinem', 'seinen', 'seiner', 'seines', 'ihrem', 'ergibt sich', 'ergibt', 'ergeben'
 ]) AS w
 WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
 
@@ -637,7 +637,8 @@ SELECT w, 'word', c, false FROM (VALUES
     ('outstanding balances', 'open'), ('overdue balances', 'overdue'), ('overdue amounts', 'overdue'),
     -- "547 Tage über Fälligkeit", "fällig seit 534 Tagen": past due
     ('über fälligkeit', 'overdue'), ('über fällig', 'overdue'), ('fällig seit', 'overdue'),
-    ('zahlungsbedingungen', 'terms')
+    ('zahlungsbedingungen', 'terms'), ('guthaben', 'credit'), ('applied', 'applied'),
+    ('verrechnet', 'applied'), ('angerechnet', 'applied'), ('zugeordnet', 'applied')
 ) AS v(w, c) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
 
 -- The words that can change what a statement means, English and German, as content words (each its own canon,

@@ -782,6 +782,14 @@ BEGIN
         IF tc->c->>'kind' = 'count' AND f->>'touch_right' = 'unit:pcs' AND info->>'touch_right' IS DISTINCT FROM 'unit:pcs' THEN
             f := f || jsonb_build_object('touch_right', info->'touch_right');
         END IF;
+        -- German "über" after a document says its amount ("Gutschriften über 16.287,28 €", "Rechnung über
+        -- 8.258,35 €"), not more than it
+        IF f->>'touch_left' = 'modifier:über' AND info->>'touch_left' IS NULL AND tc->c->>'kind' = 'amount'
+           AND substr(ns->>'text', 1, greatest((fig->>'start')::integer - (ns->>'start')::integer, 0))
+               ~* '\m(rechnung|rechnungen|gutschrift|gutschriften|guthaben|zahlung|zahlungen|betrag|beträge|posten|lieferantenrechnung|lieferantenrechnungen|bestellung|bestellungen)\M([^[:alnum:]]+[[:alnum:]/-]+){0,2}[^[:alnum:]]+über\s*$' THEN
+            agreed := agreed || (f->>'touch_left');
+            f := f || '{"touch_left": null}';
+        END IF;
         -- "only", "exactly" before a figure say it is that figure ("the oldest only 18 days past due")
         IF f->>'touch_left' IN ('modifier:only', 'modifier:exactly', 'modifier:precisely', 'modifier:merely', 'modifier:nur',
                                 'modifier:genau')
@@ -818,6 +826,8 @@ BEGIN
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
              UNION ALL SELECT x FROM unnest(extra) AS x LOOP
         CONTINUE WHEN tinfo->'words' ? w OR footnote._same_sense(w, tinfo->'words');
+        -- "seit 104 Tagen fällig": a number of days past due
+        CONTINUE WHEN w = 'since' AND ns->>'text' ~* '\mseit\s+[0-9]+(\s+|-)tag';
         -- "all of it overdue" where the statement's part is its whole (43.805,00 € open, 43.805,00 € of it overdue)
         CONTINUE WHEN w IN ('all', 'all of') AND EXISTS (
             SELECT FROM jsonb_array_elements_text(tu->'claims') AS a(c1), jsonb_array_elements_text(tu->'claims') AS b(c2)
@@ -859,6 +869,11 @@ BEGIN
             SELECT FROM jsonb_array_elements(ns->'figures') AS f2
             WHERE right(figs->((f2->>'figure')::integer)->>'text', length(substr(w, strpos(w, ':') + 1)) + 1)
                   = ' ' || substr(w, strpos(w, ':') + 1));
+        -- "both" where the answer makes two statements of one kind, in a sentence that states only what they
+        -- share ("Both as of 14.08.2026.")
+        CONTINUE WHEN w IN ('numeral:both', 'numeral:beide', 'numeral:beiden') AND coalesce((tinfo->>'pair')::boolean, false)
+                      AND NOT EXISTS (SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+                                      WHERE footnote._is_value(figs->((f2->>'figure')::integer)->>'text'));
         -- the kind of period a period of the sentence is ("Month: July 2026", "Geschäftsjahr FY2025")
         CONTINUE WHEN w IN ('unit:month', 'unit:monat') AND EXISTS (
             SELECT FROM jsonb_array_elements(ns->'figures') AS f2
@@ -1997,6 +2012,11 @@ BEGIN
                 'marks', (ns->'marks') || coalesce(aread->(ns->>'sentence')->'marks', '[]'),
                 'negations', ns->'negations',
                 'figures', (SELECT coalesce(jsonb_object_agg(x->>'figure', x), '{}') FROM jsonb_array_elements(ns->'figures') AS x),
+                -- one of two statements of one operation (two customers compared)
+                'pair', tus->((ns->>'sentence')::integer)->>'row' IS NULL
+                        AND (SELECT count(*) FROM jsonb_array_elements(tus) AS u2
+                             WHERE u2->>'row' IS NULL AND u2->>'role' = 'statement'
+                               AND u2->>'operation' = tus->((ns->>'sentence')::integer)->>'operation') = 2,
                 -- the words it says before its first figure, where two of its values are of one kind: what the
                 -- statement is about ("Revenue rose from …", "Accounts receivable …"), no value's label
                 'lead', CASE WHEN EXISTS (
