@@ -292,7 +292,7 @@ SELECT w, 'modifier' FROM unnest(ARRAY[
     'no more than', 'no less than', 'in excess of', 'upwards of', 'just over', 'just under', 'only', 'exactly',
     'precisely', 'an estimated', 'estimated', 'est', 'about the same as', '~', '≈', '<', '>', '≤', '≥', '±',
     'über', 'mehr als', 'weniger als', 'rund', 'etwa', 'ungefähr', 'knapp', 'beinahe',
-    'mindestens', 'höchstens', 'bis zu', 'zirka',
+    'mindestens', 'höchstens', 'bis zu', 'zirka', 'genau',
     'well over', 'well under', 'barely', 'merely', 'as much as', 'as little as', 'even', 'likely', 'probably',
     'possibly', 'perhaps', 'maybe', 'might', 'may', 'could', 'would', 'should', 'will', 'must', 'can',
     'expected to', 'projected', 'forecast', 'estimate', 'or more', 'or less', 'and above', 'and below', 'and up',
@@ -434,7 +434,8 @@ SELECT DISTINCT w, 'neutral' FROM unnest(ARRAY[
     'also', 'rund um', 'je', 'jede', 'jeder', 'sich', 'noch', 'bereits', 'schon', 'of which', 'right now',
     'that''s', 'so', 'i.e.', 'per', 'each', 'one each', 'vs', 'vs.', 'versus', 'against', '→', '->', '/', 'of the two',
     'the two', 'of them', 'between them', 'respectively', 'then', 'after that', 'remaining', 'remains',
-    'still', 'on your account', 'on the account of', 'with us', 'on account of', 'from us'
+    'still', 'on your account', 'on the account of', 'with us', 'on account of', 'from us', 'stehen', 'steht',
+    'standen', 'seinem', 'seinen', 'seiner', 'seines', 'ihrem', 'ergibt sich', 'ergibt', 'ergeben'
 ]) AS w
 WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = w);
 
@@ -635,7 +636,9 @@ SELECT w, 'word', c, false FROM (VALUES
     ('überfälliger saldo', 'overdue'), ('balances', 'open'), ('open balances', 'open'),
     ('outstanding balances', 'open'), ('overdue balances', 'overdue'), ('overdue amounts', 'overdue'),
     -- "547 Tage über Fälligkeit", "fällig seit 534 Tagen": past due
-    ('über fälligkeit', 'overdue'), ('über fällig', 'overdue'), ('fällig seit', 'overdue')
+    ('über fälligkeit', 'overdue'), ('über fällig', 'overdue'), ('fällig seit', 'overdue'),
+    ('zahlungsbedingungen', 'terms'), ('guthaben', 'credit'), ('applied', 'applied'),
+    ('verrechnet', 'applied'), ('angerechnet', 'applied'), ('zugeordnet', 'applied')
 ) AS v(w, c) WHERE NOT EXISTS (SELECT FROM footnote.lexicon AS l WHERE l.phrase = v.w);
 
 -- The words that can change what a statement means, English and German, as content words (each its own canon,

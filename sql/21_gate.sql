@@ -444,6 +444,11 @@ BEGIN
                                    WHERE l2.phrase = lower(split_part(sl->>'text', ' ', 2)))
                     AND l.phrase <> lower(split_part(sl->>'text', ' ', 2))
                     AND (g.sep = ' ' OR l.phrase ~ '^[a-zäöüß]+$')) AS x;
+            -- a number of days as an adjective ("30-day payment terms", "30-Tage-Ziel")
+            IF (sl->>'text') ~ '^[0-9]+ days$' THEN
+                vs := vs || ARRAY[split_part(sl->>'text', ' ', 1) || '-day', split_part(sl->>'text', ' ', 1) || '-tage'];
+                fs := fs || ARRAY['unit', 'unit'];
+            END IF;
             -- and a percentage its sign glued ("12,4%")
             IF (sl->>'text') ~ ' %$' THEN
                 vs := vs || replace(sl->>'text', ' %', '%');
@@ -747,8 +752,10 @@ BEGIN
         -- a figure alone in its segment of a list ("overdue 128.028,90 €, open 24.631,65 €") is what the words of
         -- that segment say: a word the statement says beside another of its figures of the same kind, and not
         -- beside this one, puts it in that figure's place
-        ELSIF EXISTS (SELECT FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(f->'segment') = 'array' THEN f->'segment' ELSE '[]' END) AS sw(w)
+        ELSIF tc->c->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity')
+              AND EXISTS (SELECT FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(f->'segment') = 'array' THEN f->'segment' ELSE '[]' END) AS sw(w)
                       WHERE NOT (coalesce(info->'near', '[]') ? sw.w OR info->>'left' = sw.w OR info->>'right' = sw.w)
+                        AND NOT coalesce(tinfo->'lead', '[]') ? sw.w
                         AND EXISTS (SELECT FROM jsonb_array_elements_text(tu->'claims') AS o(c2)
                                     WHERE o.c2::integer <> c AND tc->(o.c2::integer)->>'text' <> tc->c->>'text'
                                       AND tc->(o.c2::integer)->>'kind' = tc->c->>'kind'
@@ -774,6 +781,21 @@ BEGIN
         -- pieces counted ("43 Stück", "2 pcs" for 2 purchase orders): a count's own unit
         IF tc->c->>'kind' = 'count' AND f->>'touch_right' = 'unit:pcs' AND info->>'touch_right' IS DISTINCT FROM 'unit:pcs' THEN
             f := f || jsonb_build_object('touch_right', info->'touch_right');
+        END IF;
+        -- German "über" after a document says its amount ("Gutschriften über 16.287,28 €", "Rechnung über
+        -- 8.258,35 €"), not more than it
+        IF f->>'touch_left' = 'modifier:über' AND info->>'touch_left' IS NULL AND tc->c->>'kind' = 'amount'
+           AND substr(ns->>'text', 1, greatest((fig->>'start')::integer - (ns->>'start')::integer, 0))
+               ~* '\m(rechnung|rechnungen|gutschrift|gutschriften|guthaben|zahlung|zahlungen|betrag|beträge|posten|lieferantenrechnung|lieferantenrechnungen|bestellung|bestellungen)\M([^[:alnum:]]+[[:alnum:]/-]+){0,2}[^[:alnum:]]+über\s*$' THEN
+            agreed := agreed || (f->>'touch_left');
+            f := f || '{"touch_left": null}';
+        END IF;
+        -- "only", "exactly" before a figure say it is that figure ("the oldest only 18 days past due")
+        IF f->>'touch_left' IN ('modifier:only', 'modifier:exactly', 'modifier:precisely', 'modifier:merely', 'modifier:nur',
+                                'modifier:genau')
+           AND info->>'touch_left' IS NULL THEN
+            agreed := agreed || (f->>'touch_left');
+            f := f || '{"touch_left": null}';
         END IF;
         -- a sign that agrees with the value's own ("+326.455,00 €" for a rise, "−85.726,17 €" for a fall)
         IF f->>'touch_left' ~ '^sign:' AND (info->>'touch_left' IS NULL OR info->>'touch_left' = 'paren:()')
@@ -804,6 +826,8 @@ BEGIN
     FOR w IN SELECT x FROM jsonb_array_elements_text(ns->'words') AS x
              UNION ALL SELECT x FROM unnest(extra) AS x LOOP
         CONTINUE WHEN tinfo->'words' ? w OR footnote._same_sense(w, tinfo->'words');
+        -- "seit 104 Tagen fällig": a number of days past due
+        CONTINUE WHEN w = 'since' AND ns->>'text' ~* '\mseit\s+[0-9]+(\s+|-)tag';
         -- "all of it overdue" where the statement's part is its whole (43.805,00 € open, 43.805,00 € of it overdue)
         CONTINUE WHEN w IN ('all', 'all of') AND EXISTS (
             SELECT FROM jsonb_array_elements_text(tu->'claims') AS a(c1), jsonb_array_elements_text(tu->'claims') AS b(c2)
@@ -845,6 +869,18 @@ BEGIN
             SELECT FROM jsonb_array_elements(ns->'figures') AS f2
             WHERE right(figs->((f2->>'figure')::integer)->>'text', length(substr(w, strpos(w, ':') + 1)) + 1)
                   = ' ' || substr(w, strpos(w, ':') + 1));
+        -- "both" where the answer makes two statements of one kind, in a sentence that states only what they
+        -- share ("Both as of 14.08.2026.")
+        CONTINUE WHEN w IN ('numeral:both', 'numeral:beide', 'numeral:beiden') AND coalesce((tinfo->>'pair')::boolean, false)
+                      AND NOT EXISTS (SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+                                      WHERE footnote._is_value(figs->((f2->>'figure')::integer)->>'text'));
+        -- the kind of period a period of the sentence is ("Month: July 2026", "Geschäftsjahr FY2025")
+        CONTINUE WHEN w IN ('unit:month', 'unit:monat') AND EXISTS (
+            SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+            WHERE figs->((f2->>'figure')::integer)->>'text' ~ '^[A-Z][[:alpha:]]+ [0-9]{4}$');
+        CONTINUE WHEN w IN ('unit:year', 'unit:jahr') AND EXISTS (
+            SELECT FROM jsonb_array_elements(ns->'figures') AS f2
+            WHERE figs->((f2->>'figure')::integer)->>'text' ~ '^(FY ?)?[0-9]{4}$');
         CONTINUE WHEN w = 'unit:pcs' AND EXISTS (
             SELECT FROM jsonb_array_elements_text(assign) AS a(c3)
             WHERE a.c3 IS NOT NULL AND a.c3 <> 'null' AND tc->(a.c3::integer)->>'kind' = 'count');
@@ -1965,10 +2001,37 @@ BEGIN
                        LATERAL jsonb_array_elements(footnote._read(a.txt, '[]', a.spans)) AS r);
         FOR ns IN SELECT x FROM jsonb_array_elements(tread) AS x LOOP
             tinfo := tinfo || jsonb_build_object(ns->>'sentence', jsonb_build_object(
-                'words', (ns->'words') || coalesce(aread->(ns->>'sentence')->'words', '[]'),
+                'words', (ns->'words') || coalesce(aread->(ns->>'sentence')->'words', '[]')
+                         -- a row of a list its statement says none of is overdue is not overdue either
+                         || CASE WHEN tus->((ns->>'sentence')::integer)->>'row' IS NOT NULL AND EXISTS (
+                                     SELECT FROM jsonb_array_elements(tread) AS t2
+                                     WHERE tus->((t2->>'sentence')::integer)->>'row' IS NULL
+                                       AND tus->((t2->>'sentence')::integer)->>'call_id' = tus->((ns->>'sentence')::integer)->>'call_id'
+                                       AND t2->'words' ? '!overdue')
+                                 THEN '["!overdue"]'::jsonb ELSE '[]' END,
                 'marks', (ns->'marks') || coalesce(aread->(ns->>'sentence')->'marks', '[]'),
                 'negations', ns->'negations',
-                'figures', (SELECT coalesce(jsonb_object_agg(x->>'figure', x), '{}') FROM jsonb_array_elements(ns->'figures') AS x)));
+                'figures', (SELECT coalesce(jsonb_object_agg(x->>'figure', x), '{}') FROM jsonb_array_elements(ns->'figures') AS x),
+                -- one of two statements of one operation (two customers compared)
+                'pair', tus->((ns->>'sentence')::integer)->>'row' IS NULL
+                        AND (SELECT count(*) FROM jsonb_array_elements(tus) AS u2
+                             WHERE u2->>'row' IS NULL AND u2->>'role' = 'statement'
+                               AND u2->>'operation' = tus->((ns->>'sentence')::integer)->>'operation') = 2,
+                -- the words it says before its first figure, where two of its values are of one kind: what the
+                -- statement is about ("Revenue rose from …", "Accounts receivable …"), no value's label
+                'lead', CASE WHEN EXISTS (
+                            SELECT FROM jsonb_array_elements_text(tus->((ns->>'sentence')::integer)->'claims') AS a(c1),
+                                        jsonb_array_elements_text(tus->((ns->>'sentence')::integer)->'claims') AS b(c2)
+                            WHERE a.c1::integer < b.c2::integer AND tc->(a.c1::integer)->>'kind' = tc->(b.c2::integer)->>'kind'
+                              AND tc->(a.c1::integer)->>'kind' IN ('amount', 'count', 'days', 'percent', 'quantity'))
+                        THEN (SELECT coalesce(jsonb_agg(DISTINCT ltrim(w, '!')), '[]')
+                              FROM jsonb_array_elements(footnote._read(substr(tpl->>'answer',
+                                       (tus->((ns->>'sentence')::integer)->>'start')::integer + 1,
+                                       greatest((SELECT min((tc->(o.c2::integer)->'span'->>'start')::integer)
+                                                 FROM jsonb_array_elements_text(tus->((ns->>'sentence')::integer)->'claims') AS o(c2))
+                                                - (tus->((ns->>'sentence')::integer)->>'start')::integer, 0)), '[]', NULL)) AS r,
+                                   jsonb_array_elements_text(r->'words') AS w)
+                        ELSE '[]' END));
         END LOOP;
 
         -- the text, sentence by sentence
@@ -2483,7 +2546,12 @@ BEGIN
                 SELECT string_agg(substr(w, 2), ', ') INTO missing
                 FROM jsonb_array_elements(tread) AS t, jsonb_array_elements_text(t->'words') AS x(w)
                 WHERE (t->>'sentence')::integer = k AND left(w, 1) = '!' AND NOT touched->(k::text) ? w
-                  AND NOT footnote._same_sense(w, touched->(k::text));
+                  AND NOT footnote._same_sense(w, touched->(k::text))
+                  -- (none of it overdue, said of the rows of the list: "… NW-26-0688, due 30.08.2026, not overdue")
+                  AND NOT (w = '!overdue' AND tus->k->>'row' IS NULL AND EXISTS (
+                               SELECT FROM jsonb_each(touched) AS r
+                               WHERE tus->(r.key::integer)->>'row' IS NOT NULL AND r.value ? w
+                                 AND tus->(r.key::integer)->>'call_id' = tus->k->>'call_id'));
                 IF missing IS NOT NULL THEN
                     findings := findings || jsonb_build_array(jsonb_build_object(
                         'code', 'negation_dropped', 'severity', 'blocking', 'unit', k,

@@ -421,6 +421,29 @@ def test_a_list_a_shared_date_and_the_row_just_named_say_what_they_say(fn: Footn
     assert _graded(fn, "What do we owe Northwind Supply?", owe.format(d="due 30.08.2026"),
                    owe.format(d="due 21.09.2026"), owe.format(d="overdue since 30.08.2026")) \
         == ["verified", "insufficient_evidence", "insufficient_evidence"]
+    terms = ("Nieminen Tekniikka Oy is at high risk of not paying on time (interpretation). Facts: 177.101,04 € overdue "
+             "across 12 invoices, the oldest {o} 447 days past due (as of 14.08.2026); 0 open support tickets; {t} payment "
+             "terms, account owner Lars Nilsson.")
+    assert _graded(fn, "Is Nieminen Tekniikka at risk?", terms.format(o="only", t="30-day"),
+                   terms.format(o="only", t="60-day"), terms.format(o="over", t="30-day")) \
+        == ["verified", "insufficient_evidence", "insufficient_evidence"]
+    assert _graded(fn, "Revenue last month", "Month: July 2026 (last month)\nRevenue: 1.005.804,94 €",
+                   "Month: June 2026 (last month)\nRevenue: 1.005.804,94 €") == ["verified", "insufficient_evidence"]
+    krenn = ("Krenn Kältetechnik GmbH schuldet 34.144,61 € überfällig aus 6 Rechnungen (Stand 14.08.2026). Die älteste "
+             "(INV-2025-7095 über {a}) ist seit 534 Tagen {s}.")
+    assert _graded(fn, "How much does Krenn Kältetechnik owe?", krenn.format(a="8.258,35 €", s="fällig"),
+                   krenn.format(a="8.258,35 €", s="bezahlt"), krenn.format(a="9.000,00 €", s="fällig")) \
+        == ["verified", "insufficient_evidence", "insufficient_evidence"]
+    both = ("Bergmann Logistik 43.805,00 € overdue (4 invoices, oldest 104 days past due); Vidal Embalajes 24.631,65 € "
+            "(3 invoices, oldest 18 days past due). Both {s} as of 14.08.2026.")
+    assert _graded(fn, "Compare overdue of Bergmann Logistik and Vidal Embalajes", both.format(s=""),
+                   both.format(s="have 4 invoices overdue")) == ["verified", "insufficient_evidence"]
+    owed = "25.480,00 € owed to Northwind Supply (1 supplier invoice, due 30.08.2026, {s} as of 14.08.2026)."
+    assert _graded(fn, "What do we owe Northwind Supply?", owed.format(s="not overdue"), owed.format(s="overdue")) \
+        == ["verified", "insufficient_evidence"]
+    assert _graded(fn, "What do we owe Hansa Stahlhandel?", "We owe Hansa Stahlhandel GmbH 7.494,56 € on 2 supplier "
+                   "invoices: 26-13011 (2.998,39 €, due 06.08.2026, not overdue) and 26-13010 (4.496,17 €, due "
+                   "21.08.2026), as of 14.08.2026.") == ["insufficient_evidence"]
     oldest = "Müller Präzisionstechnik: 40.055,54 € overdue / 6 invoices / oldest {d} ({n}) / as of 14.08.2026"
     assert _graded(fn, "How much does Müller owe?", oldest.format(d="266 days", n="INV-2025-8206"),
                    oldest.format(d="266 days", n="INV-2026-8786"), oldest.format(d="117 days", n="INV-2026-8786")) \
