@@ -288,7 +288,7 @@ def _context(text: str, r: Route) -> bool:
         return False
     if r.notes.get("rule") == "about_a_customer":
         return True
-    return (r.notes.get("rule") in ("nothing_matched", "action", "coverage", "not_covered")
+    return (r.notes.get("rule") in ("nothing_matched", "action", "coverage", "not_covered", "unnamed", "vague")
             and bool(_STATEMENT.match(text)) and not _ASKING.search(text))
 
 
