@@ -85,7 +85,8 @@ def _asked_back(r: Route) -> bool:
 
 
 def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None, period: str | None,
-             as_of: str | None, directory: Directory, settings: RouterSettings, depth: int) -> tuple[str, Route]:
+             as_of: str | None, directory: Directory, settings: RouterSettings, depth: int,
+             span: tuple[str, str] | None = None) -> tuple[str, Route]:
     """A clause with what another clause named and it lacks: the customer or supplier ("... and open POs with
     them", "overdue and open tickets for X"), the period ("revenue in Q2 and the top customers", "top customers
     2025 and how revenue changed vs 2024") or the day ("AR aging and DSO as of end of Q2")."""
@@ -104,6 +105,11 @@ def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None,
             text, r = attempt, routed
         elif routed.kind == "clarification" and _THEY.search(text) and _subject(r) is None:
             text, r = attempt, routed    # "X's overdue and their DSO": no DSO of X; never the DSO overall instead
+    if span and r.reason == "unclear_period" and not period:     # "revenue change Q1->Q2 and who grew most"
+        attempt = f"{text.rstrip('?')} from {span[0]} to {span[1]}?"
+        routed = _route(attempt, directory, settings, depth + 1)
+        if not _asked_back(routed):
+            return attempt, routed
     if period and (r.reason == "unclear_period" or ("period_from" in r.notes and "period_to" not in r.notes
                                                      and r.notes["period_from"] != period)):
         attempt = (_PERIOD_PRONOUN.sub(f" in {period}", text.rstrip("?"), count=1) + "?"
@@ -209,7 +215,9 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
     final = next((r for _, r in first if r.reason in _FINAL), None)
     if final is not None:
         return final                        # "overdue for X and delete the invoice": the command wins
-    routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth) for t, r in first]
+    span = next(((r.notes["period_from"], r.notes["period_to"]) for _, r in first
+                 if "period_from" in r.notes and "period_to" in r.notes), None)
+    routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth, span) for t, r in first]
     for i in range(1, len(routes)):     # "X overdue as of end of Q1 and end of Q2": the same asked of another day
         if _asked_back(routes[i][1]) and _ONLY_TIME.match(parts[i]) and "as_of" in routes[i - 1][1].notes:
             routes[i] = _same_of_another_time(routes[i - 1], parts[i], routes[i], directory, settings, depth)
@@ -299,6 +307,9 @@ def _keys(r: Route) -> set[str]:
 def _tool_call(call: toolcall.Call, directory: Directory, settings: RouterSettings, depth: int) -> Route:
     """A request naming an operation with an argument key it does not take: asked back, naming the keys it takes,
     with the request read without the keys (their values as words) first when that reading is answered."""
+    bare = _route(toolcall.question(call), directory, settings, depth + 1)
+    if bare.reason == "missing_entity":
+        return bare            # stock_on_hand(warehouse=...) without its item: which item, first
     guess = toolcall.guess(call)
     routed = _route(guess, directory, settings, depth + 1)
     if routed.kind == "refusal" and routed.reason in ("currency_conversion", "forecast", "database_command",

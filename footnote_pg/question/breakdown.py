@@ -112,6 +112,9 @@ _TOP_AND_THEIR = _rx(r"\btop\s+(?:\d+\s+)?customers\b.*\btheir\b")
 _ONE_OWNER = _rx(r"\b(?:which|what)\s+(?:account\s+(?:owner|manager)|sales\s*(?:rep|person))\b(?!s)")
 _ONE_COUNTRY = _rx(r"\b(?:which|what)\s+country\b|\b(?:the\s+)?(?:top|biggest|largest|main)\s+(?:supplier\s+|customer\s+)?country\b")
 _ONE_SUPPLIER = _rx(r"\b(?:which|what)\s+supplier\b(?!s)|\bwho\s+(?:do|did)\s+we\s+buy\b")
+# "which customer received the largest amount": the one ranked first
+_ONE_CUSTOMER = _rx(r"\b(?:which|what)\s+(?:one\s+)?(?:customer|client)\b(?!s)[^?.!]*\b(?:most|least|largest|biggest"
+                    r"|smallest|highest|lowest)\b")
 
 # what the route accounts for (footnote_pg.question.coverage): its cue patterns and the words that qualify them
 CUES: tuple[re.Pattern[str], ...] = (*(p for _, p in MEASURES), *(p for _, p in DIMENSIONS), _TOP_LIMIT, _RANK_ASC,
@@ -172,7 +175,8 @@ def _limit(q: _Question) -> int | None:
     m = _TOP_LIMIT.search(q.masked)
     if m:
         return _number(next(g for g in m.groups() if g))
-    return 1 if _ONE_SUPPLIER.search(q.masked) or _ONE_OWNER.search(q.masked) or _ONE_COUNTRY.search(q.masked) else None
+    return 1 if _ONE_SUPPLIER.search(q.masked) or _ONE_OWNER.search(q.masked) or _ONE_COUNTRY.search(q.masked) \
+        or _ONE_CUSTOMER.search(q.masked) else None
 
 
 def route(q: _Question, d: Directory) -> Route | None:

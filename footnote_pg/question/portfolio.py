@@ -56,11 +56,12 @@ def _limit(q: _Question, default: int | None = None) -> int | None:
     if m:
         return _number(next(g for g in m.groups() if g))
     if _TOP_SINGLE.search(q.masked) or _ONE_WHO.search(q.masked):
-        return 1 if not _PLURAL_OWED.search(q.masked) else default
+        return 1 if not _PLURAL_OWED.search(_AMONG.sub(" ", q.masked)) else default
     return default
 
 
 _ONE_WHO = re.compile(r"\bwho\s+(?:owes|has|lost|gained|grew|dropped|declined)\b|\b(?:which|what)\s+(?:customer|client)\b(?!s)")
+_AMONG = re.compile(r"\b(?:of|among|from)\s+(?:the|all|our|those)?\s*(?:customers|clients|accounts)\b")   # the set chosen from
 _PLURAL_OWED = re.compile(r"\b(?:customers|clients|balances|amounts|invoices|accounts|debts)\b")
 
 
