@@ -222,10 +222,13 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
     for pattern in INTENT_CUES.get(r.intent, ()):
         for found in pattern.finditer(q.masked):
             cover(found.start(), found.end())
+    beside: list[tuple[int, int, frozenset[str]]] = []     # the used names: their spans and words
     for mentions in q.found.values():      # a name counts only when a call uses it (typos and short forms too)
         for name in mentions:
             if any(c in used for c in name.candidates) or name.typed in used:
                 cover(name.start, name.end)
+                beside.append((name.start, name.end, frozenset(
+                    fold(t.text) for c in name.candidates if c in used for t in _tokens(c))))
     words = INTENT_WORDS.get(r.intent, frozenset()) | GENERAL_WORDS
     used_words = {fold(t.text) for t in _tokens(used)}
     for tok in q.tokens:
@@ -236,6 +239,10 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
             continue           # a word of the item (typos within one letter, plurals)
         if directory.knows_word(tok.fold) and tok.fold not in cue.VOCABULARY:
             continue           # a word of a name of the directory (a name the route passed on, or its legal form)
+        if any((0 <= tok.start - end <= 2 or 0 <= start - tok.end <= 2)
+               and any(_within_one(tok.fold, w) or _swapped(tok.fold, w) for w in named if len(w) >= 4)
+               for start, end, named in beside):
+            continue           # "nowak stall": a word of the name beside it, typed with one slip
         out.append(tok.text)
     return out
 
