@@ -210,6 +210,12 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
         first.append((text, _route(text, directory, settings, depth + 1)))
     subject = next((s for _, r in first if (s := _subject(r)) is not None), None)
     subject_kind = next((a for _, r in first for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
+    if subject is None and any(_PRONOUN.search(t) for t, _ in first):
+        q = _analyse(question, settings)         # "Krause want to renegotiate. Send me their revenue ...": theirs
+        customers, suppliers = directory.customer_index.find(q), directory.supplier_index.find(q)
+        named = [m for m in (*customers, *suppliers) if m.known]
+        if len(named) == 1 and len(named[0].candidates) == 1:
+            subject, subject_kind = named[0].candidates[0], "customer" if customers else "supplier"
     period = next((r.notes["period"] for _, r in first if "period" in r.notes), None)
     as_of = next((r.notes["as_of"] for _, r in first if "as_of" in r.notes), None)
     final = next((r for _, r in first if r.reason in _FINAL), None)
@@ -286,7 +292,7 @@ _ASKING = re.compile(r"\b(?:what|how|who|whom|which|when|where|why|whether|can\s
                      r"|show|give|list|tell|need\s+to\s+know|want\s+to\s+know|wie|was|wer|welche|bitte)\b", re.IGNORECASE)
 
 
-_SENTENCE = re.compile(r"(?<=[?!])\s+|(?<=[^\W\d_]{3})\.\s+(?=[A-ZÄÖÜ])")
+_SENTENCE = re.compile(r"(?<=[?!])\s+|(?<=[^\W\d_]{3})\.\s+(?=[^\W\d_])")
 
 
 def _context(text: str, r: Route) -> bool:
@@ -297,7 +303,14 @@ def _context(text: str, r: Route) -> bool:
     if r.notes.get("rule") == "about_a_customer":
         return True
     return (r.notes.get("rule") in ("nothing_matched", "action", "coverage", "not_covered", "unnamed", "vague")
-            and bool(_STATEMENT.match(text)) and not _ASKING.search(text))
+            and bool(_STATEMENT.match(text) or (_TELLS.search(text) and not text.rstrip().endswith("?")))
+            and not _ASKING.search(text))
+
+
+# a sentence that tells what someone did, wants or said ("Krause Industrieservice want to renegotiate.")
+_TELLS = re.compile(r"(?:want|wants|wanted|say|says|said|called|calls|asked|asks|told|has|have|had|will|plan|plans"
+                    r"|planning|thinks?|claims?|sent|sends|needs?|wrote|writes|mentioned|complained|is|are|was|were)",
+                    re.IGNORECASE)
 
 
 def _keys(r: Route) -> set[str]:

@@ -91,7 +91,8 @@ DIMENSIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("country", _rx(_BY + r"(?:customer(?:'?s)?\s+)?countr(?:y|ies)\b"
                     r"|\b(?:ranking|rank|list)\s+of\s+(?:the\s+)?countries\b|\bcountries\s+(?:ranked|sorted)\s+by\b"
                     r"|\b(?:which|what)\s+countr(?:y|ies)\b")),
-    ("quarter", _rx(_BY + r"quarters?\b|\bquarterly\b|\bquarter[\s-](?:by|over)[\s-]quarter\b")),
+    ("quarter", _rx(_BY + r"quarters?\b|\bquarterly\b|\bquarter[\s-](?:by|over)[\s-]quarter\b"
+                    r"|\b(?:best|worst|strongest|weakest)\s+quarters?\b|\b(?:which|what)\s+quarter\b")),
     ("month", _MONTHLY),
     ("supplier", _rx(_BY + r"suppliers?\b|\b(?:which|what)\s+suppliers?\b|\b(?:biggest|largest|main|top)\s+(?:\d+\s+)?"
                      r"suppliers?\b|\brank\w*\s+(?:our\s+|the\s+|all\s+)?suppliers\b|\bsuppliers?\s+(?:ranked|sorted)\s+by\b"
@@ -126,6 +127,7 @@ country countries owner owners manager managers sales rep reps person persons pe
 collected collect collection collections received receive came come cash payments payment paid pay incoming
 spend spent bought buy purchase purchased purchases purchasing volume volumes gross net average avg value size
 issued issue invoiced ranked rank ranking sorted biggest largest main top most least smallest lowest highest
+best worst strongest weakest
 quarter quarters quarterly month months monthly per each every split broken down grouped across all
 managed manage manages owned own owns handled handle looked after first last made
 revenue revenues sales turnover credit notes note memos memo invoices invoice count

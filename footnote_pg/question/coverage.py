@@ -86,12 +86,12 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
             "delivering deliver ship shipping supply supplying sell selling",
     "aging": "open outstanding total balance days more older than overall just only not late current due yet "
              "including incl",
-    "revenue": "net issue issued issuing raised sent send out make made",
+    "revenue": "net issue issued issuing raised sent send out make made bought buy purchased brought bring received receive got get",
     "credit_notes": "issue issued raised given granted sent",
     "revenue_monthly": "net issue issued",
     "payables": "open unpaid supplier suppliers invoice invoices bill bills due overdue outstanding total ap "
                 "received when",
-    "profile": "manager owner terms payment country located based city limit credit number responsible",
+    "profile": "manager owner terms payment country located based city limit credit number responsible days net",
     "tickets": "unresolved pending active open opened support cases case raised complaints complaint issues issue "
                "severity high critical "
                "escalated",
@@ -106,8 +106,8 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "list_customers": "name names named called starting start starts beginning begins containing contains letter "
                       "managed manage manages owned own owns handled handle looked after served",
     "list_suppliers": "name names named called starting start starts beginning begins containing contains letter first",
-    "list_items": "name names named called starting start starts beginning begins containing contains letter first",
-    "overdue": "compared compare between ar receivable receivables payments payment days late part",
+    "list_items": "name names named called starting start starts beginning begins containing contains letter first stock stocked carry carried keep sell",
+    "overdue": "compared compare between ar receivable receivables payments payment days late part pay paid settled yet stuff since when",
     "compare_overdue": "compared compare between",
     "revenue_change": "compared compare between up down same period",
     "compare_revenue": "compared compare between",

@@ -29,7 +29,7 @@ from footnote_pg.question.lexicon import (
     COUNTRIES,
     DEMONYMS,
 )
-from footnote_pg.question.names import Directory, Mention
+from footnote_pg.question.names import _stem, Directory, Mention
 from footnote_pg.question.plan import (
     _ambiguous,
     _answer,
@@ -193,6 +193,8 @@ def name_list_route(q: _Question, operation: str) -> Route:
     """Suppliers or items by name, optionally those whose name contains a text."""
     m = _LIST_FILTER.search(q.text)
     name = next(g for g in m.groups() if g).strip(" '\"") if m else None
+    if name and operation == "list_items" and name.islower() and " " not in name:
+        name = _stem(name)                 # "with screws in the name": the text "screw" (any of them)
     first = _FIRST_N.search(q.masked)          # "list the first 10 items": that many
     return _answer(operation, [_call(operation, name_contains=name, limit=int(first.group(1)) if first else None)])
 

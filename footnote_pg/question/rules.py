@@ -377,8 +377,16 @@ def metric(q: _Question, d: Directory) -> Route | None:
     return None
 
 
+_INVOICE_COUNT = re.compile(r"\bhow\s+many\s+(?:\w+\s+)?invoices\b|\bnumber\s+of\s+(?:\w+\s+)?invoices\b")
+
+
 def revenue(q: _Question, d: Directory) -> Route | None:
+    if q.has(_OVERDUE) and _INVOICE_COUNT.search(q.masked) and not q.has(_REVENUE_WORD):
+        return None          # "how many invoices has X overdue": what X owes overdue, invoice by invoice
     return _revenue_route(q, d) if q.has(_REVENUE) else None
+
+
+_REVENUE_WORD = re.compile(r"\b(?:revenues?|sales|turnover|invoiced|billed|sold)\b")
 
 
 def overdue(q: _Question, d: Directory) -> Route | None:
@@ -390,6 +398,9 @@ def overdue(q: _Question, d: Directory) -> Route | None:
     if q.has(_OPEN_TOTAL) and (q.has(_OVERDUE) or q.has(_BALANCE_CLEAR)) and (
             q.customer_ref or d.customer_index.find(q)):
         return _one_customer(q, d, "aging", "ar_aging")
+    if q.has(_OVERDUE) and _INVOICE_COUNT.search(q.masked) and not q.customer_ref and not d.customer_index.find(q) \
+            and not _UNNAMED.search(q.masked):
+        return portfolio.all_overdue_route(q)      # "how many overdue invoices in total": across customers, the aging
     if q.has(_OVERDUE) or q.has(_BALANCE_CLEAR):
         return _one_customer(q, d, "overdue", "customer_overdue")
     return None
