@@ -254,6 +254,8 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
         if len(asking) == 1 and asking[0][1].kind == "clarification" and len(routes) > 1:
             return asking[0][1]
     if len(answered) == len(routes):
+        if all(_keys(r) == _keys(routes[0][1]) for _, r in routes):
+            return routes[0][1]          # "what we owe them and whether anything is past due": one answer, once
         calls = tuple(c for _, r in routes for c in r.calls)
         notes: dict[str, str] = {}
         for _, r in reversed(routes):
@@ -289,7 +291,7 @@ _STATEMENT = re.compile(r"^\s*(?:asking|because|since|fyi|background|context|not
                         r"|these|those|the|our|my|their|his|her|ich|wir|sie|er|es|das|der|die|unser|unsere|mein|meine)\b",
                         re.IGNORECASE)
 _ASKING = re.compile(r"\b(?:what|how|who|whom|which|when|where|why|whether|can\s+you|could\s+you|would\s+you|please|pls"
-                     r"|show|give|list|tell|need\s+to\s+know|want\s+to\s+know|wie|was|wer|welche|bitte)\b", re.IGNORECASE)
+                     r"|show|give|list|tell|need\s+to\s+know|want\s+to\s+know|wie|was(?=\s+(?:ist|sind|hat|haben|schulden|kostet|gibt)\b)|wer|welche|bitte)\b", re.IGNORECASE)
 
 
 _SENTENCE = re.compile(r"(?<=[?!])\s+|(?<=[^\W\d_]{3})\.\s+(?=[^\W\d_])")
@@ -302,14 +304,15 @@ def _context(text: str, r: Route) -> bool:
         return False
     if r.notes.get("rule") == "about_a_customer":
         return True
-    return (r.notes.get("rule") in ("nothing_matched", "action", "coverage", "not_covered", "unnamed", "vague")
+    return ((r.notes.get("rule") in ("nothing_matched", "action", "coverage", "not_covered", "unnamed", "vague")
+             or r.reason in ("missing_entity", "ambiguous_metric"))
             and bool(_STATEMENT.match(text) or (_TELLS.search(text) and not text.rstrip().endswith("?")))
             and not _ASKING.search(text))
 
 
 # a sentence that tells what someone did, wants or said ("Krause Industrieservice want to renegotiate.")
-_TELLS = re.compile(r"(?:want|wants|wanted|say|says|said|called|calls|asked|asks|told|has|have|had|will|plan|plans"
-                    r"|planning|thinks?|claims?|sent|sends|needs?|wrote|writes|mentioned|complained|is|are|was|were)",
+_TELLS = re.compile(r"\b(?:want|wants|wanted|say|says|said|called|calls|asked|asks|told|has|have|had|will|plan|plans"
+                    r"|planning|thinks?|claims?|sent|sends|needs?|wrote|writes|mentioned|complained|is|are|was|were)\b",
                     re.IGNORECASE)
 
 
@@ -404,7 +407,8 @@ def _routed(question: str, directory: Directory, settings: RouterSettings, depth
         whole = r
         parts = _combined(text, directory, settings, depth)
         if parts is not None and (
-                (parts.intent == "combined" and (whole.kind in ("refusal", "clarification")
+                ((parts.intent == "combined" or (parts.calls and "context" not in parts.notes))
+                 and (whole.kind in ("refusal", "clarification")
                                                  or not _keys(whole) >= _keys(parts)))
                 or (parts.kind == "clarification" and whole.reason != "currency_conversion"
                     and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))

@@ -470,7 +470,8 @@ _PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|ageing|balance
                 r"|\b(?:overdue|open|unpaid|outstanding|due)\s+ap\b"
                 r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from"
                 r"|to)\s+suppliers?\b"
-                r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+)?owe\b|\bwe\s+(?:still\s+)?owe\b|\bdo\s+we\s+owe\b")
+                r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+|currently\s+|now\s+)?owe\b"
+                r"|\bwe\s+(?:still\s+|currently\s+|now\s+|already\s+)?owe\b|\bdo\s+we\s+owe\b")
 _STOCK_VALUE = _rx(r"\b(?:inventory|stock)\s+(?:value|valuation|worth)\b|\bvalue\s+of\s+(?:our\s+"
                    r"|the\s+)?(?:inventory|stock)\b"
                    r"|\bworth\s+of\s+(?:our\s+)?(?:stock|inventory)\b|\bhow\s+much\s+is\s+(?:our\s+)?(?:inventory"

@@ -401,6 +401,9 @@ def overdue(q: _Question, d: Directory) -> Route | None:
     if q.has(_OVERDUE) and _INVOICE_COUNT.search(q.masked) and not q.customer_ref and not d.customer_index.find(q) \
             and not _UNNAMED.search(q.masked):
         return portfolio.all_overdue_route(q)      # "how many overdue invoices in total": across customers, the aging
+    if (q.has(_OVERDUE) or q.has(_BALANCE_CLEAR)) and not q.customer_ref and not d.customer_index.find(q) \
+            and any(m.known for m in d.supplier_index.find(q)):
+        return portfolio.payables_route(q, d)      # "is anything past due for <a supplier>": what we owe it
     if q.has(_OVERDUE) or q.has(_BALANCE_CLEAR):
         return _one_customer(q, d, "overdue", "customer_overdue")
     return None
@@ -463,13 +466,16 @@ _ENTITY_NOUN = (("supplier", re.compile(r"\b(?:supplier|vendor|suppliers|purchas
                 ("invoice", re.compile(r"\b(?:invoice|bill)\b")), ("customer", re.compile(r"")))
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def unnamed(q: _Question, d: Directory) -> Route | None:
     """One customer, supplier or invoice referred to ("what's the balance on their account", "was ist mit der
     Rechnung", "is the Dutch customer paying on time") but none named: which one is asked, never all of them or a
     refusal. Only for a question no rule answers, or asks back about the measure only."""
     if q.invoice or q.sku or q.customer_ref or q.supplier_ref or not _UNNAMED.search(q.masked) \
-            or not _ABOUT.search(q.masked):
-        return None
+            or not _ABOUT.search(q.masked) or _DIGIT.search(q.masked):
+        return None              # a number typed that names nothing ("INV-2026-88xx"): not a reference left out
     if d.customer_index.find(q) or d.supplier_index.find(q):
         return None
     noun = next(n for n, p in _ENTITY_NOUN if p.search(q.masked))
