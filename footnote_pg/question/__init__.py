@@ -415,6 +415,11 @@ def _routed(question: str, directory: Directory, settings: RouterSettings, depth
                 or ("context" in parts.notes and whole.kind in ("refusal", "clarification"))
                 or parts.reason in _FINAL):
             r = parts
+    if call is not None and call.operation is not None and r.notes.get("rule") == "nothing_matched" \
+            and call.operation.positional and call.operation.positional not in call.arguments and not call.free:
+        noun = {"number": "document", "item": "item", "supplier": "supplier"}.get(call.operation.positional, "customer")
+        r = Route(kind="clarification", intent="missing_entity", reason="missing_entity",   # {"op": "invoice"}
+                  message=f"Which {noun} do you mean? Please name one.", notes={"rule": "tool_call"})
     if call is not None:
         r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,
                   notes={**r.notes, "read_as": question})

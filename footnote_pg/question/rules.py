@@ -453,8 +453,7 @@ RULES: tuple[tuple[str, Rule], ...] = (
 _UNNAMED = re.compile(r"\b(?:they|them|their|theirs)\b"
                       r"|\b(?:the|that|this|this\s+one|our)\s+(?:[a-z]+\s+)?(?:customer|client|supplier|vendor"
                       r"|invoice|bill|order|purchase\s+order|po)\b(?!\s*(?:s\b|list|aging|ageing))"
-                      r"|^\W*(?:invoice|bill|po|purchase\s+order|order)(?:\s+status)?\W*$"
-                      r"|^\W*(?:invoice|bill|po)\b(?!s)(?!.*\b(?:all|list|every|each|any)\b)")
+                      r"|^\W*(?:invoice|bill|po)\b(?!s)(?=\W*\s[a-z])(?!.*\b(?:all|list|every|each|any)\b)")
 # ... about what the catalog answers for one of them
 _ABOUT = re.compile(r"\b(?:owe[sd]?|owing|paid|pay(?:s|ing|ment|ments)?|bought|buy|purchas\w*|invoices?|bills?"
                     r"|balance|open|outstanding|overdue|late|due|revenue|sales|tickets?|orders?|po|status|stock"
