@@ -107,7 +107,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
                       "managed manage manages owned own owns handled handle looked after served",
     "list_suppliers": "name names named called starting start starts beginning begins containing contains letter first",
     "list_items": "name names named called starting start starts beginning begins containing contains letter first stock stocked carry carried keep sell",
-    "overdue": "compared compare between ar receivable receivables payments payment days late part stuff since when",
+    "overdue": "compared compare between ar receivable receivables payments payment days late part stuff",
     "compare_overdue": "compared compare between",
     "revenue_change": "compared compare between up down same period",
     "compare_revenue": "compared compare between",
