@@ -70,8 +70,10 @@ def _rxi(pattern: str) -> re.Pattern[str]:
 
 
 _INSTRUCTION = _rx(
-    r"\b(?:ignore|disregard|forget|override|bypass|skip)\b.{0,40}\b(?:instructions?|rules?|prompts?"
-    r"|guidelines?|guardrails?|constraints?|restrictions?|directives?|checks?|citations?)\b"
+    r"\b(?:ignore|disregard|forget|override|bypass|skip|circumvent)\b.{0,40}\b(?:instr(?:uctions?\b|s?\.|s?\b)|rules?\b"
+    r"|prompts?\b|guidelines?\b|guardrails?\b|constraints?\b|restrictions?\b|directives?\b|checks?\b|citations?\b"
+    r"|approvals?\b|(?:approval|release|security)\s+(?:gates?|steps?|process)\b|controls?\b|safeguards?\b"
+    r"|four[\s-]eyes)"
     r"|\byou\s+are\s+(?:now|no\s+longer)\b|\bact\s+as\b|\bpretend\s+(?:to\s+be|you\s+are|that)\b"
     r"|\bsystem\s+prompt\b|\b(?:reveal|show|print|repeat|output|leak)\b.{0,30}\b(?:prompt|instructions"
     r"|configuration|hidden\s+rules|secrets?|passwords?|credentials?)\b|\bjailbreak|\bdeveloper\s+mode"
@@ -80,7 +82,8 @@ _INSTRUCTION = _rx(
     r"(?:number|figure)|\bjust\s+(?:guess|make\s+it\s+up)\b|\bwithout\s+(?:any\s+)?(?:citations?"
     r"|sources?|evidence)\b|^\s*(?:system|admin|developer)\s*:|\byou\s+(?:may|can|are\s+allowed\s+to)\s+now\b"
     r"|\b(?:estimate|guess|approximate)\s+(?:the\s+)?(?:numbers|figures)\b"
-    r"|\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+|that\s+)?(?:above|previous|prior|earlier)\b"
+    r"|\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+|that\s+)?(?:above|previous|prior|earlier"
+    r"|prev\.?)(?!\w)"
     r"|<!--\s*(?:system|assistant|developer|admin)\s*:")
 _DATABASE = _rx(
     r"\b(?:(?:drop|truncate)\s+(?:table|schema|database|view|role|user|function|index|sequence)\b"
@@ -103,7 +106,9 @@ _COMMAND = _rx(
     r"|lösche|storniere|ändere|lege|bestelle|buche|increase|decrease|raise|reduce|lower)\b"
     r"(?!\s+(?:in|of|on|me|to|over|between|up)\b)"
     r"|\b(?:stornieren|löschen|ändern|anlegen|buchen|erhöhen|senken|freigeben|sperren|entsperren|ausbuchen"
-    r"|abschreiben|setzen|schließen|schliessen|zuweisen|anlegen)\s*[?.!]*$"
+    r"|abschreiben|setzen|schließen|schliessen|zuweisen|anlegen|hochsetzen|heraufsetzen|runtersetzen|herabsetzen"
+    r"|canceln|cancellen|stornier(?:en|t)|gutschreiben|korrigieren|eintragen|austragen|zurücksetzen)"
+    r"(?:\s+(?:bitte|pls|please|danke))?\s*[?.!]*$|^\W*storno\b"
     r"|\b(?:set|then)\s+up\s+(?:a\s+)?new\s+(?:supplier|customer|vendor|item)\b|\bthen\s+(?:credit|delete|void|cancel)\b")
 _CURRENCY = _rx(
     r"\b(?:(?:in|into|to|as)\s+(?:us\s+|american\s+|canadian\s+|australian\s+|polish\s+|swedish\s+|danish\s+"
@@ -111,13 +116,14 @@ _CURRENCY = _rx(
     r"|(?:polnisch|schwedisch|dänisch|norwegisch|tschechisch|amerikanisch|britisch|japanisch)e[nm]?\s+|schweizer\s+)?"
     r"(?:dollars?|usd|gbp"
     r"|chf|jpy|cny|sek|dkk|nok|pln|czk|huf|yen|yuan|pounds?(?:\s+sterling)?|sterling|swiss\s+francs?"
-    r"|francs?|z[lł]oty|korun[ay]?|kron(?:or|er|a|e)|crowns?|bitcoin|btc|rupees?|inr)\b"
+    r"|francs?|z[lł]oty|korun[ay]?|kron(?:or|er|a|e|en)|crowns?|bitcoin|btc|rupees?|inr)\b"
     r"|convert(?:ed|ing)?\b|exchange\s+rates?\b|usd\b|gbp\b|fx\s+rates?\b)|\$")
 _FORECAST = _rx(
     r"\bwill\b(?!\s+you\b)|\b(?:going|gonna)\s+to\s+\w+|\bgonna\b|\bforecast|\bpredict|\bprojection"
     r"|\bproject(?:ed)?\s+(?:revenue|sales)|\bexpect(?:ed|ing|s)?\b|\bestimat|\boutlook\b|\banticipat"
     r"|\bbudget|\blikely\s+to\b|\bin\s+the\s+future\b|\blikelihood\b|\bprobability\b|\bchances?\s+(?:that|of)\b"
-    r"|\berwart(?:en|et|e|ung|ungen)\b|\bprognos|\bhochrechnung|\b(?:fy\s*'?)?(?:20)?\d\de\b")
+    r"|\berwart(?:en|et|e|ung|ungen)\b|\bprognos|\bhochrechnung|\b(?:fy\s*'?)?(?:20)?\d\de\b|\bprojected\b"
+    r"|\bhow\s+likely\b|\bvoraussichtlich")
 _ADVICE = _rx(
     r"\bshould\s+(?:we|i|you|the\s+company)\b|\bsue\b|\bsuing\b|\blawsuit|\blegal\s+action|\bcourt\b"
     r"|\bfire\b|\blay\s*off|\bhire\b|\brecommend|\badvi[cs]e|\bstrateg|\bwhat\s+(?:should|would|do)"
@@ -129,7 +135,8 @@ _ADVICE = _rx(
     r"|\bis\s+it\s+(?:wise|smart|sensible|worth\s+it)\b|\bworth\s+(?:keeping|it)\b|\blohnt\s+(?:sich|es\s+sich)\b"
     r"|\bsinnvoll\b|\bempfehlenswert\b|\bgo\s+legal\b|\bgive\s+(?:them|him|her|it)\s+(?:more|extra)\s+time\b"
     r"|\bis\s+(?:our|the|their|its)\s+\w+\s+(?:good|bad|ok|okay|healthy|normal|acceptable)\s+for\b")
-_SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve|accept|trust"
+_SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve"
+                   r"|accept(?![^?.!]{0,60}\b(?:requests?|offers?|proposals?|terms|discounts?|deals?|extensions?)\b)|trust"
                    r"|worry|be\s+(?:worried|concerned|careful|nervous)|be\s+paying)\b"
                    r"|\bshould\s+(?:we|i)\s+(?:[\w.&'-]+\s+){1,5}pay\b")
 _ACTION = _rx(r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|would\s+you\s+)?(?:send|e-?mail|remind|notify"
