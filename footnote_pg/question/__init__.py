@@ -76,6 +76,21 @@ _ALL = re.compile(r"\b(?:all|total|overall|every|any\s+supplier|in\s+general)\b"
 _AS_OF_WORDS = re.compile(r"(?:as\s+(?:of|at)|at|by|on|until)\b", re.IGNORECASE)
 
 
+# One operation asked at several days or periods: the comparison its intent has, or (a list) the same intent.
+_AT_SEVERAL_TIMES = {"overdue": ("comparison", "compare_overdue"), "revenue": ("comparison", "compare_revenue"),
+                     "dso": ("comparison", "compare_dso")}
+_TIME_ARGS = ("as_of", "period")
+
+
+def _same_but_time(calls: tuple[Call, ...]) -> bool:
+    """Several calls of one operation whose arguments differ only in their day or period."""
+    if len(calls) < 2 or len({c.operation for c in calls}) != 1:
+        return False
+    rest = [{k: v for k, v in c.arguments.items() if k not in _TIME_ARGS} for c in calls]
+    times = [tuple(c.arguments.get(k) for k in _TIME_ARGS) for c in calls]
+    return all(r == rest[0] for r in rest) and len(set(times)) == len(times) and all(any(t) for t in times)
+
+
 def _subject(r: Route) -> str | None:
     return next((str(c.arguments[a]) for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
 
@@ -260,6 +275,10 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
         notes: dict[str, str] = {}
         for _, r in reversed(routes):
             notes.update(r.notes)
+        if len({r.intent for _, r in routes}) == 1 and _same_but_time(calls):
+            r0 = routes[0][1]           # "Krause overdue end of June and end of July": one figure at several times
+            kind, intent = _AT_SEVERAL_TIMES.get(r0.intent, (r0.kind, r0.intent))
+            return Route(kind=kind, intent=intent, calls=calls, notes={**notes, "rule": "clauses"})
         return Route(kind="comparison", intent="combined", calls=calls,
                      notes={**notes, "rule": "clauses", "clauses": " | ".join(r.intent for _, r in routes)})
     unclear = [(i, r) for i, (_, r) in enumerate(routes)
