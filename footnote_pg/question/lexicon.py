@@ -484,6 +484,8 @@ _STOCK_VALUE = _rx(r"\b(?:inventory|stock)\s+(?:value|valuation|worth)\b|\bvalue
                    r"|\bworth\s+of\s+(?:our\s+)?(?:stock|inventory)\b|\bhow\s+much\s+is\s+(?:our\s+)?(?:inventory"
                    r"|stock)\s+worth\b")
 _DRIVER_ASK = _rx(r"\b(?:top|biggest|largest|\d{1,2})\s+(?:\d{1,2}\s+)?(?:decliners|gainers|losers|winners|movers|fallers|risers)\b"
+                  r"|^\W*drivers?\b|\bdrivers?\b[^?!]{0,60}\b(?:decliners|gainers|losers|winners|fallers|risers|growers"
+                  r"|shrinkers)\b"
                   r"|\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,40}"
                   r"\b(?:biggest|largest|most|greatest|sharpest|worst)\b[^?.!]{0,30}\b(?:drop|decline|decrease|fall"
                   r"|increase"
