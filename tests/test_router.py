@@ -155,10 +155,13 @@ BOUNDS = {"tuned": (0.994, 0.006), "held-out": (0.965, 0.035)}
 # After the fifth pass (rules and vocabulary written from the voices3 tuned part's wrong and missed answers only, the
 # held-out parts counted, never read): voices3 tuned 84.6 / 8.8 / 6.6, held-out 51.8 / 35.3 / 12.9; voices tuned
 # 99.2 / 0.8 / 0, held-out 78.3 / 16.4 / 5.3; voices2 tuned 91.7 / 6.7 / 1.7, held-out 75.8 / 20.0 / 4.2.
+# The fourth set (questions_voices4*.toml: 520 questions, 356 tuned, 164 held out), measured before any rule was written
+# from it: tuned 67.4 / 20.5 / 12.1, held-out 67.7 / 18.9 / 13.4. After the sixth pass (its tuned part's wrong answers
+# only): tuned 74.7 / 21.1 / 4.2, held-out 67.7 / 19.5 / 12.8.
 VOICE_BOUNDS = {("voices", "tuned"): (0.992, 0.008, 0.005), ("voices", "held-out"): (0.805, 0.140, 0.053),
                 ("voices2", "tuned"): (0.933, 0.052, 0.015), ("voices2", "held-out"): (0.763, 0.196, 0.042),
                 ("voices3", "tuned"): (0.905, 0.068, 0.029), ("voices3", "held-out"): (0.530, 0.350, 0.120),
-                ("voices4", "tuned"): (0.670, 0.210, 0.125), ("voices4", "held-out"): (0.670, 0.195, 0.140)}
+                ("voices4", "tuned"): (0.745, 0.213, 0.044), ("voices4", "held-out"): (0.675, 0.197, 0.130)}
 FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
             "multi_clause", "refusals", "ambiguous")
 VOICES_OF_THE_SET = ("plain", "tool", "german", "denglish", "dates", "terse", "chat", "email", "docnum", "multi", "counts",
