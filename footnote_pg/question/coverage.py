@@ -114,7 +114,7 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "compare_top": "compared compare between",
     "top_customers": "first ascending order sorted",
     "revenue_why": "compared compare between",
-    "purchase_order": "expected due arrive arriving arrives delivered ordered status supplier when",
+    "purchase_order": "expected due arrive arriving arrives delivered received ordered status supplier when",
     "ranking": "payments payment behind with everything open included including incl sorted ascending descending",
     "invoice": "paid settled vat tax days late overdue credit note remaining each customer received",  # a credit note by number: said which it is
     "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically make made "

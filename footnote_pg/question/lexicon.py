@@ -181,12 +181,14 @@ _SUPPLIER_DOC = _rx(r"\b(?:[a-z]{1,4}-)?\d{2}-\d{3,4}\b(?![-/.]\d)")
 _INVOICE_URI = _rx(r"\berp://invoice/\d+")
 # a document number as an ERP writes it: INV/2026/0032, CN/2026/0002, RE-2026-00123 (not a PO or SKU number)
 _DOCUMENT_NO = _rx(r"\b(?!po\b|sku\b)[a-z]{1,5}(?:/(?:19|20)\d\d/\d{2,8}|-(?:19|20)\d\d-\d{3,8})\b")
-_SKU = _rx(r"\bsku[\s#:-]*(\d{3,8})\b")
+# "Art.-Nr. SKU-10075", "Artikelnr. SKU-10075": the German label of an article number before the SKU is part of it
+_SKU = _rx(r"(?:\bart(?:ikel)?\.?\s*-?\s*nr\.?\s*:?\s*)?\bsku[\s#:-]*(\d{3,8})\b")
 _CUSTOMER_REF = _rx(r"\b(c-\d{3,8}|c\d{4,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b"
                     r"|(erp://customer/\d+)")
 # A supplier by its number or deep link: S-304, supplier no. 304, erp://supplier/304.
+# "S 309", "s309": the same number typed without its hyphen (never a year, never after an apostrophe: "it's 2026").
 _SUPPLIER_REF = _rx(r"\b(s-\d{2,8})\b|\b(?:supplier|vendor)\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{2,8})\b"
-                    r"|(erp://supplier/\d+)")
+                    r"|(erp://supplier/\d+)|(?<!['\w])(s ?(?!(?:19|20)\d\d\b)\d{3,6})\b(?![.,/:-]\d)")
 
 _STOCK = _rx(
     r"\bin\s+stock\b|\bstock(?:s|ed)?\b|\binventory\b|\bon\s+hand\b|\bre-?order\s+(?:level|point)"
@@ -468,6 +470,8 @@ _PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s/.-](\d{3,6})\b|\b(?:purchase\s+o
                  r"|#\s*)?(\d{3,6})\b|\bpurchase\s+order\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?(\d{1,2})\s*[?.!]*$"
                  r"|(erp://purchase_order/\d{1,18})\b")
 _INVOICE_SHORT = _rx(r"\binv\.?\s*(?:no\.?\s*|nr\.?\s*|number\s+)?#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
+                     # German: "RE 8827", "Rg.-Nr. 8827", "Re.Nr. 8827" (Rechnung), never a year ("re 2025 revenue")
+                     r"|\b(?:re|rg)\.?(?:\s*-?\s*nr\.?)?\s*#?\s*(?!(?:19|20)\d\d\b)(\d{4,8})\b(?![.,/:-]\d)"
                      r"|\b(?:is|was|has)\s+(?:invoice\s+)?(\d{4,8})\s+(?:been\s+)?(?:fully\s+)?(?:paid|settled|due"
                      r"|overdue"
                      r"|open|outstanding|cleared)\b|\bshow\s+(?:me\s+)?(\d{4,8})\b"

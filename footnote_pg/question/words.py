@@ -70,7 +70,8 @@ _SIGNOFF = re.compile(_DATA["letter"]["signoff"], re.IGNORECASE)
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
 _PURPOSE_WORD = re.compile(r"\b(?:for|in|before|after)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s"
                            r"|\b(?:meeting|call|visit)\s+(?:tomorrow|tmrw|today|later|this|next)\b"
-                           r"|\b(?:meeting|seeing|visiting|calling)\b",
+                           r"|\b(?:meeting|seeing|visiting|calling)\b"
+                           r"|\b(?:frage|anfrage|bitte|question|request)\s+(?:vom|von|from)\s",
                            re.IGNORECASE)
 # lower, not casefold: ß stays ß (and is also read as ss: GRÖSSTEN, the Swiss spelling)
 _READ_AS: dict[str, str] = {k.lower(): v for k, v in _DATA["read_as"].items()}
