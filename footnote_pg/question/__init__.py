@@ -76,6 +76,21 @@ _ALL = re.compile(r"\b(?:all|total|overall|every|any\s+supplier|in\s+general)\b"
 _AS_OF_WORDS = re.compile(r"(?:as\s+(?:of|at)|at|by|on|until)\b", re.IGNORECASE)
 
 
+# One operation asked at several days or periods: the comparison its intent has, or (a list) the same intent.
+_AT_SEVERAL_TIMES = {"overdue": ("comparison", "compare_overdue"), "revenue": ("comparison", "compare_revenue"),
+                     "dso": ("comparison", "compare_dso")}
+_TIME_ARGS = ("as_of", "period")
+
+
+def _same_but_time(calls: tuple[Call, ...]) -> bool:
+    """Several calls of one operation whose arguments differ only in their day or period."""
+    if len(calls) < 2 or len({c.operation for c in calls}) != 1:
+        return False
+    rest = [{k: v for k, v in c.arguments.items() if k not in _TIME_ARGS} for c in calls]
+    times = [tuple(c.arguments.get(k) for k in _TIME_ARGS) for c in calls]
+    return all(r == rest[0] for r in rest) and len(set(times)) == len(times) and all(any(t) for t in times)
+
+
 def _subject(r: Route) -> str | None:
     return next((str(c.arguments[a]) for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
 
@@ -85,7 +100,8 @@ def _asked_back(r: Route) -> bool:
 
 
 def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None, period: str | None,
-             as_of: str | None, directory: Directory, settings: RouterSettings, depth: int) -> tuple[str, Route]:
+             as_of: str | None, directory: Directory, settings: RouterSettings, depth: int,
+             span: tuple[str, str] | None = None) -> tuple[str, Route]:
     """A clause with what another clause named and it lacks: the customer or supplier ("... and open POs with
     them", "overdue and open tickets for X"), the period ("revenue in Q2 and the top customers", "top customers
     2025 and how revenue changed vs 2024") or the day ("AR aging and DSO as of end of Q2")."""
@@ -104,6 +120,11 @@ def _carried(text: str, r: Route, subject: str | None, subject_kind: str | None,
             text, r = attempt, routed
         elif routed.kind == "clarification" and _THEY.search(text) and _subject(r) is None:
             text, r = attempt, routed    # "X's overdue and their DSO": no DSO of X; never the DSO overall instead
+    if span and r.reason == "unclear_period" and not period:     # "revenue change Q1->Q2 and who grew most"
+        attempt = f"{text.rstrip('?')} from {span[0]} to {span[1]}?"
+        routed = _route(attempt, directory, settings, depth + 1)
+        if not _asked_back(routed):
+            return attempt, routed
     if period and (r.reason == "unclear_period" or ("period_from" in r.notes and "period_to" not in r.notes
                                                      and r.notes["period_from"] != period)):
         attempt = (_PERIOD_PRONOUN.sub(f" in {period}", text.rstrip("?"), count=1) + "?"
@@ -204,12 +225,20 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
         first.append((text, _route(text, directory, settings, depth + 1)))
     subject = next((s for _, r in first if (s := _subject(r)) is not None), None)
     subject_kind = next((a for _, r in first for c in r.calls for a in _SUBJECT_ARGS if a in c.arguments), None)
+    if subject is None and any(_PRONOUN.search(t) for t, _ in first):
+        q = _analyse(question, settings)         # "Krause want to renegotiate. Send me their revenue ...": theirs
+        customers, suppliers = directory.customer_index.find(q), directory.supplier_index.find(q)
+        named = [m for m in (*customers, *suppliers) if m.known]
+        if len(named) == 1 and len(named[0].candidates) == 1:
+            subject, subject_kind = named[0].candidates[0], "customer" if customers else "supplier"
     period = next((r.notes["period"] for _, r in first if "period" in r.notes), None)
     as_of = next((r.notes["as_of"] for _, r in first if "as_of" in r.notes), None)
     final = next((r for _, r in first if r.reason in _FINAL), None)
     if final is not None:
         return final                        # "overdue for X and delete the invoice": the command wins
-    routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth) for t, r in first]
+    span = next(((r.notes["period_from"], r.notes["period_to"]) for _, r in first
+                 if "period_from" in r.notes and "period_to" in r.notes), None)
+    routes = [_carried(t, r, subject, subject_kind, period, as_of, directory, settings, depth, span) for t, r in first]
     for i in range(1, len(routes)):     # "X overdue as of end of Q1 and end of Q2": the same asked of another day
         if _asked_back(routes[i][1]) and _ONLY_TIME.match(parts[i]) and "as_of" in routes[i - 1][1].notes:
             routes[i] = _same_of_another_time(routes[i - 1], parts[i], routes[i], directory, settings, depth)
@@ -240,10 +269,16 @@ def _combined(question: str, directory: Directory, settings: RouterSettings, dep
         if len(asking) == 1 and asking[0][1].kind == "clarification" and len(routes) > 1:
             return asking[0][1]
     if len(answered) == len(routes):
+        if all(_keys(r) == _keys(routes[0][1]) for _, r in routes):
+            return routes[0][1]          # "what we owe them and whether anything is past due": one answer, once
         calls = tuple(c for _, r in routes for c in r.calls)
         notes: dict[str, str] = {}
         for _, r in reversed(routes):
             notes.update(r.notes)
+        if len({r.intent for _, r in routes}) == 1 and _same_but_time(calls):
+            r0 = routes[0][1]           # "Krause overdue end of June and end of July": one figure at several times
+            kind, intent = _AT_SEVERAL_TIMES.get(r0.intent, (r0.kind, r0.intent))
+            return Route(kind=kind, intent=intent, calls=calls, notes={**notes, "rule": "clauses"})
         return Route(kind="comparison", intent="combined", calls=calls,
                      notes={**notes, "rule": "clauses", "clauses": " | ".join(r.intent for _, r in routes)})
     unclear = [(i, r) for i, (_, r) in enumerate(routes)
@@ -275,10 +310,10 @@ _STATEMENT = re.compile(r"^\s*(?:asking|because|since|fyi|background|context|not
                         r"|these|those|the|our|my|their|his|her|ich|wir|sie|er|es|das|der|die|unser|unsere|mein|meine)\b",
                         re.IGNORECASE)
 _ASKING = re.compile(r"\b(?:what|how|who|whom|which|when|where|why|whether|can\s+you|could\s+you|would\s+you|please|pls"
-                     r"|show|give|list|tell|need\s+to\s+know|want\s+to\s+know|wie|was|wer|welche|bitte)\b", re.IGNORECASE)
+                     r"|show|give|list|tell|need\s+to\s+know|want\s+to\s+know|wie|was(?=\s+(?:ist|sind|hat|haben|schulden|kostet|gibt)\b)|wer|welche|bitte)\b", re.IGNORECASE)
 
 
-_SENTENCE = re.compile(r"(?<=[?!])\s+|(?<=[^\W\d_]{3})\.\s+(?=[A-ZÄÖÜ])")
+_SENTENCE = re.compile(r"(?<=[?!])\s+|(?<=[^\W\d_]{3})\.\s+(?=[^\W\d_])")
 
 
 def _context(text: str, r: Route) -> bool:
@@ -288,8 +323,16 @@ def _context(text: str, r: Route) -> bool:
         return False
     if r.notes.get("rule") == "about_a_customer":
         return True
-    return (r.notes.get("rule") in ("nothing_matched", "action", "coverage", "not_covered")
-            and bool(_STATEMENT.match(text)) and not _ASKING.search(text))
+    return ((r.notes.get("rule") in ("nothing_matched", "action", "coverage", "not_covered", "unnamed", "vague")
+             or r.reason in ("missing_entity", "ambiguous_metric"))
+            and bool(_STATEMENT.match(text) or (_TELLS.search(text) and not text.rstrip().endswith("?")))
+            and not _ASKING.search(text))
+
+
+# a sentence that tells what someone did, wants or said ("Krause Industrieservice want to renegotiate.")
+_TELLS = re.compile(r"\b(?:want|wants|wanted|say|says|said|called|calls|asked|asks|told|has|have|had|will|plan|plans"
+                    r"|planning|thinks?|claims?|sent|sends|needs?|wrote|writes|mentioned|complained|is|are|was|were)\b",
+                    re.IGNORECASE)
 
 
 def _keys(r: Route) -> set[str]:
@@ -299,6 +342,9 @@ def _keys(r: Route) -> set[str]:
 def _tool_call(call: toolcall.Call, directory: Directory, settings: RouterSettings, depth: int) -> Route:
     """A request naming an operation with an argument key it does not take: asked back, naming the keys it takes,
     with the request read without the keys (their values as words) first when that reading is answered."""
+    bare = _route(toolcall.question(call), directory, settings, depth + 1)
+    if bare.reason == "missing_entity":
+        return bare            # stock_on_hand(warehouse=...) without its item: which item, first
     guess = toolcall.guess(call)
     routed = _route(guess, directory, settings, depth + 1)
     if routed.kind == "refusal" and routed.reason in ("currency_conversion", "forecast", "database_command",
@@ -380,13 +426,19 @@ def _routed(question: str, directory: Directory, settings: RouterSettings, depth
         whole = r
         parts = _combined(text, directory, settings, depth)
         if parts is not None and (
-                (parts.intent == "combined" and (whole.kind in ("refusal", "clarification")
+                ((parts.intent == "combined" or (parts.calls and "context" not in parts.notes))
+                 and (whole.kind in ("refusal", "clarification")
                                                  or not _keys(whole) >= _keys(parts)))
                 or (parts.kind == "clarification" and whole.reason != "currency_conversion"
                     and (whole.kind == "refusal" or whole.reason == "ambiguous_metric"))
                 or ("context" in parts.notes and whole.kind in ("refusal", "clarification"))
                 or parts.reason in _FINAL):
             r = parts
+    if call is not None and call.operation is not None and r.notes.get("rule") == "nothing_matched" \
+            and call.operation.positional and call.operation.positional not in call.arguments and not call.free:
+        noun = {"number": "document", "item": "item", "supplier": "supplier"}.get(call.operation.positional, "customer")
+        r = Route(kind="clarification", intent="missing_entity", reason="missing_entity",   # {"op": "invoice"}
+                  message=f"Which {noun} do you mean? Please name one.", notes={"rule": "tool_call"})
     if call is not None:
         r = Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason, message=r.message,
                   notes={**r.notes, "read_as": question})

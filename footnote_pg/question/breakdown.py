@@ -91,7 +91,8 @@ DIMENSIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("country", _rx(_BY + r"(?:customer(?:'?s)?\s+)?countr(?:y|ies)\b"
                     r"|\b(?:ranking|rank|list)\s+of\s+(?:the\s+)?countries\b|\bcountries\s+(?:ranked|sorted)\s+by\b"
                     r"|\b(?:which|what)\s+countr(?:y|ies)\b")),
-    ("quarter", _rx(_BY + r"quarters?\b|\bquarterly\b|\bquarter[\s-](?:by|over)[\s-]quarter\b")),
+    ("quarter", _rx(_BY + r"quarters?\b|\bquarterly\b|\bquarter[\s-](?:by|over)[\s-]quarter\b"
+                    r"|\b(?:best|worst|strongest|weakest)\s+quarters?\b|\b(?:which|what)\s+quarter\b")),
     ("month", _MONTHLY),
     ("supplier", _rx(_BY + r"suppliers?\b|\b(?:which|what)\s+suppliers?\b|\b(?:biggest|largest|main|top)\s+(?:\d+\s+)?"
                      r"suppliers?\b|\brank\w*\s+(?:our\s+|the\s+|all\s+)?suppliers\b|\bsuppliers?\s+(?:ranked|sorted)\s+by\b"
@@ -112,6 +113,9 @@ _TOP_AND_THEIR = _rx(r"\btop\s+(?:\d+\s+)?customers\b.*\btheir\b")
 _ONE_OWNER = _rx(r"\b(?:which|what)\s+(?:account\s+(?:owner|manager)|sales\s*(?:rep|person))\b(?!s)")
 _ONE_COUNTRY = _rx(r"\b(?:which|what)\s+country\b|\b(?:the\s+)?(?:top|biggest|largest|main)\s+(?:supplier\s+|customer\s+)?country\b")
 _ONE_SUPPLIER = _rx(r"\b(?:which|what)\s+supplier\b(?!s)|\bwho\s+(?:do|did)\s+we\s+buy\b")
+# "which customer received the largest amount": the one ranked first
+_ONE_CUSTOMER = _rx(r"\b(?:which|what)\s+(?:one\s+)?(?:customer|client)\b(?!s)[^?.!]*\b(?:most|least|largest|biggest"
+                    r"|smallest|highest|lowest)\b")
 
 # what the route accounts for (footnote_pg.question.coverage): its cue patterns and the words that qualify them
 CUES: tuple[re.Pattern[str], ...] = (*(p for _, p in MEASURES), *(p for _, p in DIMENSIONS), _TOP_LIMIT, _RANK_ASC,
@@ -123,6 +127,7 @@ country countries owner owners manager managers sales rep reps person persons pe
 collected collect collection collections received receive came come cash payments payment paid pay incoming
 spend spent bought buy purchase purchased purchases purchasing volume volumes gross net average avg value size
 issued issue invoiced ranked rank ranking sorted biggest largest main top most least smallest lowest highest
+best worst strongest weakest
 quarter quarters quarterly month months monthly per each every split broken down grouped across all
 managed manage manages owned own owns handled handle looked after first last made
 revenue revenues sales turnover credit notes note memos memo invoices invoice count
@@ -172,7 +177,8 @@ def _limit(q: _Question) -> int | None:
     m = _TOP_LIMIT.search(q.masked)
     if m:
         return _number(next(g for g in m.groups() if g))
-    return 1 if _ONE_SUPPLIER.search(q.masked) or _ONE_OWNER.search(q.masked) or _ONE_COUNTRY.search(q.masked) else None
+    return 1 if _ONE_SUPPLIER.search(q.masked) or _ONE_OWNER.search(q.masked) or _ONE_COUNTRY.search(q.masked) \
+        or _ONE_CUSTOMER.search(q.masked) else None
 
 
 def route(q: _Question, d: Directory) -> Route | None:

@@ -86,12 +86,12 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
             "delivering deliver ship shipping supply supplying sell selling",
     "aging": "open outstanding total balance days more older than overall just only not late current due yet "
              "including incl",
-    "revenue": "net issue issued issuing raised sent send out make made",
+    "revenue": "net issue issued issuing raised sent send out make made bought buy purchased brought bring received receive got get",
     "credit_notes": "issue issued raised given granted sent",
     "revenue_monthly": "net issue issued",
     "payables": "open unpaid supplier suppliers invoice invoices bill bills due overdue outstanding total ap "
                 "received when",
-    "profile": "manager owner terms payment country located based city limit credit number responsible",
+    "profile": "manager owner terms payment country located based city limit credit number responsible days net",
     "tickets": "unresolved pending active open opened support cases case raised complaints complaint issues issue "
                "severity high critical "
                "escalated",
@@ -106,15 +106,15 @@ INTENT_WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "list_customers": "name names named called starting start starts beginning begins containing contains letter "
                       "managed manage manages owned own owns handled handle looked after served",
     "list_suppliers": "name names named called starting start starts beginning begins containing contains letter first",
-    "list_items": "name names named called starting start starts beginning begins containing contains letter first",
-    "overdue": "compared compare between ar receivable receivables payments payment days late part",
+    "list_items": "name names named called starting start starts beginning begins containing contains letter first stock stocked carry carried keep sell",
+    "overdue": "compared compare between ar receivable receivables payments payment days late part stuff",
     "compare_overdue": "compared compare between",
     "revenue_change": "compared compare between up down same period",
     "compare_revenue": "compared compare between",
     "compare_top": "compared compare between",
     "top_customers": "first ascending order sorted",
     "revenue_why": "compared compare between",
-    "purchase_order": "expected due arrive arriving arrives delivered ordered status supplier when",
+    "purchase_order": "expected due arrive arriving arrives delivered received ordered status supplier when",
     "ranking": "payments payment behind with everything open included including incl sorted ascending descending",
     "invoice": "paid settled vat tax days late overdue credit note remaining each customer received",  # a credit note by number: said which it is
     "payments": "paid pay pays paying payment payments late time times average quickly fast usually typically make made "
@@ -222,10 +222,13 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
     for pattern in INTENT_CUES.get(r.intent, ()):
         for found in pattern.finditer(q.masked):
             cover(found.start(), found.end())
+    beside: list[tuple[int, int, frozenset[str]]] = []     # the used names: their spans and words
     for mentions in q.found.values():      # a name counts only when a call uses it (typos and short forms too)
         for name in mentions:
             if any(c in used for c in name.candidates) or name.typed in used:
                 cover(name.start, name.end)
+                beside.append((name.start, name.end, frozenset(
+                    fold(t.text) for c in name.candidates if c in used for t in _tokens(c))))
     words = INTENT_WORDS.get(r.intent, frozenset()) | GENERAL_WORDS
     used_words = {fold(t.text) for t in _tokens(used)}
     for tok in q.tokens:
@@ -236,6 +239,10 @@ def unaccounted(q: _Question, r: Route, directory: Directory) -> list[str]:
             continue           # a word of the item (typos within one letter, plurals)
         if directory.knows_word(tok.fold) and tok.fold not in cue.VOCABULARY:
             continue           # a word of a name of the directory (a name the route passed on, or its legal form)
+        if any((0 <= tok.start - end <= 2 or 0 <= start - tok.end <= 2)
+               and any(_within_one(tok.fold, w) or _swapped(tok.fold, w) for w in named if len(w) >= 4)
+               for start, end, named in beside):
+            continue           # "nowak stall": a word of the name beside it, typed with one slip
         out.append(tok.text)
     return out
 

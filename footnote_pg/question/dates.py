@@ -320,6 +320,6 @@ _RANGE_OPEN = re.compile(r"\b(?:from|between)\s+(?:the\s+)?$")
 _RANGE_JOIN = re.compile(r"\s*(?:to|and|until|till|through|-)\s*(?:the\s+)?")
 _COMPARING = re.compile(r"\b(?:compar\w*|chang\w*|differ\w*|vs|versus|growth|grew|gr[eo]w\w*|rose|ris\w*|fell|fall\w*"
                         r"|increas\w*|decreas\w*|drop\w*|declin\w*|against|each|develop\w*|evolv\w*|trend\w*|better"
-                        r"|worse|higher|lower|gain\w*|loss\w*|lost|shr[ia]nk\w*|jump\w*|decliners?|losers?|winners?|movers?|up|down)\b")
+                        r"|worse|higher|lower|gain\w*|loss\w*|lost|shr[ia]nk\w*|jump\w*|decliners?|losers?|winners?|movers?|fallers?|risers?|drivers?|up|down)\b")
 _AS_OF_BEFORE = re.compile(r"(?:as\s+of|as\s+at)\s+(?:the\s+)?$")
 _END_AFTER = re.compile(r"^[\s-]*end\b")

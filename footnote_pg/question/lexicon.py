@@ -70,8 +70,10 @@ def _rxi(pattern: str) -> re.Pattern[str]:
 
 
 _INSTRUCTION = _rx(
-    r"\b(?:ignore|disregard|forget|override|bypass|skip)\b.{0,40}\b(?:instructions?|rules?|prompts?"
-    r"|guidelines?|guardrails?|constraints?|restrictions?|directives?|checks?|citations?)\b"
+    r"\b(?:ignore|disregard|forget|override|bypass|skip|circumvent)\b.{0,40}\b(?:instr(?:uctions?\b|s?\.|s?\b)|rules?\b"
+    r"|prompts?\b|guidelines?\b|guardrails?\b|constraints?\b|restrictions?\b|directives?\b|checks?\b|citations?\b"
+    r"|approvals?\b|(?:approval|release|security)\s+(?:gates?|steps?|process)\b|controls?\b|safeguards?\b"
+    r"|four[\s-]eyes)"
     r"|\byou\s+are\s+(?:now|no\s+longer)\b|\bact\s+as\b|\bpretend\s+(?:to\s+be|you\s+are|that)\b"
     r"|\bsystem\s+prompt\b|\b(?:reveal|show|print|repeat|output|leak)\b.{0,30}\b(?:prompt|instructions"
     r"|configuration|hidden\s+rules|secrets?|passwords?|credentials?)\b|\bjailbreak|\bdeveloper\s+mode"
@@ -80,7 +82,8 @@ _INSTRUCTION = _rx(
     r"(?:number|figure)|\bjust\s+(?:guess|make\s+it\s+up)\b|\bwithout\s+(?:any\s+)?(?:citations?"
     r"|sources?|evidence)\b|^\s*(?:system|admin|developer)\s*:|\byou\s+(?:may|can|are\s+allowed\s+to)\s+now\b"
     r"|\b(?:estimate|guess|approximate)\s+(?:the\s+)?(?:numbers|figures)\b"
-    r"|\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+|that\s+)?(?:above|previous|prior|earlier)\b"
+    r"|\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+|that\s+)?(?:above|previous|prior|earlier"
+    r"|prev\.?)(?!\w)"
     r"|<!--\s*(?:system|assistant|developer|admin)\s*:")
 _DATABASE = _rx(
     r"\b(?:(?:drop|truncate)\s+(?:table|schema|database|view|role|user|function|index|sequence)\b"
@@ -103,7 +106,9 @@ _COMMAND = _rx(
     r"|lösche|storniere|ändere|lege|bestelle|buche|increase|decrease|raise|reduce|lower)\b"
     r"(?!\s+(?:in|of|on|me|to|over|between|up)\b)"
     r"|\b(?:stornieren|löschen|ändern|anlegen|buchen|erhöhen|senken|freigeben|sperren|entsperren|ausbuchen"
-    r"|abschreiben|setzen|schließen|schliessen|zuweisen|anlegen)\s*[?.!]*$"
+    r"|abschreiben|setzen|schließen|schliessen|zuweisen|anlegen|hochsetzen|heraufsetzen|runtersetzen|herabsetzen"
+    r"|canceln|cancellen|stornier(?:en|t)|gutschreiben|korrigieren|eintragen|austragen|zurücksetzen)"
+    r"(?:\s+(?:bitte|pls|please|danke))?\s*[?.!]*$|^\W*storno\b"
     r"|\b(?:set|then)\s+up\s+(?:a\s+)?new\s+(?:supplier|customer|vendor|item)\b|\bthen\s+(?:credit|delete|void|cancel)\b")
 _CURRENCY = _rx(
     r"\b(?:(?:in|into|to|as)\s+(?:us\s+|american\s+|canadian\s+|australian\s+|polish\s+|swedish\s+|danish\s+"
@@ -111,13 +116,14 @@ _CURRENCY = _rx(
     r"|(?:polnisch|schwedisch|dänisch|norwegisch|tschechisch|amerikanisch|britisch|japanisch)e[nm]?\s+|schweizer\s+)?"
     r"(?:dollars?|usd|gbp"
     r"|chf|jpy|cny|sek|dkk|nok|pln|czk|huf|yen|yuan|pounds?(?:\s+sterling)?|sterling|swiss\s+francs?"
-    r"|francs?|z[lł]oty|korun[ay]?|kron(?:or|er|a|e)|crowns?|bitcoin|btc|rupees?|inr)\b"
+    r"|francs?|z[lł]oty|korun[ay]?|kron(?:or|er|a|e|en)|crowns?|bitcoin|btc|rupees?|inr)\b"
     r"|convert(?:ed|ing)?\b|exchange\s+rates?\b|usd\b|gbp\b|fx\s+rates?\b)|\$")
 _FORECAST = _rx(
     r"\bwill\b(?!\s+you\b)|\b(?:going|gonna)\s+to\s+\w+|\bgonna\b|\bforecast|\bpredict|\bprojection"
     r"|\bproject(?:ed)?\s+(?:revenue|sales)|\bexpect(?:ed|ing|s)?\b|\bestimat|\boutlook\b|\banticipat"
     r"|\bbudget|\blikely\s+to\b|\bin\s+the\s+future\b|\blikelihood\b|\bprobability\b|\bchances?\s+(?:that|of)\b"
-    r"|\berwart(?:en|et|e|ung|ungen)\b|\bprognos|\bhochrechnung|\b(?:fy\s*'?)?(?:20)?\d\de\b")
+    r"|\berwart(?:en|et|e|ung|ungen)\b|\bprognos|\bhochrechnung|\b(?:fy\s*'?)?(?:20)?\d\de\b|\bprojected\b"
+    r"|\bhow\s+likely\b|\bvoraussichtlich")
 _ADVICE = _rx(
     r"\bshould\s+(?:we|i|you|the\s+company)\b|\bsue\b|\bsuing\b|\blawsuit|\blegal\s+action|\bcourt\b"
     r"|\bfire\b|\blay\s*off|\bhire\b|\brecommend|\badvi[cs]e|\bstrateg|\bwhat\s+(?:should|would|do)"
@@ -129,7 +135,8 @@ _ADVICE = _rx(
     r"|\bis\s+it\s+(?:wise|smart|sensible|worth\s+it)\b|\bworth\s+(?:keeping|it)\b|\blohnt\s+(?:sich|es\s+sich)\b"
     r"|\bsinnvoll\b|\bempfehlenswert\b|\bgo\s+legal\b|\bgive\s+(?:them|him|her|it)\s+(?:more|extra)\s+time\b"
     r"|\bis\s+(?:our|the|their|its)\s+\w+\s+(?:good|bad|ok|okay|healthy|normal|acceptable)\s+for\b")
-_SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve|accept|trust"
+_SHOULD_FINE = _rx(r"\bshould\s+(?:we|i)\s+(?:still\s+|really\s+)?(?:pay|approve"
+                   r"|accept(?![^?.!]{0,60}\b(?:requests?|offers?|proposals?|terms|discounts?|deals?|extensions?)\b)|trust"
                    r"|worry|be\s+(?:worried|concerned|careful|nervous)|be\s+paying)\b"
                    r"|\bshould\s+(?:we|i)\s+(?:[\w.&'-]+\s+){1,5}pay\b")
 _ACTION = _rx(r"^\s*(?:please\s+|pls\s+|can\s+you\s+|could\s+you\s+|would\s+you\s+)?(?:send|e-?mail|remind|notify"
@@ -174,12 +181,14 @@ _SUPPLIER_DOC = _rx(r"\b(?:[a-z]{1,4}-)?\d{2}-\d{3,4}\b(?![-/.]\d)")
 _INVOICE_URI = _rx(r"\berp://invoice/\d+")
 # a document number as an ERP writes it: INV/2026/0032, CN/2026/0002, RE-2026-00123 (not a PO or SKU number)
 _DOCUMENT_NO = _rx(r"\b(?!po\b|sku\b)[a-z]{1,5}(?:/(?:19|20)\d\d/\d{2,8}|-(?:19|20)\d\d-\d{3,8})\b")
-_SKU = _rx(r"\bsku[\s#:-]*(\d{3,8})\b")
+# "Art.-Nr. SKU-10075", "Artikelnr. SKU-10075": the German label of an article number before the SKU is part of it
+_SKU = _rx(r"(?:\bart(?:ikel)?\.?\s*-?\s*nr\.?\s*:?\s*)?\bsku[\s#:-]*(\d{3,8})\b")
 _CUSTOMER_REF = _rx(r"\b(c-\d{3,8}|c\d{4,8})\b|\bcustomer\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{3,8})\b"
                     r"|(erp://customer/\d+)")
 # A supplier by its number or deep link: S-304, supplier no. 304, erp://supplier/304.
+# "S 309", "s309": the same number typed without its hyphen (never a year, never after an apostrophe: "it's 2026").
 _SUPPLIER_REF = _rx(r"\b(s-\d{2,8})\b|\b(?:supplier|vendor)\s+(?:number\s+|no\.?\s*|#\s*|id\s+)(\d{2,8})\b"
-                    r"|(erp://supplier/\d+)")
+                    r"|(erp://supplier/\d+)|(?<!['\w])(s ?(?!(?:19|20)\d\d\b)\d{3,6})\b(?![.,/:-]\d)")
 
 _STOCK = _rx(
     r"\bin\s+stock\b|\bstock(?:s|ed)?\b|\binventory\b|\bon\s+hand\b|\bre-?order\s+(?:level|point)"
@@ -461,6 +470,8 @@ _PO_NUMBER = _rx(r"\bpo[\s-]?((?:19|20)\d\d)[\s/.-](\d{3,6})\b|\b(?:purchase\s+o
                  r"|#\s*)?(\d{3,6})\b|\bpurchase\s+order\s+(?:number\s+|no\.?\s*|nr\.?\s*|#\s*)?(\d{1,2})\s*[?.!]*$"
                  r"|(erp://purchase_order/\d{1,18})\b")
 _INVOICE_SHORT = _rx(r"\binv\.?\s*(?:no\.?\s*|nr\.?\s*|number\s+)?#?\s*(\d{3,8})\b|(?:^|\s)#\s*(\d{3,8})\b"
+                     # German: "RE 8827", "Rg.-Nr. 8827", "Re.Nr. 8827" (Rechnung), never a year ("re 2025 revenue")
+                     r"|\b(?:re|rg)\.?(?:\s*-?\s*nr\.?)?\s*#?\s*(?!(?:19|20)\d\d\b)(\d{4,8})\b(?![.,/:-]\d)"
                      r"|\b(?:is|was|has)\s+(?:invoice\s+)?(\d{4,8})\s+(?:been\s+)?(?:fully\s+)?(?:paid|settled|due"
                      r"|overdue"
                      r"|open|outstanding|cleared)\b|\bshow\s+(?:me\s+)?(\d{4,8})\b"
@@ -470,12 +481,15 @@ _PAYABLES = _rx(r"\baccounts?\s+payable\b|\ba/p\b|\bap\s+(?:aging|ageing|balance
                 r"|\b(?:overdue|open|unpaid|outstanding|due)\s+ap\b"
                 r"|\bsupplier\s+invoices?\b|\b(?:open|unpaid)\s+(?:supplier\s+)?bills\b|\bbills?\s+(?:from"
                 r"|to)\s+suppliers?\b"
-                r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+)?owe\b|\bwe\s+(?:still\s+)?owe\b|\bdo\s+we\s+owe\b")
+                r"|\b(?:how\s+much|what)\s+do\s+we\s+(?:still\s+|currently\s+|now\s+)?owe\b"
+                r"|\bwe\s+(?:still\s+|currently\s+|now\s+|already\s+)?owe\b|\bdo\s+we\s+owe\b")
 _STOCK_VALUE = _rx(r"\b(?:inventory|stock)\s+(?:value|valuation|worth)\b|\bvalue\s+of\s+(?:our\s+"
                    r"|the\s+)?(?:inventory|stock)\b"
                    r"|\bworth\s+of\s+(?:our\s+)?(?:stock|inventory)\b|\bhow\s+much\s+is\s+(?:our\s+)?(?:inventory"
                    r"|stock)\s+worth\b")
 _DRIVER_ASK = _rx(r"\b(?:top|biggest|largest|\d{1,2})\s+(?:\d{1,2}\s+)?(?:decliners|gainers|losers|winners|movers|fallers|risers)\b"
+                  r"|^\W*drivers?\b|\bdrivers?\b[^?!]{0,60}\b(?:decliners|gainers|losers|winners|fallers|risers|growers"
+                  r"|shrinkers)\b"
                   r"|\b(?:which|what|who)\b[^?.!]{0,40}\b(?:customers?|clients?)\b[^?.!]{0,40}"
                   r"\b(?:biggest|largest|most|greatest|sharpest|worst)\b[^?.!]{0,30}\b(?:drop|decline|decrease|fall"
                   r"|increase"

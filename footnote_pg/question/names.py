@@ -73,6 +73,7 @@ _LEGAL = (r"(?:gmbh\s*&\s*co\.?\s*kg|gmbh|ag|kg|ohg|e\.?\s?k\.?|s\.?a\.?s\.?|sar
           r"|(?-i:AS)(?!\s+(?:[oO][fF]|[aA][tT])\b)|s\.?r\.?o\.?|a\.?s\.?|sp\.?\s*z\s*o\.?\s*o\.?|sp\.?\s*j\.?|ltd\.?|limited"
           r"|inc\.?|llc|plc|corp\.?|co\.?)")
 _LEGAL_TAIL = re.compile(rf"(?:[\s,]+{_LEGAL})+\s*$", re.IGNORECASE)
+_FORM = re.compile(r"[\s.,]")
 _LEGAL_AFTER = re.compile(rf"^(?:\s*,?\s*{_LEGAL}(?![\w]))+", re.IGNORECASE)
 
 # Words of a name that identify nothing on their own (trades, connectors, articles).
@@ -173,11 +174,22 @@ class _NameIndex:
         per_entry: dict[int, list[tuple[int, int, bool]]] = {}
         weak: set[tuple[int, int]] = set()       # (entry, position) of a short form without its dot
         short: set[int] = set()                  # positions of short forms
+        joined: dict[int, int] = {}              # "lind quist el teknik": a name's word typed as two
+        skip = -1
         for pos, tok in enumerate(q.tokens):
-            if q.consumed(tok):
+            if q.consumed(tok) or pos == skip:
                 continue
             may_fuzz = tok.fold not in VOCABULARY and not tok.fold.isdigit()
             found, fuzzy = self.lookup(tok.fold, may_fuzz)
+            if not found and may_fuzz and tok.fold.isalpha() and tok.fold not in FILLER_WORDS \
+                    and pos + 1 < len(q.tokens):
+                nxt = q.tokens[pos + 1]
+                if nxt.fold.isalpha() and nxt.fold not in VOCABULARY and nxt.fold not in FILLER_WORDS \
+                        and not q.consumed(nxt) and q.text[tok.end:nxt.start] == " " \
+                        and not self.exact.get(nxt.fold) and len(tok.fold) + len(nxt.fold) >= 6:
+                    both, fz = self.lookup(tok.fold + nxt.fold, True)
+                    if both:
+                        found, fuzzy, joined[pos], skip = both, fz, pos + 1, pos + 1
             if not found and may_fuzz and tok.fold.isalpha() and tok.fold not in FILLER_WORDS:
                 found, fuzzy = self.short_form(tok.fold), True
                 short.add(pos)
@@ -196,7 +208,7 @@ class _NameIndex:
                     continue
                 exact = len({ti for _, ti, fz in group if not fz})
                 full = int(len(matched) == len(set(named.tokens)))
-                positions = tuple(sorted({p for p, _, _ in group}))
+                positions = tuple(sorted({p for p, _, _ in group} | {joined[p] for p, _, _ in group if p in joined}))
                 fuzzy_used = any(f for *_, f in group)
                 clusters.append(((len(matched), exact, full), entry, positions, fuzzy_used))
         clusters.sort(key=lambda c: (-c[0][0], -c[0][1], -c[0][2], c[2][0], c[1]))
@@ -218,9 +230,13 @@ class _NameIndex:
             if max(pos_set) in short and q.text.startswith(".", end):
                 end += 1                          # "Bergm.": the dot is the short form's
             tail = _LEGAL_AFTER.match(q.text[end:])
+            names = tuple(self.entries[e].name for e in sorted(entries))
             if tail:
                 end += tail.end()
-            names = tuple(self.entries[e].name for e in sorted(entries))
+                if len(names) > 1:             # "bergmann ag": the Bergmann whose legal form that is
+                    form = _FORM.sub("", tail.group(0).lower())
+                    named = tuple(n for n in names if (m := _LEGAL_TAIL.search(n)) and _FORM.sub("", m.group(0).lower()) == form)
+                    names = named or names
             mentions.append(Mention(names, start, end, q.text[start:end], fuzzy))
         mentions.sort(key=lambda m: m.start)
         return mentions

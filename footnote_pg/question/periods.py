@@ -212,6 +212,10 @@ class _Scanner:
             self.dates.append(DateMention(period.end(), s, e, self.say(s, e)))
             self.blank(s, e)
             return False
+        so_far = _SO_FAR.match(self.masked[end:])
+        if so_far and period.start() <= self.cal.as_of < period.end():
+            period = Period.days(period.start(), self.cal.as_of)     # "KW 33 bis heute": to the reference day
+            end += so_far.end()
         if period.start() > self.cal.as_of:
             self.future = True
         self.periods.append(PeriodMention(period, start, end, self.say(start, end), last_year))
@@ -557,6 +561,10 @@ class _Scanner:
             future=self.future,
             masked=self.masked,
         )
+
+
+_SO_FAR = re.compile(r"\s*(?:so\s+far|to\s+date|until\s+(?:today|now)|till\s+(?:today|now)|up\s+to\s+(?:today|now)"
+                     r"|through\s+today|bis\s+heute|bis\s+jetzt)\b")
 
 
 def scan(text: str, cal: Calendar, source: str | None = None) -> TimeInfo:

@@ -161,12 +161,25 @@ def _in_slot(q: _Question, start: int, end: int, strict: bool) -> bool:
     return not strict and (not before or (q.text[start].isupper() and not q.text.isupper()))
 
 
+def _joined_to(q: _Question, start: int, end: int, found: Sequence[Mention]) -> bool:
+    """A run of unknown words beside a joiner whose other side is a name the directory holds ("Bergmann and Foo",
+    "Foo or Krause"): a second name. A word elsewhere in the message ("I have a call with X ... and ...") is not."""
+    toks = [t for t in q.tokens if t.fold not in _ARTICLES]
+    inside = [i for i, t in enumerate(toks) if start <= t.start < end]
+    if not inside:
+        return False
+    named = lambda i: 0 <= i < len(toks) and any(m.start <= toks[i].start < m.end for m in found)  # noqa: E731
+    first, last = inside[0], inside[-1]
+    joiner = lambda i: 0 <= i < len(toks) and _JOINED.fullmatch(toks[i].fold) is not None  # noqa: E731
+    return (joiner(first - 1) and named(first - 2)) or (joiner(last + 1) and named(last + 2))
+
+
 def _entities(q: _Question, index: _NameIndex, required: bool) -> list[Mention]:
     """Names from the directory, plus unknown names in a name's place."""
     found = index.find(q)
     for start, end in _leftover_runs(q, found):
-        if found and not q.has(_COMPARE) and not _JOINED.search(q.low):
-            break
+        if found and not q.has(_COMPARE) and not (_JOINED.search(q.low) and _joined_to(q, start, end, found)):
+            continue
         words = [t.fold for t in q.tokens if start <= t.start < end]
         if all(w in _GENERIC_NAME_WORDS for w in words) or words_data.never_a_name(words):
             continue                                  # "the logistics company", "items", "NPS": no name

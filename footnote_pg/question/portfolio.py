@@ -29,7 +29,7 @@ from footnote_pg.question.lexicon import (
     COUNTRIES,
     DEMONYMS,
 )
-from footnote_pg.question.names import Directory, Mention
+from footnote_pg.question.names import _stem, Directory, Mention
 from footnote_pg.question.plan import (
     _ambiguous,
     _answer,
@@ -56,11 +56,12 @@ def _limit(q: _Question, default: int | None = None) -> int | None:
     if m:
         return _number(next(g for g in m.groups() if g))
     if _TOP_SINGLE.search(q.masked) or _ONE_WHO.search(q.masked):
-        return 1 if not _PLURAL_OWED.search(q.masked) else default
+        return 1 if not _PLURAL_OWED.search(_AMONG.sub(" ", q.masked)) else default
     return default
 
 
 _ONE_WHO = re.compile(r"\bwho\s+(?:owes|has|lost|gained|grew|dropped|declined)\b|\b(?:which|what)\s+(?:customer|client)\b(?!s)")
+_AMONG = re.compile(r"\b(?:of|among|from)\s+(?:the|all|our|those)?\s*(?:customers|clients|accounts)\b")   # the set chosen from
 _PLURAL_OWED = re.compile(r"\b(?:customers|clients|balances|amounts|invoices|accounts|debts)\b")
 
 
@@ -192,6 +193,8 @@ def name_list_route(q: _Question, operation: str) -> Route:
     """Suppliers or items by name, optionally those whose name contains a text."""
     m = _LIST_FILTER.search(q.text)
     name = next(g for g in m.groups() if g).strip(" '\"") if m else None
+    if name and operation == "list_items" and name.islower() and " " not in name:
+        name = _stem(name)                 # "with screws in the name": the text "screw" (any of them)
     first = _FIRST_N.search(q.masked)          # "list the first 10 items": that many
     return _answer(operation, [_call(operation, name_contains=name, limit=int(first.group(1)) if first else None)])
 

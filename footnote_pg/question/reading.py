@@ -51,6 +51,7 @@ class _Question:
 
 
 _SPACES = re.compile(r"\s+")
+_PO_LABEL = re.compile(r"\b(?:purchase\s+)?order\s*(?:no\.?|nr\.?|number|#)?\s*$")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " "})
 
 
@@ -86,6 +87,8 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     m = _PO_NUMBER.search(pre)          # a purchase order number is no period ("PO-2025-3043")
     if m and m.group(1):
         pre = blank(pre, m.start(), m.end())
+        if (label := _PO_LABEL.search(pre, 0, m.start())) is not None:    # "order PO-2026-3279": the number's label
+            pre = blank(pre, label.start(), label.end())
     skus: list[str] = []
     for m in list(_SKU.finditer(pre)):      # "SKU-10045 / SKU-10046": each of them
         skus.append(f"SKU-{m.group(1)}")
@@ -101,8 +104,10 @@ def _analyse(question: str, settings: RouterSettings) -> _Question:
     supplier_ref = None
     m = _SUPPLIER_REF.search(pre)
     if m:
-        group = next(i for i in (1, 2, 3) if m.group(i))
+        group = next(i for i in (1, 2, 3, 4) if m.group(i))
         supplier_ref = m.group(group) if group == 3 else m.group(group).upper()
+        if group == 4:                                  # "S 309", "s309": S-309
+            supplier_ref = "S-" + supplier_ref[1:].strip()
         pre = blank(pre, m.start(group), m.end())
     cal = Calendar(settings.as_of, settings.fiscal_year_start_month)
     time = periods.scan(pre, cal, text)

@@ -257,7 +257,13 @@ def supplier_payment(q: _Question, d: Directory) -> Route | None:
     return None
 
 
+_ONE_PO = re.compile(r"^\W*(?:(?:the|that|this|my|our)\s+)?(?:po|purchase\s+order)\s+status\W*$"
+                     r"|\bstatus\s+of\s+(?:the|that|this|my|our)\s+(?:po|purchase\s+order)\b(?!s)")
+
+
 def purchase_orders(q: _Question, d: Directory) -> Route | None:
+    if q.has(_PO) and _ONE_PO.search(q.masked) and not d.supplier_index.find(q):
+        return _clarify("missing_entity", "Which purchase order do you mean? Please name its number.")   # "PO status?"
     return _supplier_route(q, d, "open_pos") if q.has(_PO) else None
 
 
@@ -371,8 +377,16 @@ def metric(q: _Question, d: Directory) -> Route | None:
     return None
 
 
+_INVOICE_COUNT = re.compile(r"\bhow\s+many\s+(?:\w+\s+)?invoices\b|\bnumber\s+of\s+(?:\w+\s+)?invoices\b")
+
+
 def revenue(q: _Question, d: Directory) -> Route | None:
+    if q.has(_OVERDUE) and _INVOICE_COUNT.search(q.masked) and not q.has(_REVENUE_WORD):
+        return None          # "how many invoices has X overdue": what X owes overdue, invoice by invoice
     return _revenue_route(q, d) if q.has(_REVENUE) else None
+
+
+_REVENUE_WORD = re.compile(r"\b(?:revenues?|sales|turnover|invoiced|billed|sold)\b")
 
 
 def overdue(q: _Question, d: Directory) -> Route | None:
@@ -384,6 +398,12 @@ def overdue(q: _Question, d: Directory) -> Route | None:
     if q.has(_OPEN_TOTAL) and (q.has(_OVERDUE) or q.has(_BALANCE_CLEAR)) and (
             q.customer_ref or d.customer_index.find(q)):
         return _one_customer(q, d, "aging", "ar_aging")
+    if q.has(_OVERDUE) and _INVOICE_COUNT.search(q.masked) and not q.customer_ref and not d.customer_index.find(q) \
+            and not _UNNAMED.search(q.masked):
+        return portfolio.all_overdue_route(q)      # "how many overdue invoices in total": across customers, the aging
+    if (q.has(_OVERDUE) or q.has(_BALANCE_CLEAR)) and not q.customer_ref and not d.customer_index.find(q) \
+            and any(m.known for m in d.supplier_index.find(q)):
+        return portfolio.payables_route(q, d)      # "is anything past due for <a supplier>": what we owe it
     if q.has(_OVERDUE) or q.has(_BALANCE_CLEAR):
         return _one_customer(q, d, "overdue", "customer_overdue")
     return None
@@ -428,8 +448,56 @@ RULES: tuple[tuple[str, Rule], ...] = (
 )
 
 
+# One customer, supplier, invoice or order referred to but not named: "they", "their account", "the invoice",
+# "der Rechnung", "the Dutch customer", "beim Lieferanten", "PO status?" (one order, no number).
+_UNNAMED = re.compile(r"\b(?:they|them|their|theirs)\b"
+                      r"|\b(?:the|that|this|this\s+one|our)\s+(?:[a-z]+\s+)?(?:customer|client|supplier|vendor"
+                      r"|invoice|bill|order|purchase\s+order|po)\b(?!\s*(?:s\b|list|aging|ageing))"
+                      r"|^\W*(?:invoice|bill|po)\b(?!s)(?=\W*\s[a-z])(?!.*\b(?:all|list|every|each|any)\b)")
+# ... about what the catalog answers for one of them
+_ABOUT = re.compile(r"\b(?:owe[sd]?|owing|paid|pay(?:s|ing|ment|ments)?|bought|buy|purchas\w*|invoices?|bills?"
+                    r"|balance|open|outstanding|overdue|late|due|revenue|sales|tickets?|orders?|po|status|stock"
+                    r"|credit|terms|risk|spent|spend|profile|settled|check)\b")
+_VAGUE = re.compile(r"^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you)\s+)*(?:send|show|give|get|tell)?\s*"
+                    r"(?:me|us)?\s*(?:(?:the|all|our|your|some|latest|current|key|main)\s+)*(?:figures|numbers|kpis?"
+                    r"|metrics|stats|statistics|reports?|dashboard|key\s+figures|overview)\b(?:\s+(?:for|of|in)\b.*)?\W*$")
+_ENTITY_NOUN = (("supplier", re.compile(r"\b(?:supplier|vendor|suppliers|purchase\s+order|po)\b")),
+                ("invoice", re.compile(r"\b(?:invoice|bill)\b")), ("customer", re.compile(r"")))
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def unnamed(q: _Question, d: Directory) -> Route | None:
+    """One customer, supplier or invoice referred to ("what's the balance on their account", "was ist mit der
+    Rechnung", "is the Dutch customer paying on time") but none named: which one is asked, never all of them or a
+    refusal. Only for a question no rule answers, or asks back about the measure only."""
+    if q.invoice or q.sku or q.customer_ref or q.supplier_ref or not _UNNAMED.search(q.masked) \
+            or not _ABOUT.search(q.masked) or _DIGIT.search(q.masked):
+        return None              # a number typed that names nothing ("INV-2026-88xx"): not a reference left out
+    if d.customer_index.find(q) or d.supplier_index.find(q):
+        return None
+    noun = next(n for n, p in _ENTITY_NOUN if p.search(q.masked))
+    return _clarify("missing_entity", f"Which {noun} do you mean? Please name one.")
+
+
+def vague(q: _Question, d: Directory) -> Route | None:
+    """"Send me the figures", "die Kennzahlen für Q2": no measure named; which one is asked, never refused."""
+    if not _VAGUE.search(q.masked):
+        return None
+    return _clarify("ambiguous_metric", "Which figures do you want?", _metric_options(q, d, False))
+
+
 def _decide(q: _Question, directory: Directory) -> Route:
     for name, rule in RULES:
+        r = rule(q, directory)
+        if r is not None:
+            if r.kind == "clarification" and r.reason == "ambiguous_metric" and not r.calls:
+                if (u := unnamed(q, directory)) is not None:      # "the balance on their account": whose first
+                    r, name = u, "unnamed"
+            return Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason,
+                         message=r.message, notes={**r.notes, "rule": name})
+    for name, rule in (("unnamed", unnamed), ("vague", vague)):
         r = rule(q, directory)
         if r is not None:
             return Route(kind=r.kind, intent=r.intent, calls=r.calls, options=r.options, reason=r.reason,

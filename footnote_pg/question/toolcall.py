@@ -79,7 +79,7 @@ _PAIR = re.compile(r"""\s*([A-Za-z][\w-]*)\s*[=:]\s*("[^"]*"|'[^']*'|[^,]*?)\s*(
 _KEY_TOKEN = re.compile(r"^(?:--([A-Za-z][\w-]*)(?:=(.*))?|([A-Za-z][\w-]*)=(.*)|([A-Za-z][\w-]*):)$", re.DOTALL)
 _OP_KEYS = ("op", "tool", "operation", "name", "function", "method", "action", "call", "tool_name", "function_name",
             "endpoint", "intent", "query", "question", "request", "task", "prompt", "recipient_name", "tool_id")
-_ARG_KEYS = ("arguments", "args", "params", "parameters", "input")
+_ARG_KEYS = ("arguments", "args", "params", "parameters", "input", "action_input", "tool_input", "kwargs")
 _ENVELOPE = ("type", "id", "call_id", "tool_call_id", "index", "jsonrpc")
 
 
@@ -306,7 +306,11 @@ _REACT = re.compile(r"^\s*(?:thought\s*:.*?\n\s*)?action\s*:\s*([A-Za-z][\w.-]*)
 _REST = re.compile(r"^\s*(?:GET|POST)\s+(?:https?://[^/\s]+)?/(?:api/)?(?:v\d+/)?(?:tools?/|operations?/|functions?/)?"
                    r"([A-Za-z][\w-]*)/?(?:\?(\S*))?\s*(\{.*\})?\s*$", re.IGNORECASE | re.DOTALL)
 _YAML_LINE = re.compile(r"^\s*([A-Za-z][\w-]*)\s*:\s*(.+?)\s*$")
-_XML_INVOKE = re.compile(r"^\s*<(invoke|tool_use|tool_call|function_call|function|tool)\s+name=[\"']([\w.-]+)[\"']\s*>(.*)"
+_YAML_HEAD = re.compile(r"^\s*([A-Za-z][\w-]*)\s*:\s*$")
+_CURL = re.compile(r"""^\s*curl(?:\s+-[A-Za-z]+(?:\s+(?:GET|POST))?)*\s+(?:'(https?://[^'\s]+)'|"?(https?://[^"\s]+)"?)"""
+                   r"""(?:\s+(?:-d|--data(?:-raw)?|--json)\s+(?:'(\{.*\})'|(\{.*\})))?\s*$""", re.DOTALL | re.IGNORECASE)
+_KEY_VALUES = re.compile(r"^\s*[A-Za-z][\w-]*=\S.*$")
+_XML_INVOKE = re.compile(r"^\s*<(invoke|tool_use|tool_call|function_call|function|tool|call)\s+(?:name|op|tool|operation)=[\"']([\w.-]+)[\"']\s*>(.*)"
                          r"</\1>\s*$", re.DOTALL | re.IGNORECASE)
 _XML_PARAMETER = re.compile(r"<parameter\s+name=[\"']([\w.-]+)[\"']\s*>(.*?)</parameter>|<([A-Za-z][\w-]*)>([^<]*)</\3>",
                             re.DOTALL | re.IGNORECASE)
@@ -331,12 +335,35 @@ def _structured(text: str) -> str | None:
     if (m := _XML_INVOKE.match(text)) is not None:   # <invoke name="..."><parameter name="...">...</parameter>
         return json.dumps({"op": m.group(2), "arguments": {(a or c): (b or d).strip()
                                                             for a, b, c, d in _XML_PARAMETER.findall(m.group(3))}})
+    if (m := _CURL.match(text)) is not None:         # curl -s 'https://host/api/v1/revenue?period=…' [-d '{…}']
+        body = f" {m.group(3) or m.group(4)}" if (m.group(3) or m.group(4)) else ""
+        return _structured(f"{'POST' if body else 'GET'} {m.group(1) or m.group(2)}{body}")
+    if (pairs_line := _KEY_VALUES.match(text)) is not None:   # tool=breakdown measure=revenue period=2026-Q2
+        try:
+            tokens = shlex.split(pairs_line.group(0))
+        except ValueError:
+            tokens = []
+        kv = [t.partition("=") for t in tokens]
+        if tokens and all(sep and k for k, sep, _ in kv) and kv[0][0].casefold() in _OP_KEYS:
+            return json.dumps({k: v for k, _, v in kv})
     lines = [line for line in text.splitlines() if line.strip()]
-    pairs = [_YAML_LINE.match(line) for line in lines]
-    if len(lines) >= 2 and all(pairs):                # op: ar_aging \n customer: X \n as_of: 2026-06-30
-        data = {p.group(1): p.group(2).strip("'\"") for p in pairs if p is not None}
-        if any(k.casefold() in _OP_KEYS for k in data):
-            return json.dumps(data)
+    data: dict[str, Any] = {}
+    nested: dict[str, str] | None = None
+    for line in lines:                                # op: ar_aging \n customer: X \n as_of: 2026-06-30
+        if (head := _YAML_HEAD.match(line)) is not None and head.group(1).casefold() in _ARG_KEYS:
+            nested = data[head.group(1)] = {}         # args:\n  supplier: X \n  expected_in: 2026-09
+            continue
+        pair = _YAML_LINE.match(line)
+        if pair is None:
+            return None
+        value = pair.group(2).strip("'\"")
+        if nested is not None and line[:1].isspace():
+            nested[pair.group(1)] = value
+        else:
+            nested = None
+            data[pair.group(1)] = value
+    if len(lines) >= 2 and any(k.casefold() in _OP_KEYS for k in data):
+        return json.dumps(data)
     return None
 
 
@@ -425,6 +452,32 @@ def is_write(text: str, call: Call | None) -> bool:
     return call is not None and call.operation is None and _WRITE_HEAD.match(_snake(call.head)) is not None
 
 
+_AGENT_PREFIX = re.compile(r"^\s*(?:\[TOOL_CALLS\]|<\|python_tag\|>|<\|tool_call\|>|tool_code\s*\n)\s*", re.IGNORECASE)
+_PRINTED = re.compile(r"^\s*print\s*\((.*)\)\s*;?\s*$", re.DOTALL)
+_METHOD_CALL = re.compile(r"^(\s*[A-Za-z][\w]*)\.(?:call|run|invoke|execute)\s*(?=\()", re.IGNORECASE)
+
+
+def _unwrapped(text: str) -> str:
+    """What agents put around a call, taken off: a Mistral ``[TOOL_CALLS]`` prefix and its list of one call, a Llama
+    ``<|python_tag|>``, a Gemini ``tool_code`` block and its ``print(...)``, ``revenue.call(...)`` as ``revenue(...)``."""
+    m = _AGENT_PREFIX.match(text)
+    if m is None:
+        return text
+    text = text[m.end():].strip()
+    if text.startswith("[") and text.endswith("]"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict):
+            text = json.dumps(data[0])
+    if (printed := _PRINTED.match(text)) is not None:
+        text = printed.group(1).strip()
+    if (method := _METHOD_CALL.match(text)) is not None and _lookup(method.group(1).strip()) is not None:
+        text = method.group(1) + text[method.end():]
+    return text
+
+
 def parse(text: str) -> Call | None:
     """The request as a tool call, or None when it is written as a question."""
     if (graphql := _GRAPHQL.match(text)) is not None and (read := _from_graphql(graphql)) is not None:
@@ -434,6 +487,7 @@ def parse(text: str) -> Call | None:
     wrapped = _WRAPPER.match(text)            # <tool_call>{...}</tool_call>, a fenced block
     if wrapped:
         text = wrapped.group(1)
+    text = _unwrapped(text)
     asked = _ASK.match(text)                  # footnote-pg ask "how much does X owe": that question
     if asked:
         return Call(asked.group(2).strip(), None, {}, "")

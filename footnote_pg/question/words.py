@@ -70,7 +70,8 @@ _SIGNOFF = re.compile(_DATA["letter"]["signoff"], re.IGNORECASE)
 _PURPOSE = re.compile(_DATA["purpose"]["pattern"], re.IGNORECASE)
 _PURPOSE_WORD = re.compile(r"\b(?:for|in|before|after)\s+(?:the|my|our|a|an|this|tomorrow's|today's|monday's|next)\s"
                            r"|\b(?:meeting|call|visit)\s+(?:tomorrow|tmrw|today|later|this|next)\b"
-                           r"|\b(?:meeting|seeing|visiting|calling)\b",
+                           r"|\b(?:meeting|seeing|visiting|calling)\b"
+                           r"|\b(?:frage|anfrage|bitte|question|request)\s+(?:vom|von|from)\s",
                            re.IGNORECASE)
 # lower, not casefold: ß stays ß (and is also read as ss: GRÖSSTEN, the Swiss spelling)
 _READ_AS: dict[str, str] = {k.lower(): v for k, v in _DATA["read_as"].items()}
@@ -125,9 +126,45 @@ def body(question: str) -> str | None:
     return question[m.end():] if m else None
 
 
+_PARTS: dict[str, str] = {fold(k): v for k, v in _DATA["compound"]["parts"].items()}
+_PART = re.compile("(" + "|".join(sorted(map(re.escape, _PARTS), key=len, reverse=True)) + ")")
+_ENDING = re.compile(r"(?:en|n|e|s|es|er)?")
+_COMPOUND_WORD = re.compile(r"(?<![\w#/-])[^\W\d_]{4,}(?![\w/-])")
+
+
+def _split(word: str) -> list[str] | None:
+    """A folded word made entirely of item parts (a linking s or hyphen, a plural ending): their English."""
+    m = _PART.match(word)
+    if m is None:
+        return None
+    read, rest = _PARTS[m.group(1)], word[m.end():]
+    if _ENDING.fullmatch(rest):
+        return [read]
+    for link in ("", "s", "-"):
+        if rest.startswith(link) and (tail := _split(rest[len(link):])) is not None:
+            return [read, *tail]
+    return None
+
+
+def _compounds(question: str, directory: Directory, changes: dict[str, str]) -> str:
+    def swap(m: re.Match[str]) -> str:
+        typed = m.group(0)
+        folded = fold(typed)
+        if folded in _READ_AS or directory.knows_word(folded) or not _PART.match(folded):
+            return typed
+        parts = _split(folded)
+        if parts is None:
+            return typed
+        changes[typed] = " ".join(parts)
+        return changes[typed]
+
+    return _COMPOUND_WORD.sub(swap, question)
+
+
 def read_as(question: str, directory: Directory) -> tuple[str, dict[str, str]]:
     """The question with the words of read_as replaced (the replacements returned, as typed -> read)."""
     changes: dict[str, str] = {}
+    question = _compounds(question, directory, changes)
     low = question.lower()
     due = {i for pair in ({low[j:j + 2] for j in range(len(low))} | set(low)) & _WHEN_BY_START.keys()
            for w, ids in _WHEN_BY_START[pair] if w in low for i in ids}
