@@ -1600,6 +1600,7 @@ DECLARE
     last_end integer := -1;
     slots    jsonb;
     nread    jsonb;
+    sread    jsonb;
     tread    jsonb;
     aread    jsonb;
     tinfo    jsonb := '{}';
@@ -1892,6 +1893,7 @@ BEGIN
                        WHERE w NOT IN ('interpretation', 'underlying'))) ORDER BY n), '[]')
             INTO nread FROM jsonb_array_elements(nread) WITH ORDINALITY AS y(x, n);
         END IF;
+        sread := nread;  -- the sentences as written, before they are cut into clauses
         nread := footnote._clauses(answer, figs, nread, tc);
         nread := footnote._bound_clauses(answer, figs, nread, tc, tus);
         -- a word the lexicon does not know, in a clause that holds no figure and no number and not negated, is
@@ -2332,19 +2334,31 @@ BEGIN
               -- how many rows a list shows ("Top 5 customers ...", "5 of 39"): the rows the text lists say it
               AND NOT (tc->(c::integer)->>'value' ~ '\.(limit|listed|ranked)$'
                        AND NOT footnote._cut_out(tpl->>'answer', answer, tc, tus->k, c::integer))
-              -- an as-of date or a period said anywhere in the text, where it is that in every statement of the
-              -- answer that has it ("Bergmann … 43.805,00 €, Vidal … 24.631,65 € — Stand 14.08.2026"; "Q1→Q2 2026"
-              -- above the rows of both quarters): there is nothing else for it to be read as
+              -- an as-of date or a period said once for a sentence that merges statements ("Bergmann … 43.805,00 €,
+              -- Vidal … 24.631,65 € — Stand 14.08.2026"), or by a heading that states only when ("from Q1 2026 to Q2
+              -- 2026" above the rows of both quarters), where it is that in every statement of the answer that has
+              -- it; left out with its words, not cut out of them ("rose from 2.636.388,74 € in to …" blocks), and
+              -- not in another sentence than the statement's ("… 104 days past due.\nVidal … (as of 14.08.2026)."
+              -- leaves Bergmann's date out)
               AND NOT (tc->(c::integer)->>'value' ~ '\.(as_of|period|period_from|period_to)$'
                        AND NOT EXISTS (SELECT FROM jsonb_array_elements(tc) AS t2
                                        WHERE t2->>'text' = tc->(c::integer)->>'text'
                                          AND substring(coalesce(t2->>'value', '') FROM '[^.]*$')
                                              <> substring(tc->(c::integer)->>'value' FROM '[^.]*$'))
-                       AND EXISTS (SELECT FROM jsonb_array_elements(nread) AS x, jsonb_array_elements(x->'figures') AS f3
-                                   WHERE figs->((f3->>'figure')::integer)->>'text' = tc->(c::integer)->>'text'))
+                       AND NOT footnote._cut_out(tpl->>'answer', answer, tc, tus->k, c::integer)
+                       AND EXISTS (SELECT FROM jsonb_array_elements(sread) AS x
+                                   WHERE EXISTS (SELECT FROM jsonb_array_elements(x->'figures') AS f3
+                                                 WHERE figs->((f3->>'figure')::integer)->>'text' = tc->(c::integer)->>'text')
+                                     AND (NOT EXISTS (SELECT FROM jsonb_array_elements_text(tus->k->'claims') AS o2(c2)
+                                                      WHERE tc->(o2.c2::integer)->>'kind' NOT IN ('date', 'period'))
+                                          OR EXISTS (SELECT FROM jsonb_array_elements(x->'figures') AS f4,
+                                                                 jsonb_array_elements_text(tus->k->'claims') AS o2(c2)
+                                                     WHERE covered ? o2.c2 AND tc->(o2.c2::integer)->>'kind' NOT IN ('date', 'period')
+                                                       AND figs->((f4->>'figure')::integer)->>'text' = tc->(o2.c2::integer)->>'text'))))
               -- a count of the rows of its call, when the text names every one of those rows (a table of the 2
-              -- invoices for "across 2 invoices"): the list says how many
-              AND NOT footnote._counted_by_rows(tpl->>'answer', tc, tus, c::integer, covered);
+              -- invoices for "across 2 invoices") and makes the count's statement: the list says how many
+              AND NOT (touched ? (k::text) AND footnote._counted_by_rows(tpl->>'answer', tc, tus, c::integer, covered)
+                       AND NOT footnote._cut_out(tpl->>'answer', answer, tc, tus->k, c::integer));
             IF missing IS NULL AND NOT touched ? (k::text) AND jsonb_array_length(tus->k->'claims') = 0 THEN
                 missing := 'its words';
             ELSIF detail THEN
